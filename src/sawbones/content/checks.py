@@ -1,0 +1,213 @@
+"""Checks across content files: dangling ids, d20 coverage, dice formulas, track shape."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator
+
+from pydantic import BaseModel
+
+from .. import dice
+from ..errors import ContentError, DiceError
+from . import schema as s
+from .schema import singular
+
+if TYPE_CHECKING:
+    from .loader import Rules
+
+
+def parse_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    a = int(low)
+    b = int(high) if high.strip() else a
+    return a, b
+
+
+def _walk(node: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """Every pydantic model inside node, with its path."""
+    if isinstance(node, BaseModel):
+        yield path, node
+        for name in type(node).model_fields:
+            yield from _walk(getattr(node, name), f"{path}.{name}")
+    elif isinstance(node, (tuple, list)):
+        for i, item in enumerate(node):
+            label = getattr(item, "id", None) or i
+            yield from _walk(item, f"{path}[{label}]")
+    elif isinstance(node, dict):
+        for key, item in node.items():
+            yield from _walk(item, f"{path}.{key}")
+
+
+class _Checker:
+    def __init__(self, rules: "Rules") -> None:
+        self.rules = rules
+        self.sec = rules.sections
+
+    def fail(self, section: str, entry_id: str, path: str, message: str) -> None:
+        origin = self.rules.origins.get((section, entry_id), "?")
+        raise ContentError(message, f"{origin}: {path}")
+
+    def need(self, section: str, entry_id: str, path: str, ref_section: str, ref: str | None) -> None:
+        if ref is not None and ref not in self.sec[ref_section]:
+            self.fail(section, entry_id, path, f"unknown {singular(ref_section)} id {ref!r}")
+
+    def formula(self, section: str, entry_id: str, path: str, text: str | None) -> None:
+        if text is None:
+            return
+        try:
+            dice.parse(text)
+        except DiceError as exc:
+            self.fail(section, entry_id, path, exc.message)
+
+    def coverage(self, section: str, entry_id: str, path: str, ranges: list[tuple[str, str]]) -> None:
+        seen: dict[int, str] = {}
+        for label, text in ranges:
+            low, high = parse_range(text)
+            if not 1 <= low <= high <= 20:
+                self.fail(section, entry_id, f"{path}{label}", f"d20 range {text!r} is not within 1-20")
+            for face in range(low, high + 1):
+                if face in seen:
+                    self.fail(section, entry_id, f"{path}{label}", f"d20 face {face} is covered twice ({seen[face]} and {text})")
+                seen[face] = text
+        missing = [f for f in range(1, 21) if f not in seen]
+        if missing:
+            self.fail(section, entry_id, path, f"d20 faces {missing} are not covered by any row")
+
+    # ------------------------------------------------------------ per model type
+    def model(self, section: str, entry_id: str, path: str, m: BaseModel) -> None:
+        if isinstance(m, s.Guarded) or isinstance(m, s.NoteEffect):
+            for key in m.if_option:
+                self.need(section, entry_id, f"{path}.if_option", "options", key)
+        if isinstance(m, s.Rolls):
+            for skill in m.skills:
+                self.need(section, entry_id, f"{path}.skills", "skills", skill)
+            for save in m.saves:
+                self.need(section, entry_id, f"{path}.saves", "saves", save)
+        elif isinstance(m, s.ConditionEffect):
+            self.need(section, entry_id, f"{path}.condition", "conditions", m.condition)
+        elif isinstance(m, s.Restriction):
+            self.need(section, entry_id, f"{path}.restriction", "restrictions", m.restriction)
+        elif isinstance(m, s.AbilityChange) and isinstance(m.change, str):
+            self.formula(section, entry_id, f"{path}.change", m.change)
+        elif isinstance(m, s.Trigger):
+            self.formula(section, entry_id, f"{path}.deadline_days", m.deadline_days)
+            if m.on == "deadline" and not m.deadline_days:
+                self.fail(section, entry_id, path, "a deadline trigger needs deadline_days")
+        elif isinstance(m, s.SaveSpec):
+            if m.save not in self.sec["abilities"] and m.save not in self.sec["saves"]:
+                self.fail(section, entry_id, f"{path}.save", f"unknown save {m.save!r}")
+        elif isinstance(m, s.Outcome):
+            if m.is_empty():
+                self.fail(section, entry_id, path, "a trigger outcome must do something")
+            for name in ("hp_loss", "extra_damage", "max_hp_loss"):
+                self.formula(section, entry_id, f"{path}.{name}", getattr(m, name))
+            for ability, text in m.ability_loss.items():
+                self.formula(section, entry_id, f"{path}.ability_loss.{ability}", text)
+            self.need(section, entry_id, f"{path}.become", "injuries", m.become)
+            self.need(section, entry_id, f"{path}.condition", "conditions", m.condition)
+        elif isinstance(m, s.TreatmentTime):
+            self.formula(section, entry_id, f"{path}.amount", m.amount)
+            if not m.amount and not m.from_option:
+                self.fail(section, entry_id, path, "a treatment time needs an amount or from_option")
+            self.need(section, entry_id, f"{path}.from_option", "options", m.from_option)
+
+    def entries(self) -> None:
+        for section, entries in self.sec.items():
+            for entry_id, entry in entries.items():
+                for path, m in _walk(entry, f"{section}[{entry_id}]"):
+                    self.model(section, entry_id, path, m)
+
+    # ------------------------------------------------------------ per section
+    def injuries(self) -> None:
+        bands = self.sec["band_sets"]
+        for band_id, band_set in bands.items():
+            where = f"band_sets[{band_id}]"
+            for i, band in enumerate(band_set.bands):
+                self.need("band_sets", band_id, f"{where}.bands[{i}].severity", "severities", band.severity)
+            self.coverage("band_sets", band_id, f"{where}.bands", [(f"[{i}]", b.d20) for i, b in enumerate(band_set.bands)])
+        for sev_id, sev in self.sec["severities"].items():
+            self.need("severities", sev_id, f"severities[{sev_id}].magic_tier", "magic_tiers", sev.magic_tier)
+        for inj_id, inj in self.sec["injuries"].items():
+            self.need("injuries", inj_id, f"injuries[{inj_id}].magic_tier", "magic_tiers", inj.magic_tier)
+        for spell_id, spell in self.sec["spells"].items():
+            self.need("spells", spell_id, f"spells[{spell_id}].injury_tier", "magic_tiers", spell.injury_tier)
+        standard = bands.get("standard")
+        for table_id, table in self.sec["damage_tables"].items():
+            where = f"damage_tables[{table_id}]"
+            self.coverage("damage_tables", table_id, f"{where}.rows", [(f"[{i}]", r.d20) for i, r in enumerate(table.rows)])
+            for i, row in enumerate(table.rows):
+                self.need("damage_tables", table_id, f"{where}.rows[{i}].injury", "injuries", row.injury)
+                if standard and band_of(standard, row.d20) is None:
+                    self.fail("damage_tables", table_id, f"{where}.rows[{i}].d20",
+                              f"row {row.d20!r} straddles two severity bands")
+
+    def vocabulary(self) -> None:
+        for section in ("skills", "saves"):
+            for entry_id, entry in self.sec[section].items():
+                for system, target in entry.maps_to.items():
+                    pool = self.sec["abilities"] if section == "saves" else self.sec["skills"]
+                    if target not in pool:
+                        self.fail(section, entry_id, f"{section}[{entry_id}].maps_to.{system}", f"unknown id {target!r}")
+        for part_id, part in self.sec["body_parts"].items():
+            self.need("body_parts", part_id, f"body_parts[{part_id}].both_sides_condition", "conditions",
+                      part.both_sides_condition)
+        for opt_id, opt in self.sec["options"].items():
+            if opt.type == "choice":
+                for label, value in (("default", opt.default), ("original", opt.original)):
+                    if value is not None and value not in opt.choices:
+                        self.fail("options", opt_id, f"options[{opt_id}].{label}",
+                                  f"{value!r} is not one of {list(opt.choices)}")
+            if opt.type == "dice":
+                self.formula("options", opt_id, f"options[{opt_id}].default", opt.default)
+
+    def tracks(self) -> None:
+        tracks = self.sec["tracks"]
+        for track_id, track in tracks.items():
+            where = f"tracks[{track_id}]"
+            ids = [stage.id for stage in track.stages]
+            if ids[0] != "healthy":
+                self.fail("tracks", track_id, f"{where}.stages", "a track must start with a 'healthy' stage")
+            if len(set(ids)) != len(ids):
+                self.fail("tracks", track_id, f"{where}.stages", "stage ids must be unique within a track")
+            if track.end_state is not None and track.end_state not in ids:
+                self.fail("tracks", track_id, f"{where}.end_state", f"unknown stage {track.end_state!r}")
+            for stage in track.stages:
+                if stage.inherit:
+                    other, _, stage_id = stage.inherit.partition(".")
+                    if other not in tracks or stage_id not in {st.id for st in tracks[other].stages}:
+                        self.fail("tracks", track_id, f"{where}.stages[{stage.id}].inherit",
+                                  f"unknown stage {stage.inherit!r} (expected track_id.stage_id)")
+        for aff_id, aff in self.sec["afflictions"].items():
+            where = f"afflictions[{aff_id}]"
+            stage_ids: set[str] = set()
+            for track_id in aff.tracks:
+                self.need("afflictions", aff_id, f"{where}.tracks", "tracks", track_id)
+                stage_ids |= {st.id for st in tracks[track_id].stages}
+            for label, stage in (("start_stage", aff.start_stage),
+                                 ("failures_per_stage.after", aff.failures_per_stage and aff.failures_per_stage.after)):
+                if stage and stage not in stage_ids:
+                    self.fail("afflictions", aff_id, f"{where}.{label}", f"unknown stage {stage!r} on its tracks")
+            for spell in aff.cure.spells:
+                self.need("afflictions", aff_id, f"{where}.cure.spells", "spells", spell)
+            if aff.save not in self.sec["saves"] and aff.save not in self.sec["abilities"]:
+                self.fail("afflictions", aff_id, f"{where}.save", f"unknown save {aff.save!r}")
+            cure = aff.cure
+            if not (cure.consecutive_saves or cure.magic_only or cure.spells):
+                self.fail("afflictions", aff_id, f"{where}.cure", "a cure needs consecutive_saves, magic_only or spells")
+
+
+def band_of(band_set: s.BandSet, d20_range: str) -> str | None:
+    """The severity whose band holds the whole range, or None when it straddles two."""
+    low, high = parse_range(d20_range)
+    for band in band_set.bands:
+        a, b = parse_range(band.d20)
+        if a <= low and high <= b:
+            return band.severity
+    return None
+
+
+def check_rules(rules: "Rules") -> None:
+    checker = _Checker(rules)
+    checker.entries()
+    checker.injuries()
+    checker.vocabulary()
+    checker.tracks()

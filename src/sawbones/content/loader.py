@@ -1,0 +1,188 @@
+"""Load rule content: the built-in YAML files, then any content packs, validated strictly.
+
+Every error names the file, the path inside it and what is wrong. A pack entry whose id exists
+replaces the built-in one; new ids are added. Duplicate ids inside one layer are an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from ..errors import ContentError
+from .schema import SECTIONS, ContentFile, singular
+
+BUILTIN_DIR = Path(__file__).parent / "data"
+
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is faster when libyaml is there
+
+
+class _Loader(_Base):  # type: ignore[misc, valid-type]
+    """YAML 1.2 booleans: only true/false. A key named `on` (trigger.on) stays the string "on"."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """All rule content, by section then id, with where each entry came from."""
+
+    sections: dict[str, dict[str, Any]]
+    origins: dict[tuple[str, str], str]
+    version: str
+    packs: tuple[str, ...] = field(default=())
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self.sections[name]
+
+    def get(self, section: str, entry_id: str) -> Any:
+        from ..errors import NotFound
+
+        try:
+            return self.sections[section][entry_id]
+        except KeyError:
+            known = ", ".join(sorted(self.sections[section])[:30])
+            raise NotFound(f"unknown {singular(section)} {entry_id!r} (known: {known})") from None
+
+    def __getattr__(self, name: str) -> dict[str, Any]:
+        if name in SECTIONS:
+            return self.sections[name]
+        raise AttributeError(name)
+
+
+def _format_loc(raw: Any, loc: Iterable[Any]) -> str:
+    """A readable path: list items are shown by their id when they have one."""
+    out = ""
+    node = raw
+    for part in loc:
+        if isinstance(part, int) and isinstance(node, list) and part < len(node):
+            item = node[part]
+            label = item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None
+            out += f"[{label}]" if label else f"[{part}]"
+            node = item
+        elif isinstance(part, int):
+            out += f"[{part}]"
+            node = None
+        else:
+            if isinstance(node, dict) and part not in node and "-" in str(part):
+                # pydantic names union branches ("modifier", "function-after[...]"): skip them
+                continue
+            if isinstance(node, dict) and part not in node and part in _UNION_TAGS:
+                continue
+            out += f".{part}" if out else str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out
+
+
+_UNION_TAGS = {
+    "modifier", "advantage", "disadvantage", "auto_fail", "condition", "ability", "speed",
+    "restriction", "carrying", "trigger", "note", "lose_part", "int", "str",
+}
+
+
+def _describe(error: dict[str, Any]) -> str:
+    kind = error.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "missing required key"
+    if kind == "union_tag_invalid":
+        ctx = error.get("ctx", {})
+        return f"unknown effect type {ctx.get('tag')!r} (expected one of {ctx.get('expected_tags')})"
+    msg = error.get("msg", "invalid")
+    return f"{msg} (got {error.get('input')!r})" if "input" in error and not isinstance(error["input"], (dict, list)) else msg
+
+
+def parse_file(path: Path, label: str) -> ContentFile:
+    """Read one YAML file into a ContentFile, or raise ContentError naming file and path."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContentError(f"cannot read: {exc}", label) from None
+    try:
+        raw = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{label}:{mark.line + 1}:{mark.column + 1}" if mark else label
+        raise ContentError(f"not valid YAML: {getattr(exc, 'problem', exc)}", where) from None
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ContentError(f"a content file must be a mapping of sections, not {type(raw).__name__}", label)
+    try:
+        return ContentFile.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ContentError(_describe(first) + more, f"{label}: {_format_loc(raw, first['loc'])}") from None
+
+
+def _files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def _merge_layer(
+    layer: list[tuple[str, ContentFile]],
+    sections: dict[str, dict[str, Any]],
+    origins: dict[tuple[str, str], str],
+) -> None:
+    seen: dict[tuple[str, str], str] = {}
+    for label, content in layer:
+        for name in SECTIONS:
+            for entry in getattr(content, name):
+                key = (name, entry.id)
+                if key in seen:
+                    raise ContentError(
+                        f"duplicate id {entry.id!r} in {name} (also in {seen[key]})", f"{label}: {name}[{entry.id}]"
+                    )
+                seen[key] = label
+                sections[name][entry.id] = entry
+                origins[key] = label
+
+
+def load_rules(packs: Iterable[str | Path] = ()) -> Rules:
+    """The built-in content plus packs, checked. Raises ContentError on the first problem."""
+    packs = tuple(str(Path(p)) for p in packs)
+    return _load(packs)
+
+
+@lru_cache(maxsize=8)
+def _load(packs: tuple[str, ...]) -> Rules:
+    from .checks import check_rules
+
+    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    origins: dict[tuple[str, str], str] = {}
+    digest = hashlib.sha256()
+    layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
+    for directory, prefix in layers:
+        if not directory.is_dir():
+            raise ContentError("content pack is not a directory", str(directory))
+        layer = []
+        for path in _files(directory):
+            label = str(path.relative_to(directory)) if not prefix else str(Path(prefix) / path.relative_to(directory))
+            digest.update(label.encode() + b"\0" + path.read_bytes())
+            layer.append((label, parse_file(path, label)))
+        if prefix and not layer:
+            raise ContentError("content pack has no .yaml files", str(directory))
+        _merge_layer(layer, sections, origins)
+    rules = Rules(sections, origins, digest.hexdigest()[:16], packs)
+    check_rules(rules)
+    return rules
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True, exclude_defaults=True)

@@ -1,0 +1,421 @@
+"""The shape of rule content: every YAML file under ``content/data`` is validated against these models.
+
+Models are strict (unknown keys and wrong types are errors) and frozen. Cross-file checks
+(dangling ids, d20 coverage, dice formulas) live in :mod:`sawbones.content.checks`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
+Lang = Literal["fr", "en"]
+Side = Literal["left", "right"]
+TimeUnit = Literal["round", "minute", "hour", "day", "week"]
+SystemId = Literal["dnd5e", "pf1e"]
+Slug = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+D20Range = Annotated[str, Field(pattern=r"^\s*\d{1,2}\s*(-\s*\d{1,2}\s*)?$")]
+DiceText = Annotated[str, Field(min_length=1, max_length=64)]
+
+RollKind = Literal[
+    "attack",  # attack rolls
+    "damage",  # damage rolls
+    "check",  # ability checks (in 5e, skill checks are ability checks too)
+    "skill",  # skill checks (3.5 / PF)
+    "save",  # saving throws
+    "initiative",
+    "ac",  # armour class (a modifier to AC)
+    "concentration",  # saves or checks to keep concentration
+    "spell_dc",  # the save DC of the character's own spells
+    "caster_level",
+]
+
+WhileFlag = Literal[
+    "wearing_metal_armor",
+    "standing",
+    "in_combat",
+    "site_hand",
+    "site_foot",
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Text(Strict):
+    """Display text in both languages."""
+
+    fr: Annotated[str, Field(min_length=1)]
+    en: Annotated[str, Field(min_length=1)]
+
+    def __call__(self, lang: str) -> str:
+        return self.fr if lang == "fr" else self.en
+
+
+class Rolls(Strict):
+    """Selects rolls. A roll matches when its kind is listed and every other given field matches."""
+
+    kinds: Annotated[tuple[RollKind, ...], Field(min_length=1)]
+    abilities: tuple[Ability, ...] = ()
+    skills: tuple[Slug, ...] = ()
+    saves: tuple[Slug, ...] = ()  # named saves: fortitude, reflex, will
+    range: Literal["ranged", "melee"] | None = None
+    sense: Literal["sight", "hearing"] | None = None
+    limb: Literal["this"] | None = None  # only rolls made with the wounded hand or arm
+
+
+class Guarded(Strict):
+    """Fields every effect has: when it applies."""
+
+    while_: tuple[WhileFlag, ...] = Field(default=(), alias="while")
+    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    note: Text | None = None
+
+
+class Modifier(Guarded):
+    type: Literal["modifier"]
+    value: int
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class Advantage(Guarded):
+    type: Literal["advantage", "disadvantage"]
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class AutoFail(Guarded):
+    type: Literal["auto_fail"]
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class ConditionEffect(Guarded):
+    type: Literal["condition"]
+    condition: Slug
+    permanent: bool = False
+
+
+class AbilityChange(Guarded):
+    type: Literal["ability"]
+    ability: Ability
+    change: int | DiceText  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    minimum: int = 1
+
+
+class Speed(Guarded):
+    type: Literal["speed"]
+    multiplier: float | None = None
+    change_ft: int | None = None
+    set_ft: int | None = None
+
+
+class Restriction(Guarded):
+    type: Literal["restriction"]
+    restriction: Slug
+
+
+class Carrying(Guarded):
+    type: Literal["carrying"]
+    multiplier: float
+    min_load: Literal["light", "medium", "heavy"] | None = None
+
+
+class SaveSpec(Strict):
+    save: Slug  # an ability id (5e: "con") or a named save (pf1e: "fortitude")
+    dc: int | Literal["affliction"]
+
+
+class Outcome(Strict):
+    """What a trigger does. Every field is optional; at least one must be set."""
+
+    lose_action: bool = False
+    lose_reactions: bool = False
+    fall_prone: bool = False
+    hp_loss: DiceText | None = None
+    hp_at_most: int | None = None  # HP become min(HP - hp_loss, hp_at_most)
+    extra_damage: DiceText | None = None
+    max_hp_loss: DiceText | None = None
+    ability_loss: dict[Ability, DiceText] = Field(default_factory=dict)
+    poison_damage: bool = False  # the affliction's (DC - 10) / 2
+    lose_part: Literal["eye", "hand", "foot", "site"] | None = None
+    become: Slug | None = None  # turns into another injury (an injury id)
+    condition: Slug | None = None
+    condition_minutes: int | None = None
+    permanent: bool = False  # the condition outlasts its source
+    death: bool = False
+    note: Text | None = None
+
+    def is_empty(self) -> bool:
+        return self == Outcome()
+
+
+class Trigger(Guarded):
+    type: Literal["trigger"]
+    on: Literal[
+        "turn_start",
+        "turn_end",
+        "each_round",
+        "action_in_combat",
+        "standard_action",
+        "dash",
+        "damaged",
+        "gained",
+        "day",
+        "deadline",
+        "affliction_save",
+        "stage_entered",
+    ]
+    deadline_days: DiceText | None = None  # for on: deadline
+    chance: Annotated[int, Field(ge=1, le=100)] | None = None  # percent
+    save: SaveSpec | None = None  # the outcome happens when this save fails
+    outcome: Outcome
+
+
+class NoteEffect(Strict):
+    """A rule that stays text: shown to the GM, never applied by the engine."""
+
+    type: Literal["note"]
+    text: Text
+    reason: Text
+    if_option: dict[Slug, Any] = Field(default_factory=dict)
+
+
+class LosePart(Guarded):
+    type: Literal["lose_part"]
+    part: Literal["eye", "hand", "foot", "hand_or_foot"]
+
+
+Effect = Annotated[
+    Union[
+        Modifier,
+        Advantage,
+        AutoFail,
+        ConditionEffect,
+        AbilityChange,
+        Speed,
+        Restriction,
+        Carrying,
+        Trigger,
+        NoteEffect,
+        LosePart,
+    ],
+    Field(discriminator="type"),
+]
+
+
+# ---------------------------------------------------------------- vocabulary
+
+
+class Named(Strict):
+    id: Slug
+    name: Text
+
+
+class ConditionDef(Named):
+    systems: tuple[SystemId, ...] = ("dnd5e", "pf1e")
+    text: Text | None = None
+
+
+class RestrictionDef(Strict):
+    id: Slug
+    text: Text
+
+
+class SkillDef(Named):
+    system: SystemId
+    ability: Ability
+    maps_to: dict[SystemId, Slug] = Field(default_factory=dict)
+
+
+class SaveDef(Named):
+    system: SystemId
+    ability: Ability  # the 5e reading: Fortitude -> Con save
+    maps_to: dict[SystemId, Slug] = Field(default_factory=dict)
+
+
+class SpellDef(Named):
+    systems: tuple[SystemId, ...]
+    injury_tier: Slug | None = None  # the magic tier this spell reaches for lingering injuries
+
+
+# ---------------------------------------------------------------- lingering injuries (5e)
+
+
+class TreatmentTime(Strict):
+    amount: DiceText | None = None  # "10", "2d4"; None when taken from an option
+    unit: TimeUnit
+    bed_rest: bool = False
+    from_option: Slug | None = None  # e.g. critical_bedrest
+
+
+class Treatment(Strict):
+    dc: int
+    time: TreatmentTime
+    text: Text
+
+
+class MagicTier(Named):
+    rank: Annotated[int, Field(ge=1)]
+
+
+class Severity(Named):
+    rank: Annotated[int, Field(ge=1)]
+    untreated: Text
+    rests: tuple[Literal["long_rest", "hit_die"], ...] = ()
+    treatment: Treatment
+    magic_tier: Slug
+    magic_text: Text
+
+
+class Band(Strict):
+    d20: D20Range
+    severity: Slug
+
+
+class BandSet(Strict):
+    """How one d20 maps to a severity (standard bands, or the lenient variant)."""
+
+    id: Literal["standard", "lenient"]
+    bands: Annotated[tuple[Band, ...], Field(min_length=1)]
+
+
+class InjuryDef(Named):
+    """One injury, shared by every table row that names it."""
+
+    text: Text  # the effect as the seed words it (row texts may add a flag sentence)
+    effects: tuple[Effect, ...] = ()
+    magic_tier: Slug | None = None  # overrides the severity's tier (lost parts need regenerate)
+
+
+class InjuryRow(Strict):
+    d20: D20Range
+    injury: Slug
+    no_natural_healing: bool = False
+    magic_only: bool = False
+    text: Text  # the row's full text, as in the seed (typos fixed)
+
+
+class DamageTable(Named):
+    """The injury table of one damage type (its id is the damage type's id)."""
+
+    rows: Annotated[tuple[InjuryRow, ...], Field(min_length=1)]
+
+
+# ---------------------------------------------------------------- localized wounds (3.5)
+
+
+class BodyPart(Named):
+    sides: tuple[Side, ...] = ()
+    affects: Text  # the seed's "Affecte" cell
+    penalty: int = -2
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    both_sides_condition: Slug | None = None
+    notes: tuple[NoteEffect, ...] = ()
+
+
+# ---------------------------------------------------------------- progression tracks (PF1)
+
+
+class Stage(Named):
+    text: Text | None = None
+    effects: tuple[Effect, ...] = ()
+    inherit: str | None = None  # "track_id.stage_id": this stage has that stage's effects too
+    end_state: bool = False
+
+
+class Track(Named):
+    kind: Literal["disease", "poison", "special"]
+    stages: Annotated[tuple[Stage, ...], Field(min_length=2)]
+    end_state: Slug | None = None  # the stage id that ends the track; None: no end state
+    cumulative: bool = True
+
+
+class Duration(Strict):
+    amount: Annotated[int, Field(ge=1)]
+    unit: TimeUnit
+
+
+class Frequency(Strict):
+    every: Annotated[int, Field(ge=1)] = 1
+    unit: TimeUnit
+    count: Annotated[int, Field(ge=1)] | None = None  # None: until cured
+
+
+class Cure(Strict):
+    consecutive_saves: Annotated[int, Field(ge=1)] | None = None
+    magic_only: bool = False
+    spells: tuple[Slug, ...] = ()
+    within: Duration | None = None  # the spells must land within this time of each other
+    text: Text
+
+
+class FailuresPerStage(Strict):
+    after: Slug  # from this stage on
+    count: Annotated[int, Field(ge=2)]
+
+
+class Affliction(Named):
+    kind: Literal["disease", "poison"]
+    vectors: Annotated[tuple[Literal["injury", "contact", "inhaled", "ingested"], ...], Field(min_length=1)]
+    vectors_original: tuple[Literal["injury", "contact", "inhaled", "ingested"], ...] = ()
+    save: Slug = "fortitude"
+    dc: Annotated[int, Field(ge=1, le=60)]
+    tracks: Annotated[tuple[Slug, ...], Field(min_length=1)]
+    start_stage: Slug | None = None  # default: the first stage after healthy
+    onset: Duration | None = None
+    frequency: Frequency
+    cure: Cure
+    failures_per_stage: FailuresPerStage | None = None
+    effects: tuple[Effect, ...] = ()  # the "Effets particuliers" column, structured
+    table_text: Text  # the seed's row, as text
+
+
+# ---------------------------------------------------------------- options
+
+
+class OptionDef(Strict):
+    id: Slug
+    group: Literal["general", "injuries", "wounds", "tracks"]
+    type: Literal["bool", "choice", "int", "dice", "list", "mapping"]
+    default: Any
+    choices: tuple[str, ...] = ()
+    original: Any = None  # value under follow_original_text (None: same as default)
+    help: Text
+    ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
+
+
+# ---------------------------------------------------------------- one content file
+
+
+class ContentFile(Strict):
+    """Any content file: a mapping of sections, each a list of entries with an id.
+
+    A content pack uses the same shape; an entry whose id already exists replaces it.
+    """
+
+    abilities: tuple[Named, ...] = ()
+    conditions: tuple[ConditionDef, ...] = ()
+    restrictions: tuple[RestrictionDef, ...] = ()
+    skills: tuple[SkillDef, ...] = ()
+    saves: tuple[SaveDef, ...] = ()
+    spells: tuple[SpellDef, ...] = ()
+    magic_tiers: tuple[MagicTier, ...] = ()
+    severities: tuple[Severity, ...] = ()
+    band_sets: tuple[BandSet, ...] = ()
+    injuries: tuple[InjuryDef, ...] = ()
+    damage_tables: tuple[DamageTable, ...] = ()
+    body_parts: tuple[BodyPart, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    afflictions: tuple[Affliction, ...] = ()
+    options: tuple[OptionDef, ...] = ()
+
+
+SECTIONS: tuple[str, ...] = tuple(ContentFile.model_fields)
+
+
+def singular(section: str) -> str:
+    """'injuries' -> 'injury', 'damage_tables' -> 'damage table' (for messages)."""
+    word = section[:-3] + "y" if section.endswith("ies") else section[:-1]
+    return word.replace("_", " ")

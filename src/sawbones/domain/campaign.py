@@ -1,0 +1,121 @@
+"""Decisions on the campaign itself: options, characters, the clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import NotFound, UsageError
+from .options import parse_option_value
+from .state import ABILITIES, Body, Campaign, Character, slug
+
+Event = dict[str, Any]
+
+SHEET_KEYS = ("max_hp", "hp", "npc", "abilities", "saves", "skills", "proficiencies", "hit_die", "hit_dice",
+              "hit_dice_max", "body", "notes", "name")
+
+
+def find_character(state: Campaign, key: str) -> Character:
+    character = state.character(key)
+    if character is None:
+        known = ", ".join(c.name for c in state.characters) or "none yet"
+        raise NotFound(f"no character named {key!r} in {state.name} (characters: {known})")
+    return character
+
+
+def set_option(ctx: Any, option: str, text: str | None) -> list[Event]:
+    if text is None:
+        ctx.rules.get("options", option)
+        return [{"type": "option_set", "data": {"option": option, "reset": True}}]
+    value = parse_option_value(ctx.rules, option, text)
+    return [{"type": "option_set", "data": {"option": option, "value": value}}]
+
+
+def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    out = dict(sheet)
+    for key in ("max_hp", "hp", "hit_die", "hit_dice", "hit_dice_max"):
+        if key in out and (not isinstance(out[key], int) or isinstance(out[key], bool)):
+            raise UsageError(f"{key} must be a whole number")
+    if "max_hp" in out and out["max_hp"] < 1:
+        raise UsageError("max_hp must be at least 1")
+    if "hit_die" in out and out["hit_die"] not in (4, 6, 8, 10, 12):
+        raise UsageError(f"hit die d{out['hit_die']} does not exist (d6, d8, d10 or d12)")
+    if "abilities" in out:
+        scores = dict(out["abilities"])
+        unknown = set(scores) - set(ABILITIES)
+        if unknown:
+            raise UsageError(f"unknown ability {sorted(unknown)[0]!r} (str, dex, con, int, wis, cha)")
+        if any(not 1 <= v <= 30 for v in scores.values()):
+            raise UsageError("ability scores go from 1 to 30")
+        out["abilities"] = scores
+    if "body" in out:
+        body = dict(out["body"])
+        unknown = set(body) - set(Body.__dataclass_fields__)
+        if unknown:
+            raise UsageError(f"unknown body part {sorted(unknown)[0]!r} (eyes, ears, hands, feet)")
+        if any(not 0 <= v <= 10 for v in body.values()):
+            raise UsageError("body part counts go from 0 to 10")
+        out["body"] = body
+    return out
+
+
+def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
+    state: Campaign = ctx.state
+    name = name.strip()
+    if not name:
+        raise UsageError("a character needs a name")
+    if len(name) > 80:
+        raise UsageError("a character name has at most 80 characters")
+    if state.character(name) is not None:
+        raise UsageError(f"{state.name} already has a character named {name!r}")
+    sheet = _check_sheet(sheet)
+    character_id = slug(name)
+    taken = {c.id for c in state.characters}
+    base, n = character_id, 2
+    while character_id in taken:
+        character_id, n = f"{base}_{n}", n + 1
+    max_hp = sheet.get("max_hp", 10)
+    data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": min(sheet.get("hp", max_hp), max_hp)}
+    abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
+    data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
+    for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes"):
+        if key in sheet:
+            data[key] = sheet[key] if not isinstance(sheet[key], dict) else [[k, v] for k, v in sheet[key].items()]
+    if "hit_dice" in sheet:
+        data["hit_dice_max"] = sheet.get("hit_dice_max", sheet["hit_dice"])
+    if "body" in sheet:
+        data["body"] = Body(**sheet["body"]).__dict__
+    return [{"type": "character_added", "data": data}]
+
+
+def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
+    character = find_character(ctx.state, key)
+    sheet = _check_sheet(sheet)
+    changes: dict[str, Any] = {}
+    if "name" in sheet:
+        other = ctx.state.character(sheet["name"])
+        if other is not None and other.id != character.id:
+            raise UsageError(f"{ctx.state.name} already has a character named {sheet['name']!r}")
+        changes["name"] = sheet["name"]
+    if "abilities" in sheet:
+        merged = dict(character.abilities) | sheet["abilities"]
+        changes["abilities"] = [[a, merged[a]] for a in ABILITIES]
+    for key in ("saves", "skills"):
+        if key in sheet:
+            merged = dict(getattr(character, key)) | dict(sheet[key])
+            changes[key] = [[k, v] for k, v in merged.items()]
+    if "body" in sheet:
+        changes["body"] = character.body.__dict__ | sheet["body"]
+    for key in ("max_hp", "hp", "npc", "proficiencies", "hit_die", "hit_dice", "hit_dice_max", "notes"):
+        if key in sheet:
+            changes[key] = list(sheet[key]) if key == "proficiencies" else sheet[key]
+    max_hp = changes.get("max_hp", character.max_hp)
+    if changes.get("hp", character.hp) > max_hp:
+        changes["hp"] = max_hp
+    if not changes:
+        raise UsageError("nothing to change: give at least one field")
+    return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
+
+
+def remove_character(ctx: Any, key: str) -> list[Event]:
+    character = find_character(ctx.state, key)
+    return [{"type": "character_removed", "data": {"id": character.id}}]

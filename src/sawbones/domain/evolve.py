@@ -1,0 +1,180 @@
+"""evolve(state, event) -> state: the only place state changes. Pure; no dice, no clock, no I/O.
+
+An event is a JSON-ready dict ``{"type": ..., "data": {...}}``; every die result it needs is inside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+from .state import Body, Campaign, Character, Injury
+
+Event = dict[str, Any]
+_HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
+
+
+def handles(event_type: str):
+    def register(fn: Callable[[Campaign, dict[str, Any]], Campaign]):
+        _HANDLERS[event_type] = fn
+        return fn
+
+    return register
+
+
+def event_types() -> tuple[str, ...]:
+    return tuple(sorted(_HANDLERS))
+
+
+def evolve(state: Campaign, event: Event) -> Campaign:
+    handler = _HANDLERS[event["type"]]
+    return replace(handler(state, event["data"]), version=state.version + 1)
+
+
+def fold(events: list[Event], state: Campaign | None = None) -> Campaign:
+    current = state if state is not None else Campaign(name="")
+    for event in events:
+        current = evolve(current, event)
+    return current
+
+
+def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
+    if isinstance(value, dict):
+        return tuple(value.items())
+    return tuple(tuple(p) for p in value)  # type: ignore[misc]
+
+
+_CHARACTER_FIELDS = {
+    "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
+    "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
+    "body": lambda b: Body(**b), "dead": bool, "stable": bool,
+}
+
+
+def _character_fields(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: _CHARACTER_FIELDS[k](v) for k, v in data.items() if k in _CHARACTER_FIELDS}
+
+
+def _update(state: Campaign, character_id: str, **changes: Any) -> Campaign:
+    current = next(c for c in state.characters if c.id == character_id)
+    return state.with_character(replace(current, **changes))
+
+
+def _character(state: Campaign, character_id: str) -> Character:
+    return next(c for c in state.characters if c.id == character_id)
+
+
+# ---------------------------------------------------------------- campaign
+
+
+@handles("campaign_created")
+def _campaign_created(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return Campaign(name=d["name"], system=d["system"], seed=d["seed"], content_packs=tuple(d.get("content_packs", ())))
+
+
+@handles("option_set")
+def _option_set(state: Campaign, d: dict[str, Any]) -> Campaign:
+    options = dict(state.options)
+    if d.get("reset"):
+        options.pop(d["option"], None)
+    else:
+        options[d["option"]] = d["value"]
+    return replace(state, options=tuple(sorted(options.items())))
+
+
+@handles("clock_advanced")
+def _clock_advanced(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return replace(state, clock=state.clock + d["seconds"])
+
+
+# ---------------------------------------------------------------- characters
+
+
+@handles("character_added")
+def _character_added(state: Campaign, d: dict[str, Any]) -> Campaign:
+    fields = _character_fields(d)
+    return replace(state, characters=state.characters + (Character(id=d["id"], **fields),))
+
+
+@handles("character_edited")
+def _character_edited(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _update(state, d["id"], **_character_fields(d["changes"]))
+
+
+@handles("character_removed")
+def _character_removed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return replace(state, characters=tuple(c for c in state.characters if c.id != d["id"]))
+
+
+# ---------------------------------------------------------------- hit points
+
+
+@handles("hp_changed")
+def _hp_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    """Damage, HP loss or healing already resolved: the new HP (and max HP) values."""
+    changes: dict[str, Any] = {"hp": d["hp"]}
+    if "max_hp" in d:
+        changes["max_hp"] = d["max_hp"]
+    if "stable" in d:
+        changes["stable"] = d["stable"]
+    if "hit_dice" in d:
+        changes["hit_dice"] = d["hit_dice"]
+    return _update(state, d["character"], **changes)
+
+
+@handles("character_died")
+def _character_died(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _update(state, d["character"], dead=True, hp=min(0, _character(state, d["character"]).hp))
+
+
+# ---------------------------------------------------------------- injuries (5e)
+
+
+def _injury_from(d: dict[str, Any]) -> Injury:
+    return Injury(
+        id=d["id"], injury=d["injury"], table=d["table"], d20=d["d20"], severity=d["severity"], dc=d["dc"],
+        no_natural_healing=d.get("no_natural_healing", False), magic_only=d.get("magic_only", False),
+        site=d.get("site"), gained_at=d["at"], deadline_at=d.get("deadline_at"), next_tick_at=d.get("next_tick_at"),
+    )
+
+
+@handles("injury_gained")
+def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = _character(state, d["character"])
+    return replace(
+        _update(state, character.id, injuries=character.injuries + (_injury_from(d),)),
+        counter=max(state.counter, int(d["id"].lstrip("i") or 0)),
+    )
+
+
+def _update_injury(state: Campaign, character_id: str, injury_id: str, **changes: Any) -> Campaign:
+    character = _character(state, character_id)
+    injuries = tuple(replace(i, **changes) if i.id == injury_id else i for i in character.injuries)
+    return state.with_character(replace(character, injuries=injuries))
+
+
+@handles("injury_changed")
+def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    changes = dict(d["changes"])
+    if "ability_lost" in changes:
+        changes["ability_lost"] = _pairs(changes["ability_lost"])
+    return _update_injury(state, d["character"], d["injury"], **changes)
+
+
+@handles("injury_healed")
+def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = _character(state, d["character"])
+    injuries = tuple(i for i in character.injuries if i.id != d["injury"])
+    changes: dict[str, Any] = {"injuries": injuries}
+    if "max_hp" in d:
+        changes["max_hp"] = d["max_hp"]
+    if "hp" in d:
+        changes["hp"] = d["hp"]
+    return state.with_character(replace(character, **changes))
+
+
+@handles("body_changed")
+def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = _character(state, d["character"])
+    body = replace(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
+    return state.with_character(replace(character, body=body))

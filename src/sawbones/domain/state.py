@@ -1,0 +1,112 @@
+"""The campaign's state: frozen values, rebuilt by folding the event log (see evolve.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+SYSTEMS = ("dnd5e", "pf1e")
+
+ROUND = 6
+MINUTE = 60
+HOUR = 3600
+DAY = 86400
+WEEK = 7 * DAY
+UNIT_SECONDS = {"round": ROUND, "minute": MINUTE, "hour": HOUR, "day": DAY, "week": WEEK}
+
+
+@dataclass(frozen=True)
+class Body:
+    eyes: int = 2
+    ears: int = 2
+    hands: int = 2
+    feet: int = 2
+
+
+@dataclass(frozen=True)
+class Injury:
+    """A lingering injury (5e) on one character."""
+
+    id: str
+    injury: str  # content id of the injury
+    table: str  # damage type whose table gave it
+    d20: int
+    severity: str
+    dc: int  # current treatment DC (base + 2 per failed check)
+    failures: int = 0
+    no_natural_healing: bool = False
+    magic_only: bool = False
+    site: str | None = None  # hand / foot for extremity injuries
+    gained_at: int = 0  # game clock, seconds
+    deadline_at: int | None = None  # secret from players
+    treatment_started: bool = False
+    next_tick_at: int | None = None  # next daily effect
+    max_hp_lost: int = 0
+    ability_lost: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    name: str
+    max_hp: int
+    hp: int
+    npc: bool = False
+    abilities: tuple[tuple[str, int], ...] = tuple((a, 10) for a in ABILITIES)
+    saves: tuple[tuple[str, int], ...] = ()  # bonus by save id (con, fortitude, ...)
+    skills: tuple[tuple[str, int], ...] = ()  # bonus by skill id
+    proficiencies: tuple[str, ...] = ()  # medicine, herbalism_kit, ...
+    hit_die: int = 8
+    hit_dice: int = 1  # remaining
+    hit_dice_max: int = 1
+    body: Body = field(default_factory=Body)
+    injuries: tuple[Injury, ...] = ()
+    dead: bool = False
+    stable: bool = False
+    notes: str = ""
+
+    def ability(self, name: str) -> int:
+        return dict(self.abilities)[name]
+
+    def save_bonus(self, name: str) -> int:
+        saves = dict(self.saves)
+        if name in saves:
+            return saves[name]
+        return dict(self.abilities_mod()).get(name, 0)
+
+    def abilities_mod(self) -> tuple[tuple[str, int], ...]:
+        return tuple((a, (score - 10) // 2) for a, score in self.abilities)
+
+    def injury(self, injury_id: str) -> Injury | None:
+        return next((i for i in self.injuries if i.id == injury_id), None)
+
+
+@dataclass(frozen=True)
+class Campaign:
+    name: str
+    system: str = "dnd5e"
+    seed: int = 0
+    options: tuple[tuple[str, Any], ...] = ()  # only values the GM set; defaults come from content
+    clock: int = 0  # game time in seconds since the campaign started
+    characters: tuple[Character, ...] = ()
+    counter: int = 0  # last id handed out
+    version: int = 0
+    content_packs: tuple[str, ...] = ()
+
+    def character(self, key: str) -> Character | None:
+        folded = key.casefold()
+        return next((c for c in self.characters if c.id == key or c.name.casefold() == folded), None)
+
+    def with_character(self, updated: Character) -> "Campaign":
+        return replace(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))
+
+    def option_overrides(self) -> dict[str, Any]:
+        return dict(self.options)
+
+
+def slug(name: str) -> str:
+    out = "".join(ch if ch.isalnum() else "_" for ch in name.casefold()).strip("_")
+    while "__" in out:
+        out = out.replace("__", "_")
+    return out or "character"

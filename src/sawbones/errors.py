@@ -1,0 +1,61 @@
+"""One error hierarchy, mapped once per interface (CLI: message + exit code; API: JSON shape)."""
+
+from __future__ import annotations
+
+
+class SawbonesError(Exception):
+    """Base: a message for people, a stable code for programs, and where it happened."""
+
+    code = "error"
+    exit_code = 1
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "where": self.where}
+
+
+class UsageError(SawbonesError):
+    """The request itself is malformed: unknown name, bad argument, bad formula."""
+
+    code = "usage"
+    exit_code = 2
+
+
+class DiceError(UsageError):
+    code = "bad_dice"
+
+
+class NotFound(UsageError):
+    code = "not_found"
+
+
+class RuleViolation(SawbonesError):
+    """Well-formed, but the rules forbid it (treating a magic-only injury by hand, ...)."""
+
+    code = "rule_violation"
+    exit_code = 1
+
+
+class ContentError(SawbonesError):
+    """A content file is malformed: names the file and the path inside it."""
+
+    code = "bad_content"
+    exit_code = 2
+
+
+class StoreError(SawbonesError):
+    code = "store"
+    exit_code = 1
+
+
+class ConflictError(StoreError):
+    """Someone else appended to the campaign first."""
+
+    code = "conflict"

@@ -1,0 +1,106 @@
+"""The command line: parse, call the service, render (Rich, or one JSON document with --json).
+
+Heavy modules (pydantic, YAML, Rich, SQLite) are imported inside commands so `--help` stays fast.
+Errors are one line on stderr: exit 2 for usage mistakes, 1 for rule violations; never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import click
+
+
+@dataclass
+class Env:
+    db: str | None
+    campaign: str | None
+    lang: str
+    json: bool
+    content: tuple[str, ...]
+    _service: Any = field(default=None, repr=False)
+
+    @property
+    def service(self):
+        if self._service is None:
+            from ..application.service import Service
+
+            self._service = Service.open(self.db, self.content)
+        return self._service
+
+    def campaign_name(self) -> str:
+        return self.service.current(self.campaign)
+
+    def act(self, decision: Callable[[Any], list[dict]]):
+        return self.service.act(self.campaign_name(), decision)
+
+    def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
+        if self.json or render is None:
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=str))
+        else:
+            render(console())
+
+
+def console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+pass_env = click.make_pass_decorator(Env)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--db", metavar="PATH", help="Campaign database (default ./sawbones.db or $SAWBONES_DATABASE_URL).")
+@click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of rule text (default: $SAWBONES_LANG or en).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+@click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
+@click.version_option(package_name="sawbones")
+@click.pass_context
+def cli(ctx: click.Context, db, campaign, lang, as_json, content) -> None:
+    """sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."""
+    import os
+
+    ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content))
+
+
+from . import cli_campaign, cli_rules  # noqa: E402  (commands register themselves on `cli`)
+
+cli_campaign.register(cli)
+cli_rules.register(cli)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ..errors import SawbonesError
+
+    try:
+        cli.main(args=argv, prog_name="sawbones", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("error: aborted", err=True)
+        return 1
+    except click.ClickException as exc:
+        where = exc.ctx.command_path if getattr(exc, "ctx", None) else "sawbones"
+        return _fail("usage", exc.format_message(), where, 2, argv)
+    except SawbonesError as exc:
+        return _fail(exc.code, exc.message, exc.where, exc.exit_code, argv)
+    except BrokenPipeError:  # pragma: no cover
+        return 1
+    return 0
+
+
+def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] | None) -> int:
+    """One line on stderr; with --json, also one JSON error document on stdout."""
+    click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
+    if "--json" in (argv if argv is not None else sys.argv[1:]):
+        click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
+    return exit_code
+
+
+def run() -> None:  # pragma: no cover
+    sys.exit(main())

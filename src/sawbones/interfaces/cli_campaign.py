@@ -1,0 +1,258 @@
+"""CLI: campaigns, characters, clock, status, log, undo."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import click
+
+from . import views
+
+
+def _pairs(text: str | None, what: str) -> dict[str, int]:
+    if text is None:
+        return {}
+    out: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        try:
+            out[key.strip().lower()] = int(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise click.BadParameter(f"expected NAME=NUMBER pairs like str=14,dex=12, got {part!r}", param_hint=what)
+    return out
+
+
+def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, body, notes, name=None) -> dict[str, Any]:
+    sheet: dict[str, Any] = {}
+    if max_hp is not None:
+        sheet["max_hp"] = max_hp
+    if hp is not None:
+        sheet["hp"] = hp
+    if npc is not None:
+        sheet["npc"] = npc
+    for key, value, what in (("abilities", abilities, "--abilities"), ("saves", saves, "--saves"),
+                             ("skills", skills, "--skills"), ("body", body, "--body")):
+        if value is not None:
+            sheet[key] = _pairs(value, what)
+    if prof is not None:
+        sheet["proficiencies"] = [p.strip() for p in prof.split(",") if p.strip()]
+    if hit_die is not None:
+        try:
+            sheet["hit_die"] = int(hit_die.lower().lstrip("d"))
+        except ValueError:
+            raise click.BadParameter(f"expected a die like d8, got {hit_die!r}", param_hint="--hit-die") from None
+    if hit_dice is not None:
+        sheet["hit_dice"] = hit_dice
+    if notes is not None:
+        sheet["notes"] = notes
+    if name is not None:
+        sheet["name"] = name
+    return sheet
+
+
+def _sheet_options(fn):
+    for decorator in reversed([
+        click.option("--max-hp", type=click.IntRange(1, 10000), help="Hit point maximum."),
+        click.option("--hp", type=click.IntRange(-10000, 10000), help="Current hit points (default: the maximum)."),
+        click.option("--npc/--pc", default=None, help="A non-player character (injuries only with apply_to_npcs)."),
+        click.option("--abilities", metavar="A=N,…", help="Ability scores, e.g. str=14,dex=12,con=13."),
+        click.option("--saves", metavar="S=N,…", help="Save bonuses, e.g. con=5,dex=2 or fortitude=6,reflex=3."),
+        click.option("--skills", metavar="S=N,…", help="Skill bonuses, e.g. medicine=5,perception=3."),
+        click.option("--prof", metavar="LIST", help="Proficiencies and tools, e.g. medicine,herbalism_kit."),
+        click.option("--hit-die", metavar="dN", help="Hit die size, e.g. d8."),
+        click.option("--hit-dice", type=click.IntRange(0, 40), help="Hit Dice left."),
+        click.option("--body", metavar="P=N,…", help="Body counts, e.g. eyes=2,hands=2,feet=2,ears=2."),
+        click.option("--notes", help="Free notes about the character."),
+    ]):
+        fn = decorator(fn)
+    return fn
+
+
+def register(cli: click.Group) -> None:
+    from .cli import pass_env
+
+    @cli.group()
+    def campaign() -> None:
+        """Create, choose and configure campaigns."""
+
+    @campaign.command("create")
+    @click.argument("name")
+    @click.option("--system", type=click.Choice(["dnd5e", "pf1e"]), default="dnd5e", show_default=True,
+                  help="Game system: vocabulary of abilities, saves, skills, conditions.")
+    @click.option("--seed", type=int, help="Seed of the campaign's dice (default: random).")
+    @click.option("--pack", "packs", multiple=True, metavar="DIR", help="Content pack this campaign always loads.")
+    @pass_env
+    def campaign_create(env, name, system, seed, packs) -> None:
+        """Create a campaign and make it the current one."""
+        state = env.service.create_campaign(name, system, seed, tuple(packs))
+        env.emit(views.campaign_doc(state, env.service.rules_for(state)),
+                 lambda con: con.print(f"Campaign [bold]{state.name}[/] ({state.system}) created and chosen."))
+
+    @campaign.command("list")
+    @pass_env
+    def campaign_list(env) -> None:
+        """List campaigns; the current one is marked."""
+        names = env.service.store.campaign_names()
+        current = env.service.store.get_meta("current_campaign")
+        env.emit({"campaigns": names, "current": current},
+                 lambda con: [con.print(("* " if n == current else "  ") + n) for n in names] or con.print("no campaigns yet"))
+
+    @campaign.command("use")
+    @click.argument("name")
+    @pass_env
+    def campaign_use(env, name) -> None:
+        """Make NAME the current campaign."""
+        env.service.use(name)
+        env.emit({"current": name}, lambda con: con.print(f"Now on campaign [bold]{name}[/]."))
+
+    @campaign.command("show")
+    @click.argument("name", required=False)
+    @pass_env
+    def campaign_show(env, name) -> None:
+        """Show a campaign: system, clock, options that differ from the defaults, characters."""
+        state = env.service.load(name or env.campaign_name()).state
+        rules = env.service.rules_for(state)
+        doc = views.campaign_doc(state, rules)
+        env.emit(doc, partial(views.render_campaign, doc, env.lang))
+
+    @campaign.command("set")
+    @click.argument("option")
+    @click.argument("value", required=False)
+    @click.option("--reset", is_flag=True, help="Go back to the default value.")
+    @pass_env
+    def campaign_set(env, option, value, reset) -> None:
+        """Set a ruleset option for the current campaign (see `sawbones campaign options`)."""
+        from ..domain.campaign import set_option
+
+        if value is None and not reset:
+            raise click.UsageError("give a VALUE or --reset")
+        state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
+        doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
+        env.emit(doc, lambda con: con.print(f"{option} = {doc['value'] if not reset else '(default)'}"))
+
+    @campaign.command("options")
+    @pass_env
+    def campaign_options(env) -> None:
+        """Every ruleset option with its value in this campaign and its help."""
+        from ..domain.options import effective_options
+
+        try:
+            state = env.service.load(env.campaign_name()).state
+        except Exception:
+            state = None
+        rules = env.service.rules_for(state)
+        values = effective_options(rules, state.option_overrides() if state else {})
+        doc = views.options_doc(rules, values, env.lang)
+        env.emit(doc, partial(views.render_options, doc))
+
+    @cli.group()
+    def character() -> None:
+        """Add, edit, list and remove characters."""
+
+    @character.command("add")
+    @click.argument("name")
+    @_sheet_options
+    @pass_env
+    def character_add(env, name, **sheet) -> None:
+        """Add a character to the current campaign."""
+        from ..domain.campaign import add_character
+
+        state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
+        character = state.character(events[0]["data"]["id"])
+        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] joins {state.name} ({character.hp}/{character.max_hp} HP)."))
+
+    @character.command("edit")
+    @click.argument("name")
+    @click.option("--name", "new_name", help="Rename the character.")
+    @_sheet_options
+    @pass_env
+    def character_edit(env, name, new_name, **sheet) -> None:
+        """Change a character's sheet."""
+        from ..domain.campaign import edit_character
+
+        state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
+        character = state.character(events[0]["data"]["id"])
+        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] updated."))
+
+    @character.command("list")
+    @pass_env
+    def character_list(env) -> None:
+        """List the characters of the current campaign."""
+        state = env.service.load(env.campaign_name()).state
+        doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
+                              for c in state.characters]}
+        env.emit(doc, partial(views.render_character_list, doc))
+
+    @character.command("remove")
+    @click.argument("name")
+    @pass_env
+    def character_remove(env, name) -> None:
+        """Remove a character (undo brings it back)."""
+        from ..domain.campaign import remove_character
+
+        env.act(lambda ctx: remove_character(ctx, name))
+        env.emit({"removed": name}, lambda con: con.print(f"{name} removed."))
+
+    @cli.command()
+    @click.argument("name", required=False)
+    @pass_env
+    def status(env, name) -> None:
+        """The party (or one character): HP, injuries, timers, conditions."""
+        from ..domain.campaign import find_character
+
+        state = env.service.load(env.campaign_name()).state
+        rules = env.service.rules_for(state)
+        chars = [find_character(state, name)] if name else list(state.characters)
+        doc = {"campaign": state.name, "clock": state.clock,
+               "characters": [views.character_doc(c, state, rules, env.lang) for c in chars]}
+        env.emit(doc, partial(views.render_status, doc, env.lang))
+
+    @cli.command()
+    @click.option("--limit", type=click.IntRange(1, 100000), default=50, show_default=True, help="Last N events.")
+    @pass_env
+    def log(env, limit) -> None:
+        """The campaign's event log (undone actions are marked)."""
+        name = env.campaign_name()
+        events = env.service.log(name)
+        undone = {e.data["action"] for e in events if e.type == "action_undone"}
+        doc = {"campaign": name, "events": [
+            {"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
+             "schema_version": e.schema_version, "content_version": e.content_version} for e in events[-limit:]]}
+        env.emit(doc, partial(views.render_log, doc))
+
+    @cli.command()
+    @pass_env
+    def undo(env) -> None:
+        """Revert the last action exactly."""
+        state, action = env.service.undo(env.campaign_name())
+        env.emit({"undone_action": action, "version": state.version},
+                 lambda con: con.print(f"Action {action} undone."))
+
+    @cli.command()
+    @pass_env
+    def clock(env) -> None:
+        """The campaign's game clock."""
+        from ..domain.clock import describe
+
+        state = env.service.load(env.campaign_name()).state
+        doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, env.lang)}
+        env.emit(doc, lambda con: con.print(doc["text"]))
+
+    @cli.command()
+    @click.argument("duration")
+    @pass_env
+    def advance(env, duration) -> None:
+        """Move the game clock forward (3r, 10min, 8h, 2d, 1w) and run what falls due."""
+        from ..domain.clock import describe, parse_duration
+        from ..domain.timeline import advance as advance_decision
+
+        seconds = parse_duration(duration)
+        state, events = env.act(lambda ctx: advance_decision(ctx, seconds))
+        doc = {"clock": state.clock, "text": describe(state.clock, env.lang),
+               "events": [e for e in events if e["type"] != "clock_advanced"]}
+        env.emit(doc, partial(views.render_advance, doc, state, env.lang))

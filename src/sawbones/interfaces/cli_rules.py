@@ -1,0 +1,159 @@
+"""CLI: browse the rule tables and roll on them."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import click
+
+
+def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
+    """The current campaign's rules and options, or the defaults when there is no campaign yet."""
+    from ..domain.options import effective_options
+
+    state = None
+    name = env.campaign or env.service.store.get_meta("current_campaign")
+    if name:
+        state = env.service.load(name).state
+    rules = env.service.rules_for(state)
+    return rules, effective_options(rules, state.option_overrides() if state else {})
+
+
+def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
+    from ..content.checks import band_of
+
+    standard = rules.band_sets["standard"]
+    if table_id in ("severity", "severities"):
+        return {"kind": "severity", "severities": [
+            {"id": s.id, "name": s.name(lang), "untreated": s.untreated(lang), "dc": s.treatment.dc,
+             "treatment": s.treatment.text(lang), "magic": s.magic_text(lang)} for s in rules.severities.values()],
+            "bands": {b.id: [{"d20": x.d20, "severity": x.severity} for x in b.bands] for b in rules.band_sets.values()}}
+    if table_id in rules.damage_tables:
+        table = rules.damage_tables[table_id]
+        return {"kind": "damage_table", "id": table.id, "name": table.name(lang), "rows": [
+            {"d20": r.d20, "severity": band_of(standard, r.d20), "injury": r.injury,
+             "name": rules.injuries[r.injury].name(lang), "text": r.text(lang),
+             "no_natural_healing": r.no_natural_healing, "magic_only": r.magic_only} for r in table.rows]}
+    if table_id in ("body_parts", "wounds"):
+        return {"kind": "body_parts", "body_parts": [
+            {"id": p.id, "name": p.name(lang), "sides": list(p.sides), "penalty": p.penalty, "affects": p.affects(lang),
+             "both_sides_condition": p.both_sides_condition} for p in rules.body_parts.values()]}
+    if table_id in rules.tracks:
+        track = rules.tracks[table_id]
+        return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
+            {"index": i, "id": s.id, "name": s.name(lang), "text": s.text(lang) if s.text else "",
+             "end_state": s.id == track.end_state} for i, s in enumerate(track.stages)]}
+    if table_id in rules.afflictions:
+        a = rules.afflictions[table_id]
+        return {"kind": a.kind, "id": a.id, "name": a.name(lang), "dc": a.dc, "save": a.save,
+                "vectors": list(a.vectors), "tracks": list(a.tracks),
+                "onset": a.onset.model_dump() if a.onset else None, "frequency": a.frequency.model_dump(),
+                "cure": a.cure.text(lang), "text": a.table_text(lang)}
+    if table_id in rules.injuries:
+        i = rules.injuries[table_id]
+        return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
+                "tables": [t.id for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]}
+    known = ["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions]
+    from ..errors import NotFound
+
+    raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)})")
+
+
+def index_doc(rules: Any, lang: str) -> dict[str, Any]:
+    def names(section: str, kind: str | None = None) -> list[dict[str, str]]:
+        return [{"id": e.id, "name": e.name(lang)} for e in rules.section(section).values()
+                if kind is None or getattr(e, "kind", None) == kind]
+
+    return {"severity": "severity", "damage_tables": names("damage_tables"), "body_parts": names("body_parts"),
+            "tracks": names("tracks"), "diseases": names("afflictions", "disease"),
+            "poisons": names("afflictions", "poison")}
+
+
+def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
+    titles = {"damage_tables": ("Tables de blessures", "Injury tables"), "body_parts": ("Parties du corps", "Body parts"),
+              "tracks": ("Échelles de progression", "Progression tracks"), "diseases": ("Maladies", "Diseases"),
+              "poisons": ("Poisons", "Poisons")}
+    con.print("[bold]severity[/]")
+    for key, (fr, en) in titles.items():
+        con.print(f"[bold]{fr if lang == 'fr' else en}[/]: " + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]),
+                  markup=True)
+
+
+def render_table(doc: dict[str, Any], con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    kind = doc["kind"]
+    if kind == "damage_table":
+        table = Table("d20", "severity", "injury", "text", title=doc["name"], show_lines=True)
+        for r in doc["rows"]:
+            table.add_row(r["d20"], r["severity"], f"{escape(r['name'])}\n[dim]{r['injury']}[/]", escape(r["text"]))
+        con.print(table)
+    elif kind == "severity":
+        table = Table("severity", "untreated", "DC", "treatment", "magic", show_lines=True)
+        for s in doc["severities"]:
+            table.add_row(s["name"], s["untreated"], str(s["dc"]), s["treatment"], s["magic"])
+        con.print(table)
+        for band_id, bands in doc["bands"].items():
+            con.print(f"{band_id}: " + ", ".join(f"{b['d20']} {b['severity']}" for b in bands))
+    elif kind == "track":
+        table = Table("#", "stage", "effects", title=doc["name"], show_lines=True)
+        for s in doc["stages"]:
+            mark = " ■" if s["end_state"] else ""
+            table.add_row(str(s["index"]), f"{escape(s['name'])}{mark}\n[dim]{s['id']}[/]", escape(s["text"]))
+        con.print(table)
+    elif kind == "body_parts":
+        table = Table("part", "sides", "penalty", "affects", show_lines=True)
+        for p in doc["body_parts"]:
+            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", ", ".join(p["sides"]) or "-", str(p["penalty"]), escape(p["affects"]))
+        con.print(table)
+    else:
+        for key, value in doc.items():
+            con.print(f"[bold]{key}[/]: {escape(str(value))}")
+
+
+def register(cli: click.Group) -> None:
+    from .cli import pass_env
+
+    @cli.command()
+    @click.argument("table_id", required=False, metavar="[ID]")
+    @pass_env
+    def tables(env, table_id) -> None:
+        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons."""
+        from ..content.loader import load_rules
+
+        rules = load_rules(env.content)
+        if table_id is None:
+            doc = index_doc(rules, env.lang)
+            env.emit(doc, partial(render_index, doc, env.lang))
+        else:
+            doc = table_doc(rules, table_id, env.lang)
+            env.emit(doc, partial(render_table, doc))
+
+    @cli.command()
+    @click.argument("table_id", metavar="TABLE")
+    @click.option("--d20", type=int, help="The d20 the player rolled (default: rolled for you).")
+    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help="Severity bands (default: the campaign's).")
+    @pass_env
+    def roll(env, table_id, d20, bands) -> None:
+        """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
+        import random
+
+        from ..domain.injury_table import pick_row
+
+        rules, options = _rules_and_options(env)
+        face = d20 if d20 is not None else random.SystemRandom().randint(1, 20)
+        pick = pick_row(rules, table_id, face, bands or options["severity_bands"], options["lenient_row_mapping"])
+        doc = {"table": table_id, "d20": face, "typed": d20 is not None, "severity": pick.severity,
+               "severity_name": rules.severities[pick.severity].name(env.lang), "injury": pick.injury.id,
+               "name": pick.injury.name(env.lang), "text": pick.row.text(env.lang),
+               "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
+
+        def render(con):
+            from rich.markup import escape
+
+            con.print(f"d20 = {face} → [bold]{escape(doc['name'])}[/] ({doc['severity_name']})")
+            con.print(escape(doc["text"]))
+
+        env.emit(doc, render)

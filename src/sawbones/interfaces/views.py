@@ -1,0 +1,153 @@
+"""Read models for the CLI (and later the API): JSON-ready documents, and their Rich renderings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.clock import describe, describe_span
+
+SEVERITY_STYLE = {"minor": "green", "moderate": "yellow", "severe": "red", "critical": "bold red"}
+
+
+def _t(text: Any, lang: str) -> str:
+    return text(lang) if text is not None else ""
+
+
+def campaign_doc(state: Any, rules: Any) -> dict[str, Any]:
+    return {
+        "name": state.name, "system": state.system, "seed": state.seed, "version": state.version,
+        "clock": state.clock, "clock_text": describe(state.clock), "options": dict(state.options),
+        "content_packs": list(state.content_packs), "content_version": rules.version,
+        "characters": [{"id": c.id, "name": c.name} for c in state.characters],
+    }
+
+
+def render_campaign(doc: dict[str, Any], lang: str, con: Any) -> None:
+    con.print(f"[bold]{doc['name']}[/] · {doc['system']} · {describe(doc['clock'], lang)} · seed {doc['seed']}")
+    if doc["options"]:
+        for key, value in doc["options"].items():
+            con.print(f"  {key} = {value}")
+    else:
+        con.print("  all options at their defaults")
+    con.print("  characters: " + (", ".join(c["name"] for c in doc["characters"]) or "none"))
+
+
+def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]:
+    return {"options": [
+        {"id": o.id, "group": o.group, "type": o.type, "value": values[o.id], "default": o.default,
+         "choices": list(o.choices), "help": o.help(lang), "ref": o.ref}
+        for o in rules.options.values()]}
+
+
+def render_options(doc: dict[str, Any], con: Any) -> None:
+    from rich.table import Table
+
+    table = Table("option", "value", "default", "help", show_lines=False)
+    for o in doc["options"]:
+        mark = "" if o["value"] == o["default"] else "[bold]"
+        table.add_row(o["id"], f"{mark}{o['value']}", str(o["default"]), o["help"])
+    con.print(table)
+
+
+def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
+    severity = rules.severities[injury.severity]
+    ways = []
+    if not (injury.no_natural_healing or injury.magic_only):
+        names = {"long_rest": ("repos long", "long rest"), "hit_die": ("dé de vie (repos court)", "Hit Die (short rest)")}
+        ways += [names[r][0 if lang == "fr" else 1] for r in severity.rests]
+    if not injury.magic_only:
+        ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
+                    + f" ({severity.treatment.text(lang)})")
+    definition = rules.injuries[injury.injury]
+    tier = rules.magic_tiers[definition.magic_tier or severity.magic_tier]
+    ways.append(("magie : " if lang == "fr" else "magic: ") + tier.name(lang))
+    return ways
+
+
+def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    definition = rules.injuries[injury.injury]
+    severity = rules.severities[injury.severity]
+    doc = {
+        "id": injury.id, "injury": injury.injury, "name": definition.name(lang), "table": injury.table,
+        "severity": injury.severity, "severity_name": severity.name(lang), "d20": injury.d20, "dc": injury.dc,
+        "failures": injury.failures, "no_natural_healing": injury.no_natural_healing,
+        "magic_only": injury.magic_only, "site": injury.site, "text": definition.text(lang),
+        "heals_by": heals_doc(injury, rules, lang), "gained_at": injury.gained_at,
+        "treatment_started": injury.treatment_started,
+        "timers": {},
+    }
+    if injury.deadline_at is not None:
+        doc["timers"]["deadline_at"] = injury.deadline_at
+        doc["timers"]["deadline_in"] = injury.deadline_at - state.clock
+    if injury.next_tick_at is not None:
+        doc["timers"]["next_daily_effect_at"] = injury.next_tick_at
+    if injury.max_hp_lost:
+        doc["max_hp_lost"] = injury.max_hp_lost
+    if injury.ability_lost:
+        doc["ability_lost"] = dict(injury.ability_lost)
+    return doc
+
+
+def character_doc(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    return {
+        "id": character.id, "name": character.name, "npc": character.npc, "hp": character.hp,
+        "max_hp": character.max_hp, "dead": character.dead, "stable": character.stable,
+        "abilities": dict(character.abilities), "saves": dict(character.saves), "skills": dict(character.skills),
+        "proficiencies": list(character.proficiencies), "hit_die": character.hit_die,
+        "hit_dice": character.hit_dice, "hit_dice_max": character.hit_dice_max, "body": character.body.__dict__,
+        "notes": character.notes,
+        "injuries": [injury_doc(i, state, rules, lang) for i in character.injuries],
+    }
+
+
+def render_character_list(doc: dict[str, Any], con: Any) -> None:
+    if not doc["characters"]:
+        con.print("no characters yet")
+    for c in doc["characters"]:
+        con.print(f"{c['name']} ({c['id']}) {c['hp']}/{c['max_hp']} HP{' · NPC' if c['npc'] else ''}", markup=False)
+
+
+def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    con.print(f"[bold]{escape(doc['campaign'])}[/] · {describe(doc['clock'], lang)}")
+    if not doc["characters"]:
+        con.print("no characters yet")
+    for c in doc["characters"]:
+        state = " · [bold red]DEAD[/]" if c["dead"] else ""
+        body = c["body"]
+        lost = [f"{k} {v}/2" for k, v in body.items() if v < 2]
+        con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} HP · HD {c['hit_dice']}/{c['hit_dice_max']}"
+                  f"{state}{' · ' + ', '.join(lost) if lost else ''}")
+        if not c["injuries"]:
+            con.print("  no injuries" if lang == "en" else "  aucune blessure")
+        for i in c["injuries"]:
+            style = SEVERITY_STYLE.get(i["severity"], "")
+            site = f" ({i['site']})" if i["site"] else ""
+            con.print(f"  [{style}]{i['id']} {escape(i['name'])}{site}[/] · {i['severity_name']} · DC {i['dc']}")
+            con.print(f"     {escape(i['text'])}")
+            con.print("     " + ("guérit par : " if lang == "fr" else "heals by: ") + "; ".join(i["heals_by"]))
+            timers = i["timers"]
+            if "deadline_in" in timers:
+                when = describe_span(max(0, timers["deadline_in"]), lang)
+                con.print(f"     [red]{'échéance secrète dans' if lang == 'fr' else 'secret deadline in'} {when}[/]")
+            if "next_daily_effect_at" in timers:
+                con.print(f"     {'prochain effet quotidien' if lang == 'fr' else 'next daily effect'}: "
+                          f"{describe(timers['next_daily_effect_at'], lang)}")
+
+
+def render_log(doc: dict[str, Any], con: Any) -> None:
+    from rich.markup import escape
+
+    for e in doc["events"]:
+        mark = " [dim](undone)[/]" if e["undone"] else ""
+        data = ", ".join(f"{k}={v}" for k, v in e["data"].items() if k not in ("rolls",))
+        con.print(f"{e['version']:>5} a{e['action']:<4} {e['type']}{mark} {escape(data)}")
+
+
+def render_advance(doc: dict[str, Any], state: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for e in doc["events"]:
+        con.print(f"  {e['type']}: {escape(str(e['data']))}")
+    con.print(("Horloge : " if lang == "fr" else "Clock: ") + doc["text"])

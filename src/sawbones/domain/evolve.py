@@ -22,11 +22,25 @@ def handles(event_type: str):
     return register
 
 
+_RULE_MODULES_LOADED = False
+
+
+def _load_rule_modules() -> None:
+    """Rule modules (injuries, wounds, afflictions) register their own event handlers on import."""
+    global _RULE_MODULES_LOADED
+    _RULE_MODULES_LOADED = True
+    from .effects import _load_providers
+
+    _load_providers()
+
+
 def event_types() -> tuple[str, ...]:
     return tuple(sorted(_HANDLERS))
 
 
 def evolve(state: Campaign, event: Event) -> Campaign:
+    if not _RULE_MODULES_LOADED:
+        _load_rule_modules()
     handler = _HANDLERS[event["type"]]
     return replace(handler(state, event["data"]), version=state.version + 1)
 

@@ -62,6 +62,8 @@ class Character:
     hit_dice_max: int = 1
     body: Body = field(default_factory=Body)
     injuries: tuple[Injury, ...] = ()
+    wounds: tuple[Any, ...] = ()  # localized wounds (domain/wounds.py)
+    afflictions: tuple[Any, ...] = ()  # diseases and poisons on their tracks (domain/afflictions.py)
     dead: bool = False
     stable: bool = False
     notes: str = ""
@@ -93,6 +95,7 @@ class Campaign:
     counter: int = 0  # last id handed out
     version: int = 0
     content_packs: tuple[str, ...] = ()
+    pending: tuple[Any, ...] = ()  # saves waiting for a player's die (domain/afflictions.py)
 
     def character(self, key: str) -> Character | None:
         folded = key.casefold()

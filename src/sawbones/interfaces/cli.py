@@ -68,10 +68,21 @@ def cli(ctx: click.Context, db, campaign, lang, as_json, content) -> None:
     ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content))
 
 
-from . import cli_campaign, cli_rules  # noqa: E402  (commands register themselves on `cli`)
+def _register_commands() -> None:
+    """Each command module adds its commands to `cli` (modules import only click at top level)."""
+    from importlib import import_module
 
-cli_campaign.register(cli)
-cli_rules.register(cli)
+    for name in ("cli_campaign", "cli_rules", "cli_injuries", "cli_wounds", "cli_tracks", "cli_odds", "cli_web"):
+        try:
+            module = import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.{name}":
+                raise
+            continue
+        module.register(cli)
+
+
+_register_commands()
 
 
 def main(argv: list[str] | None = None) -> int:

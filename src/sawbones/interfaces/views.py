@@ -88,7 +88,18 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
     return doc
 
 
+# Other rule modules add their own parts of a character's document: fn(character, state, rules, lang) -> dict
+CHARACTER_SECTIONS: list[Any] = []
+
+
 def character_doc(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    doc = _base_character_doc(character, state, rules, lang)
+    for section in CHARACTER_SECTIONS:
+        doc.update(section(character, state, rules, lang))
+    return doc
+
+
+def _base_character_doc(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     return {
         "id": character.id, "name": character.name, "npc": character.npc, "hp": character.hp,
         "max_hp": character.max_hp, "dead": character.dead, "stable": character.stable,

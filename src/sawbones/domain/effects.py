@@ -1,0 +1,74 @@
+"""What is active on a character right now, from all three rules, each effect with its source.
+
+Each rule module registers a provider; the roll query, the status view and the engine read
+effects through `active_effects` only. Providers drop effects whose `if_option` does not match
+the campaign's options and resolve the guards they own (an extremity injury's hand/foot site);
+guards that depend on the roll (metal armour, standing, in combat) are left to the roll query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from ..content import schema as s
+
+
+@dataclass(frozen=True)
+class ActiveEffect:
+    effect: Any  # one of the content schema's effect models
+    kind: str  # "injury" | "wound" | "affliction"
+    source_id: str  # the instance id on the character (i3, w2, a5)
+    content_id: str  # the content entry (fire/severe_burn, hand, giant_scorpion_venom)
+    name: Any  # schema.Text: the source's display name
+    detail: dict[str, Any] = field(default_factory=dict)  # side, site, stage ...
+
+    def source(self, lang: str) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.source_id, "content_id": self.content_id,
+                "name": self.name(lang), **self.detail}
+
+
+Provider = Callable[[Any, Any, dict[str, Any]], Iterable[ActiveEffect]]
+_PROVIDERS: list[Provider] = []
+
+
+def provider(fn: Provider) -> Provider:
+    _PROVIDERS.append(fn)
+    return fn
+
+
+def option_matches(effect: Any, options: dict[str, Any]) -> bool:
+    wanted = getattr(effect, "if_option", None) or {}
+    return all(options.get(key) == value for key, value in wanted.items())
+
+
+def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[ActiveEffect]:
+    _load_providers()
+    out: list[ActiveEffect] = []
+    for fn in _PROVIDERS:
+        out.extend(e for e in fn(character, rules, options) if option_matches(e.effect, options))
+    return out
+
+
+def conditions(character: Any, rules: Any, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
+    """Conditions imposed by the rules, each with its source (unguarded ones only)."""
+    return [(e.effect.condition, e) for e in active_effects(character, rules, options)
+            if isinstance(e.effect, s.ConditionEffect) and not e.effect.while_]
+
+
+_LOADED = False
+
+
+def _load_providers() -> None:
+    """Import the rule modules once so their providers are registered."""
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        from importlib import import_module
+
+        for name in ("injuries", "wounds", "afflictions"):
+            try:
+                import_module(f"{__package__}.{name}")
+            except ModuleNotFoundError as exc:  # a rule module not written yet
+                if exc.name != f"{__package__}.{name}":
+                    raise

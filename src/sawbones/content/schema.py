@@ -146,6 +146,9 @@ class Outcome(Strict):
     permanent: bool = False  # the condition outlasts its source
     death: bool = False
     note: Text | None = None
+    # a permanent condition: the spells that remove it (listed, or the list held by a `list` option)
+    removed_by: tuple[Slug, ...] = ()
+    removed_by_option: Slug | None = None
 
     def is_empty(self) -> bool:
         return self == Outcome()
@@ -170,6 +173,10 @@ class Trigger(Guarded):
     deadline_days: DiceText | None = None  # for on: deadline
     chance: Annotated[int, Field(ge=1, le=100)] | None = None  # percent
     save: SaveSpec | None = None  # the outcome happens when this save fails
+    # on: stage_entered inside an affliction: fires when one of its tracks reaches this stage or passes it
+    stage: Slug | None = None
+    # on: affliction_save: which saves against the affliction fire it (None: every save, like "any")
+    result: Literal["failed", "succeeded", "any"] | None = None
     outcome: Outcome
 
 
@@ -349,6 +356,19 @@ class Cure(Strict):
     spells: tuple[Slug, ...] = ()
     within: Duration | None = None  # the spells must land within this time of each other
     text: Text
+    # heal (TRK-9: "works for both") cures this affliction; or only under these option values
+    heal_cures: bool = True
+    heal_cures_if_option: dict[Slug, Any] = Field(default_factory=dict)
+
+
+class RecoveryFloor(Strict):
+    """A stage the victim cannot recover past (by rest, saves or the usual spells) without `lifted_by`."""
+
+    floor: Slug | None = None  # the best stage reachable; None: the stage the victim is on (no recovery)
+    once_reached: Slug | None = None  # applies only once a track has reached this stage (None: always)
+    lifted_by: Annotated[tuple[Slug, ...], Field(min_length=1)]  # spells that bring the victim to healthy
+    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    note: Text | None = None
 
 
 class FailuresPerStage(Strict):
@@ -370,6 +390,7 @@ class Affliction(Named):
     failures_per_stage: FailuresPerStage | None = None
     effects: tuple[Effect, ...] = ()  # the "Effets particuliers" column, structured
     table_text: Text  # the seed's row, as text
+    recovery_floors: tuple[RecoveryFloor, ...] = ()
 
 
 # ---------------------------------------------------------------- options

@@ -50,6 +50,11 @@ def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[
     return out
 
 
+def triggers_on(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[ActiveEffect]:
+    """The active triggers that fire on `on` (turn_start, damaged, dash, ...)."""
+    return [e for e in active_effects(character, rules, options) if isinstance(e.effect, s.Trigger) and e.effect.on == on]
+
+
 def conditions(character: Any, rules: Any, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
     """Conditions imposed by the rules, each with its source (unguarded ones only)."""
     return [(e.effect.condition, e) for e in active_effects(character, rules, options)

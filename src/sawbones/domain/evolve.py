@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from .state import Body, Campaign, Character, Injury
+from .state import Body, Campaign, Character
 
 Event = dict[str, Any]
 _HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
@@ -136,59 +136,22 @@ def _hp_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
     return _update(state, d["character"], **changes)
 
 
+@handles("noted")
+def _noted(state: Campaign, d: dict[str, Any]) -> Campaign:
+    """Something worth the log that changes no state: a save made, an action lost."""
+    return state
+
+
+@handles("character_stabilized")
+def _character_stabilized(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _update(state, d["character"], stable=True)
+
+
+@handles("damage_taken")
+def _damage_taken(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _update(state, d["character"], hp=d["hp"], stable=False)
+
+
 @handles("character_died")
 def _character_died(state: Campaign, d: dict[str, Any]) -> Campaign:
     return _update(state, d["character"], dead=True, hp=min(0, _character(state, d["character"]).hp))
-
-
-# ---------------------------------------------------------------- injuries (5e)
-
-
-def _injury_from(d: dict[str, Any]) -> Injury:
-    return Injury(
-        id=d["id"], injury=d["injury"], table=d["table"], d20=d["d20"], severity=d["severity"], dc=d["dc"],
-        no_natural_healing=d.get("no_natural_healing", False), magic_only=d.get("magic_only", False),
-        site=d.get("site"), gained_at=d["at"], deadline_at=d.get("deadline_at"), next_tick_at=d.get("next_tick_at"),
-    )
-
-
-@handles("injury_gained")
-def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = _character(state, d["character"])
-    return replace(
-        _update(state, character.id, injuries=character.injuries + (_injury_from(d),)),
-        counter=max(state.counter, int(d["id"].lstrip("i") or 0)),
-    )
-
-
-def _update_injury(state: Campaign, character_id: str, injury_id: str, **changes: Any) -> Campaign:
-    character = _character(state, character_id)
-    injuries = tuple(replace(i, **changes) if i.id == injury_id else i for i in character.injuries)
-    return state.with_character(replace(character, injuries=injuries))
-
-
-@handles("injury_changed")
-def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    changes = dict(d["changes"])
-    if "ability_lost" in changes:
-        changes["ability_lost"] = _pairs(changes["ability_lost"])
-    return _update_injury(state, d["character"], d["injury"], **changes)
-
-
-@handles("injury_healed")
-def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = _character(state, d["character"])
-    injuries = tuple(i for i in character.injuries if i.id != d["injury"])
-    changes: dict[str, Any] = {"injuries": injuries}
-    if "max_hp" in d:
-        changes["max_hp"] = d["max_hp"]
-    if "hp" in d:
-        changes["hp"] = d["hp"]
-    return state.with_character(replace(character, **changes))
-
-
-@handles("body_changed")
-def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = _character(state, d["character"])
-    body = replace(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
-    return state.with_character(replace(character, body=body))

@@ -41,6 +41,8 @@ class Injury:
     gained_at: int = 0  # game clock, seconds
     deadline_at: int | None = None  # secret from players
     treatment_started: bool = False
+    deadline_passed: bool = False  # the deadline fell while treatment was under way
+    long_rests: int = 0  # long rests taken with it (unflagged_severe_natural_recovery)
     next_tick_at: int | None = None  # next daily effect
     max_hp_lost: int = 0
     ability_lost: tuple[tuple[str, int], ...] = ()

@@ -57,7 +57,7 @@ def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
         ways += [names[r][0 if lang == "fr" else 1] for r in severity.rests]
     if not injury.magic_only:
         ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
-                    + f" ({severity.treatment.text(lang)})")
+                    + f" ({severity.treatment.text(lang).split(";")[-1].strip()})")
     definition = rules.injuries[injury.injury]
     tier = rules.magic_tiers[definition.magic_tier or severity.magic_tier]
     ways.append(("magie : " if lang == "fr" else "magic: ") + tier.name(lang))
@@ -162,3 +162,71 @@ def render_advance(doc: dict[str, Any], state: Any, lang: str, con: Any) -> None
     for e in doc["events"]:
         con.print(f"  {e['type']}: {escape(str(e['data']))}")
     con.print(("Horloge : " if lang == "fr" else "Clock: ") + doc["text"])
+
+
+def _name(state: Any, character_id: str | None) -> str:
+    character = state.character(character_id) if character_id else None
+    return character.name if character else str(character_id)
+
+
+def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
+    """One line for people; None for bookkeeping events."""
+    d, kind, fr = event["data"], event["type"], lang == "fr"
+    who = _name(state, d.get("character"))
+    if kind == "damage_taken":
+        parts = " + ".join(f"{a} {k}" for a, k in d["parts"])
+        extra = "".join(f" + {e['amount']} ({e['source']})" for e in d["extra"])
+        return f"{who}: {parts}{extra} = {d['total']} → {d['hp']} {'PV' if fr else 'HP'}"
+    if kind == "injury_gained":
+        definition = rules.injuries[d["injury"]]
+        site = f" ({d['site']})" if d.get("site") else ""
+        severity = rules.severities[d["severity"]].name(lang)
+        head = "nouvelle blessure" if fr else "new injury"
+        return f"{who}: {head} {d['id']} — {definition.name(lang)}{site}, {severity}, d20 {d['d20']}, DD {d['dc']}" \
+            if fr else f"{who}: {head} {d['id']} — {definition.name(lang)}{site}, {severity}, d20 {d['d20']}, DC {d['dc']}"
+    if kind == "injury_healed":
+        how = d.get("how", "")
+        if how == "replaced":
+            return f"{who}: {d['injury']} {'se transforme' if fr else 'turns worse'} ({d.get('why', '')})"
+        return f"{who}: {d['injury']} {'guérie' if fr else 'healed'} ({how}{', ' + d['spell'] if d.get('spell') else ''})"
+    if kind == "treatment_started":
+        from ..domain.clock import describe_span
+
+        return f"{who}: {'traitement de' if fr else 'treating'} {d['injury']} ({describe_span(d['seconds'], lang)})"
+    if kind == "treatment_failed":
+        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {d['check']} < {d['dc']} → DC {d['dc'] + 2}"
+    if kind == "hp_changed":
+        max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
+        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + d['cause'] if d.get('cause') else ''}"
+    if kind == "body_changed":
+        return f"{who}: {d['part']} {d['change']:+d}"
+    if kind == "character_died":
+        return f"{who}: {'MORT' if fr else 'DEAD'} ({d.get('cause', '')})"
+    if kind == "character_stabilized":
+        return f"{who}: {'stabilisé' if fr else 'stable'}"
+    if kind == "injury_changed" and d.get("note"):
+        return f"{who}: {d['injury']} {d['note']}"
+    if kind == "noted" and "results" in d:
+        lines = []
+        for r in d["results"]:
+            src = r["source"]["name"]
+            if "save" in r:
+                verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
+                lines.append(f"{who}: {src} — {r['save']} {r['total']} vs {r['dc']} {verdict}"
+                             + (f" → {', '.join(k for k in r['outcome'])}" if r["applies"] else ""))
+            elif r["applies"]:
+                lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
+        return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
+    if kind == "clock_advanced":
+        return None
+    return None
+
+
+def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for event in events:
+        line = describe_event(event, state, rules, lang)
+        if line:
+            con.print(escape(line))
+    con.print(f"[dim]{describe(state.clock, lang)}[/]")

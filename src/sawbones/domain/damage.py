@@ -1,0 +1,112 @@
+"""Damage and the 5e trigger: dropping from above 0 to 0 HP gives one lingering injury (INJ-1 to INJ-3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RuleViolation, UsageError
+from . import injuries
+from .campaign import find_character
+from .effects import triggers_on
+from .evolve import fold
+from .state import Character
+
+Event = dict[str, Any]
+
+
+def _check_types(ctx: Any, parts: list[tuple[int, str]]) -> None:
+    if not parts:
+        raise UsageError("give an amount and a damage type, e.g. `damage Aria 7 fire`")
+    for amount, kind in parts:
+        if amount < 0 or amount > 100000:
+            raise UsageError(f"damage must be between 0 and 100000, not {amount}")
+        if kind not in ctx.rules.damage_tables:
+            known = ", ".join(sorted(ctx.rules.damage_tables))
+            raise UsageError(f"unknown damage type {kind!r} (known: {known})")
+
+
+def _injury_type(ctx: Any, parts: list[tuple[int, str]], chosen: str | None) -> str:
+    """The type of the largest share; ties by option multi_type_tiebreak (INJ-3)."""
+    if chosen is not None:
+        if chosen not in {k for _, k in parts}:
+            raise UsageError(f"--type {chosen} is not one of this hit's damage types")
+        return chosen
+    shares: dict[str, int] = {}
+    for amount, kind in parts:
+        shares[kind] = shares.get(kind, 0) + amount
+    best = max(shares.values())
+    tied = [k for k, v in shares.items() if v == best]
+    if len(tied) == 1:
+        return tied[0]
+    rule = ctx.options.get("multi_type_tiebreak", "largest_then_random")
+    if rule == "last_listed":
+        return tied[-1]
+    if rule == "gm_choice":
+        raise UsageError(f"the hit ties between {', '.join(tied)}: choose the injury table with --type")
+    return ctx.roller.choice(tied, "injury table: tie between damage types")
+
+
+def injury_eligible(ctx: Any, character: Character) -> bool:
+    return not character.npc or bool(ctx.options.get("apply_to_npcs"))
+
+
+def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = None, site: str | None = None,
+           injury_type: str | None = None) -> list[Event]:
+    _check_types(ctx, parts)
+    character = find_character(ctx.state, name)
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead")
+    extra = []
+    for active in triggers_on(character, ctx.rules, ctx.options, "damaged"):
+        outcome = active.effect.outcome
+        if outcome.extra_damage and active.content_id not in {e["source"] for e in extra}:
+            amount = ctx.roller.roll(outcome.extra_damage, f"{active.content_id}: extra damage")
+            extra.append({"source": active.content_id, "injury": active.source_id, "amount": amount})
+    total = sum(a for a, _ in parts) + sum(e["amount"] for e in extra)
+    hp = max(0, character.hp - total)
+    data = {"character": character.id, "parts": [[a, k] for a, k in parts], "extra": extra, "total": total,
+            "hp": hp, "rolls": list(ctx.roller.made)}
+    events: list[Event] = [{"type": "damage_taken", "data": data}]
+    dropped = character.hp > 0 and hp == 0
+    at_zero = character.hp == 0 and ctx.options.get("injury_on_damage_at_zero")
+    if (dropped or at_zero) and total > 0 and injury_eligible(ctx, character):
+        ctx.roller.made.clear()
+        table = _injury_type(ctx, parts, injury_type)
+        state = fold(events, ctx.state)
+        events += injuries.gain(ctx, state.character(character.id), table, d20, site, state,
+                                cause=f"dropped to 0 HP by {table} damage")
+    return events
+
+
+def injure(ctx: Any, name: str, table: str, d20: int | None = None, site: str | None = None,
+           cause: str = "GM's call") -> list[Event]:
+    character = find_character(ctx.state, name)
+    ctx.rules.get("damage_tables", table)
+    return injuries.gain(ctx, character, table, d20, site, cause=cause)
+
+
+def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any = None) -> list[Event]:
+    """HP loss that is not damage (Puncture Wound); at 0 HP the injury follows option puncture_zero_hp_injury."""
+    state = state or ctx.state
+    hp = max(0, character.hp - amount)
+    events: list[Event] = [{"type": "hp_changed", "data": {"character": character.id, "hp": hp, "cause": source}}]
+    table = ctx.options.get("puncture_zero_hp_injury", "piercing")
+    if character.hp > 0 and hp == 0 and table != "none" and injury_eligible(ctx, character):
+        after = fold(events, state)
+        events += injuries.gain(ctx, after.character(character.id), table, state=after,
+                                cause=f"dropped to 0 HP by {source}")
+    return events
+
+
+def is_standing(character: Character, rules: Any, options: dict[str, Any]) -> bool:
+    """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
+    from .effects import conditions
+
+    down = {"unconscious", "paralyzed", "stunned", "dead"}
+    return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))
+
+
+def heal_hp(character: Character, amount: int) -> dict[str, Any]:
+    return {"character": character.id, "hp": min(character.max_hp, character.hp + amount),
+            "stable": False if character.hp + amount > 0 else character.stable}
+

@@ -1,0 +1,369 @@
+"""Lingering injuries (5e, seed 000): gaining one, its timers, and the effects it puts on a character.
+
+What each injury does is content (injuries/catalog.yaml); this module runs the mechanisms the
+effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable
+
+from ..content import schema as s
+from ..errors import RuleViolation, UsageError
+from .effects import ActiveEffect, provider
+from .evolve import handles
+from .injury_table import pick_row
+from .state import DAY, Campaign, Character, Injury
+from .timeline import scheduler
+
+Event = dict[str, Any]
+MAX_REROLLS = 50
+
+
+def next_id(state: Campaign, prefix: str, taken: int = 0) -> str:
+    return f"{prefix}{state.counter + 1 + taken}"
+
+
+def triggers(definition: Any, on: str) -> list[s.Trigger]:
+    return [e for e in definition.effects if isinstance(e, s.Trigger) and e.on == on]
+
+
+def _site_effects(definition: Any) -> bool:
+    return any("site_hand" in getattr(e, "while_", ()) or "site_foot" in getattr(e, "while_", ())
+               or (isinstance(e, s.LosePart) and e.part == "hand_or_foot") for e in definition.effects)
+
+
+def _possible(character: Character, definition: Any) -> bool:
+    """False when the injury needs a part the character no longer has (a third lost eye)."""
+    for effect in definition.effects:
+        if isinstance(effect, s.LosePart):
+            body = character.body
+            if effect.part == "eye" and body.eyes <= 0:
+                return False
+            if effect.part == "hand_or_foot" and body.hands <= 0 and body.feet <= 0:
+                return False
+    return True
+
+
+def _choose_site(ctx: Any, character: Character, site: str | None) -> str:
+    body = character.body
+    available = [p for p, n in (("hand", body.hands), ("foot", body.feet)) if n > 0] or ["hand", "foot"]
+    if site is not None:
+        if site not in ("hand", "foot"):
+            raise UsageError(f"site must be hand or foot, not {site!r}")
+        return site
+    if ctx.options.get("extremity_site") == "gm":
+        raise UsageError("this injury strikes a hand or a foot: say which with --site hand|foot (option extremity_site=gm)")
+    return available[0] if len(available) == 1 else ctx.roller.choice(available, "extremity site (hand or foot)")
+
+
+def gain(ctx: Any, character: Character, table: str, d20: int | None = None, site: str | None = None,
+         state: Campaign | None = None, cause: str = "") -> list[Event]:
+    """The events of one injury from `table`: the d20, the row, and what happens at once."""
+    state = state or ctx.state
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead")
+    ctx.rules.get("damage_tables", table)
+    bands, mapping = ctx.options.get("severity_bands", "standard"), ctx.options.get("lenient_row_mapping", "by_tier")
+    face = ctx.roller.roll("1d20", f"injury d20 ({table})", given=d20)
+    pick = pick_row(ctx.rules, table, face, bands, mapping)
+    rerolls = 0
+    while not _possible(character, pick.injury) and ctx.options.get("reroll_impossible", True):
+        rerolls += 1  # a third lost eye: roll again (INJ-D); the events keep both rolls
+        if rerolls > MAX_REROLLS:
+            raise RuleViolation(f"no possible injury for {character.name} on the {table} table")
+        face = ctx.roller.roll("1d20", f"injury d20 reroll: {pick.injury.id} is impossible")
+        pick = pick_row(ctx.rules, table, face, bands, mapping)
+    return _gain_row(ctx, character, pick, site, state, cause)
+
+
+def _gain_row(ctx: Any, character: Character, pick: Any, site: str | None, state: Campaign, cause: str) -> list[Event]:
+    definition = pick.injury
+    severity = ctx.rules.severities[pick.severity]
+    now = state.clock
+    injury_id = next_id(state, "i")
+    data: dict[str, Any] = {
+        "id": injury_id, "character": character.id, "injury": definition.id, "table": pick.table, "d20": pick.d20,
+        "severity": pick.severity, "dc": severity.treatment.dc, "at": now, "cause": cause,
+        "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only,
+    }
+    if _site_effects(definition):
+        data["site"] = _choose_site(ctx, character, site)
+    for trigger in triggers(definition, "deadline"):
+        days = ctx.roller.roll(trigger.deadline_days, f"{definition.id} deadline (days)")
+        data["deadline_at"] = now + days * DAY
+    if triggers(definition, "day"):
+        data["next_tick_at"] = _next_tick(ctx.options, now)
+    events: list[Event] = [{"type": "injury_gained", "data": data}]
+    events += _lose_parts(definition, character, data.get("site"))
+    for trigger in triggers(definition, "gained"):
+        events += _apply_outcome(ctx, character, injury_id, definition, trigger.outcome, events)
+    data["rolls"] = list(ctx.roller.made)
+    return events
+
+
+def _next_tick(options: dict[str, Any], now: int) -> int:
+    if options.get("daily_tick") == "dawn":
+        return (now // DAY + 1) * DAY
+    return now + DAY
+
+
+def _lose_parts(definition: Any, character: Character, site: str | None) -> list[Event]:
+    events = []
+    for effect in definition.effects:
+        if isinstance(effect, s.LosePart):
+            part = {"eye": "eyes", "hand": "hands", "foot": "feet"}.get(effect.part)
+            if effect.part == "hand_or_foot":
+                part = "hands" if site == "hand" else "feet"
+            if part and getattr(character.body, part) > 0:
+                events.append({"type": "body_changed", "data": {"character": character.id, "part": part, "change": -1}})
+    return events
+
+
+def _apply_outcome(ctx: Any, character: Character, injury_id: str, definition: Any, outcome: s.Outcome,
+                   so_far: list[Event]) -> list[Event]:
+    """Max-HP and ability losses of a trigger (gained / day), and death when they reach 0."""
+    from .evolve import fold
+
+    events: list[Event] = []
+    current = fold(so_far, ctx.state).character(character.id) if so_far else character
+    injury = current.injury(injury_id)
+    if outcome.max_hp_loss:
+        loss = ctx.roller.roll(outcome.max_hp_loss, f"{definition.id}: hit point maximum loss")
+        max_hp = current.max_hp - loss
+        events.append({"type": "hp_changed", "data": {"character": character.id, "max_hp": max_hp,
+                                                      "hp": min(current.hp, max(max_hp, 0))}})
+        events.append({"type": "injury_changed", "data": {"character": character.id, "injury": injury_id,
+                                                          "changes": {"max_hp_lost": injury.max_hp_lost + loss}}})
+        if max_hp <= 0:
+            events.append({"type": "character_died", "data": {"character": character.id,
+                                                              "cause": f"{definition.id}: hit point maximum 0"}})
+    if outcome.ability_loss:
+        lost = dict(injury.ability_lost)
+        for ability, formula in outcome.ability_loss.items():
+            lost[ability] = lost.get(ability, 0) + ctx.roller.roll(formula, f"{definition.id}: {ability} loss")
+        events.append({"type": "injury_changed", "data": {"character": character.id, "injury": injury_id,
+                                                          "changes": {"ability_lost": lost}}})
+        after = replace(current, injuries=tuple(replace(i, ability_lost=tuple(lost.items())) if i.id == injury_id
+                                                else i for i in current.injuries))
+        scores = effective_abilities(after, ctx.rules, ctx.options)
+        if scores["con"] <= 0 and ctx.options.get("ability_zero_rule") != "gm":
+            events.append({"type": "character_died", "data": {"character": character.id,
+                                                              "cause": f"{definition.id}: Constitution 0"}})
+    return events
+
+
+# ---------------------------------------------------------------- timers on the game clock
+
+
+def _deadline_due(ctx: Any, character: Character, injury: Injury) -> list[Event]:
+    definition = ctx.rules.injuries[injury.injury]
+    met = injury.treatment_started and ctx.options.get("deadline_satisfied_by", "treatment_started") == "treatment_started"
+    if met:
+        return [{"type": "injury_changed", "data": {"character": character.id, "injury": injury.id,
+                                                    "changes": {"deadline_at": None, "deadline_passed": True},
+                                                    "note": "deadline met: treatment started"}}]
+    return escalate(ctx, character, injury, definition)
+
+
+def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) -> list[Event]:
+    """An untreated deadline passes: the hand or foot is lost, or the injury becomes a worse one."""
+    events: list[Event] = []
+    for trigger in triggers(definition, "deadline"):
+        outcome = trigger.outcome
+        if outcome.lose_part == "site":
+            events += replace_injury(ctx, character, injury, _lost_part_pick(ctx), injury.site, "deadline passed")
+        elif outcome.become:
+            events += replace_injury(ctx, character, injury, _become_pick(ctx, injury, outcome.become), injury.site,
+                                     "deadline passed")
+    return events
+
+
+def _lost_part_pick(ctx: Any) -> Any:
+    """The row that names the injury with lose_part hand_or_foot (the slashing 01-02 row)."""
+    for table in ctx.rules.damage_tables.values():
+        for index, row in enumerate(table.rows):
+            definition = ctx.rules.injuries[row.injury]
+            if any(isinstance(e, s.LosePart) and e.part == "hand_or_foot" for e in definition.effects):
+                return _pick(ctx, table.id, index)
+    raise RuleViolation("the content has no injury that loses a hand or foot")
+
+
+def _become_pick(ctx: Any, injury: Injury, target: str) -> Any:
+    """The row of the same table that names the target injury (frostbite -> cold 01-02)."""
+    tables = [ctx.rules.damage_tables[injury.table]] + list(ctx.rules.damage_tables.values())
+    for table in tables:
+        for index, row in enumerate(table.rows):
+            if row.injury == target:
+                return _pick(ctx, table.id, index)
+    raise RuleViolation(f"no table row names the injury {target!r}")
+
+
+def _pick(ctx: Any, table_id: str, index: int) -> Any:
+    """A given row (not a roll): its d20 is the row's lowest face, its severity the standard band's."""
+    from ..content.checks import parse_range
+
+    row = ctx.rules.damage_tables[table_id].rows[index]
+    return pick_row(ctx.rules, table_id, parse_range(row.d20)[0], "standard")
+
+
+def replace_injury(ctx: Any, character: Character, old: Injury, pick: Any, site: str | None, why: str) -> list[Event]:
+    from .evolve import fold
+
+    events: list[Event] = [{"type": "injury_healed", "data": {"character": character.id, "injury": old.id,
+                                                              "how": "replaced", "why": why}}]
+    state = fold(events, ctx.state)
+    current = state.character(character.id)
+    new_events = _gain_row(ctx, current, pick, site, state, f"{old.injury}: {why}")
+    if ctx.options.get("carry_failures") and old.failures:
+        gained = new_events[0]["data"]
+        gained["dc"] += 2 * old.failures
+    return events + new_events
+
+
+def _daily_due(ctx: Any, character: Character, injury: Injury) -> list[Event]:
+    definition = ctx.rules.injuries[injury.injury]
+    events: list[Event] = [{"type": "injury_changed", "data": {
+        "character": character.id, "injury": injury.id,
+        "changes": {"next_tick_at": _next_tick(ctx.options, injury.next_tick_at)}}}]
+    for trigger in triggers(definition, "day"):
+        events += _apply_outcome(ctx, character, injury.id, definition, trigger.outcome, events)
+    return events
+
+
+@scheduler
+def _injury_timers(ctx: Any) -> Iterable[tuple[int, str, Any]]:
+    for character in ctx.state.characters:
+        if character.dead:
+            continue
+        for injury in character.injuries:
+            if injury.deadline_at is not None:
+                yield (injury.deadline_at, f"1{character.id}{injury.id}",
+                       lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _deadline_due))
+            if injury.next_tick_at is not None and ctx.options.get("daily_tick") != "long_rest":
+                yield (injury.next_tick_at, f"2{character.id}{injury.id}",
+                       lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _daily_due))
+
+
+def _due(ctx: Any, character_id: str, injury_id: str, fn: Any) -> list[Event]:
+    character = ctx.state.character(character_id)
+    injury = character.injury(injury_id)
+    ctx.roller.made.clear()
+    events = fn(ctx, character, injury)
+    if events:
+        events[0]["data"]["rolls"] = list(ctx.roller.made)
+    return events
+
+
+def daily_ticks_on_long_rest(ctx: Any, character: Character) -> list[Event]:
+    """With daily_tick = long_rest, the daily losses happen when a long rest ends."""
+    events: list[Event] = []
+    for injury in character.injuries:
+        if injury.next_tick_at is not None:
+            events += _daily_due(ctx, character, injury)
+    return events
+
+
+# ---------------------------------------------------------------- effects on the character
+
+
+@provider
+def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+    for injury in character.injuries:
+        definition = rules.injuries.get(injury.injury)
+        if definition is None:
+            continue
+        detail = {"severity": injury.severity, **({"site": injury.site} if injury.site else {})}
+        for effect in definition.effects:
+            guards = getattr(effect, "while_", ())
+            if "site_hand" in guards and injury.site != "hand" or "site_foot" in guards and injury.site != "foot":
+                continue
+            yield ActiveEffect(effect, "injury", injury.id, injury.injury, definition.name, detail)
+        for ability, amount in injury.ability_lost:
+            effect = s.AbilityChange(type="ability", ability=ability, change=-amount, minimum=0)
+            yield ActiveEffect(effect, "injury", injury.id, injury.injury, definition.name, detail)
+    body = character.body
+    if body.eyes <= 0:
+        name = s.Text(fr="Plus aucun œil", en="No eye left")
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition="blinded", permanent=True), "body", "eyes",
+                           "eyes", name, {})
+
+
+def effective_abilities(character: Character, rules: Any, options: dict[str, Any]) -> dict[str, int]:
+    """Ability scores after injury reductions (score, not modifier; at least the effect's minimum)."""
+    from .effects import active_effects
+
+    scores = dict(character.abilities)
+    floors: dict[str, int] = {}
+    stack = options.get("stack_identical_ability_reductions", True)
+    seen: set[tuple[str, str, int]] = set()
+    for active in active_effects(character, rules, options):
+        effect = active.effect
+        if isinstance(effect, s.AbilityChange) and isinstance(effect.change, int):
+            key = (active.content_id, effect.ability, effect.change)
+            if not stack and key in seen and effect.minimum != 0:
+                continue
+            seen.add(key)
+            scores[effect.ability] += effect.change
+            floors[effect.ability] = min(floors.get(effect.ability, 30), effect.minimum)
+    return {a: max(v, floors.get(a, v)) if a in floors else v for a, v in scores.items()}
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def _injury_from(d: dict[str, Any]) -> Injury:
+    return Injury(
+        id=d["id"], injury=d["injury"], table=d["table"], d20=d["d20"], severity=d["severity"], dc=d["dc"],
+        no_natural_healing=d.get("no_natural_healing", False), magic_only=d.get("magic_only", False),
+        site=d.get("site"), gained_at=d["at"], deadline_at=d.get("deadline_at"), next_tick_at=d.get("next_tick_at"),
+    )
+
+
+@handles("injury_gained")
+def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = state.character(d["character"])
+    updated = state.with_character(replace(character, injuries=character.injuries + (_injury_from(d),)))
+    return replace(updated, counter=max(state.counter, int(d["id"][1:])))
+
+
+@handles("injury_changed")
+def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = state.character(d["character"])
+    changes = dict(d["changes"])
+    if "ability_lost" in changes:
+        changes["ability_lost"] = tuple(sorted(changes["ability_lost"].items()))
+    injuries = tuple(replace(i, **changes) if i.id == d["injury"] else i for i in character.injuries)
+    return state.with_character(replace(character, injuries=injuries))
+
+
+@handles("injury_healed")
+def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = state.character(d["character"])
+    changes: dict[str, Any] = {"injuries": tuple(i for i in character.injuries if i.id != d["injury"])}
+    for key in ("max_hp", "hp"):
+        if key in d:
+            changes[key] = d[key]
+    return state.with_character(replace(character, **changes))
+
+
+@handles("treatment_started")
+def _treatment_started(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _injury_changed(state, {"character": d["character"], "injury": d["injury"],
+                                   "changes": {"treatment_started": True}})
+
+
+@handles("treatment_failed")
+def _treatment_failed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    """INJ-T2: a failed check raises that injury's DC by 2, for good."""
+    injury = state.character(d["character"]).injury(d["injury"])
+    return _injury_changed(state, {"character": d["character"], "injury": d["injury"], "changes": {
+        "dc": injury.dc + 2, "failures": injury.failures + 1, "treatment_started": False}})
+
+
+@handles("body_changed")
+def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = state.character(d["character"])
+    body = replace(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
+    return state.with_character(replace(character, body=body))

@@ -1,0 +1,259 @@
+"""Healing lingering injuries: treatment (INJ-T1/T2), rests (INJ-9/10), magic (INJ-11), by the rules' flags."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..content import schema as s
+from ..errors import NotFound, RuleViolation, UsageError
+from . import injuries
+from .campaign import find_character
+from .damage import heal_hp
+from .evolve import fold
+from .state import HOUR, UNIT_SECONDS, Character, Injury
+from .timeline import advance
+
+Event = dict[str, Any]
+
+
+def find_injury(character: Character, key: str) -> Injury:
+    found = character.injury(key) or next((i for i in character.injuries if i.injury == key), None)
+    if found is None:
+        known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries) or "none"
+        raise NotFound(f"{character.name} has no injury {key!r} (injuries: {known})")
+    return found
+
+
+def _healed(ctx: Any, character: Character, injury: Injury, how: str, **extra: Any) -> list[Event]:
+    data: dict[str, Any] = {"character": character.id, "injury": injury.id, "how": how, **extra}
+    if injury.max_hp_lost and ctx.options.get("restore_maxhp_on_heal", True):
+        data["max_hp"] = character.max_hp + injury.max_hp_lost
+    return [{"type": "injury_healed", "data": data}]
+
+
+def _treatment_seconds(ctx: Any, severity: Any) -> int:
+    time = severity.treatment.time
+    formula = ctx.options.get(time.from_option) if time.from_option else time.amount
+    amount = ctx.roller.roll(str(formula), f"treatment time ({severity.id}, {time.unit}s)")
+    return amount * UNIT_SECONDS[time.unit]
+
+
+def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Character | None:
+    if healer_name is None:
+        return None  # the GM vouches for Medicine proficiency and the herbalism kit
+    healer = find_character(ctx.state, healer_name)
+    missing = [p for p in ("medicine", "herbalism_kit") if p not in healer.proficiencies]
+    if missing:
+        raise RuleViolation(f"{healer.name} cannot treat injuries: needs {' and '.join(missing)} "
+                            f"(add with `character edit {healer.name} --prof medicine,herbalism_kit`)")
+    if healer.id == patient.id and ctx.options.get("self_treatment") == "forbidden":
+        raise RuleViolation("self-treatment is forbidden in this campaign (option self_treatment)")
+    if healer.dead or healer.hp <= 0:
+        raise RuleViolation(f"{healer.name} is in no state to treat anyone")
+    return healer
+
+
+def _treatment_bonus(ctx: Any, healer: Character) -> int:
+    skills = dict(healer.skills)
+    if ctx.options.get("treatment_check") == "int_herbalism_kit":
+        return skills.get("herbalism_kit", (healer.ability("int") - 10) // 2)
+    return skills.get("medicine", (healer.ability("wis") - 10) // 2)
+
+
+def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
+    """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
+    patient = find_character(ctx.state, name)
+    injury = find_injury(patient, injury_key)
+    definition = ctx.rules.injuries[injury.injury]
+    if injury.magic_only:
+        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
+                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
+    if patient.dead:
+        raise RuleViolation(f"{patient.name} is dead")
+    healer = _check_healer(ctx, patient, healer_name)
+    if check is None and healer is None:
+        raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
+    severity = ctx.rules.severities[injury.severity]
+    seconds = _treatment_seconds(ctx, severity)
+    start = {"type": "treatment_started", "data": {
+        "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,
+        "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
+    events: list[Event] = [start]
+    state = fold(events, ctx.state)
+    ctx.roller.made.clear()
+    events += advance(replace(ctx, state=state), seconds)
+    state = fold(events[1:], state)
+    patient = state.character(patient.id)
+    current = patient.injury(injury.id)
+    if patient.dead or current is None:
+        return events  # died during treatment, or the injury turned into another one
+    self_treat = healer is not None and healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
+    ctx.roller.made.clear()
+    if check is None:
+        formula = ("2d20kl1" if self_treat else "1d20") + f"{_treatment_bonus(ctx, healer):+d}"
+        total = ctx.roller.roll(formula, f"treatment check by {healer.name}")
+    else:
+        total = check
+    result = {"character": patient.id, "injury": current.id, "check": total, "dc": current.dc,
+              "self_treatment_disadvantage": self_treat, "rolls": list(ctx.roller.made)}
+    if total >= current.dc:
+        return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc)
+    events.append({"type": "treatment_failed", "data": result})
+    if current.deadline_passed:
+        state = fold(events[-1:], state)
+        events += injuries.escalate(ctx, state.character(patient.id), state.character(patient.id).injury(current.id),
+                                    definition)
+    return events
+
+
+def _heals_by_rest(ctx: Any, injury: Injury, kind: str) -> bool:
+    if injury.no_natural_healing or injury.magic_only:
+        return False
+    severity = ctx.rules.severities[injury.severity]
+    if kind in severity.rests:
+        return True
+    rule = str(ctx.options.get("unflagged_severe_natural_recovery", "none"))
+    if kind == "long_rest" and rule.startswith("long_rests:") and not severity.rests:
+        return injury.long_rests + 1 >= int(rule.split(":")[1])
+    return False
+
+
+def long_rest(ctx: Any, names: list[str]) -> list[Event]:
+    """8 hours pass; then each listed character (default: the party) heals what a long rest heals."""
+    characters = [find_character(ctx.state, n) for n in names] if names else \
+        [c for c in ctx.state.characters if not c.dead]
+    events = advance(ctx, 8 * HOUR)
+    state = fold(events, ctx.state)
+    for character in characters:
+        current = state.character(character.id)
+        if current is None or current.dead:
+            continue
+        mine: list[Event] = []
+        if ctx.options.get("daily_tick") == "long_rest":
+            mine += injuries.daily_ticks_on_long_rest(replace(ctx, state=state), current)
+            current = fold(mine, state).character(character.id)
+        for injury in current.injuries:
+            if _heals_by_rest(ctx, injury, "long_rest"):
+                mine += _healed(ctx, fold(mine, state).character(character.id), injury, "long_rest")
+            else:
+                mine.append({"type": "injury_changed", "data": {"character": character.id, "injury": injury.id,
+                                                                "changes": {"long_rests": injury.long_rests + 1}}})
+        after = fold(mine, state).character(character.id)
+        regained = min(after.hit_dice_max - after.hit_dice, max(1, after.hit_dice_max // 2))
+        mine.append({"type": "hp_changed", "data": {"character": character.id, "hp": after.max_hp, "stable": False,
+                                                    "hit_dice": after.hit_dice + regained, "cause": "long_rest"}})
+        state = fold(mine, state)
+        events += mine
+    return events
+
+
+def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls: list[int]) -> list[Event]:
+    """1 hour passes; each Hit Die spent heals one minor injury (INJ-10) and HP as usual."""
+    character = find_character(ctx.state, name)
+    if hit_dice > character.hit_dice:
+        raise RuleViolation(f"{character.name} has only {character.hit_dice} Hit Dice left")
+    chosen = [find_injury(character, k) for k in injury_keys]
+    for injury in chosen:
+        if not _heals_by_rest(ctx, injury, "hit_die"):
+            raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
+                                f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
+    events = advance(ctx, HOUR)
+    state = fold(events, ctx.state)
+    current = state.character(character.id)
+    eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
+    targets = [i for i in chosen if current.injury(i.id)] + eligible
+    con_mod = (injuries.effective_abilities(current, ctx.rules, ctx.options)["con"] - 10) // 2
+    hp = current.hp
+    ctx.roller.made.clear()
+    healed: list[Event] = []
+    for n in range(hit_dice):
+        if ctx.options.get("hd_also_restores_hp", True):
+            given = rolls[n] if n < len(rolls) else None
+            hp = min(current.max_hp, hp + max(0, ctx.roller.roll(f"1d{current.hit_die}", "Hit Die", given) + con_mod))
+        if n < len(targets):
+            healed += _healed(ctx, current, targets[n], "hit_die")
+    events.append({"type": "hp_changed", "data": {"character": current.id, "hp": hp,
+                                                  "hit_dice": current.hit_dice - hit_dice, "cause": "short_rest",
+                                                  "rolls": list(ctx.roller.made)}})
+    return events + healed
+
+
+# ---------------------------------------------------------------- magic
+
+
+def _tier_rank(ctx: Any, tier: str) -> int:
+    return ctx.rules.magic_tiers[tier].rank
+
+
+def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> bool:
+    """Does this casting reach this injury's severity (or is it a relevant remedy)?"""
+    remedies = ctx.options.get("relevant_remedies") or {}
+    listed = remedies.get(injury.injury, [])
+    if spell.id in (listed if isinstance(listed, list) else [listed]):
+        return True
+    if spell.injury_tier is None:
+        return False
+    definition = ctx.rules.injuries[injury.injury]
+    severity = ctx.rules.severities[injury.severity]
+    needed = definition.magic_tier or severity.magic_tier
+    if needed == "regenerate":
+        return spell.injury_tier == "regenerate"
+    if needed == "heal":
+        allowed = {"heal": {"heal"}, "regenerate": {"regenerate"}}.get(ctx.options.get("critical_magic"), {"heal", "regenerate"})
+        return spell.injury_tier in allowed
+    if spell.injury_tier == "healing" and ctx.options.get("minor_magic_requires_stable", True):
+        if character.hp <= 0 and not character.stable:
+            return False
+    return _tier_rank(ctx, spell.injury_tier) >= _tier_rank(ctx, needed)
+
+
+def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
+    """One casting heals one injury whose severity its tier reaches; it may also restore HP."""
+    character = find_character(ctx.state, name)
+    spell = ctx.rules.get("spells", spell_id)
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead: raise them first")
+    if hp is not None and hp < 0:
+        raise UsageError("healing cannot be negative")
+    events: list[Event] = []
+    if injury_key is not None:
+        injury = find_injury(character, injury_key)
+        if not spell_heals(ctx, spell, character, injury):
+            raise RuleViolation(_why_not(ctx, spell, character, injury))
+        target: Injury | None = injury
+    else:
+        able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
+        rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
+        target = max(able, key=lambda i: (rank[i.severity], -int(i.id[1:])), default=None)
+        if target is None and not hp:
+            names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
+            raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
+    if hp:
+        events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
+    if target is not None:
+        current = fold(events, ctx.state).character(character.id)
+        events += _healed(ctx, current, target, "magic", spell=spell.id)
+        definition = ctx.rules.injuries[target.injury]
+        for effect in definition.effects:
+            if isinstance(effect, s.LosePart):
+                part = {"eye": "eyes", "hand": "hands", "foot": "feet"}.get(effect.part) or \
+                    ("hands" if target.site == "hand" else "feet")
+                events.append({"type": "body_changed", "data": {"character": character.id, "part": part, "change": 1}})
+    return events
+
+
+def _why_not(ctx: Any, spell: Any, character: Character, injury: Injury) -> str:
+    definition = ctx.rules.injuries[injury.injury]
+    severity = ctx.rules.severities[injury.severity]
+    needed = ctx.rules.magic_tiers[definition.magic_tier or severity.magic_tier]
+    if spell.injury_tier == "healing" and character.hp <= 0 and not character.stable:
+        return f"{injury.id} ({definition.name('en')}): magical healing heals a minor injury only once stable"
+    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed.name('en')}"
+
+
+def stabilize(ctx: Any, name: str) -> list[Event]:
+    character = find_character(ctx.state, name)
+    if character.hp > 0 or character.dead:
+        raise RuleViolation(f"{character.name} is not dying")
+    return [{"type": "character_stabilized", "data": {"character": character.id}}]

@@ -1,0 +1,69 @@
+"""Triggers that fire on moments of play the GM announces: a turn, a Dash, an action in combat.
+
+Which triggers exist is content (trigger effects with on: turn_start, turn_end, dash,
+action_in_combat, standard_action); this runs them: the save (typed or rolled with the
+character's bonus), then the outcome on a failure, or at once when there is no save.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import RuleViolation, UsageError
+from .campaign import find_character
+from .damage import is_standing, lose_hp
+from .effects import triggers_on
+from .evolve import fold
+
+Event = dict[str, Any]
+MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
+
+
+def _dc(ctx: Any, active: Any) -> int:
+    dc = active.effect.save.dc
+    if dc == "affliction":
+        return ctx.rules.afflictions[active.content_id].dc
+    return dc
+
+
+def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event]:
+    if moment not in MOMENTS:
+        raise UsageError(f"unknown moment {moment!r} (turn, dash, action)")
+    character = find_character(ctx.state, name)
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead")
+    typed = list(saves)
+    results: list[dict[str, Any]] = []
+    events: list[Event] = []
+    state = ctx.state
+    for on in MOMENTS[moment]:
+        for active in triggers_on(state.character(character.id), ctx.rules, ctx.options, on):
+            effect = active.effect
+            current = state.character(character.id)
+            if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
+                continue
+            result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": effect.outcome.model_dump(
+                mode="json", exclude_defaults=True)}
+            failed = True
+            if effect.save is not None:
+                dc = _dc(ctx, active)
+                bonus = current.save_bonus(effect.save.save)
+                total = typed.pop(0) if typed else ctx.roller.roll(f"1d20{bonus:+d}", f"{active.content_id}: {effect.save.save} save")
+                failed = total < dc
+                result.update({"save": effect.save.save, "dc": dc, "total": total, "failed": failed})
+            if effect.chance is not None:
+                d100 = ctx.roller.roll("1d100", f"{active.content_id}: {effect.chance}% chance")
+                failed = failed and d100 <= effect.chance
+                result["d100"] = d100
+            result["applies"] = failed
+            results.append(result)
+            if failed and effect.outcome.hp_loss:
+                loss = ctx.roller.roll(effect.outcome.hp_loss, f"{active.content_id}: hit point loss")
+                new = lose_hp(ctx, current, loss, active.content_id, state)
+                events += new
+                state = fold(new, state)
+    if typed:
+        raise UsageError(f"{len(typed)} --save value(s) left over: {character.name} has fewer saves to make")
+    note = {"type": "noted", "data": {"character": character.id, "moment": moment, "results": results,
+                                      "rolls": list(ctx.roller.made)}}
+    return [note] + events

@@ -1,0 +1,146 @@
+"""CLI: damage and lingering injuries (5e) — damage, injure, treat, rest, heal, stabilize, turn, dash, action."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import click
+
+
+def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
+    if len(args) % 2:
+        raise click.BadParameter("give AMOUNT TYPE pairs, e.g. `7 fire` or `5 slashing 3 fire`", param_hint="DAMAGE")
+    parts = []
+    for amount, kind in zip(args[::2], args[1::2]):
+        try:
+            parts.append((int(amount), kind.lower()))
+        except ValueError:
+            raise click.BadParameter(f"{amount!r} is not a whole number of hit points", param_hint="AMOUNT") from None
+    return parts
+
+
+def _report(env, state, events) -> None:
+    from . import views
+
+    rules = env.service.rules_for(state)
+    doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
+                                            if any(e["data"].get("character") == c.id for e in events)]}
+    env.emit(doc, partial(views.render_events, events, state, rules, env.lang))
+
+
+def register(cli: click.Group) -> None:
+    from .cli import pass_env
+
+    d20_option = click.option("--d20", type=click.IntRange(1, 20), help="The injury d20 the player rolled.")
+    site_option = click.option("--site", type=click.Choice(["hand", "foot"]), help="Hand or foot, for injuries that strike one.")
+
+    @cli.command(context_settings={"ignore_unknown_options": True})
+    @click.argument("name")
+    @click.argument("damage", nargs=-1, required=True)
+    @d20_option
+    @site_option
+    @click.option("--type", "injury_type", help="Injury table when the hit's damage types tie.")
+    @pass_env
+    def damage(env, name, damage, d20, site, injury_type) -> None:
+        """Apply damage: `damage NAME AMOUNT TYPE [AMOUNT TYPE...]`; at 0 HP a lingering injury follows."""
+        from ..domain.damage import damage as decide
+
+        parts = _damage_parts(damage)
+        state, events = env.act(lambda ctx: decide(ctx, name, parts, d20, site, injury_type))
+        _report(env, state, events)
+
+    @cli.command()
+    @click.argument("name")
+    @click.option("--type", "table", required=True, help="Damage type whose table to roll on.")
+    @d20_option
+    @site_option
+    @click.option("--critical-failure", is_flag=True, help="The injury is the consequence of a critical failure.")
+    @pass_env
+    def injure(env, name, table, d20, site, critical_failure) -> None:
+        """Give a lingering injury directly (GM's call, or a critical failure)."""
+        from ..domain.damage import injure as decide
+        from ..errors import RuleViolation
+
+        def decision(ctx):
+            if critical_failure and not ctx.options.get("trigger_on_critical_failure"):
+                raise RuleViolation("injuries on critical failures are off (campaign set trigger_on_critical_failure true)")
+            return decide(ctx, name, table.lower(), d20, site, "critical failure" if critical_failure else "GM's call")
+
+        state, events = env.act(decision)
+        _report(env, state, events)
+
+    @cli.command()
+    @click.argument("name")
+    @click.argument("injury")
+    @click.option("--check", type=click.IntRange(-20, 60), help="The treatment check total (default: rolled for the healer).")
+    @click.option("--healer", help="Who treats (needs Medicine and an herbalism kit on their sheet).")
+    @pass_env
+    def treat(env, name, injury, check, healer) -> None:
+        """Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."""
+        from ..domain.injury_care import treat as decide
+
+        state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer))
+        _report(env, state, events)
+
+    @cli.command()
+    @click.argument("names", nargs=-1)
+    @click.option("--long", "kind", flag_value="long", help="A long rest (8 hours) for these characters (default: all).")
+    @click.option("--short", "kind", flag_value="short", help="A short rest (1 hour) for one character.")
+    @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help="Hit Dice to spend on a short rest.")
+    @click.option("--injury", "injuries", multiple=True, help="Minor injury to heal with a Hit Die (repeatable).")
+    @click.option("--roll", "rolls", multiple=True, type=int, help="A Hit Die the player rolled (repeatable).")
+    @pass_env
+    def rest(env, names, kind, hit_dice, injuries, rolls) -> None:
+        """Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury each."""
+        from ..domain.injury_care import long_rest, short_rest
+
+        if kind is None:
+            raise click.UsageError("say --long or --short")
+        if kind == "short":
+            if len(names) != 1:
+                raise click.UsageError("a short rest spends one character's Hit Dice: give one NAME")
+            decision = lambda ctx: short_rest(ctx, names[0], hit_dice, list(injuries), list(rolls))  # noqa: E731
+        else:
+            decision = lambda ctx: long_rest(ctx, list(names))  # noqa: E731
+        state, events = env.act(decision)
+        _report(env, state, events)
+
+    @cli.command()
+    @click.argument("name")
+    @click.option("--spell", required=True, help="The spell or effect (cure_wounds, lesser_restoration, heal, regenerate...).")
+    @click.option("--injury", help="Which injury (default: the most severe it can heal).")
+    @click.option("--hp", type=click.IntRange(0, 10000), help="Hit points it also restores.")
+    @pass_env
+    def heal(env, name, spell, injury, hp) -> None:
+        """Magical healing: one injury per casting, if the spell's tier reaches its severity."""
+        from ..domain.injury_care import heal as decide
+
+        state, events = env.act(lambda ctx: decide(ctx, name, spell, injury, hp))
+        _report(env, state, events)
+
+    @cli.command()
+    @click.argument("name")
+    @pass_env
+    def stabilize(env, name) -> None:
+        """A dying character at 0 HP becomes stable."""
+        from ..domain.injury_care import stabilize as decide
+
+        state, events = env.act(lambda ctx: decide(ctx, name))
+        _report(env, state, events)
+
+    for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...)."),
+                              ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),
+                              ("action", "A character attempts an action in combat (Broken Ribs save...).")):
+        def make(moment=moment):
+            @click.argument("name")
+            @click.option("--save", "saves", multiple=True, type=int, help="A save total the player rolled (in order).")
+            @pass_env
+            def command(env, name, saves) -> None:
+                from ..domain.turns import run_moment
+
+                state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves)))
+                _report(env, state, events)
+
+            return command
+
+        cli.command(name=moment, help=help_text)(make())

@@ -57,7 +57,7 @@ def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
         ways += [names[r][0 if lang == "fr" else 1] for r in severity.rests]
     if not injury.magic_only:
         ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
-                    + f" ({severity.treatment.text(lang).split(";")[-1].strip()})")
+                    + " (" + severity.treatment.text(lang).split(";")[-1].strip() + ")")
     definition = rules.injuries[injury.injury]
     tier = rules.magic_tiers[definition.magic_tier or severity.magic_tier]
     ways.append(("magie : " if lang == "fr" else "magic: ") + tier.name(lang))

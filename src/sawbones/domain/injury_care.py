@@ -98,7 +98,8 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     result = {"character": patient.id, "injury": current.id, "check": total, "dc": current.dc,
               "self_treatment_disadvantage": self_treat, "rolls": list(ctx.roller.made)}
     if total >= current.dc:
-        return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc)
+        return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
+                                rolls=list(ctx.roller.made))
     events.append({"type": "treatment_failed", "data": result})
     if current.deadline_passed:
         state = fold(events[-1:], state)

@@ -157,11 +157,21 @@ def _merge_layer(
 def load_rules(packs: Iterable[str | Path] = ()) -> Rules:
     """The built-in content plus packs, checked. Raises ContentError on the first problem."""
     packs = tuple(str(Path(p)) for p in packs)
-    return _load(packs)
+    return _load(packs, _signature(packs))
+
+
+def _signature(packs: tuple[str, ...]) -> tuple:
+    """Packs are files a GM edits: the cache key includes their files' sizes and times."""
+    out = []
+    for pack in packs:
+        directory = Path(pack)
+        if directory.is_dir():
+            out += [(str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _files(directory)]
+    return tuple(out)
 
 
 @lru_cache(maxsize=8)
-def _load(packs: tuple[str, ...]) -> Rules:
+def _load(packs: tuple[str, ...], signature: tuple = ()) -> Rules:
     from .checks import check_rules
 
     sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}

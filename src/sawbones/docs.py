@@ -56,7 +56,8 @@ def cli_markdown() -> str:
              "[--json] [--content DIR] COMMAND ...`.", ""]
 
     def walk(command: click.Command, path: list[str]) -> None:
-        ctx = click.Context(command, info_name=" ".join(path), terminal_width=80, max_content_width=80)
+        ctx = click.Context(command, info_name=" ".join(path), terminal_width=80, max_content_width=80,
+                            help_option_names=["-h", "--help"])
         if isinstance(command, click.Group):
             for name in sorted(command.list_commands(ctx)):
                 walk(command.get_command(ctx, name), path + [name])

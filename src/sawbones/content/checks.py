@@ -92,6 +92,18 @@ class _Checker:
             self.formula(section, entry_id, f"{path}.deadline_days", m.deadline_days)
             if m.on == "deadline" and not m.deadline_days:
                 self.fail(section, entry_id, path, "a deadline trigger needs deadline_days")
+            if m.stage is not None and m.on != "stage_entered":
+                self.fail(section, entry_id, f"{path}.stage", "only a stage_entered trigger takes a stage")
+            if m.result is not None and m.on != "affliction_save":
+                self.fail(section, entry_id, f"{path}.result", "only an affliction_save trigger takes a result")
+        elif isinstance(m, s.RecoveryFloor):
+            for key in m.if_option:
+                self.need(section, entry_id, f"{path}.if_option", "options", key)
+            for spell in m.lifted_by:
+                self.need(section, entry_id, f"{path}.lifted_by", "spells", spell)
+        elif isinstance(m, s.Cure):
+            for key in m.heal_cures_if_option:
+                self.need(section, entry_id, f"{path}.heal_cures_if_option", "options", key)
         elif isinstance(m, s.SaveSpec):
             if m.save not in self.sec["abilities"] and m.save not in self.sec["saves"]:
                 self.fail(section, entry_id, f"{path}.save", f"unknown save {m.save!r}")
@@ -104,6 +116,18 @@ class _Checker:
                 self.formula(section, entry_id, f"{path}.ability_loss.{ability}", text)
             self.need(section, entry_id, f"{path}.become", "injuries", m.become)
             self.need(section, entry_id, f"{path}.condition", "conditions", m.condition)
+            for spell in m.removed_by:
+                self.need(section, entry_id, f"{path}.removed_by", "spells", spell)
+            if m.removed_by_option is not None:
+                self.need(section, entry_id, f"{path}.removed_by_option", "options", m.removed_by_option)
+                option = self.sec["options"][m.removed_by_option]
+                if option.type != "list":
+                    self.fail(section, entry_id, f"{path}.removed_by_option",
+                              f"option {option.id!r} is not a list of spells")
+                for spell in option.default or ():
+                    self.need("options", option.id, f"options[{option.id}].default", "spells", spell)
+            if (m.removed_by or m.removed_by_option) and not (m.permanent and m.condition):
+                self.fail(section, entry_id, path, "removed_by is for a permanent condition (condition + permanent)")
         elif isinstance(m, s.TreatmentTime):
             self.formula(section, entry_id, f"{path}.amount", m.amount)
             if not m.amount and not m.from_option:
@@ -150,6 +174,15 @@ class _Checker:
         for part_id, part in self.sec["body_parts"].items():
             self.need("body_parts", part_id, f"body_parts[{part_id}].both_sides_condition", "conditions",
                       part.both_sides_condition)
+        for cond_id, entry in self.sec["condition_readings"].items():
+            where = f"condition_readings[{cond_id}]"
+            self.need("condition_readings", cond_id, f"{where}.id", "conditions", cond_id)
+            for system in ("dnd5e", "pf1e"):
+                reading = entry.reading(system)
+                for other in reading.supersedes if reading else ():
+                    self.need("condition_readings", cond_id, f"{where}.{system}.supersedes", "conditions", other)
+        for skill_id in self.sec["skill_senses"]:
+            self.need("skill_senses", skill_id, f"skill_senses[{skill_id}].id", "skills", skill_id)
         for opt_id, opt in self.sec["options"].items():
             if opt.type == "choice":
                 for label, value in (("default", opt.default), ("original", opt.original)):
@@ -193,6 +226,26 @@ class _Checker:
             cure = aff.cure
             if not (cure.consecutive_saves or cure.magic_only or cure.spells):
                 self.fail("afflictions", aff_id, f"{where}.cure", "a cure needs consecutive_saves, magic_only or spells")
+            for i, effect in enumerate(aff.effects):
+                if isinstance(effect, s.Trigger) and effect.on == "stage_entered":
+                    if effect.stage is None:
+                        self.fail("afflictions", aff_id, f"{where}.effects[{i}]",
+                                  "a stage_entered trigger of an affliction needs the stage it fires at")
+                    if effect.stage not in stage_ids:
+                        self.fail("afflictions", aff_id, f"{where}.effects[{i}].stage",
+                                  f"unknown stage {effect.stage!r} on its tracks")
+            for i, floor in enumerate(aff.recovery_floors):
+                for label, stage in (("floor", floor.floor), ("once_reached", floor.once_reached)):
+                    if stage is not None and stage not in stage_ids:
+                        self.fail("afflictions", aff_id, f"{where}.recovery_floors[{i}].{label}",
+                                  f"unknown stage {stage!r} on its tracks")
+        for track_id, track in tracks.items():
+            for stage in track.stages:
+                for i, effect in enumerate(stage.effects):
+                    if isinstance(effect, s.Trigger) and effect.stage is not None and effect.stage != stage.id:
+                        self.fail("tracks", track_id, f"tracks[{track_id}].stages[{stage.id}].effects[{i}].stage",
+                                  "a stage's own stage_entered trigger fires on entering that stage: "
+                                  "leave stage out or name this stage")
 
 
 def band_of(band_set: s.BandSet, d20_range: str) -> str | None:

@@ -393,6 +393,43 @@ class Affliction(Named):
     recovery_floors: tuple[RecoveryFloor, ...] = ()
 
 
+# ---------------------------------------------------------------- roll readings (the roll query)
+
+
+class RollNote(Strict):
+    """Text the GM must read when a roll matches (e.g. "50% miss chance" on a blinded PF attack)."""
+
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    text: Text
+
+
+class SystemReading(Strict):
+    """What a condition does to rolls in one game system: its own rule, or the reading sawbones chose."""
+
+    text: Text  # the reading in words, and why when it is a chosen reading
+    effects: tuple[Effect, ...] = ()  # a condition effect here brings that condition too
+    roll_notes: tuple[RollNote, ...] = ()
+    supersedes: tuple[Slug, ...] = ()  # conditions whose reading this one replaces (exhausted > fatigued)
+
+
+class ConditionReading(Strict):
+    """A condition's reading in each game system (id: the condition's id)."""
+
+    id: Slug
+    dnd5e: SystemReading | None = None
+    pf1e: SystemReading | None = None
+
+    def reading(self, system: str) -> SystemReading | None:
+        return getattr(self, system, None)
+
+
+class SkillSense(Strict):
+    """The senses a skill relies on (id: the skill's id): Spot is sight, Listen hearing, Perception both."""
+
+    id: Slug
+    senses: Annotated[tuple[Literal["sight", "hearing"], ...], Field(min_length=1)]
+
+
 # ---------------------------------------------------------------- options
 
 
@@ -431,6 +468,8 @@ class ContentFile(Strict):
     tracks: tuple[Track, ...] = ()
     afflictions: tuple[Affliction, ...] = ()
     options: tuple[OptionDef, ...] = ()
+    condition_readings: tuple[ConditionReading, ...] = ()
+    skill_senses: tuple[SkillSense, ...] = ()
 
 
 SECTIONS: tuple[str, ...] = tuple(ContentFile.model_fields)

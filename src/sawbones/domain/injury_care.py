@@ -82,7 +82,7 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     events: list[Event] = [start]
     state = fold(events, ctx.state)
     ctx.roller.made.clear()
-    events += advance(replace(ctx, state=state), seconds)
+    events += advance(replace(ctx, state=state), seconds, auto=True)
     state = fold(events[1:], state)
     patient = state.character(patient.id)
     current = patient.injury(injury.id)
@@ -124,7 +124,7 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
     """8 hours pass; then each listed character (default: the party) heals what a long rest heals."""
     characters = [find_character(ctx.state, n) for n in names] if names else \
         [c for c in ctx.state.characters if not c.dead]
-    events = advance(ctx, 8 * HOUR)
+    events = advance(ctx, 8 * HOUR, auto=True)
     state = fold(events, ctx.state)
     for character in characters:
         current = state.character(character.id)
@@ -159,7 +159,7 @@ def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls
         if not _heals_by_rest(ctx, injury, "hit_die"):
             raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
                                 f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
-    events = advance(ctx, HOUR)
+    events = advance(ctx, HOUR, auto=True)
     state = fold(events, ctx.state)
     current = state.character(character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]

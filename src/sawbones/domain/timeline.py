@@ -6,9 +6,10 @@ its own is due and the decision to run then. The clock stops at each such moment
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
+from ..errors import RuleViolation
 from .evolve import evolve
 from .state import Campaign
 
@@ -16,6 +17,7 @@ Due = tuple[int, str, Callable[[Any], list[dict]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
 _SCHEDULERS: list[Scheduler] = []
 MAX_STEPS = 100_000
+PENDING_EVENT = "save_pending"  # a due decision that needs a player's die returns this event type
 
 
 def scheduler(fn: Scheduler) -> Scheduler:
@@ -27,10 +29,42 @@ def clock_event(seconds: int) -> dict:
     return {"type": "clock_advanced", "data": {"seconds": seconds}}
 
 
-def advance(ctx: Any, seconds: int) -> list[dict]:
-    """The events of moving the clock `seconds` forward, with all that falls due on the way."""
-    target = ctx.state.clock + seconds
+@dataclass(frozen=True)
+class AdvanceContext:
+    """What a due decision gets during an advance: the decision context plus the advance's mode.
+
+    `auto`: roll every save with the character's bonus; otherwise a decision that needs a player's die
+    returns a `save_pending` event instead, and the advance stops there. `target`: where the advance
+    goes (stored in the pending save so that answering it resumes the advance).
+    """
+
+    state: Any
+    rules: Any
+    options: dict
+    roller: Any
+    auto: bool = False
+    target: int = 0
+
+
+def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
+    """The events of moving the clock `seconds` forward, with all that falls due on the way.
+
+    Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`).
+    """
+    if ctx.state.pending:
+        waiting = ", ".join(p.id for p in ctx.state.pending)
+        raise RuleViolation(f"a save is waiting for a player's die ({waiting}): "
+                            "answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)")
+    return advance_to(ctx, ctx.state.clock + seconds, auto)
+
+
+def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
+    """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
+    from .effects import _load_providers
+
+    _load_providers()  # rule modules register their schedulers on import
     state: Campaign = ctx.state
+    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target)
     events: list[dict] = []
 
     def apply(new: list[dict]) -> None:
@@ -40,14 +74,17 @@ def advance(ctx: Any, seconds: int) -> list[dict]:
             events.append(event)
 
     for _ in range(MAX_STEPS):
-        step_ctx = replace(ctx, state=state)
+        step_ctx = replace(base, state=state)
         due = [d for s in _SCHEDULERS for d in s(step_ctx) if d[0] <= target]
         if not due:
             break
         when, _, decision = min(due, key=lambda d: (d[0], d[1]))
         if when > state.clock:
             apply([clock_event(when - state.clock)])
-        apply(decision(replace(ctx, state=state)))
+        new = decision(replace(base, state=state))
+        apply(new)
+        if any(e["type"] == PENDING_EVENT for e in new):
+            return events
     if target > state.clock:
         apply([clock_event(target - state.clock)])
     return events

@@ -245,14 +245,16 @@ def register(cli: click.Group) -> None:
 
     @cli.command()
     @click.argument("duration")
+    @click.option("--auto", is_flag=True, help="Roll every save that falls due with the character's bonus "
+                  "(otherwise the advance stops at the first save that needs a player's die).")
     @pass_env
-    def advance(env, duration) -> None:
+    def advance(env, duration, auto) -> None:
         """Move the game clock forward (3r, 10min, 8h, 2d, 1w) and run what falls due."""
-        from ..domain.clock import describe, parse_duration
+        from ..domain.clock import parse_duration
         from ..domain.timeline import advance as advance_decision
+        from .cli_tracks import advance_doc, render_advance
 
         seconds = parse_duration(duration)
-        state, events = env.act(lambda ctx: advance_decision(ctx, seconds))
-        doc = {"clock": state.clock, "text": describe(state.clock, env.lang),
-               "events": [e for e in events if e["type"] != "clock_advanced"]}
-        env.emit(doc, partial(views.render_advance, doc, state, env.lang))
+        state, events = env.act(lambda ctx: advance_decision(ctx, seconds, auto))
+        doc = advance_doc(events, state, env.service.rules_for(state), env.lang)
+        env.emit(doc, partial(render_advance, doc, env.lang))

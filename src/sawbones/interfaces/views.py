@@ -90,6 +90,8 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
 
 # Other rule modules add their own parts of a character's document: fn(character, state, rules, lang) -> dict
 CHARACTER_SECTIONS: list[Any] = []
+# ... and their lines in the status view: fn(character_doc, lang, console)
+STATUS_RENDERERS: list[Any] = []
 
 
 def character_doc(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
@@ -130,8 +132,10 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
         lost = [f"{k} {v}/2" for k, v in body.items() if v < 2]
         con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} HP · HD {c['hit_dice']}/{c['hit_dice_max']}"
                   f"{state}{' · ' + ', '.join(lost) if lost else ''}")
-        if not c["injuries"]:
+        if not c["injuries"] and not c.get("wounds"):
             con.print("  no injuries" if lang == "en" else "  aucune blessure")
+        for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)
+            render(c, lang, con)
         for i in c["injuries"]:
             style = SEVERITY_STYLE.get(i["severity"], "")
             site = f" ({i['site']})" if i["site"] else ""
@@ -145,6 +149,54 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
             if "next_daily_effect_at" in timers:
                 con.print(f"     {'prochain effet quotidien' if lang == 'fr' else 'next daily effect'}: "
                           f"{describe(timers['next_daily_effect_at'], lang)}")
+        for a in c.get("afflictions", []):
+            render_affliction(a, lang, con)
+
+
+STATUS_WORDS = {
+    "active": ("en cours", "active"), "eliminated": ("éliminé, récupération", "eliminated, recovering"),
+    "end_state": ("état final", "end state"), "cured": ("guéri (séquelles)", "cured (after-effects)"),
+}
+
+
+def render_affliction(a: dict[str, Any], lang: str, con: Any) -> None:
+    """One disease or poison: its track(s) as a ladder with the current stage, what is due, the cure streak."""
+    from rich.markup import escape
+
+    fr = lang == "fr"
+    status = STATUS_WORDS.get(a["status"], (a["status"], a["status"]))[0 if fr else 1]
+    if a["status"] == "eliminated" and a["kind"] == "disease":
+        status = "enrayée" if fr else "halted"
+    con.print(f"  [bold magenta]{a['id']} {escape(a['name'])}[/] · {a['kind']} · {'DD' if fr else 'DC'} {a['dc']}"
+              f" · {status}")
+    for t in a["tracks"]:
+        steps = []
+        for st in t["ladder"]:
+            label = escape(st["name"]) + ("†" if st["end_state"] else "")
+            steps.append(f"[reverse]{label}[/]" if st["current"] else (f"[red]{label}[/]" if st["reached"] else label))
+        con.print("     " + " › ".join(steps))
+    parts = []
+    if a.get("next_save"):
+        parts.append(("prochain jet : " if fr else "next save: ") + f"{a['next_save']['text']}"
+                     + (f" ({'dans' if fr else 'in'} {a['next_save']['in_text']})"))
+    if a.get("remaining"):
+        r = a["remaining"]
+        parts.append(f"{r['saves']} {'jets restants' if fr else 'saves left'} ({r['text']})")
+    if a["streak"]["needed"]:
+        parts.append(("série : " if fr else "cure streak: ") + f"{a['streak']['current']}/{a['streak']['needed']}")
+    if a.get("failures"):
+        parts.append(("échecs : " if fr else "failures: ") + f"{a['failures']['banked']}/{a['failures']['needed']}")
+    if a.get("pending"):
+        parts.append(("en attente : " if fr else "waiting: ") + ", ".join(a["pending"]))
+    if parts:
+        con.print("     " + " · ".join(parts))
+    for p in a.get("permanent", []):
+        con.print(f"     {'permanent' if not fr else 'définitif'}: {escape(p['name'])} "
+                  f"({'levé par' if fr else 'removed by'} {', '.join(p['removed_by']) or '—'})")
+    if a.get("ability_damage"):
+        con.print(f"     {'dégâts de caractéristique' if fr else 'ability damage'}: "
+                  + ", ".join(f"{k} -{v}" for k, v in a["ability_damage"].items()))
+    con.print(f"     {'guérison' if fr else 'cure'}: {escape(a['cure'])}")
 
 
 def render_log(doc: dict[str, Any], con: Any) -> None:

@@ -1,0 +1,331 @@
+"""Decisions on diseases and poisons: exposure, periodic saves (scheduled on the clock), pending saves.
+
+Each decision returns events; every die is inside them. The per-save transition itself is
+`afflictions.step`; this module rolls around it (the save, poison damage, ability damage).
+Spells and rest are in afflictions_care.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from ..content import schema as s
+from ..errors import RuleViolation, UsageError
+from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate,
+                          interval, poison_damage, save_triggers, stage_index, step, to_dict)
+from .campaign import find_character
+from .effects import active_effects
+from .evolve import fold
+from .state import UNIT_SECONDS, Campaign, Character
+from .timeline import PENDING_EVENT, advance_to, scheduler
+
+Event = dict[str, Any]
+
+
+# ---------------------------------------------------------------- lookups
+
+
+def find_affliction(character: Character, key: str, rules: Any = None) -> AfflictionState:
+    """An affliction of a character by instance id (a3) or content id (filth_fever)."""
+    for a in character.afflictions:
+        if a.id == key:
+            return a
+    matches = [a for a in character.afflictions if a.affliction == key]
+    live = [a for a in matches if a.status != CURED]
+    if live or matches:
+        return (live or matches)[-1]
+    known = ", ".join(f"{a.id} {a.affliction}" for a in character.afflictions) or "none"
+    raise UsageError(f"{character.name} has no affliction {key!r} (afflictions: {known})")
+
+
+def save_key(ctx: Any, save: str) -> tuple[str, str]:
+    """(the key on the character's sheet, the ability behind it) for a named save in this campaign's system.
+
+    In a dnd5e campaign Fortitude is the Con save (vocabulary `maps_to`).
+    """
+    rules = ctx.rules
+    if save in rules.saves:
+        definition = rules.saves[save]
+        if ctx.state.system != definition.system:
+            mapped = definition.maps_to.get(ctx.state.system, definition.ability)
+            return mapped, mapped
+        return save, definition.ability
+    return save, save
+
+
+def save_bonus(ctx: Any, character: Character, save: str) -> int:
+    """The character's bonus to this save: the sheet's value (or the ability modifier), plus active modifiers."""
+    key, ability = save_key(ctx, save)
+    sheet = dict(character.saves)
+    base = sheet[key] if key in sheet else sheet.get(save, dict(character.abilities_mod()).get(ability, 0))
+    names = {save, key}
+    for active in active_effects(character, ctx.rules, ctx.options):
+        e = active.effect
+        if isinstance(e, s.Modifier) and not e.while_:
+            if any("save" in r.kinds and (not r.saves or names & set(r.saves))
+                   and (not r.abilities or ability in r.abilities) for r in e.rolls):
+                base += e.value
+    return base
+
+
+def roll_save(ctx: Any, character: Character, save: str, dc: int, why: str, total: int | None = None,
+              d20: int | None = None) -> dict[str, Any]:
+    """A save: the typed total, or the typed d20 plus the bonus, or a rolled d20 plus the bonus.
+
+    In a pf1e campaign a natural 1 fails and a natural 20 succeeds (known only when the d20 is known).
+    """
+    bonus = save_bonus(ctx, character, save)
+    natural = None
+    if d20 is not None:
+        natural = ctx.roller.roll("1d20", why, given=d20)
+    elif total is None:
+        natural = ctx.roller.roll("1d20", why)
+    typed = total is not None or d20 is not None
+    if total is None:
+        total = natural + bonus
+    succeeded = total >= dc
+    if ctx.state.system == "pf1e" and natural in (1, 20):
+        succeeded = natural == 20
+    out = {"save": save, "dc": dc, "total": total, "bonus": bonus, "succeeded": succeeded, "typed": typed}
+    if natural is not None:
+        out["d20"] = natural
+    return out
+
+
+def _hp_event(character: Character, hp: int, loss: int, why: str) -> Event:
+    return {"type": "hp_changed", "data": {"character": character.id, "hp": hp - loss, "why": why}}
+
+
+def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
+          ) -> tuple[AfflictionState, int, list[Event], list[dict[str, Any]]]:
+    """Outcomes of `affliction_save` triggers: poison damage, hit point loss, ability damage (rolled)."""
+    events: list[Event] = []
+    done: list[dict[str, Any]] = []
+    for trigger in triggers:
+        outcome = trigger.outcome
+        if outcome.poison_damage:
+            loss = poison_damage(a.dc, ctx.options)
+            if loss:
+                events.append(_hp_event(character, hp, loss, f"{a.affliction}: poison damage"))
+                hp -= loss
+            done.append({"what": "poison_damage", "hp": loss})
+        if outcome.hp_loss:
+            loss = ctx.roller.roll(outcome.hp_loss, f"{a.affliction}: hit point loss")
+            if outcome.hp_at_most is not None:
+                loss = max(loss, hp - outcome.hp_at_most)
+            events.append(_hp_event(character, hp, loss, f"{a.affliction}: hit point loss"))
+            hp -= loss
+            done.append({"what": "hp_loss", "hp": loss})
+        if outcome.ability_loss:
+            damage = dict(a.ability_damage)
+            for ability, formula in outcome.ability_loss.items():
+                amount = ctx.roller.roll(formula, f"{a.affliction}: {ability} damage")
+                damage[ability] = damage.get(ability, 0) + amount
+                done.append({"what": "ability_damage", "ability": ability, "amount": amount})
+            a = replace(a, ability_damage=tuple(sorted(damage.items())))
+        if outcome.note is not None and not (outcome.poison_damage or outcome.hp_loss or outcome.ability_loss):
+            done.append({"what": "note", "fr": outcome.note.fr, "en": outcome.note.en})
+    return a, hp, events, done
+
+
+def _death(character: Character, a: AfflictionState, facts: list[dict[str, Any]]) -> list[Event]:
+    if any(f["what"] == "death" for f in facts) and not character.dead:
+        return [{"type": "character_died", "data": {"character": character.id, "cause": a.affliction}}]
+    return []
+
+
+def _rolls(ctx: Any, start: int) -> list[dict[str, Any]]:
+    return list(ctx.roller.made[start:])
+
+
+# ---------------------------------------------------------------- exposure
+
+
+def start_stages(ctx: Any, defn: s.Affliction, deadly: str | None) -> tuple[int, ...]:
+    """Where a failed initial save puts the victim on each track (TRK-1, TRK-3 deadly start)."""
+    stage = deadly or (ctx.options.get("deadly_start") or {}).get(defn.id) or defn.start_stage
+    out = []
+    for track_id in defn.tracks:
+        track = ctx.rules.tracks[track_id]
+        if stage is None:
+            out.append(1)
+            continue
+        index = stage_index(track, stage)
+        if index is None:
+            names = ", ".join(st.id for st in track.stages[1:])
+            raise UsageError(f"{defn.id}: no stage {stage!r} on track {track_id} (stages: {names})")
+        if index == 0:
+            raise UsageError(f"{defn.id}: a deadly start cannot be {stage!r}")
+        out.append(index)
+    return tuple(out)
+
+
+def _new_state(ctx: Any, defn: s.Affliction, character: Character, deadly: str | None,
+               ) -> tuple[AfflictionState, tuple[int, ...]]:
+    now = ctx.state.clock
+    stages = start_stages(ctx, defn, deadly)
+    onset = defn.onset.amount * UNIT_SECONDS[defn.onset.unit] if defn.onset else None
+    saves_left = None
+    if defn.kind == "poison":
+        first = now + (onset if onset is not None else interval(defn))
+        if defn.frequency.count is not None:
+            saves_left = defn.frequency.count - (1 if ctx.options.get("initial_save_counts_toward_duration") else 0)
+    else:
+        delay = onset if (onset is not None and ctx.options.get("disease_onset") == "delay_first_save_by_core_onset") \
+            else interval(defn)
+        first = now + delay
+    a = AfflictionState(id=f"a{ctx.state.counter + 1}", affliction=defn.id, kind=defn.kind, dc=defn.dc,
+                        tracks=tuple(defn.tracks), stages=tuple(0 for _ in defn.tracks), contracted_at=now,
+                        next_save_at=first, saves_left=saves_left, rest_at=now)
+    return a, stages
+
+
+def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d20: int | None = None,
+           deadly: str | None = None) -> list[Event]:
+    """Exposure to a disease or poison (TRK-1, TRK-15, TRK-16): the initial save and what follows."""
+    state: Campaign = ctx.state
+    character = find_character(state, name)
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead")
+    defn = ctx.rules.get("afflictions", affliction_id)
+    existing = next((a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
+    if existing is not None and defn.kind == "disease":
+        raise RuleViolation(f"{character.name} already has {defn.id} ({existing.id}): "
+                            "a new exposure to the same disease has no effect")
+    if existing is not None and existing.status == END_STATE:
+        raise RuleViolation(f"{defn.id} ({existing.id}) has reached its end state on {character.name}: "
+                            "no further effects (only miracle or wish remove it)")
+    dose = "initial" if existing is None else ("extra" if existing.status == ACTIVE else "renewed")
+    mark = len(ctx.roller.made)
+    save = roll_save(ctx, character, defn.save, defn.dc, f"{defn.id}: initial {defn.save} save", total, d20)
+    events: list[Event] = []
+    hp = character.hp
+    damage = 0
+    if dose != "extra" or ctx.options.get("extra_dose_damage"):
+        damage = poison_damage(defn.dc, ctx.options) if defn.kind == "poison" else 0
+    facts: list[dict[str, Any]] = []
+    after: AfflictionState | None = None
+    fired: list[dict[str, Any]] = []
+    more: list[Event] = []
+    if dose == "extra":
+        # a save against an extra dose is a save against the poison: Con Weakened damage fires (AMB-4-29)
+        a, hp2, more, fired = _fire(ctx, character, existing, save_triggers(existing, save["succeeded"], ctx.rules,
+                                                                             ctx.options), hp - damage)
+        if not save["succeeded"]:
+            a, facts = step(a, False, ctx.rules, ctx.options, periodic=False)
+            if a.status == ACTIVE and a.saves_left is not None:
+                extra = (defn.frequency.count or 0) // 2
+                a = replace(a, saves_left=a.saves_left + extra)
+                facts.append({"what": "duration", "saves_added": extra})
+        after = a if (a != existing) else None
+    elif not save["succeeded"]:
+        if dose == "initial":
+            fresh, stages = _new_state(ctx, defn, character, deadly)
+        else:  # the poison was out of the system: a new exposure, full duration, one step further (TRK-16)
+            fresh, _ = _new_state(ctx, defn, character, None)
+            fresh = replace(existing, status=ACTIVE, next_save_at=fresh.next_save_at, saves_left=fresh.saves_left,
+                            streak=0, failures=0, rest=0, contracted_at=ctx.state.clock)
+            stages = tuple(i + 1 for i in existing.stages)
+        if ctx.options.get("first_step_timing") == "after_onset" and defn.kind == "poison" and defn.onset \
+                and dose == "initial":
+            after = replace(fresh, onset_stages=stages)
+        else:
+            after, facts = advance_stages(fresh, stages, ctx.rules, ctx.options)
+        if after.status == ACTIVE and after.saves_left == 0:
+            after, more_facts = eliminate(after, "duration", ctx.state.clock)
+            facts += more_facts
+    record = {"character": character.id, "affliction": defn.id, "instance": existing.id if existing else None,
+              "dose": dose, "at": state.clock, **save, "damage": damage, "facts": facts, "triggered": fired,
+              "contracted": (not save["succeeded"]) and dose != "extra"}
+    events.append({"type": "affliction_exposed", "data": {**record, "rolls": _rolls(ctx, mark)}})
+    if damage:
+        events.append(_hp_event(character, hp, damage, f"{defn.id}: poison damage"))
+    events += more
+    if after is not None:
+        kind = "affliction_contracted" if dose == "initial" else "affliction_changed"
+        events.append({"type": kind, "data": {"character": character.id, "state": to_dict(after), "facts": facts}})
+        events += _death(character, after, facts)
+    return events
+
+
+# ---------------------------------------------------------------- periodic saves
+
+
+def resolve_save(ctx: Any, character_id: str, affliction_key: str, total: int | None = None,
+                 d20: int | None = None) -> list[Event]:
+    """One periodic save (rolled, or typed): the triggers it sets off, then `step`."""
+    character = find_character(ctx.state, character_id)
+    a = find_affliction(character, affliction_key)
+    if a.status != ACTIVE:
+        raise RuleViolation(f"{a.affliction} ({a.id}) on {character.name} is {a.status}: no save is due")
+    defn = ctx.rules.afflictions[a.affliction]
+    mark = len(ctx.roller.made)
+    at = a.next_save_at if a.next_save_at is not None else ctx.state.clock
+    pre_facts: list[dict[str, Any]] = []
+    if a.onset_stages:  # the first step lands as the onset ends, before this save (first_step_timing)
+        a, pre_facts = advance_stages(replace(a, onset_stages=()), a.onset_stages, ctx.rules, ctx.options)
+        if a.status != ACTIVE:
+            return [{"type": "affliction_changed", "data": {"character": character.id, "state": to_dict(a),
+                                                            "facts": pre_facts}}] + _death(character, a, pre_facts)
+    why = f"{a.affliction}: {defn.save} save ({a.id})"
+    save = roll_save(ctx, character, defn.save, a.dc, why, total, d20)
+    a2, hp, hp_events, fired = _fire(ctx, character, a, save_triggers(a, save["succeeded"], ctx.rules, ctx.options),
+                                     character.hp)
+    new, facts = step(a2, save["succeeded"], ctx.rules, ctx.options)
+    facts = pre_facts + facts
+    data = {"character": character.id, "affliction": a.id, "content": a.affliction, "at": at, **save,
+            "facts": facts, "triggered": fired, "state": to_dict(new), "rolls": _rolls(ctx, mark)}
+    return [{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts)
+
+
+def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
+    """A save falls due on the clock: roll it (auto), or stop the advance for a player's die."""
+    if getattr(ctx, "auto", True):
+        return resolve_save(ctx, character_id, affliction_id)
+    character = find_character(ctx.state, character_id)
+    a = find_affliction(character, affliction_id)
+    defn = ctx.rules.afflictions[a.affliction]
+    if a.onset_stages:  # the onset's first step is no die: apply it, and ask for the save next time round
+        new, facts = advance_stages(replace(a, onset_stages=()), a.onset_stages, ctx.rules, ctx.options)
+        return [{"type": "affliction_changed", "data": {"character": character.id, "state": to_dict(new),
+                                                        "facts": facts}}] + _death(character, new, facts)
+    data = {"id": f"p{ctx.state.counter + 1}", "character": character_id, "affliction": affliction_id,
+            "at": a.next_save_at, "dc": a.dc, "target": getattr(ctx, "target", ctx.state.clock),
+            "save": defn.save}
+    return [{"type": PENDING_EVENT, "data": data}]
+
+
+@scheduler
+def _affliction_saves(ctx: Any):
+    for index, character in enumerate(ctx.state.characters):
+        if character.dead:
+            continue
+        for a in character.afflictions:
+            if a.status == ACTIVE and a.next_save_at is not None:
+                key = f"affliction:{index:06d}:{int(a.id.lstrip('a') or 0):08d}"
+                yield a.next_save_at, key, partial(_due_save, character.id, a.id)
+
+
+def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+           auto: bool = False) -> list[Event]:
+    """A player's die for a pending save; the interrupted advance then resumes up to its target."""
+    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
+    if pending is None:
+        known = ", ".join(p.id for p in ctx.state.pending) or "none"
+        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
+    if total is None and d20 is None:
+        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
+    events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id}}]
+    state = fold(events, ctx.state)
+    character = state.character(pending.character)
+    a = next((x for x in character.afflictions if x.id == pending.affliction), None) if character else None
+    if character is not None and not character.dead and a is not None and a.status == ACTIVE \
+            and a.next_save_at == pending.at:
+        new = resolve_save(replace(ctx, state=state), character.id, a.id, total, d20)
+        events += new
+        state = fold(new, state)
+    if pending.target > state.clock:
+        events += advance_to(replace(ctx, state=state), pending.target, auto)
+    return events

@@ -1,0 +1,437 @@
+"""What applies to this roll? One answer across lingering injuries, localized wounds and progression tracks.
+
+`query(character, rules, options, system, RollContext(...))` reads every active effect
+(domain/effects.py), expands conditions through their reading in the campaign's game system
+(content/data/condition_readings.yaml), matches each effect's roll selectors against the roll
+(domain/roll_match.py, which also gives the roll vocabulary), and returns the total flat modifier,
+advantage/disadvantage (5e: any of each cancel out; several do not stack), automatic failure, the
+conditions that matter, restrictions, triggers and notes, each line with its source.
+
+A roll detail the GM did not give (which hand, ranged or melee, which sense, metal armour...) is
+never guessed when it decides whether an effect applies: such effects are listed as *conditional*,
+with what they depend on, and left out of the totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..content import schema as s
+from .effects import ActiveEffect, active_effects
+from .roll_match import KINDS, NO, Need, ReadRoll, RollContext, applies, read_roll  # noqa: F401 (re-exported)
+from .state import ABILITIES
+
+TRIGGERS_BEFORE = {"attack": ("standard_action", "action_in_combat"),
+                   "spell_dc": ("standard_action", "action_in_combat")}
+
+_T = {  # small interface words, by language
+    "ability": ("si le jet est basé sur : {}", "if the roll is based on {}"),
+    "skill": ("si la compétence est : {}", "if the skill is {}"),
+    "save": ("si c'est un jet de {}", "if it is a {} save"),
+    "range": ("si l'attaque est {}", "if the attack is {}"),
+    "sense": ("si le jet repose sur {}", "if the roll relies on {}"),
+    "hand": ("si elle est faite de la main ou du bras, {}", "if made with the {} hand or arm"),
+    "wearing_metal_armor": ("s'il porte une armure métallique", "if wearing metal armour"),
+    "standing": ("s'il est debout", "if standing"),
+    "in_combat": ("s'il est en combat", "if in combat"),
+    "ranged": ("à distance", "ranged"), "melee": ("au corps à corps", "melee"),
+    "sight": ("la vue", "sight"), "hearing": ("l'ouïe", "hearing"),
+    "left": ("côté gauche", "left"), "right": ("côté droit", "right"),
+    "or": (" ou ", " or "),
+}
+
+
+def _w(key: str, lang: str) -> str:
+    fr, en = _T[key]
+    return fr if lang == "fr" else en
+
+
+# ---------------------------------------------------------------- the answer
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a line comes from: an active effect, or a condition brought by one or more of them."""
+
+    effect: ActiveEffect | None = None
+    condition: str | None = None
+    origins: tuple[ActiveEffect, ...] = ()
+    via: tuple[str, ...] = ()  # conditions that brought this one (5e paralyzed -> incapacitated)
+
+    def key(self) -> tuple[str, str]:
+        ae = self.effect or (self.origins[0] if self.origins else None)
+        return (ae.kind, ae.source_id) if ae else ("", "")
+
+    def as_dict(self, rules: Any, lang: str) -> dict[str, Any]:
+        if self.condition is None and self.effect is not None:
+            return self.effect.source(lang)
+        cond = rules.conditions.get(self.condition)
+        out = {"kind": "condition", "id": self.condition, "name": cond.name(lang) if cond else self.condition,
+               "from": [o.source(lang) for o in self.origins]}
+        if self.via:
+            out["via"] = list(self.via)
+        return out
+
+
+@dataclass(frozen=True)
+class Line:
+    """One effect on the roll (a modifier, advantage, automatic failure, restriction, note...)."""
+
+    type: str  # modifier | advantage | disadvantage | auto_fail | restriction | note | trigger
+    source: Source
+    value: int | None = None
+    text: Any = None  # schema.Text (note, restriction, trigger) or None
+    note: Any = None  # the effect's own note (schema.Text)
+    stacks: bool = True  # False: a same-part wound or a same group that does not stack
+    needs: tuple[tuple[Need, ...], ...] = ()  # conditional lines: what it depends on (alternatives)
+    extra: tuple[tuple[str, Any], ...] = ()  # ability change, restriction id, suppression until...
+
+
+@dataclass(frozen=True)
+class ConditionLine:
+    id: str
+    source: Source
+    reading: Any  # schema.SystemReading or None
+    official: bool
+    matters: bool
+    superseded_by: str | None = None
+    needs: tuple[tuple[Need, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    system: str
+    roll: ReadRoll
+    modifier: int
+    mode: str  # normal | advantage | disadvantage
+    auto_fail: bool
+    modifiers: tuple[Line, ...] = ()
+    advantages: tuple[Line, ...] = ()
+    disadvantages: tuple[Line, ...] = ()
+    auto_fails: tuple[Line, ...] = ()
+    conditional: tuple[Line, ...] = ()
+    suppressed: tuple[Line, ...] = ()
+    conditions: tuple[ConditionLine, ...] = ()
+    restrictions: tuple[Line, ...] = ()
+    triggers: tuple[Line, ...] = ()
+    notes: tuple[Line, ...] = ()
+    rules: Any = field(default=None, repr=False, compare=False)
+
+    def by_source(self) -> dict[tuple[str, str], int]:
+        """The flat modifier each source gives (kind, id) -> total; a condition counts under its own id."""
+        out: dict[tuple[str, str], int] = {}
+        for line in self.modifiers:
+            if line.stacks:
+                key = ("condition", line.source.condition) if line.source.condition else line.source.key()
+                out[key] = out.get(key, 0) + (line.value or 0)
+        return out
+
+    def as_dict(self, lang: str = "en") -> dict[str, Any]:
+        rules = self.rules
+
+        def line(item: Line) -> dict[str, Any]:
+            out: dict[str, Any] = {"type": item.type, "source": item.source.as_dict(rules, lang)}
+            if item.value is not None:
+                out["value"] = item.value
+            if item.text is not None:
+                out["text"] = item.text(lang)
+            if item.note is not None:
+                out["note"] = item.note(lang)
+            if not item.stacks:
+                out["stacks"] = False
+            if item.needs:
+                out["if"] = [describe_needs(n, rules, lang) for n in item.needs]
+                out["needs"] = [[{"on": k, "value": list(v) if isinstance(v, tuple) else v} for k, v in n]
+                                for n in item.needs]
+            out.update({k: v(lang) if isinstance(v, s.Text) else v for k, v in item.extra})
+            return out
+
+        def condition(c: ConditionLine) -> dict[str, Any]:
+            cond = rules.conditions.get(c.id)
+            out = {"id": c.id, "name": cond.name(lang) if cond else c.id, "official": c.official,
+                   "matters": c.matters, "reading": c.reading.text(lang) if c.reading else None,
+                   "source": c.source.as_dict(rules, lang)}
+            if c.superseded_by:
+                out["superseded_by"] = c.superseded_by
+            if c.needs:
+                out["if"] = [describe_needs(n, rules, lang) for n in c.needs]
+            return out
+
+        return {
+            "system": self.system, "roll": self.roll.as_dict(), "modifier": self.modifier, "mode": self.mode,
+            "auto_fail": self.auto_fail,
+            "modifiers": [line(x) for x in self.modifiers],
+            "by_source": [{"kind": k, "id": i, "total": v} for (k, i), v in self.by_source().items()],
+            "advantage": [line(x) for x in self.advantages],
+            "disadvantage": [line(x) for x in self.disadvantages],
+            "auto_fails": [line(x) for x in self.auto_fails],
+            "conditional": [line(x) for x in self.conditional],
+            "suppressed": [line(x) for x in self.suppressed],
+            "conditions": [condition(c) for c in self.conditions],
+            "restrictions": [line(x) for x in self.restrictions],
+            "triggers": [line(x) for x in self.triggers],
+            "notes": [line(x) for x in self.notes],
+        }
+
+
+def describe_needs(needs: tuple[Need, ...], rules: Any, lang: str) -> str:
+    def name(section: str, ident: str) -> str:
+        entry = rules.sections[section].get(ident)
+        return entry.name(lang) if entry is not None else ident
+
+    parts = []
+    for key, value in needs:
+        if key == "ability":
+            parts.append(_w("ability", lang).format(_w("or", lang).join(name("abilities", a) for a in value)))
+        elif key == "skill":
+            parts.append(_w("skill", lang).format(_w("or", lang).join(name("skills", a) for a in value)))
+        elif key == "save":
+            parts.append(_w("save", lang).format(_w("or", lang).join(
+                name("saves", a) if a in rules.saves else name("abilities", a) for a in value)))
+        elif key in ("range", "sense", "hand"):
+            parts.append(_w(key, lang).format(_w(value, lang)))
+        else:
+            parts.append(_w(key, lang))
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------- the query
+
+
+def _expand(direct: list[tuple[str, ActiveEffect, tuple]], rules: Any, system: str) -> list[ConditionLine]:
+    """Conditions from the effects, plus those their readings bring; one line each, with every origin."""
+    found: dict[str, dict[str, Any]] = {}
+    queue = [(cond, ae, needs, ()) for cond, ae, needs in direct]
+    while queue:
+        cond, ae, needs, via = queue.pop(0)
+        entry = found.setdefault(cond, {"origins": [], "via": via, "needs": needs})
+        known = any(o is ae for o in entry["origins"])
+        if known and (entry["needs"] == () or needs):
+            continue
+        if not known:
+            entry["origins"].append(ae)
+        if not needs:
+            entry["needs"] = ()
+        if len(via) < len(entry["via"]):
+            entry["via"] = via
+        reading = _reading(rules, cond, system)
+        for effect in reading.effects if reading else ():
+            if isinstance(effect, s.ConditionEffect):
+                queue.append((effect.condition, ae, needs, via + (cond,)))
+    out = []
+    for cond, entry in found.items():
+        reading = _reading(rules, cond, system)
+        by = next((other for other, o in found.items() if other != cond and not o["needs"]
+                   and cond in getattr(_reading(rules, other, system), "supersedes", ())), None)
+        definition = rules.conditions.get(cond)
+        out.append(ConditionLine(cond, Source(None, cond, tuple(entry["origins"]), entry["via"]), reading,
+                                 bool(definition and system in definition.systems), False, by, entry["needs"]))
+    return out
+
+
+def _reading(rules: Any, cond: str, system: str) -> Any:
+    entry = rules.condition_readings.get(cond)
+    return entry.reading(system) if entry else None
+
+
+def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll: RollContext) -> Answer:
+    """Everything that applies to one roll of one character, each line with its source."""
+    r = read_roll(roll, rules, options, system)
+    lines: dict[str, list[Line]] = {k: [] for k in (
+        "modifier", "advantage", "disadvantage", "auto_fail", "conditional", "suppressed", "restriction",
+        "trigger", "note")}
+    ability_changes: list[tuple[Any, Source, tuple]] = []
+    direct_conditions: list[tuple[str, ActiveEffect, tuple]] = []
+    notes: list[tuple[Any, Source]] = []
+
+    def consider(effect: Any, source: Source, ae: ActiveEffect | None, base_needs: tuple = ()) -> None:
+        if isinstance(effect, s.NoteEffect):
+            notes.append((effect, source))
+            return
+        status, needs = applies(effect, getattr(effect, "rolls", None), r, ae, rules, system)
+        if status == NO:
+            return
+        needs = _join(base_needs, needs)
+        if isinstance(effect, s.ConditionEffect):
+            if ae is not None:  # a reading's own conditions are expanded by _expand
+                direct_conditions.append((effect.condition, ae, needs))
+        elif isinstance(effect, s.Restriction):
+            lines["restriction"].append(Line("restriction", source, text=rules.restrictions[effect.restriction].text,
+                                             note=effect.note, needs=needs,
+                                             extra=(("restriction", effect.restriction),)))
+        elif isinstance(effect, s.AbilityChange):
+            ability_changes.append((effect, source, needs))
+        elif isinstance(effect, s.Trigger):
+            if effect.on in TRIGGERS_BEFORE.get(r.kind, ()) and not (effect.on == "action_in_combat"
+                                                                      and r.in_combat is False):
+                lines["trigger"].append(Line("trigger", source, text=_trigger_text(effect, ae, rules),
+                                             note=effect.note, needs=needs, extra=(("on", effect.on),)))
+        elif isinstance(effect, (s.Modifier, s.Advantage, s.AutoFail)):
+            value = effect.value if isinstance(effect, s.Modifier) else None
+            detail = ae.detail if ae is not None else {}
+            extra = (("stack_group", detail["stack_group"]),) if detail.get("stack_group") else ()
+            if detail.get("suppressed"):
+                lines["suppressed"].append(Line(effect.type, source, value=value, note=effect.note, needs=needs,
+                                                extra=extra + (("suppressed_until", detail.get("suppressed_until")),)))
+            else:
+                lines["conditional" if needs else effect.type].append(
+                    Line(effect.type, source, value=value, note=effect.note, needs=needs, extra=extra))
+
+    for ae in active_effects(character, rules, options):
+        consider(ae.effect, Source(ae), ae)
+    conditions = _expand(direct_conditions, rules, system)
+    for cond in conditions:
+        if cond.superseded_by or cond.reading is None:
+            continue
+        for effect in cond.reading.effects:
+            consider(effect, cond.source, None, cond.needs)
+        for roll_note in cond.reading.roll_notes:
+            status, needs = applies(roll_note, roll_note.rolls, r, None, rules, system)
+            if status != NO:
+                lines["note"].append(Line("note", cond.source, text=roll_note.text, needs=_join(cond.needs, needs)))
+    _ability_lines(character, r, ability_changes, lines, options)
+    modifiers = _stack(lines["modifier"])
+
+    # Conditions that matter to this roll (and those that brought them); the sources that bear on it.
+    matters = {line.source.condition for key in ("modifier", "advantage", "disadvantage", "auto_fail",
+                                                 "conditional", "note") for line in lines[key] if line.source.condition}
+    matters |= {via for cond in conditions if cond.id in matters for via in cond.source.via}
+    bearing = {line.source.key() for key in ("modifier", "advantage", "disadvantage", "auto_fail", "conditional",
+                                             "suppressed", "trigger") for line in lines[key]}
+    bearing |= {(o.kind, o.source_id) for cond in conditions if cond.id in matters for o in cond.source.origins}
+    # Notes: those of the sources that bear on the roll, and those of every active condition.
+    extra_notes = [Line("note", src, text=effect.text, extra=(("reason", effect.reason),))
+                   for effect, src in notes if src.condition or src.key() in bearing]
+    if system == "pf1e" and (lines["advantage"] or lines["disadvantage"]):
+        extra_notes.append(Line("note", Source(), text=s.Text(
+            fr="Avantage et désavantage sont des mécanismes de 5e : dans une campagne PF1, le MJ les lit (par exemple "
+               "lancer deux d20 et garder le meilleur ou le pire).",
+            en="Advantage and disadvantage are 5e mechanics: in a PF1 campaign the GM reads them (for instance, roll "
+               "two d20s and keep the higher or the lower).")))
+    for cond in conditions:
+        if cond.reading is None and not cond.superseded_by:
+            extra_notes.append(Line("note", cond.source, text=s.Text(
+                fr=f"L'état {cond.id} n'a pas de lecture en {system} : le MJ décide de son effet.",
+                en=f"The condition {cond.id} has no {system} reading: the GM decides what it does.")))
+    adv, dis = bool(lines["advantage"]), bool(lines["disadvantage"])
+    return Answer(
+        system=system, roll=r, modifier=sum(x.value or 0 for x in modifiers if x.stacks),
+        mode="normal" if adv == dis else ("advantage" if adv else "disadvantage"),
+        auto_fail=bool(lines["auto_fail"]), modifiers=tuple(modifiers), advantages=tuple(lines["advantage"]),
+        disadvantages=tuple(lines["disadvantage"]), auto_fails=tuple(lines["auto_fail"]),
+        conditional=tuple(_stack(lines["conditional"])), suppressed=tuple(lines["suppressed"]),
+        conditions=tuple(replace(c, matters=c.id in matters) for c in conditions),
+        restrictions=tuple(_dedupe_restrictions(lines["restriction"])), triggers=tuple(lines["trigger"]),
+        notes=tuple(lines["note"] + extra_notes), rules=rules)
+
+
+def _join(first: tuple, second: tuple) -> tuple:
+    if not first:
+        return second
+    if not second:
+        return first
+    return tuple(a + b for a in first for b in second)
+
+
+def _stack(found: list[Line]) -> list[Line]:
+    """Non-stacking groups (a part's wounds: option stacking): only the strongest modifier of a group counts.
+
+    Conditional lines group by what they depend on too: two wounds to the left hand that both wait
+    on "made with the left hand" still give -2 between them.
+    """
+    def group(line: Line) -> Any:
+        name = dict(line.extra).get("stack_group")
+        return None if name is None or line.type != "modifier" else (name, line.needs)
+
+    best: dict[Any, int] = {}
+    for i, line in enumerate(found):
+        key = group(line)
+        if key is not None and (key not in best or abs(line.value or 0) > abs(found[best[key]].value or 0)):
+            best[key] = i
+    return [line if group(line) is None or best[group(line)] == i else replace(line, stacks=False)
+            for i, line in enumerate(found)]
+
+
+def _ability_lines(character: Any, r: ReadRoll, changes: list, lines: dict[str, list[Line]],
+                  options: dict[str, Any]) -> None:
+    """Ability score changes (PF1 fatigued -2 Str/Dex, 5e Torn Ligament -3 Str) as modifiers on the roll's ability.
+
+    Scores follow injuries.effective_abilities (identical reductions per stack_identical_ability_reductions,
+    the lowest minimum as the floor); each source is shown with the change of modifier it makes.
+    """
+    stack = options.get("stack_identical_ability_reductions", True)
+    scores = dict(character.abilities)
+    for ability in ABILITIES:
+        numeric, seen = [], set()
+        for effect, source, needs in changes:
+            if effect.ability != ability:
+                continue
+            if not isinstance(effect.change, int):
+                lines["note"].append(Line("note", source, text=s.Text(
+                    fr=f"{ability} {effect.change} : valeur tirée quand l'effet s'applique.",
+                    en=f"{ability} {effect.change}: rolled when the effect applies.")))
+                continue
+            key = (source.effect.content_id if source.effect else source.condition, ability, effect.change)
+            if not stack and key in seen and effect.minimum != 0:
+                continue
+            seen.add(key)
+            numeric.append((effect, source, needs))
+        if not numeric or (r.ability is not None and r.ability != ability):
+            continue
+        floor = min(effect.minimum for effect, _, _ in numeric)
+        running = scores.get(ability, 10)
+        for effect, source, needs in numeric:
+            before = max(running, floor)
+            running += effect.change
+            delta = (max(running, floor) - 10) // 2 - (before - 10) // 2
+            extra = (("ability", ability), ("score_change", effect.change))
+            if r.ability == ability and not needs:
+                lines["modifier"].append(Line("modifier", source, value=delta, note=effect.note, extra=extra))
+            else:
+                alternatives = needs if r.ability == ability else _join(needs, ((("ability", (ability,)),),))
+                lines["conditional"].append(Line("modifier", source, value=delta, note=effect.note,
+                                                 needs=alternatives, extra=extra))
+
+
+def _dedupe_restrictions(found: list[Line]) -> list[Line]:
+    seen: set[tuple[str, Any]] = set()
+    out = []
+    for line in found:
+        key = (dict(line.extra)["restriction"], line.needs)
+        if key not in seen:
+            seen.add(key)
+            out.append(line)
+    return out
+
+
+def _trigger_text(effect: Any, ae: ActiveEffect | None, rules: Any) -> s.Text:
+    o = effect.outcome
+    fr: list[str] = []
+    en: list[str] = []
+    if o.lose_action:
+        fr.append("perd son action"), en.append("loses the action")
+    if o.lose_reactions:
+        fr.append("perd ses réactions"), en.append("loses its reactions")
+    if o.fall_prone:
+        fr.append("tombe à terre"), en.append("falls prone")
+    if o.hp_loss:
+        fr.append(f"perd {o.hp_loss} pv"), en.append(f"loses {o.hp_loss} HP")
+    if o.hp_at_most is not None:
+        fr.append(f"pv ramenés à {o.hp_at_most} au plus"), en.append(f"HP drop to {o.hp_at_most} at most")
+    if o.condition:
+        cond = rules.conditions.get(o.condition)
+        minutes = f" ({o.condition_minutes} min)" if o.condition_minutes else ""
+        fr.append(f"devient {cond.name.fr if cond else o.condition}{minutes}")
+        en.append(f"becomes {cond.name.en if cond else o.condition}{minutes}")
+    if o.note:
+        fr.append(o.note.fr), en.append(o.note.en)
+    chance = f"{effect.chance} % : " if effect.chance else ""
+    if effect.save:
+        dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
+        save = effect.save.save
+        dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
+        dc_en = f"DC {dc}" if dc else "the affliction's DC"
+        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save}, {dc_fr}), sinon {', '.join(fr) or '—'}",
+                      en=f"{chance}before acting: {save} save ({dc_en}), or {', '.join(en) or '—'}")
+    return s.Text(fr=f"{chance}en agissant : {', '.join(fr) or '—'}", en=f"{chance}when acting: {', '.join(en) or '—'}")

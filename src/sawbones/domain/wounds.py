@@ -1,0 +1,425 @@
+"""Localized wounds (D&D 3.5 DMG variant "Damage to Specific Areas", seed 001; RULES-NOTES 3.2 LOC-*).
+
+A wound is damage to one body part: -2 on the rolls that part makes (the part's `rolls` in
+body_parts.yaml), wounds to the same part never stack, both eyes blind and both ears deafen.
+Decisions here return events; the evolve handlers below fold them; the effects provider tells the
+roll query and the status view what each wound does; the scheduler heals superficial wounds after
+a normal day (option day_of_rest) and ends timed Fortitude suppressions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any, Iterable
+
+from ..content import schema as s
+from ..errors import NotFound, RuleViolation, UsageError
+from .campaign import find_character
+from .effects import ActiveEffect, provider
+from .evolve import _character, handles
+from .state import DAY, HOUR, MINUTE, Campaign, Character
+from .timeline import scheduler
+
+Event = dict[str, Any]
+
+FIRST_AID_DC = 15  # LOC-6 (a): a DC 15 Heal (Premiers secours) check
+FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
+# How many of a part the body has (Character.body), to know when "both" are wounded.
+ANATOMY = {"eye": "eyes", "ear": "ears", "hand": "hands", "foot_leg": "feet"}
+SUPPRESSION = {"1_minute": MINUTE, "10_minutes": 10 * MINUTE, "1_hour": HOUR, "8_hours": 8 * HOUR, "1_day": DAY}
+SIDE_NAMES = {"left": ("côté gauche", "left"), "right": ("côté droit", "right")}
+HEAL_ROUTES = ("first_aid", "magic", "rest", "gm")
+
+
+@dataclass(frozen=True)
+class Wound:
+    """One localized wound on a character (LOC data model, RULES-NOTES 3.2.1)."""
+
+    id: str
+    part: str  # body part id (hand, arm, head, eye, ear, foot_leg)
+    side: str | None  # left / right; None for the head
+    damage: int
+    superficial: bool
+    received_at: int  # game clock, seconds
+    superficial_by: str = "gm"  # "gm" (said so) or "threshold" (damage <= superficial_threshold)
+    cause: str = ""
+    fort_dc: int | None = None  # the optional Fortitude save (LOC-7), when one was made
+    fort_total: int | None = None
+    suppressed: bool = False  # the save succeeded: the -2 is ignored ...
+    suppressed_until: int | None = None  # ... until this moment (None: until the wound heals)
+    recovered: int = 0  # hit points recovered toward a non-superficial wound (nonsuperficial_heal)
+    first_aid_failures: int = 0
+
+
+def wound_name(part: Any, side: str | None) -> s.Text:
+    if not side:
+        return part.name
+    fr, en = SIDE_NAMES.get(side, (side, side))
+    return s.Text(fr=f"{part.name.fr} ({fr})", en=f"{part.name.en} ({en})")
+
+
+def find_wound(character: Character, key: str) -> Wound:
+    wound = next((w for w in character.wounds if w.id == key), None)
+    if wound is None:
+        known = ", ".join(w.id for w in character.wounds) or "none"
+        raise NotFound(f"{character.name} has no wound {key!r} (wounds: {known})")
+    return wound
+
+
+def resolve_part(rules: Any, text: str) -> Any:
+    """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg')."""
+    key = text.strip().casefold()
+    parts = rules.body_parts
+    if key in parts:
+        return parts[key]
+    for part in parts.values():
+        names = {part.name.fr.casefold(), part.name.en.casefold()}
+        names |= {piece.strip() for name in tuple(names) for piece in name.split("/")}
+        if key in names:
+            return part
+    raise NotFound(f"unknown body part {text!r} (known: {', '.join(parts)})")
+
+
+def _record_total(ctx: Any, why: str, total: int | None, bonus: int) -> int:
+    """A check or save: the total the GM typed (any value: the bonus is the table's business), or d20 + bonus."""
+    if total is None:
+        return ctx.roller.roll(f"1d20{bonus:+d}", why)
+    ctx.roller.made.append({"why": why, "formula": "total", "total": total, "faces": [], "typed": True})
+    return total
+
+
+def fortitude_bonus(character: Character, rules: Any) -> int:
+    """The Fortitude save bonus on the sheet; in 5e its reading, the Constitution save; else the Con modifier."""
+    saves = dict(character.saves)
+    fortitude = rules.saves.get("fortitude")
+    for key in ("fortitude", fortitude.maps_to.get("dnd5e") if fortitude else "con"):
+        if key in saves:
+            return saves[key]
+    return dict(character.abilities_mod())["con"]
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = None,
+          superficial: bool | None = None, fort_total: int | None = None, cause: str = "") -> list[Event]:
+    """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7)."""
+    state: Campaign = ctx.state
+    character = find_character(state, key)
+    part = resolve_part(ctx.rules, part_text)
+    options = ctx.options
+    if character.dead:
+        raise RuleViolation(f"{character.name} is dead")
+    if damage < 1:
+        raise UsageError("a wound needs at least 1 point of damage (--damage N)")
+    minimum = options.get("min_damage_for_wound", 1)
+    if damage < minimum:
+        raise RuleViolation(f"{damage} damage is below min_damage_for_wound ({minimum}): no wound")
+    if part.sides and side is None:
+        raise UsageError(f"a {part.name.en.lower()} wound needs a side: --side {' or --side '.join(part.sides)}")
+    if not part.sides and side is not None:
+        raise UsageError(f"the {part.name.en.lower()} has no sides: leave out --side")
+    if side is not None and side not in part.sides:
+        raise UsageError(f"side {side!r} is not one of {', '.join(part.sides)}")
+    body_field = ANATOMY.get(part.id)
+    if body_field and getattr(character.body, body_field, 1) <= 0:
+        raise RuleViolation(f"{character.name} has no {body_field} left to wound")
+    by = "gm"
+    if superficial is None:
+        superficial, by = damage <= options.get("superficial_threshold", 5), "threshold"
+    wound_id = f"w{state.counter + 1}"
+    data: dict[str, Any] = {
+        "character": character.id, "id": wound_id, "part": part.id, "side": side, "damage": damage,
+        "superficial": superficial, "superficial_by": by, "at": state.clock, "cause": cause,
+    }
+    if fort_total is not None and not options.get("allow_fort_ignore", False):
+        raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
+                            "(sawbones campaign set allow_fort_ignore true)")
+    if options.get("allow_fort_ignore", False):
+        dc = FORT_BASE_DC + damage
+        total = _record_total(ctx, f"Fortitude save DC {dc} to ignore the wound", fort_total,
+                              fortitude_bonus(character, ctx.rules))
+        success = total >= dc
+        lasts = options.get("fort_ignore_duration", "until_healed")
+        until = state.clock + SUPPRESSION[lasts] if success and lasts in SUPPRESSION else None
+        data["fort"] = {"dc": dc, "total": total, "success": success, "until": until}
+    if ctx.roller.made:
+        data["rolls"] = list(ctx.roller.made)
+    return [{"type": "wound_received", "data": data}]
+
+
+def heal_bonus(character: Character, rules: Any) -> int:
+    """The Heal skill bonus on the sheet (5e: Medicine), else the Wisdom modifier."""
+    skills = dict(character.skills)
+    heal = rules.skills.get("heal")
+    for key in ("heal", heal.maps_to.get("dnd5e") if heal else "medicine"):
+        if key in skills:
+            return skills[key]
+    return dict(character.abilities_mod())["wis"]
+
+
+def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, healer_name: str | None = None) -> list[Event]:
+    """A DC 15 first-aid (Heal) check on a superficial wound (LOC-6 a); success heals it now.
+
+    The check is the total the GM typed, or rolled with the healer's Heal (5e: Medicine) bonus.
+    """
+    state: Campaign = ctx.state
+    character = find_character(state, key)
+    target = find_wound(character, wound_id)
+    if not target.superficial:
+        raise RuleViolation(f"{target.id} is not superficial: first aid heals only superficial wounds (LOC-6); "
+                            "heal it by magic or rest")
+    if total is None and healer_name is None:
+        raise UsageError("give the check total with --check, or name a --healer whose Heal bonus is rolled")
+    bonus = heal_bonus(find_character(state, healer_name), ctx.rules) if healer_name else 0
+    result = _record_total(ctx, f"first aid (Heal) DC {FIRST_AID_DC}", total, bonus)
+    success = result >= FIRST_AID_DC
+    events = [{"type": "wound_first_aid", "data": {
+        "character": character.id, "wound": target.id, "dc": FIRST_AID_DC, "total": result, "success": success,
+        "at": state.clock, "rolls": list(ctx.roller.made)}}]
+    if success:
+        events.append(_healed(character, target, "first_aid", state.clock))
+    return events
+
+
+def heal_wounds_by_magic(ctx: Any, character_id: str, hp: int, wound_ids: Iterable[str] | None = None) -> list[Event]:
+    """Events for `hp` points of magical healing (LOC-6 b): the `heal` command calls this with the HP restored.
+
+    Any magical healing of 1 HP or more heals every superficial wound. Non-superficial wounds follow
+    the option nonsuperficial_heal: hp_recovered and magic_only credit the HP to them, oldest first,
+    and a wound heals once the HP it cost are back; gm leaves them to the GM.
+    """
+    state: Campaign = ctx.state
+    character = find_character(state, character_id)
+    if hp < 1:
+        return []
+    targets = _targets(character, wound_ids)
+    events = [_healed(character, w, "magic", state.clock) for w in targets if w.superficial]
+    if ctx.options.get("nonsuperficial_heal", "hp_recovered") in ("hp_recovered", "magic_only"):
+        events += _credit(character, [w for w in targets if not w.superficial], hp, "magic", state.clock)
+    return events
+
+
+def rest(ctx: Any, key: str, wound_ids: Iterable[str] | None = None, hp: int | None = None) -> list[Event]:
+    """The character has had a day of rest (LOC-6 c), ending now on the game clock.
+
+    Superficial wounds at least a day old heal. Non-superficial wounds: under hp_recovered, the HP
+    the rest gave back (`hp`) count toward them; magic_only and gm wounds do not heal by rest.
+    """
+    state: Campaign = ctx.state
+    character = find_character(state, key)
+    explicit = wound_ids is not None
+    targets = _targets(character, wound_ids)
+    if not targets:
+        raise RuleViolation(f"{character.name} has no wounds to rest off")
+    mode = ctx.options.get("nonsuperficial_heal", "hp_recovered")
+    events: list[Event] = []
+    problems: list[str] = []
+    for w in targets:
+        if not w.superficial:
+            if mode != "hp_recovered":
+                how = "only by magic" if mode == "magic_only" else "when the GM says (--gm)"
+                problems.append(f"{w.id} is not superficial and heals {how}")
+            elif hp is None:
+                problems.append(f"{w.id} is not superficial: give the hit points the rest restored (--hp N)")
+            continue
+        if state.clock - w.received_at < DAY:
+            problems.append(f"{w.id} was received less than a day ago on the game clock (advance the clock first)")
+            continue
+        events.append(_healed(character, w, "rest", state.clock))
+    if mode == "hp_recovered" and hp:
+        events += _credit(character, [w for w in targets if not w.superficial], hp, "rest", state.clock)
+    if explicit and problems:
+        raise RuleViolation("; ".join(problems))
+    if not events:
+        raise RuleViolation("nothing heals: " + ("; ".join(problems) or "no wound qualifies"))
+    return events
+
+
+def gm_heal(ctx: Any, key: str, wound_id: str) -> list[Event]:
+    """The GM declares a wound healed (option nonsuperficial_heal = gm, a severed part regrown...)."""
+    character = find_character(ctx.state, key)
+    return [_healed(character, find_wound(character, wound_id), "gm", ctx.state.clock)]
+
+
+def _targets(character: Character, wound_ids: Iterable[str] | None) -> list[Wound]:
+    if wound_ids is None:
+        return list(character.wounds)
+    return [find_wound(character, w) for w in wound_ids]
+
+
+def _healed(character: Character, w: Wound, how: str, at: int) -> Event:
+    return {"type": "wound_healed", "data": {"character": character.id, "wound": w.id, "how": how, "at": at}}
+
+
+def _credit(character: Character, wounds: list[Wound], hp: int, how: str, at: int) -> list[Event]:
+    """Recovered hit points go to non-superficial wounds, oldest first (LOC-6, AMB-1-3)."""
+    events: list[Event] = []
+    left = hp
+    for w in sorted(wounds, key=lambda w: (w.received_at, w.id)):
+        if left <= 0:
+            break
+        take = min(left, w.damage - w.recovered)
+        left -= take
+        if w.recovered + take >= w.damage:
+            healed = _healed(character, w, how, at)
+            healed["data"]["hp"] = take
+            events.append(healed)
+        else:
+            events.append({"type": "wound_recovery", "data": {
+                "character": character.id, "wound": w.id, "hp": take, "recovered": w.recovered + take, "how": how}})
+    return events
+
+
+# ---------------------------------------------------------------- time
+
+
+@scheduler
+def _due(ctx: Any):
+    """Timed suppressions end; under day_of_rest = normal_day, superficial wounds heal after a day."""
+    normal_day = ctx.options.get("day_of_rest") == "normal_day"
+    for character in ctx.state.characters:
+        for w in character.wounds:
+            if w.suppressed and w.suppressed_until is not None:
+                yield (w.suppressed_until, f"wound:{character.id}:{w.id}:fort",
+                       partial(_end_suppression, character.id, w.id))
+            if normal_day and w.superficial:
+                yield (w.received_at + DAY, f"wound:{character.id}:{w.id}:rest",
+                       partial(_rest_heal, character.id, w.id))
+
+
+def _end_suppression(character_id: str, wound_id: str, ctx: Any) -> list[Event]:
+    return [{"type": "wound_suppression_ended",
+             "data": {"character": character_id, "wound": wound_id, "at": ctx.state.clock}}]
+
+
+def _rest_heal(character_id: str, wound_id: str, ctx: Any) -> list[Event]:
+    character = _character(ctx.state, character_id)
+    return [_healed(character, find_wound(character, wound_id), "rest", ctx.state.clock)]
+
+
+# ---------------------------------------------------------------- evolve
+
+
+def _with_wounds(state: Campaign, character_id: str, wounds: tuple[Wound, ...]) -> Campaign:
+    return state.with_character(replace(_character(state, character_id), wounds=wounds))
+
+
+def _change(state: Campaign, d: dict[str, Any], **changes: Any) -> Campaign:
+    character = _character(state, d["character"])
+    return _with_wounds(state, character.id, tuple(
+        replace(w, **changes) if w.id == d["wound"] else w for w in character.wounds))
+
+
+@handles("wound_received")
+def _wound_received(state: Campaign, d: dict[str, Any]) -> Campaign:
+    fort = d.get("fort") or {}
+    w = Wound(
+        id=d["id"], part=d["part"], side=d.get("side"), damage=d["damage"], superficial=d["superficial"],
+        received_at=d["at"], superficial_by=d.get("superficial_by", "gm"), cause=d.get("cause", ""),
+        fort_dc=fort.get("dc"), fort_total=fort.get("total"), suppressed=bool(fort.get("success")),
+        suppressed_until=fort.get("until"),
+    )
+    character = _character(state, d["character"])
+    return replace(_with_wounds(state, character.id, character.wounds + (w,)),
+                   counter=max(state.counter, int(d["id"].lstrip("w") or 0)))
+
+
+@handles("wound_first_aid")
+def _wound_first_aid(state: Campaign, d: dict[str, Any]) -> Campaign:
+    if d["success"]:
+        return state
+    w = find_wound(_character(state, d["character"]), d["wound"])
+    return _change(state, d, first_aid_failures=w.first_aid_failures + 1)
+
+
+@handles("wound_recovery")
+def _wound_recovery(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _change(state, d, recovered=d["recovered"])
+
+
+@handles("wound_suppression_ended")
+def _wound_suppression_ended(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return _change(state, d, suppressed=False, suppressed_until=None)
+
+
+@handles("wound_healed")
+def _wound_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    character = _character(state, d["character"])
+    return _with_wounds(state, character.id, tuple(w for w in character.wounds if w.id != d["wound"]))
+
+
+# ---------------------------------------------------------------- effects
+
+
+def _extra_rolls(part_id: str, value: Any) -> tuple[s.Rolls, ...]:
+    """The GM's extra rolls for a part (option extra_affected_rolls): Rolls mappings, or 'kind[:id]' text."""
+    if value is None:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    out: list[s.Rolls] = []
+    for item in items:
+        if isinstance(item, str):
+            for piece in filter(None, (p.strip() for p in item.split(";"))):
+                kind, _, ident = piece.partition(":")
+                field = "abilities" if ident in ("str", "dex", "con", "int", "wis", "cha") else "skills"
+                item_dict: dict[str, Any] = {"kinds": [kind.strip()]}
+                if ident:
+                    item_dict[field] = [ident.strip()]
+                out.append(_rolls(part_id, item_dict))
+        else:
+            out.append(_rolls(part_id, item))
+    return tuple(out)
+
+
+def _rolls(part_id: str, item: Any) -> s.Rolls:
+    from pydantic import ValidationError
+
+    try:
+        return s.Rolls.model_validate(item)
+    except ValidationError as exc:
+        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc.errors()[0]['msg']} (got {item!r})") from None
+
+
+def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
+    """Parts wounded on every side the body still has (LOC-4): (part, wounds) for each such part."""
+    severe_only = options.get("blind_deaf_requires_severe", False)
+    out = []
+    for part in rules.body_parts.values():
+        if not part.both_sides_condition or not part.sides:
+            continue
+        counted = [w for w in character.wounds if w.part == part.id and not (severe_only and w.superficial)]
+        have = getattr(character.body, ANATOMY.get(part.id, ""), len(part.sides))
+        need = min(len(part.sides), have)
+        if need > 0 and len({w.side for w in counted}) >= need:
+            out.append((part, counted))
+    return out
+
+
+@provider
+def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+    """Each wound: its part's -2 on the part's rolls, and the part's notes; both eyes/ears: the condition."""
+    if not character.wounds:
+        return
+    stacking = options.get("stacking", "per_part_type")
+    extra = options.get("extra_affected_rolls") or {}
+    for w in character.wounds:
+        part = rules.body_parts.get(w.part)
+        if part is None:  # a content pack removed the part: nothing left to apply
+            continue
+        detail: dict[str, Any] = {"part": w.part, "side": w.side,
+                                  "stack_group": "wound" if stacking == "never_more_than_2" else f"wound:{w.part}"}
+        if w.suppressed:
+            detail |= {"suppressed": True, "suppressed_until": w.suppressed_until}
+        rolls = part.rolls + _extra_rolls(part.id, extra.get(part.id))
+        effect = s.Modifier(type="modifier", value=part.penalty, rolls=rolls)
+        name = wound_name(part, w.side)
+        yield ActiveEffect(effect, "wound", w.id, part.id, name, detail)
+        for note in part.notes:
+            yield ActiveEffect(note, "wound", w.id, part.id, name, {"part": w.part, "side": w.side})
+    for part, wounds in both_sides(character, rules, options):
+        ids = sorted(w.id for w in wounds)
+        name = s.Text(fr=f"{part.name.fr} (des deux côtés)", en=f"{part.name.en} (both sides)")
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
+                           "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})

@@ -1,0 +1,318 @@
+"""CLI: localized wounds (wound, firstaid, wound-heal) and the roll query (mods)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import click
+
+from . import views
+
+
+# ---------------------------------------------------------------- read models
+
+
+def _fr(lang: str, fr: str, en: str) -> str:
+    return fr if lang == "fr" else en
+
+
+def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
+    """How a wound can heal, in words (LOC-6)."""
+    if w.superficial:
+        day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
+               if options.get("day_of_rest") != "normal_day"
+               else _fr(lang, "une journée normale (automatique)", "a normal day (automatic)"))
+        return [_fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
+                _fr(lang, "1 pv de soins magiques", "1 HP of magical healing"), day]
+    left = w.damage - w.recovered
+    mode = options.get("nonsuperficial_heal", "hp_recovered")
+    if mode == "hp_recovered":
+        return [_fr(lang, f"récupérer les {left} pv qu'elle a coûtés (magie ou repos)",
+                    f"recovering the {left} HP it cost (magic or rest)")]
+    if mode == "magic_only":
+        return [_fr(lang, f"{left} pv de soins magiques", f"{left} HP of magical healing")]
+    return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
+
+
+def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
+    from ..domain.wounds import wound_name
+
+    part = rules.body_parts.get(w.part)
+    doc: dict[str, Any] = {
+        "id": w.id, "part": w.part, "side": w.side, "name": wound_name(part, w.side)(lang) if part else w.part,
+        "damage": w.damage, "superficial": w.superficial, "superficial_by": w.superficial_by,
+        "received_at": w.received_at, "cause": w.cause, "penalty": part.penalty if part else None,
+        "affects": part.affects(lang) if part else "", "suppressed": w.suppressed,
+        "suppressed_until": w.suppressed_until, "recovered": w.recovered, "heals_by": heals_by(w, options, lang),
+    }
+    if w.fort_dc is not None:
+        doc["fort"] = {"dc": w.fort_dc, "total": w.fort_total, "success": w.fort_total >= w.fort_dc}
+    if w.first_aid_failures:
+        doc["first_aid_failures"] = w.first_aid_failures
+    return doc
+
+
+def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    """The character view's wounds: each wound (with its id), and the both-sides conditions."""
+    from ..domain.options import effective_options
+    from ..domain.wounds import both_sides
+
+    options = effective_options(rules, state.option_overrides())
+    conditions = [{"condition": part.both_sides_condition,
+                   "name": rules.conditions[part.both_sides_condition].name(lang), "part": part.id,
+                   "wounds": sorted(w.id for w in wounds)}
+                  for part, wounds in both_sides(character, rules, options)]
+    return {"wounds": [wound_doc(w, rules, options, lang) for w in character.wounds], "wound_conditions": conditions}
+
+
+def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
+    """The wounds of one character in the status view."""
+    from rich.markup import escape
+
+    from ..domain.clock import describe
+
+    for w in c.get("wounds", ()):
+        kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
+        penalty = f"{w['penalty']}" if w["penalty"] is not None else "?"
+        if w["suppressed"]:
+            until = (describe(w["suppressed_until"], lang) if w["suppressed_until"] is not None
+                     else _fr(lang, "guérison", "healed"))
+            penalty = f"[dim]{penalty}[/] ({_fr(lang, 'ignoré (Vigueur) jusqu’à', 'ignored (Fortitude) until')} {until})"
+        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
+                  f"{kind} · {penalty}")
+        con.print(f"     {escape(w['affects'])}")
+        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + "; ".join(w["heals_by"]))
+    for cond in c.get("wound_conditions", ()):
+        con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
+
+
+if wounds_section not in views.CHARACTER_SECTIONS:
+    views.CHARACTER_SECTIONS.append(wounds_section)
+    views.STATUS_RENDERERS.append(render_wound_lines)
+
+
+# ---------------------------------------------------------------- the roll query
+
+
+def roll_context(rules: Any, roll: str, **given: Any) -> Any:
+    """ROLL is a roll kind, or a shortcut: a skill (perception, Escalade), a save (reflex) or an ability (str)."""
+    from ..domain.roll_query import KINDS, RollContext
+
+    key = roll.strip().casefold()
+    if key in KINDS:
+        return RollContext(kind=key, **given)
+    if given.get("skill") is None and (key in rules.skills or any(
+            key in (k.name.fr.casefold(), k.name.en.casefold()) for k in rules.skills.values())):
+        return RollContext(kind="skill", **(given | {"skill": roll}))
+    if given.get("save") is None and any(key in (v.id, v.name.fr.casefold(), v.name.en.casefold())
+                                         for v in rules.saves.values()):
+        return RollContext(kind="save", **(given | {"save": roll}))
+    if given.get("ability") is None and key in rules.abilities:
+        return RollContext(kind="check", **(given | {"ability": key}))
+    raise click.BadParameter(f"{roll!r} is not a roll ({', '.join(KINDS)}), a skill, a save or an ability",
+                             param_hint="ROLL")
+
+
+def _source(src: dict[str, Any]) -> str:
+    if src.get("kind") == "condition":
+        origins = ", ".join(o["name"] for o in src.get("from", ()))
+        return f"{src['name']} ← {origins}" if origins else src["name"]
+    if not src:
+        return "sawbones"
+    stage = f" · {src['stage']}" if src.get("stage") else ""
+    return f"{src['name']}{stage} [{src['kind']} {src['id']}]"
+
+
+def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    from ..domain.clock import describe
+
+    roll = doc["roll"]
+    what = [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range", "hand", "sense") if roll.get(k)]
+    con.print(f"[bold]{escape(name)}[/] · {' · '.join(what)} ({doc['system']})")
+    mode = {"normal": _fr(lang, "normal", "normal"), "advantage": _fr(lang, "avantage", "advantage"),
+            "disadvantage": _fr(lang, "désavantage", "disadvantage")}[doc["mode"]]
+    fail = " · [bold red]" + _fr(lang, "ÉCHEC AUTOMATIQUE", "AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
+    con.print(f"  {_fr(lang, 'modificateur', 'modifier')} [bold]{doc['modifier']:+d}[/] · "
+              f"{_fr(lang, 'jet', 'roll')}: [bold]{mode}[/]{fail}")
+    for m in doc["modifiers"]:
+        style = "" if m.get("stacks", True) else "[dim]"
+        tail = "" if m.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        note = f" — {escape(m['note'])}" if m.get("note") else ""
+        con.print(f"  {style}{m['value']:+d} {escape(_source(m['source']))}{tail}{note}")
+    for key, label in (("advantage", ("avantage", "advantage")), ("disadvantage", ("désavantage", "disadvantage")),
+                       ("auto_fails", ("échec automatique", "automatic failure"))):
+        for line in doc[key]:
+            con.print(f"  {label[0] if lang == 'fr' else label[1]}: {escape(_source(line['source']))}")
+    if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
+        con.print("  " + _fr(lang, "avantage et désavantage s'annulent", "advantage and disadvantage cancel out"))
+    for line in doc["suppressed"]:
+        until = describe(line["suppressed_until"], lang) if line.get("suppressed_until") is not None \
+            else _fr(lang, "sa guérison", "it heals")
+        value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
+        con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "
+                  + _fr(lang, f"ignoré (Vigueur) jusqu'à {until}", f"ignored (Fortitude) until {until}"))
+    for line in doc["conditional"]:
+        value = f"{line['value']:+d}" if line.get("value") is not None else line["type"]
+        tail = "" if line.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        con.print(f"  [yellow]? {value}[/] {escape(_source(line['source']))}{tail} — "
+                  f"{escape(_fr(lang, ' ou ', ' or ').join(line['if']))}")
+    for cond in doc["conditions"]:
+        mark = "" if cond["matters"] else "[dim]"
+        sup = f" ({_fr(lang, 'remplacé par', 'replaced by')} {cond['superseded_by']})" if cond.get("superseded_by") else ""
+        con.print(f"  {mark}{_fr(lang, 'état', 'condition')}: {escape(_source(cond['source']))}{sup}")
+        if cond["matters"] and cond["reading"]:
+            con.print(f"     {escape(cond['reading'])}")
+    for line in doc["restrictions"]:
+        con.print(f"  {_fr(lang, 'restriction', 'restriction')}: {escape(line['text'])} — {escape(_source(line['source']))}")
+    for line in doc["triggers"]:
+        con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
+    for line in doc["notes"]:
+        cond = f" ({'; '.join(line['if'])})" if line.get("if") else ""
+        con.print(f"  [dim]note: {escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
+
+
+# ---------------------------------------------------------------- commands
+
+
+def register(cli: click.Group) -> None:
+    from .cli import pass_env
+
+    def character_view(env, state, character_id) -> dict[str, Any]:
+        character = state.character(character_id)
+        return views.character_doc(character, state, env.service.rules_for(state), env.lang)
+
+    @cli.command("wound")
+    @click.argument("name")
+    @click.argument("part")
+    @click.option("--damage", type=click.IntRange(1, 10000), required=True, help="Damage taken by that part.")
+    @click.option("--side", type=click.Choice(["left", "right"]), help="Left or right (hand, arm, eye, ear, foot/leg).")
+    @click.option("--superficial/--severe", default=None,
+                  help="Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
+                       "option superficial_threshold).")
+    @click.option("--fort", "fort_total", type=click.IntRange(-20, 60), metavar="TOTAL",
+                  help="Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore).")
+    @click.option("--cause", default="", help="What did it (caltrops, flames...).")
+    @pass_env
+    def wound_cmd(env, name, part, damage, side, superficial, fort_total, cause) -> None:
+        """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
+        from rich.markup import escape
+
+        from ..domain.wounds import wound
+
+        state, events = env.act(lambda ctx: wound(ctx, name, part, damage, side, superficial, fort_total, cause))
+        data = events[0]["data"]
+        character = views.character_doc(state.character(data["character"]), state,
+                                         env.service.rules_for(state), env.lang)
+        doc = {"wound": next(w for w in character["wounds"] if w["id"] == data["id"]), "events": events,
+               "wound_conditions": character["wound_conditions"]}
+
+        def render(con):
+            lang = env.lang
+            con.print(f"[bold]{escape(character['name'])}[/]:")
+            render_wound_lines({"wounds": [doc["wound"]], "wound_conditions": doc["wound_conditions"]}, lang, con)
+            fort = data.get("fort")
+            if fort:
+                result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
+                          else _fr(lang, "échec", "failure"))
+                con.print(f"  {_fr(lang, 'Vigueur', 'Fortitude')} DC {fort['dc']}: {fort['total']} ({result})")
+
+        env.emit(doc, render)
+
+    @cli.command("firstaid")
+    @click.argument("name")
+    @click.argument("wound_id", metavar="WOUND")
+    @click.option("--check", "total", type=click.IntRange(-20, 60), metavar="TOTAL",
+                  help="Total of the Heal (first aid) check.")
+    @click.option("--healer", help="Who gives first aid (the check is rolled with their Heal or Medicine bonus).")
+    @pass_env
+    def firstaid_cmd(env, name, wound_id, total, healer) -> None:
+        """A DC 15 first-aid (Heal) check on a superficial wound; success heals it."""
+        from ..domain.wounds import first_aid
+
+        state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
+        attempt = events[0]["data"]
+        doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
+               "events": events, "character": character_view(env, state, attempt["character"])}
+        env.emit(doc, lambda con: con.print(
+            f"First aid on {wound_id}: {attempt['total']} vs DC {attempt['dc']} — "
+            + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
+
+    @cli.command("wound-heal")
+    @click.argument("name")
+    @click.argument("wound_ids", metavar="[WOUND]...", nargs=-1)
+    @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help="Hit points of magical healing.")
+    @click.option("--rest", is_flag=True, help="A day of rest has just ended (superficial wounds a day old heal).")
+    @click.option("--hp", type=click.IntRange(1, 10000), help="With --rest: hit points the rest gave back.")
+    @click.option("--gm", is_flag=True, help="The GM declares the wound healed.")
+    @pass_env
+    def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
+        """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
+        from ..domain.campaign import find_character
+        from ..domain.wounds import gm_heal, heal_wounds_by_magic
+        from ..domain.wounds import rest as rest_decision
+
+        if sum((magic is not None, rest, gm)) != 1:
+            raise click.UsageError("give exactly one of --magic HP, --rest or --gm")
+        if hp is not None and not rest:
+            raise click.UsageError("--hp goes with --rest")
+        if gm and not wound_ids:
+            raise click.UsageError("--gm needs the WOUND to heal")
+        ids = list(wound_ids) or None
+
+        def decide(ctx):
+            if magic is not None:
+                character = find_character(ctx.state, name)
+                return heal_wounds_by_magic(ctx, character.id, magic, ids)
+            if rest:
+                return rest_decision(ctx, name, ids, hp)
+            return [e for w in ids for e in gm_heal(ctx, name, w)]
+
+        state, events = env.act(decide)
+        healed = [e["data"]["wound"] for e in events if e["type"] == "wound_healed"]
+        progress = [e["data"] for e in events if e["type"] == "wound_recovery"]
+        character = state.character(name)
+        doc = {"healed": healed, "recovery": progress, "events": events,
+               "character": character_view(env, state, character.id) if character else None}
+
+        def render(con):
+            con.print(("Healed: " + ", ".join(healed)) if healed else "No wound healed.")
+            for p in progress:
+                con.print(f"  {p['wound']}: {p['recovered']} HP recovered so far")
+
+        env.emit(doc, render)
+
+    @cli.command("mods")
+    @click.argument("name")
+    @click.argument("roll")
+    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
+    @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
+    @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
+    @click.option("--hand", type=click.Choice(["left", "right", "both"]), help="Hand (or arm) the attack is made with.")
+    @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
+    @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
+    @click.option("--sense", type=click.Choice(["sight", "hearing"]), help="The sense the roll relies on.")
+    @click.option("--armor", metavar="metal|none|ID", help="Armour worn: metal, none, or an armour id.")
+    @click.option("--standing/--prone", default=None, help="Standing or prone.")
+    @click.option("--combat/--no-combat", default=None, help="In combat or not.")
+    @pass_env
+    def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat) -> None:
+        """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
+
+        ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
+        or a skill, save or ability name as a shortcut (perception, reflex, str).
+        """
+        from ..domain.campaign import find_character
+        from ..domain.options import effective_options
+        from ..domain.roll_query import query
+
+        state = env.service.load(env.campaign_name()).state
+        rules = env.service.rules_for(state)
+        character = find_character(state, name)
+        context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
+                               sense=sense, armor=armor, standing=standing, in_combat=combat)
+        answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
+        doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
+        env.emit(doc, partial(render_answer, doc, character.name, env.lang))

@@ -94,8 +94,10 @@ def roll_save(ctx: Any, character: Character, save: str, dc: int, why: str, tota
     return out
 
 
-def _hp_event(character: Character, hp: int, loss: int, why: str) -> Event:
-    return {"type": "hp_changed", "data": {"character": character.id, "hp": hp - loss, "why": why}}
+def _hp_event(character: Character, hp: int, loss: int, why: str, system: str = "pf1e") -> Event:
+    """HP after a track's damage: PF1 goes below 0 (dying rules); 5e stops at 0."""
+    after = hp - loss if system == "pf1e" else max(0, hp - loss)
+    return {"type": "hp_changed", "data": {"character": character.id, "hp": after, "why": why}}
 
 
 def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
@@ -108,14 +110,14 @@ def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.T
         if outcome.poison_damage:
             loss = poison_damage(a.dc, ctx.options)
             if loss:
-                events.append(_hp_event(character, hp, loss, f"{a.affliction}: poison damage"))
+                events.append(_hp_event(character, hp, loss, f"{a.affliction}: poison damage", ctx.state.system))
                 hp -= loss
             done.append({"what": "poison_damage", "hp": loss})
         if outcome.hp_loss:
             loss = ctx.roller.roll(outcome.hp_loss, f"{a.affliction}: hit point loss")
             if outcome.hp_at_most is not None:
                 loss = max(loss, hp - outcome.hp_at_most)
-            events.append(_hp_event(character, hp, loss, f"{a.affliction}: hit point loss"))
+            events.append(_hp_event(character, hp, loss, f"{a.affliction}: hit point loss", ctx.state.system))
             hp -= loss
             done.append({"what": "hp_loss", "hp": loss})
         if outcome.ability_loss:
@@ -241,7 +243,7 @@ def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d2
               "contracted": (not save["succeeded"]) and dose != "extra"}
     events.append({"type": "affliction_exposed", "data": {**record, "rolls": _rolls(ctx, mark)}})
     if damage:
-        events.append(_hp_event(character, hp, damage, f"{defn.id}: poison damage"))
+        events.append(_hp_event(character, hp, damage, f"{defn.id}: poison damage", ctx.state.system))
     events += more
     if after is not None:
         kind = "affliction_contracted" if dose == "initial" else "affliction_changed"

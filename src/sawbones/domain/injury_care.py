@@ -231,7 +231,10 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
             names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
             raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
     if hp:
+        from .wounds import heal_wounds_by_magic
+
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
+        events += heal_wounds_by_magic(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds
     if target is not None:
         current = fold(events, ctx.state).character(character.id)
         events += _healed(ctx, current, target, "magic", spell=spell.id)

@@ -1,22 +1,42 @@
-"""The application service: load a campaign (fold its log), decide, append. CLI and API both call this."""
+"""The application service: load a campaign (fold its log), decide, append. CLI and API both call this.
+
+Loading costs the same with 100 or 100,000 events: the fold starts from the newest usable state
+snapshot (a cache in the store, rebuilt from the log whenever in doubt) or from this process's own
+last state of the campaign, and folds only the tail. A snapshot is usable when it was made by the
+same fold code (code_version) and no undo marker after it reverts an action it contains; otherwise
+an older snapshot, or the full log, is used. Snapshots are written every SNAPSHOT_EVERY events.
+
+Acting is optimistic: decide on the state at version V, append after V. If another GM appended
+first, the command is decided again on the new state (a bounded number of times); a command the
+new state no longer allows fails with its own clear error, and nothing is ever written twice.
+Decisions must therefore be pure functions of their Context.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
-from ..adapters.sqlite_store import SqliteStore, StoredEvent
 from ..content.loader import Rules, load_rules
 from ..domain.evolve import Event, evolve
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
-from ..errors import RuleViolation, UsageError
+from ..errors import ConflictError, RuleViolation, StoreError, UsageError
 
 UNDO = "action_undone"
+CREATED = "campaign_created"
 CURRENT_KEY = "current_campaign"
+SNAPSHOT_EVERY = 500  # events between two stored snapshots
+KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
+RETRIES = 3  # automatic re-decisions after a ConflictError
 
 
 @dataclass(frozen=True)
@@ -25,7 +45,12 @@ class Loaded:
     state: Campaign
     head: int  # last stored version (including undone actions and undo markers)
     next_action: int
-    actions: tuple[tuple[int, str, bool], ...]  # (action, first event type, undone)
+    _actions: Callable[[], tuple[tuple[int, str, bool], ...]] = field(default=lambda: (), repr=False, compare=False)
+
+    @cached_property
+    def actions(self) -> tuple[tuple[int, str, bool], ...]:
+        """(action, first event type, undone) for the whole log (read on demand: it grows with the log)."""
+        return self._actions()
 
 
 @dataclass(frozen=True)
@@ -41,8 +66,20 @@ class Context:
 Decision = Callable[[Context], list[Event]]
 
 
-def replay(stored: list[StoredEvent]) -> tuple[Campaign, tuple[tuple[int, str, bool], ...]]:
-    """Fold the log, skipping undone actions; also list the actions for the log view."""
+@dataclass(frozen=True)
+class _Base:
+    """A folded state to start from."""
+
+    version: int  # last event folded in
+    action: int  # its action
+    state: Campaign | None = None  # None: a stored snapshot, read on use
+    snapshot_at: int = 0  # version of the newest usable stored snapshot at or before `version`
+    content_version: str = ""
+    stamp: float | None = None  # created_at of the event at `version`: a restored or replaced database differs
+
+
+def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ...]]:
+    """Fold the whole log, skipping undone actions; also list the actions for the log view."""
     undone = {e.data["action"] for e in stored if e.type == UNDO}
     state = Campaign(name="")
     first_type: dict[int, str] = {}
@@ -55,19 +92,87 @@ def replay(stored: list[StoredEvent]) -> tuple[Campaign, tuple[tuple[int, str, b
     return state, actions
 
 
+def fold_tail(state: Campaign, tail: list[Any]) -> Campaign:
+    """Fold events after a base state; undo markers in the tail revert actions of the tail."""
+    undone = {e.data["action"] for e in tail if e.type == UNDO}
+    for event in tail:
+        if event.type == UNDO or event.action in undone:
+            continue
+        state = evolve(state, event.as_event())
+    return state
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """What folds the log: the domain package's source and the snapshot codec. A change invalidates snapshots."""
+    import sawbones
+
+    digest = hashlib.sha256(getattr(sawbones, "__version__", "").encode())
+    root = Path(sawbones.__file__).parent
+    files = sorted((root / "domain").rglob("*.py")) + [root / "adapters" / "codec.py"]
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class _Memory:
+    """This process's newest folded state per (database, campaign): services opened per request share it."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[str, int], _Base] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> _Base | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int], base: _Base) -> None:
+        with self.lock:
+            known = self.items.get(key)
+            if known is None or known.version <= base.version:
+                self.items[key] = base
+                self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def drop(self, key: tuple[str, int]) -> None:
+        with self.lock:
+            self.items.pop(key, None)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+MEMORY = _Memory()
+
+
 class Service:
-    def __init__(self, store: SqliteStore, packs: tuple[str, ...] = ()) -> None:
+    def __init__(self, store: Any, packs: tuple[str, ...] = (), *, snapshot_every: int = SNAPSHOT_EVERY,
+                 keep_snapshots: int = KEEP_SNAPSHOTS, retries: int = RETRIES, memory_cache: bool = True) -> None:
         self.store = store
         self.packs = packs
+        self.snapshot_every = snapshot_every
+        self.keep_snapshots = keep_snapshots
+        self.retries = retries
+        self.memory_cache = memory_cache and bool(getattr(store, "database_id", None))
+        self._db = f"{getattr(store, 'database_id', '')}@{getattr(store, 'where', '')}"
 
     @classmethod
     def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
-        url = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
-        if url.startswith("sqlite:///"):
-            url = url[len("sqlite:///"):]
-        elif "://" in url:
-            raise UsageError(f"unsupported database URL {url!r} (this build stores campaigns in SQLite files)")
-        return cls(SqliteStore(url), packs)
+        """db: a SQLite file path, sqlite:///path or postgresql+psycopg://... (default $SAWBONES_DATABASE_URL,
+        then ./sawbones.db)."""
+        from ..adapters.store import open_store
+
+        target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
+        return cls(open_store(target), packs)
+
+    def close(self) -> None:
+        self.store.close()
 
     def rules_for(self, state: Campaign | None = None) -> Rules:
         packs = tuple(dict.fromkeys((state.content_packs if state else ()) + self.packs))
@@ -92,48 +197,196 @@ class Service:
             raise UsageError(f"unknown game system {system!r} (dnd5e or pf1e)")
         load_rules(tuple(packs) + self.packs)  # a bad pack must fail before anything is written
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-        cid = self.store.create_campaign(name)
-        event = {"type": "campaign_created",
+        event = {"type": CREATED,
                  "data": {"name": name, "system": system, "seed": seed, "content_packs": list(packs)}}
-        self.store.append(cid, 0, 1, [event], self.rules_for().version)
+        self.store.create_campaign(name, [event], self.rules_for().version)  # the row and its first event, atomically
         self.store.set_meta(CURRENT_KEY, name)
         return self.load(name).state
 
+    # ------------------------------------------------------------ loading
     def load(self, name: str) -> Loaded:
         cid = self.store.campaign_id(name)
+        return self._load(cid)
+
+    def _load(self, cid: int) -> Loaded:
+        for _ in range(3):
+            loaded = self._try_load(cid)
+            if loaded is not None:
+                return loaded
+        return self._full_load(cid)  # pragma: no cover - concurrent undos kept reaching into every base
+
+    def _actions_of(self, cid: int, head: int) -> Callable[[], tuple[tuple[int, str, bool], ...]]:
+        """The action list as of `head` (later actions by other GMs are not this Loaded's business)."""
+
+        def compute() -> tuple[tuple[int, str, bool], ...]:
+            undone = {action for _, action in self.store.undo_markers(cid, upto=head)}
+            return tuple((a, first, a in undone) for a, first in self.store.actions(cid, upto=head))
+
+        return compute
+
+    def _full_load(self, cid: int) -> Loaded:
         stored = self.store.events(cid)
         state, actions = replay(stored)
-        head = stored[-1].version if stored else 0
-        next_action = (max(e.action for e in stored) + 1) if stored else 1
-        return Loaded(cid, state, head, next_action, actions)
+        loaded = self._finish(cid, _Base(0, 0, Campaign(name="")), state, stored)
+        return Loaded(loaded.campaign_id, loaded.state, loaded.head, loaded.next_action, lambda: actions)
 
+    def _tail(self, cid: int, base: _Base) -> list[Any] | None:
+        """The events after the base, or None if the log does not hold the base's last event as remembered."""
+        rows = self.store.events(cid, after=base.version - 1)
+        if not rows or rows[0].version != base.version:
+            return None
+        if base.stamp is not None and rows[0].created_at != base.stamp:
+            return None
+        return rows
+
+    @staticmethod
+    def _reaches_into(base: _Base, tail: list[Any]) -> bool:
+        """An undo after the base reverts an action folded into it: the base is no good."""
+        return any(e.type == UNDO and e.data["action"] <= base.action for e in tail)
+
+    def _try_load(self, cid: int) -> Loaded | None:
+        memory = MEMORY.get((self._db, cid)) if self.memory_cache else None
+        if memory is not None and memory.state is not None:
+            rows = self._tail(cid, memory)
+            if rows is not None and not self._reaches_into(memory, rows[1:]):
+                return self._finish(cid, memory, fold_tail(memory.state, rows[1:]), rows[1:], rows[0])
+            self._forget(cid)
+        if self.snapshot_every <= 0:
+            return self._full_load(cid)
+        snaps = self.store.snapshots(cid, code_version())
+        if not snaps:
+            return self._full_load(cid)
+        markers = self.store.undo_markers(cid, after=min(s.version for s in snaps))
+        for snap in snaps:
+            if any(v > snap.version and action <= snap.action for v, action in markers):
+                continue
+            state = self._read_snapshot(cid, snap.version)
+            if state is None:
+                continue
+            base = _Base(snap.version, snap.action, state, snap.version, snap.content_version)
+            rows = self._tail(cid, base)
+            if rows is None:
+                continue
+            if self._reaches_into(base, rows[1:]):
+                return None  # an undo reaching into it arrived meanwhile: choose again
+            return self._finish(cid, base, fold_tail(state, rows[1:]), rows[1:], rows[0])
+        return self._full_load(cid)
+
+    def _finish(self, cid: int, base: _Base, state: Campaign, tail: list[Any], base_event: Any = None) -> Loaded:
+        """Remember the folded state; store a snapshot when the last one is SNAPSHOT_EVERY events behind."""
+        last = tail[-1] if tail else base_event
+        head = last.version if last is not None else base.version
+        action = last.action if last is not None else base.action
+        content = last.content_version if last is not None else base.content_version
+        stamp = last.created_at if last is not None else base.stamp
+        snapshot_at = base.snapshot_at
+        if self.snapshot_every > 0 and head - snapshot_at >= self.snapshot_every:
+            if self._save_snapshot(cid, head, action, state, content):
+                snapshot_at = head
+        self._remember(cid, _Base(head, action, state, snapshot_at, content, stamp))
+        return Loaded(cid, state, head, action + 1, self._actions_of(cid, head))
+
+    def _read_snapshot(self, cid: int, version: int) -> Campaign | None:
+        from ..adapters.codec import CodecError, loads
+
+        text = self.store.snapshot_state(cid, version, code_version())
+        if text is None:
+            return None
+        try:
+            state = loads(text)
+        except CodecError:
+            return None
+        return state if isinstance(state, Campaign) else None
+
+    def _remember(self, cid: int, base: _Base) -> None:
+        if self.memory_cache:
+            MEMORY.put((self._db, cid), base)
+
+    def _forget(self, cid: int) -> None:
+        if self.memory_cache:
+            MEMORY.drop((self._db, cid))
+
+    def _save_snapshot(self, cid: int, head: int, action: int, state: Campaign, content: str) -> bool:
+        """Best effort: a snapshot that cannot be written only makes a later load slower."""
+        from ..adapters.codec import dumps
+        from ..adapters.store import SnapshotInfo
+
+        try:
+            self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), dumps(state),
+                                     keep=self.keep_snapshots)
+        except (StoreError, TypeError):
+            return False
+        return True
+
+    # ------------------------------------------------------------ acting
     def context(self, loaded: Loaded) -> Context:
         rules = self.rules_for(loaded.state)
         return Context(loaded.state, rules, effective_options(rules, loaded.state.option_overrides()),
                        Roller.for_campaign(loaded.state.seed, loaded.head))
 
-    def act(self, name: str, decide: Decision) -> tuple[Campaign, list[Event]]:
-        """Run one action: decide on the current state, append its events atomically, return the new state."""
-        loaded = self.load(name)
-        ctx = self.context(loaded)
-        events = decide(ctx)
-        if not events:
-            return loaded.state, []
-        state = loaded.state
-        for event in events:  # fold before writing: an event that cannot apply is never stored
-            state = evolve(state, event)
-        self.store.append(loaded.campaign_id, loaded.head, loaded.next_action, events, ctx.rules.version)
-        return state, events
+    def act(self, name: str, decide: Decision, *, retries: int | None = None) -> tuple[Campaign, list[Event]]:
+        """Run one action: decide on the current state, append its events atomically, return the new state.
+
+        If another GM wrote first, decide again on the new state (at most `retries` times): the command
+        still applies, or fails with the reason the new state refuses it. Nothing is written twice."""
+        cid = self.store.campaign_id(name)
+        attempts = (self.retries if retries is None else retries) + 1
+        for attempt in range(attempts):
+            loaded = self._load(cid)
+            ctx = self.context(loaded)
+            events = decide(ctx)
+            if not events:
+                return loaded.state, []
+            state = loaded.state
+            for event in events:  # fold before writing: an event that cannot apply is never stored
+                state = evolve(state, event)
+            try:
+                self.store.append(cid, loaded.head, loaded.next_action, events, ctx.rules.version)
+            except ConflictError:
+                self._forget(cid)  # reload from the store, not from this process's memory
+                if attempt + 1 >= attempts:
+                    raise
+                continue
+            # not remembered: the next load folds these events as stored (what a replay will see)
+            return state, events
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def undo(self, name: str) -> tuple[Campaign, int]:
-        loaded = self.load(name)
-        candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, "campaign_created")]
-        if not candidates:
-            raise RuleViolation("nothing to undo")
-        action = candidates[-1]
-        event = {"type": UNDO, "data": {"action": action}}
-        self.store.append(loaded.campaign_id, loaded.head, loaded.next_action, [event], self.rules_for(loaded.state).version)
-        return self.load(name).state, action
+        """Revert the last action still in force. If someone else acted meanwhile, the undo is refused
+        (retrying could revert their action instead of the one you meant)."""
+        cid = self.store.campaign_id(name)
+        target: int | None = None
+        for attempt in range(self.retries + 1):
+            loaded = self._load(cid)
+            candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED)]
+            if not candidates:
+                raise RuleViolation("nothing to undo")
+            action = candidates[-1]
+            if target is not None and action != target:
+                raise ConflictError("the campaign changed while you undid (another action came last); "
+                                    "nothing was undone: look at the log and undo again if you still mean it")
+            target = action
+            event = {"type": UNDO, "data": {"action": action}}
+            try:
+                self.store.append(cid, loaded.head, loaded.next_action, [event], self.rules_for(loaded.state).version)
+            except ConflictError:
+                self._forget(cid)
+                if attempt >= self.retries:
+                    raise
+                continue
+            return self._load(cid).state, action
+        raise AssertionError("unreachable")  # pragma: no cover
 
-    def log(self, name: str) -> list[StoredEvent]:
+    def log(self, name: str) -> list[Any]:
         return self.store.events(self.store.campaign_id(name))
+
+    # ------------------------------------------------------------ export / import
+    def export_campaign(self, name: str) -> dict[str, Any]:
+        from ..adapters.transfer import export_doc
+
+        return export_doc(self.store, name)
+
+    def import_campaign(self, doc: dict[str, Any], as_name: str | None = None) -> str:
+        from ..adapters.transfer import import_doc
+
+        return import_doc(self.store, doc, as_name, check=lambda events: replay(events))

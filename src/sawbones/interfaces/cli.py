@@ -54,7 +54,7 @@ pass_env = click.make_pass_decorator(Env)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--db", metavar="PATH", help="Campaign database (default ./sawbones.db or $SAWBONES_DATABASE_URL).")
+@click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
 @click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of rule text (default: $SAWBONES_LANG or en).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
@@ -72,7 +72,8 @@ def _register_commands() -> None:
     """Each command module adds its commands to `cli` (modules import only click at top level)."""
     from importlib import import_module
 
-    for name in ("cli_campaign", "cli_rules", "cli_injuries", "cli_wounds", "cli_tracks", "cli_odds", "cli_web"):
+    for name in ("cli_campaign", "cli_rules", "cli_injuries", "cli_wounds", "cli_tracks", "cli_odds", "cli_web",
+                 "cli_storage"):
         try:
             module = import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:

@@ -1,0 +1,97 @@
+"""Bring a database to the current schema when a store opens (Alembic, run programmatically).
+
+- a new, empty database is created at the head revision;
+- a database made before Alembic (campaigns/events/meta tables, no alembic_version) is the
+  baseline revision 0001: it is stamped, then upgraded, without touching its events;
+- a database at an older revision is upgraded; at the head revision nothing is imported or run
+  (opening stays cheap: one query);
+- a revision this code does not know means a newer sawbones wrote it: StoreError;
+- tables that are not sawbones' mean a foreign database: StoreError "not a sawbones database".
+
+Upgrades hold the write lock (SQLite BEGIN IMMEDIATE, a PostgreSQL advisory lock), so that
+several workers starting at once migrate once.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import inspect, text
+
+from ..errors import StoreError
+
+REVISIONS = ("0001", "0002")
+HEAD = REVISIONS[-1]
+BASELINE = "0001"
+_BASELINE_TABLES = {"campaigns", "events", "meta"}
+_PG_LOCK_KEY = 0x5A3B0E5  # any constant: "sawbones migrations"
+
+
+def _state(conn: Any, where: str) -> tuple[str, str | None]:
+    """("current" | "upgrade" | "legacy" | "new", revision)."""
+    tables = set(inspect(conn).get_table_names())
+    if "alembic_version" in tables:
+        rev = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        if rev == HEAD:
+            return "current", rev
+        _check_intact(conn, where)
+        if rev in REVISIONS:
+            return "upgrade", rev
+        if rev is None:
+            if tables & _BASELINE_TABLES:
+                raise StoreError("the database is damaged (its schema revision is missing): restore it from a "
+                                 "backup (see docs/deployment.md)", where)
+            return "new", None
+        raise StoreError(f"the database schema (revision {rev}) is newer than this sawbones (revision {HEAD}): "
+                         "upgrade sawbones", where)
+    if not tables:
+        return "new", None
+    if _BASELINE_TABLES <= tables:
+        _check_intact(conn, where)
+        row = conn.execute(text("SELECT value FROM meta WHERE key='schema_version'")).scalar()
+        if row is not None and row.isdigit() and int(row) > 1:
+            raise StoreError(f"the database schema ({row}) is newer than this sawbones: upgrade sawbones", where)
+        return "legacy", BASELINE
+    shown = ", ".join(sorted(tables)[:6]) + (", ..." if len(tables) > 6 else "")
+    raise StoreError(f"not a sawbones database (it holds other tables: {shown})", where)
+
+
+def _check_intact(conn: Any, where: str) -> None:
+    """Before migrating a SQLite file, make sure it is not damaged (a damaged one could look older)."""
+    if conn.dialect.name != "sqlite":
+        return
+    result = [line for r in conn.exec_driver_sql("PRAGMA quick_check") for line in str(r[0]).splitlines()]
+    if result != ["ok"]:
+        first = next((line for line in result if not line.startswith("***")), result[0]).strip()
+        more = f", and {len(result) - 2} more problems" if len(result) > 2 else ""
+        raise StoreError(f"the database file is damaged ({first}{more}): restore it from a backup "
+                         "(see docs/deployment.md)", where)
+
+
+def ensure_schema(engine: Any, where: str) -> None:
+    with engine.connect() as conn:
+        state, _ = _state(conn, where)
+        conn.rollback()
+    if state == "current":
+        return
+    with engine.connect() as conn:
+        conn.execution_options(sawbones_write=True)
+        with conn.begin():
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_LOCK_KEY})
+            state, _ = _state(conn, where)  # another process may have migrated meanwhile
+            if state != "current":
+                _upgrade(conn, stamp_baseline=state == "legacy")
+
+
+def _upgrade(conn: Any, stamp_baseline: bool) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.attributes["connection"] = conn
+    if stamp_baseline:
+        command.stamp(cfg, BASELINE)
+    command.upgrade(cfg, "head")

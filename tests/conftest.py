@@ -141,3 +141,12 @@ def store_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "store.db")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _content_cache_in_tmp(tmp_path_factory):
+    """The checked-content cache goes to a throwaway directory, not the user's ~/.cache."""
+    import os
+
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield

@@ -184,3 +184,18 @@ def test_bad_id_pattern(tmp_path):
             text: {fr: a, en: a}
         """)
     assert "injuries[Bad Id].id" in message
+
+
+def test_checked_content_is_cached_and_a_damaged_cache_is_rebuilt(tmp_path, monkeypatch):
+    from sawbones.content import loader
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    directory = pack(tmp_path, "sonic.yaml", table())
+    first = loader._load((directory,), ("first",))
+    cached = list((tmp_path / "cache" / "sawbones").glob("rules-*.pickle"))
+    assert len(cached) == 1
+    again = loader._load((directory,), ("second",))  # a new key: read back from the pickle
+    assert again is not first and again.damage_tables["sonic"] == first.damage_tables["sonic"]
+    cached[0].write_bytes(b"not a pickle")
+    rebuilt = loader._load((directory,), ("third",))
+    assert rebuilt.damage_tables["sonic"] == first.damage_tables["sonic"]

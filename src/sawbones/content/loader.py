@@ -7,13 +7,14 @@ replaces the built-in one; new ids are added. Duplicate ids inside one layer are
 from __future__ import annotations
 
 import hashlib
+import os
+import pickle
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ContentError
@@ -21,20 +22,27 @@ from .schema import SECTIONS, ContentFile, singular
 
 BUILTIN_DIR = Path(__file__).parent / "data"
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is faster when libyaml is there
+@lru_cache(maxsize=1)
+def _yaml_loader() -> Any:
+    """A YAML loader with YAML 1.2 booleans: only true/false, so a key named `on` stays the string "on".
 
+    Built on first use: a command whose content comes from the cache never imports PyYAML.
+    """
+    import yaml
 
-class _Loader(_Base):  # type: ignore[misc, valid-type]
-    """YAML 1.2 booleans: only true/false. A key named `on` (trigger.on) stays the string "on"."""
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is faster when libyaml is there
 
+    class Loader(base):  # type: ignore[misc, valid-type]
+        pass
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    )
+    return Loader
 
 
 @dataclass(frozen=True)
@@ -113,8 +121,10 @@ def parse_file(path: Path, label: str) -> ContentFile:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read: {exc}", label) from None
+    import yaml
+
     try:
-        raw = yaml.load(text, Loader=_Loader)
+        raw = yaml.load(text, Loader=_yaml_loader())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{label}:{mark.line + 1}:{mark.column + 1}" if mark else label
@@ -174,24 +184,74 @@ def _signature(packs: tuple[str, ...]) -> tuple:
 def _load(packs: tuple[str, ...], signature: tuple = ()) -> Rules:
     from .checks import check_rules
 
-    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
-    origins: dict[tuple[str, str], str] = {}
-    digest = hashlib.sha256()
     layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
+    files: list[tuple[str, Path, bytes]] = []
+    digest = hashlib.sha256()
     for directory, prefix in layers:
         if not directory.is_dir():
             raise ContentError("content pack is not a directory", str(directory))
-        layer = []
-        for path in _files(directory):
-            label = str(path.relative_to(directory)) if not prefix else str(Path(prefix) / path.relative_to(directory))
-            digest.update(label.encode() + b"\0" + path.read_bytes())
-            layer.append((label, parse_file(path, label)))
-        if prefix and not layer:
+        found = _files(directory)
+        if prefix and not found:
             raise ContentError("content pack has no .yaml files", str(directory))
+        for path in found:
+            label = str(path.relative_to(directory)) if not prefix else str(Path(prefix) / path.relative_to(directory))
+            data = path.read_bytes()
+            digest.update(label.encode() + b"\0" + data)
+            files.append((prefix, label, path))
+    version = digest.hexdigest()[:16]
+    cached = _read_cache(version)
+    if cached is not None:
+        return cached
+    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    origins: dict[tuple[str, str], str] = {}
+    for _, prefix in layers:
+        layer = [(label, parse_file(path, label)) for pfx, label, path in files if pfx == prefix]
         _merge_layer(layer, sections, origins)
-    rules = Rules(sections, origins, digest.hexdigest()[:16], packs)
+    rules = Rules(sections, origins, version, packs)
     check_rules(rules)
+    _write_cache(version, rules)
     return rules
+
+
+# ---------------------------------------------------------------- a cache of checked content
+# Validating every YAML file costs tens of milliseconds at each command; the checked Rules are
+# pickled under the user's cache directory, keyed by the content's bytes and this code's own files.
+
+
+def _cache_path(version: str) -> Path | None:
+    if os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
+    code = hashlib.sha256()
+    for module in ("schema.py", "checks.py", "loader.py"):
+        code.update((Path(__file__).parent / module).read_bytes())
+    return base / f"rules-{version}-{code.hexdigest()[:12]}.pickle"
+
+
+def _read_cache(version: str) -> Rules | None:
+    path = _cache_path(version)
+    if path is None or not path.is_file():
+        return None
+    try:
+        with path.open("rb") as handle:
+            rules = pickle.load(handle)
+        return rules if isinstance(rules, Rules) and rules.version == version else None
+    except Exception:  # a stale or damaged cache is only a cache: rebuild it
+        return None
+
+
+def _write_cache(version: str, rules: Rules) -> None:
+    path = _cache_path(version)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump(rules, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: no cache, same rules
 
 
 def dump(model: BaseModel) -> dict[str, Any]:

@@ -1,0 +1,683 @@
+"""Exact odds for diseases and poisons (issue 6): an absorbing Markov chain per affliction, solved, not simulated.
+
+The chain is built from the engine's own rules code, never from a copy of them:
+
+- exposure (the initial save, the first stage or a deadly start, the schedule, extra doses) calls
+  `afflictions_decide.expose` itself, with a typed total that makes the save succeed or fail;
+- every periodic save calls `afflictions.step(state, succeeded)`, the engine's per-save transition;
+- a save succeeds with p = P(d20 + bonus + own_save_modifier(state) >= DC), the stage's own
+  modifiers read by `afflictions.own_save_modifier` (Con poison Weakened: -2 Fortitude); in a
+  pf1e campaign a natural 1 fails and a natural 20 succeeds (as `roll_save` does).
+
+States are the engine's `AfflictionState`s modulo the clock (`canonical`): the schedule, the
+instance id, rest progress and rolled ability damage are zeroed, none of which changes what the
+next save does. A chain is built once per (rules, options, affliction, start) by breadth-first
+search and reused for every bonus: only the success chances change. It is solved by eliminating
+its transient states one by one (the fundamental matrix, without building it), following a
+program recorded once per chain, for Fractions (exact) or floats (fast) alike.
+
+Readings:
+
+- `final`: the stage the victim ends on. Poisons: when the poison is eliminated (a successful
+  cure) or runs out (duration over): the victim stays there and recovers by rest later (not
+  modelled). Diseases: healthy once cured, or the end state. Healthy includes "never afflicted"
+  (the initial save made). A chain that can never end (a save-proof disease at a chance of
+  exactly 1, only possible without pf1e's natural 1) ends on the stage where it stalls, counted
+  in `never_ends`, and its expected duration is null.
+- `death`: the probability of ending on a stage that imposes the `dead` condition. Hit point loss
+  from poison damage is not modelled (no hit points are known here).
+- `expected_duration`: the expected game time from exposure to the save that ends the affliction,
+  in the affliction's frequency unit: the first periodic save comes after the onset (poisons with
+  an onset; diseases with `disease_onset: delay_first_save_by_core_onset`) or one interval, then
+  one per interval. Never afflicted counts 0. `saves` is the expected number of periodic saves.
+- `curve`: the probability of each stage after t periodic saves (t = 0: just after exposure),
+  each row with its game time.
+
+The default system for a query without a campaign is the engine's own default (`Campaign.system`,
+dnd5e: no natural 1 / natural 20 rule on saves).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
+from collections import deque
+from typing import Any, Iterable
+
+from ..errors import RuleViolation, UsageError
+from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, from_dict, interval, kills,
+                          own_save_modifier, step)
+from .afflictions_decide import expose
+from .rolls import Roller
+from .state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
+
+DEFAULT_SYSTEM: str = next(f.default for f in fields(Campaign) if f.name == "system")
+HEALTHY = "healthy"
+DEFAULT_CURVE = 365  # saves in a curve without a horizon (it stops earlier once it is all over)
+MAX_CURVE = 10_000  # saves in any curve
+NEVER = None  # the absorbing outcome "never afflicted" (the initial save was made)
+_VICTIM = "victim"
+_RNG = random.Random(0)  # only for dice the odds ignore (rolled ability damage): typed saves roll nothing
+
+
+# ---------------------------------------------------------------- one save
+
+
+def save_chance(bonus: int, dc: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> Any:
+    """P(d20 + bonus >= dc); in pf1e a natural 1 always fails and a natural 20 always succeeds."""
+    if system not in SYSTEMS:
+        raise UsageError(f"unknown game system {system!r} ({' or '.join(SYSTEMS)})")
+    low, high = (1, 19) if system == "pf1e" else (0, 20)
+    faces = min(max(21 - (dc - bonus), low), high)
+    return Fraction(faces, 20) if exact else faces / 20
+
+
+# ---------------------------------------------------------------- the engine, state by state
+
+
+def canonical(a: AfflictionState | None) -> AfflictionState | None:
+    """The engine's state without the clock and the bookkeeping that does not change what happens next."""
+    if a is None:
+        return None
+    if a.status == ACTIVE:
+        return replace(a, id="a1", contracted_at=0, next_save_at=0, rest=0, rest_at=0, ability_damage=(), spells=())
+    # absorbing: only where the victim stands (and what stays for good) matters
+    return replace(a, id="a1", contracted_at=0, next_save_at=None, saves_left=None, streak=0, failures=0,
+                   onset_stages=(), rest=0, rest_at=0, ability_damage=(), spells=())
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """What `expose` reads from a decision context."""
+
+    state: Campaign
+    rules: Any
+    options: dict[str, Any]
+    roller: Roller
+
+
+def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: AfflictionState | None,
+             succeeded: bool, deadly: str | None = None) -> tuple[AfflictionState | None, int | None]:
+    """One exposure (a dose) run by the engine's `expose` with a save that succeeds or fails.
+
+    Returns the instance afterwards (None: never afflicted) and, for a new instance, the delay in
+    seconds to its first periodic save. An exposure the engine refuses (a disease the victim already
+    has, a poison at its end state) has no effect.
+    """
+    huge = 10 ** 9
+    afflictions = () if existing is None else (replace(existing, id="a1"),)
+    victim = Character(id=_VICTIM, name=_VICTIM, max_hp=huge, hp=huge, afflictions=afflictions)
+    state = Campaign(name="odds", characters=(victim,), counter=len(afflictions))
+    dc = rules.afflictions[affliction_id].dc
+    try:
+        events = expose(_Ctx(state, rules, options, Roller(_RNG)), _VICTIM, affliction_id,
+                        total=dc if succeeded else dc - 1, deadly=deadly)
+    except RuleViolation:
+        return existing, None
+    after = next((e["data"]["state"] for e in reversed(events)
+                  if e["type"] in ("affliction_contracted", "affliction_changed")), None)
+    if after is None:
+        return existing, None
+    new = from_dict(after)
+    delay = new.next_save_at - new.contracted_at if existing is None and new.next_save_at is not None else None
+    return new, delay
+
+
+# ---------------------------------------------------------------- the chain
+
+
+@dataclass(frozen=True)
+class Dose:
+    """A transient node of the exposure phase: `left` doses still to take, on top of `state`."""
+
+    left: int
+    state: AfflictionState | None
+
+
+@dataclass
+class Chain:
+    """An affliction's absorbing Markov chain, built once, solved for any bonus."""
+
+    affliction: str
+    kind: str
+    dc: int
+    save: str
+    unit: str
+    every: int
+    delay: int  # seconds from exposure to the first periodic save
+    nodes: list[Any]  # Dose | AfflictionState (active: transient; else absorbing) | None (never afflicted)
+    start: int
+    exposure_nodes: list[int]  # the Dose nodes, in topological order
+    periodic: list[int]  # transient nodes that make a periodic save
+    absorbing: list[int]
+    mods: list[int]  # own save modifier of each node (0 for absorbing)
+    succ: list[int]  # next node on a success (-1: absorbing)
+    fail: list[int]  # next node on a failure
+    labels: list[str]  # stage label of each node
+    ladder: list[str]  # the labels, best to worst
+    dead: list[bool]  # absorbing node where the victim is dead
+    stuck: frozenset[int]  # transient nodes from which the chain can never end, whatever the chances
+    meta: dict[str, Any] = field(default_factory=dict)
+    _programs: dict[frozenset[int], "_Program"] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple, tuple] = field(default_factory=dict, repr=False)
+    _classes: list[int] = field(default_factory=list, repr=False)
+
+    # ------------------------------------------------------------ chances
+    def chances(self, bonus: int, system: str, exact: bool) -> dict[int, Any]:
+        """Success chance for each own modifier the chain has."""
+        return {m: save_chance(bonus + m, self.dc, system, exact) for m in self.classes}
+
+    @property
+    def classes(self) -> list[int]:
+        """The own save modifiers met on the chain (each its own success chance)."""
+        if not self._classes:
+            self._classes = sorted(set(self.mods))
+        return self._classes
+
+    def weights(self, k: int, p: dict[int, Any]) -> list[tuple[int, Any]]:
+        """The out-edges of transient node k with their probabilities."""
+        s, f = self.succ[k], self.fail[k]
+        if s == f:
+            return [(s, 1)]
+        ps = p[self.mods[k]]
+        return [(s, ps), (f, 1 - ps)]
+
+    def entry(self, p: dict[int, Any]) -> dict[int, Any]:
+        """The distribution over nodes once the exposure phase is over."""
+        mass: dict[int, Any] = {self.start: 1}
+        for k in self.exposure_nodes:
+            m = mass.pop(k, 0)
+            if m:
+                for j, w in self.weights(k, p):
+                    mass[j] = mass.get(j, 0) + m * w
+        return mass
+
+    # ------------------------------------------------------------ solving
+    def solve(self, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> tuple:
+        """(probability of each absorbing node, expected periodic saves, P(at least one save), stalled nodes,
+        the success chances)."""
+        p = self.chances(bonus, system, exact)
+        key = (tuple(sorted(p.items())), exact)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        stuck = self.stuck
+        if any(v == 0 or v == 1 for v in p.values()):
+            stuck = self._stuck_under(p)
+        program = self._programs.get(stuck)
+        if program is None:
+            program = self._programs[stuck] = _Program.record(self, stuck)
+        entry = self.entry(p)
+        started = sum((m for j, m in entry.items() if j in program.index and j not in stuck), 0)
+        probs, saves = program.run(self, p, entry, exact)
+        result = (probs, saves, started, stuck, p)
+        self._memo[key] = result
+        return result
+
+    def _stuck_under(self, p: dict[int, Any]) -> frozenset[int]:
+        """Transient nodes that can no longer reach an absorbing node once impossible outcomes are cut."""
+        alive = set(self.absorbing)
+        back: dict[int, list[int]] = {}
+        for k in self.periodic:
+            for j, w in self.weights(k, p):
+                if w != 0:
+                    back.setdefault(j, []).append(k)
+        todo = list(alive)
+        while todo:
+            j = todo.pop()
+            for k in back.get(j, ()):
+                if k not in alive:
+                    alive.add(k)
+                    todo.append(k)
+        return frozenset(k for k in self.periodic if k not in alive)
+
+
+@dataclass
+class _Program:
+    """The elimination of a chain's transient states, recorded once: slots hold (probability, saves) of
+    paths; eliminating node k turns every path i -> k (loops) -> j into a slot i -> j."""
+
+    index: dict[int, int]  # periodic node -> its position (not stalled)
+    slots: dict[tuple[int, int], int]
+    edges: list[tuple[int, int, int, int]]  # (slot, node, target, which: 0 success / 1 failure / 2 both)
+    # one per eliminated node: (its loop slot, [(in slot, [(out slot, target slot)])])
+    steps: list[tuple[int, list[tuple[int, list[tuple[int, int]]]]]]
+    results: list[tuple[int, int]]  # (absorbing node, slot from the source)
+    source: dict[int, int]  # entry node -> slot from the source
+
+    SOURCE = -1
+
+    @classmethod
+    def record(cls, chain: Chain, stuck: frozenset[int]) -> "_Program":
+        order = [k for k in chain.periodic if k not in stuck]
+        index = {k: i for i, k in enumerate(order)}
+        slots: dict[tuple[int, int], int] = {}
+
+        def slot(i: int, j: int) -> int:
+            if (i, j) not in slots:
+                slots[(i, j)] = len(slots)
+            return slots[(i, j)]
+
+        out: dict[int, set[int]] = {cls.SOURCE: set()}
+        into: dict[int, set[int]] = {}
+        edges = []
+        for k in order:
+            s, f = chain.succ[k], chain.fail[k]
+            out.setdefault(k, set())
+            for target, which in (((s, 2),) if s == f else ((s, 0), (f, 1))):
+                edges.append((slot(k, target), k, target, which))
+                out[k].add(target)
+                into.setdefault(target, set()).add(k)
+        source = {}
+        for j in chain.absorbing + order + sorted(stuck):
+            source[j] = slot(cls.SOURCE, j)
+            out[cls.SOURCE].add(j)
+            into.setdefault(j, set()).add(cls.SOURCE)
+        steps = []
+        for k in _elimination_order(chain, order):
+            loop = slots.get((k, k), -1)
+            ins = sorted(i for i in into.get(k, ()) if i != k)
+            outs = sorted(j for j in out.get(k, ()) if j != k)
+            plan = []
+            for i in ins:
+                pairs = []
+                for j in outs:
+                    pairs.append((slots[(k, j)], slot(i, j)))
+                    out[i].add(j)
+                    into.setdefault(j, set()).add(i)
+                plan.append((slots[(i, k)], pairs))
+                out[i].discard(k)
+            for j in outs:
+                into[j].discard(k)
+            out.pop(k, None)
+            into.pop(k, None)
+            steps.append((loop, plan))
+        results = [(j, slots[(cls.SOURCE, j)]) for j in chain.absorbing + sorted(stuck)]
+        return cls(index, slots, edges, steps, results, source)
+
+    def run(self, chain: Chain, p: dict[int, Any], entry: dict[int, Any], exact: bool) -> tuple[dict[int, Any], Any]:
+        zero = Fraction(0) if exact else 0.0
+        n = len(self.slots)
+        P = [zero] * n
+        T = [zero] * n
+        mods = chain.mods
+        for s, k, _, which in self.edges:
+            if which == 2:
+                P[s] = zero + 1
+            else:
+                q = p[mods[k]]
+                P[s] = q if which == 0 else 1 - q
+        for j, m in entry.items():
+            s = self.source.get(j)
+            if s is not None:
+                P[s] = m
+        for loop, plan in self.steps:
+            if loop >= 0:
+                f = 1 / (1 - P[loop])
+                g = f * f * (1 + T[loop])
+            else:
+                f = g = zero + 1
+            for a, pairs in plan:
+                pa, ta = P[a], T[a]
+                if not pa:
+                    continue
+                fpa, fta, gpa = f * pa, f * ta, g * pa
+                for b, t in pairs:
+                    pb = P[b]
+                    if pb:
+                        P[t] += fpa * pb
+                        T[t] += fta * pb + fpa * T[b] + gpa * pb
+        probs = {j: P[s] for j, s in self.results}
+        saves = sum((T[s] for _, s in self.results), zero)
+        return probs, saves
+
+
+def _elimination_order(chain: Chain, order: list[int]) -> list[int]:
+    """Strongly connected components in topological order (a DAG is then plain forward propagation),
+    each in breadth-first order: the fill-in stays local."""
+    members = set(order)
+    position = {k: i for i, k in enumerate(order)}
+    succ = {k: [j for j in {chain.succ[k], chain.fail[k]} if j in members] for k in order}
+    # Tarjan, iterative
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on: set[int] = set()
+    stack: list[int] = []
+    comps: list[list[int]] = []
+    counter = 0
+    for root in order:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            recurse = False
+            for w in succ[v][i:]:
+                i += 1
+                if w not in index:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    recurse = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if recurse:
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                comps.append(sorted(comp, key=position.__getitem__))
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+    comps.reverse()  # Tarjan finds sinks first
+    return [k for comp in comps for k in comp]
+
+
+# ---------------------------------------------------------------- building
+
+
+def stage_label(rules: Any, a: AfflictionState | None) -> str:
+    """The stage a victim stands on: the stage id, or one per track joined by '+' when the tracks differ."""
+    if a is None:
+        return HEALTHY
+    ids = []
+    for track_id, index in zip(a.tracks, a.stages):
+        stage_id = rules.tracks[track_id].stages[index].id
+        if stage_id not in ids:
+            ids.append(stage_id)
+    return "+".join(ids)
+
+
+def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
+          doses: int = 0, state: AfflictionState | None = None) -> Chain:
+    """The chain from exposure (default), from a stage a failed initial save puts the victim on (as a deadly
+    start would), or from an instance's current state; `doses` extra doses taken at once on top."""
+    defn = rules.get("afflictions", affliction_id)
+    if doses < 0:
+        raise UsageError("doses must be 0 or more")
+    delay = interval(defn)  # from a current state: its next save one interval away
+    if state is not None:
+        first: Any = canonical(state)
+    elif from_stage is not None:
+        first, seconds = exposure(rules, options, defn.id, None, False, deadly=from_stage)
+        first = canonical(first)
+        delay = seconds if seconds is not None else delay
+    else:
+        first = None
+        _, seconds = exposure(rules, options, defn.id, None, False)
+        delay = seconds if seconds is not None else delay
+    extra = doses + (1 if state is None and from_stage is None else 0)
+    start: Any = Dose(extra, first) if extra else first
+
+    nodes: list[Any] = []
+    ids: dict[Any, int] = {}
+
+    def node(x: Any) -> int:
+        if x not in ids:
+            ids[x] = len(nodes)
+            nodes.append(x)
+            frontier.append(x)
+        return ids[x]
+
+    frontier: deque[Any] = deque()
+    node(start)
+    succ: dict[int, int] = {}
+    fail: dict[int, int] = {}
+    mods: dict[int, int] = {}
+    exposures: list[int] = []
+    periodic: list[int] = []
+    absorbing: list[int] = []
+    dose_memo: dict[tuple[Any, bool], Any] = {}
+    while frontier:
+        x = frontier.popleft()
+        k = ids[x]
+        if isinstance(x, Dose):
+            exposures.append(k)
+            mods[k] = own_save_modifier(x.state, defn.save, rules, options) if x.state is not None else 0
+            for ok, into in ((True, succ), (False, fail)):
+                memo = (x.state, ok)
+                if memo not in dose_memo:
+                    dose_memo[memo] = canonical(exposure(rules, options, defn.id, x.state, ok)[0])
+                after = dose_memo[memo]
+                into[k] = node(Dose(x.left - 1, after) if x.left > 1 else after)
+        elif x is not None and x.status == ACTIVE:
+            periodic.append(k)
+            mods[k] = own_save_modifier(x, defn.save, rules, options)
+            succ[k] = node(canonical(step(x, True, rules, options)[0]))
+            fail[k] = node(canonical(step(x, False, rules, options)[0]))
+        else:
+            absorbing.append(k)
+            mods[k] = 0
+    n = len(nodes)
+    labels = [stage_label(rules, x.state if isinstance(x, Dose) else x) for x in nodes]
+    dead = [False] * n
+    for k in absorbing:
+        x = nodes[k]
+        dead[k] = x is not None and any(kills(rules, rules.tracks[t], i) for t, i in zip(x.tracks, x.stages))
+    if len(defn.tracks) == 1:
+        ladder = [st.id for st in rules.tracks[defn.tracks[0]].stages]
+    else:
+        seen = {}
+        for k, x in enumerate(nodes):
+            s = x.state if isinstance(x, Dose) else x
+            seen.setdefault(labels[k], sum(s.stages) if s is not None else 0)
+        seen.setdefault(HEALTHY, 0)
+        ladder = sorted(seen, key=lambda label: (seen[label], label))
+    chain = Chain(
+        affliction=defn.id, kind=defn.kind, dc=defn.dc, save=defn.save, unit=defn.frequency.unit,
+        every=defn.frequency.every, delay=delay, nodes=nodes, start=0, exposure_nodes=exposures,
+        periodic=periodic, absorbing=absorbing, mods=[mods[k] for k in range(n)],
+        succ=[succ.get(k, -1) for k in range(n)], fail=[fail.get(k, -1) for k in range(n)], labels=labels,
+        ladder=ladder, dead=dead, stuck=frozenset(),
+        meta={"from": "state" if state is not None else "stage" if from_stage else "exposure",
+              "stage": from_stage, "doses": doses})
+    chain.stuck = chain._stuck_under({m: Fraction(1, 2) for m in chain.classes})
+    return chain
+
+
+# ---------------------------------------------------------------- cache
+
+
+_CACHE: dict[tuple, tuple[Any, Chain]] = {}
+_CACHE_SIZE = 512
+_LOCK = threading.Lock()
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
+          doses: int = 0, state: AfflictionState | None = None) -> Chain:
+    """`build`, cached per (rules, options, affliction, start): the graph is made once, every bonus reuses it."""
+    key = (id(rules), _freeze(options), affliction_id, from_stage, doses, canonical(state))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    built = build(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state)
+    with _LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (rules, built)
+    return built
+
+
+def instance_bonus(ctx: Any, character: Any, instance: AfflictionState) -> int:
+    """The bonus to give `odds(..., state=instance)` for a character's own instance: the engine's save bonus
+    (sheet and every active modifier) less this instance's own stage modifiers, which the chain adds back
+    state by state."""
+    from .afflictions_decide import save_bonus
+
+    save = ctx.rules.afflictions[instance.affliction].save
+    return save_bonus(ctx, character, save) - own_save_modifier(instance, save, ctx.rules, ctx.options)
+
+
+# ---------------------------------------------------------------- readings
+
+
+def _number(x: Any, exact: bool) -> Any:
+    return x if exact else float(x)
+
+
+def result(c: Chain, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> dict[str, Any]:
+    """The odds document for one bonus (floats; Fractions with exact=True)."""
+    probs, saves, started, stuck, p = c.solve(bonus, system, exact)
+    zero = Fraction(0) if exact else 0.0
+    final = {label: zero for label in c.ladder}
+    outcome = {"never_afflicted": zero, "cured": zero, "eliminated": zero, "end_state": zero, "never_ends": zero}
+    permanent: dict[str, Any] = {}
+    death = zero
+    for j, q in probs.items():
+        final[c.labels[j]] = final.get(c.labels[j], zero) + q
+        x = c.nodes[j]
+        if j in stuck:
+            outcome["never_ends"] += q
+        elif x is None:
+            outcome["never_afflicted"] += q
+        else:
+            outcome["cured" if x.status == CURED else "end_state" if x.status == END_STATE else "eliminated"] += q
+        if c.dead[j]:
+            death += q
+        if x is not None:
+            for perm in x.permanent:
+                permanent[perm.condition] = permanent.get(perm.condition, zero) + q
+    unit_seconds = UNIT_SECONDS[c.unit]
+    delay = Fraction(c.delay, unit_seconds) if exact else c.delay / unit_seconds
+    if outcome["never_ends"]:
+        value = None
+    else:
+        value = saves * c.every + started * (delay - c.every)
+    return {
+        "affliction": c.affliction, "kind": c.kind, "dc": c.dc, "save": c.save, "bonus": bonus, "system": system,
+        "start": dict(c.meta),
+        "chance": {str(m): q for m, q in p.items()},
+        "final": final, "death": death, "outcome": outcome, "permanent": permanent,
+        "expected_duration": {"value": value, "unit": c.unit, "saves": None if value is None else saves,
+                              "first_save_after": delay, "every": c.every},
+    }
+
+
+def odds(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
+         from_stage: str | None = None, doses: int = 0, state: AfflictionState | None = None,
+         exact: bool = False) -> dict[str, Any]:
+    """JSON-ready odds of one affliction at one save bonus (see the module doc for the readings).
+
+    {"affliction", "dc", "bonus", "final": {stage: p}, "death": p, "expected_duration": {"value", "unit", ...},
+    "outcome": {never_afflicted, cured, eliminated, end_state, never_ends}, "permanent": {condition: p}, ...}
+    """
+    c = chain(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state)
+    return result(c, bonus, system, exact)
+
+
+def curve(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
+          from_stage: str | None = None, doses: int = 0, state: AfflictionState | None = None,
+          steps: int | None = None, days: float | None = None, exact: bool = False) -> dict[str, Any]:
+    """The stage distribution after t periodic saves, t = 0 (just after exposure) .. steps.
+
+    `days`: the horizon in game days instead (the saves that fall within it). Without either, the curve
+    goes on until at most 1e-9 of the victims are still running, or DEFAULT_CURVE saves. Rows stop early
+    once at most 1e-12 are still running (later rows would repeat the last), and never go past MAX_CURVE.
+    Each row: {"t", "time" (in the frequency unit), "stages": {stage: p}, "death": p, "running": p}.
+    """
+    c = chain(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state)
+    p = c.chances(bonus, system, exact)
+    zero = Fraction(0) if exact else 0.0
+    unit_seconds = UNIT_SECONDS[c.unit]
+    if days is not None:
+        horizon = days * DAY
+        steps = 0 if horizon < c.delay else 1 + int((horizon - c.delay) // (c.every * unit_seconds))
+    limit, enough = (min(steps, MAX_CURVE), 1e-12) if steps is not None else (DEFAULT_CURVE, 1e-9)
+    mass = {j: (m if exact else float(m)) for j, m in c.entry(p).items()}
+    periodic = set(c.periodic)
+    edges = {k: c.weights(k, p) for k in c.periodic}
+    rows = []
+    t = 0
+    while True:
+        stages = {label: zero for label in c.ladder}
+        death = running = zero
+        for j, m in mass.items():
+            stages[c.labels[j]] = stages.get(c.labels[j], zero) + m
+            if j in periodic:
+                running += m
+            elif c.dead[j]:
+                death += m
+        time = 0 if t == 0 else (Fraction(c.delay, unit_seconds) + (t - 1) * c.every)
+        rows.append({"t": t, "time": time if exact else float(time), "stages": stages, "death": death,
+                     "running": running})
+        if t >= limit or running <= enough:
+            break
+        new: dict[int, Any] = {}
+        for j, m in mass.items():
+            if j in periodic:
+                for target, w in edges[j]:
+                    new[target] = new.get(target, zero) + m * w
+            else:
+                new[j] = new.get(j, zero) + m
+        mass = new
+        t += 1
+    return {"affliction": c.affliction, "dc": c.dc, "bonus": bonus, "system": system, "unit": c.unit,
+            "every": c.every, "stages": list(c.ladder), "rows": rows}
+
+
+def table(rules: Any, options: dict[str, Any], bonuses: Iterable[int], *, system: str = DEFAULT_SYSTEM,
+          afflictions: Iterable[str] | None = None, exact: bool = False) -> list[dict[str, Any]]:
+    """Every affliction (the catalog by default) at every bonus: one odds document each, per affliction."""
+    ids = list(afflictions) if afflictions is not None else list(rules.afflictions)
+    bonuses = list(bonuses)
+    out = []
+    for affliction_id in ids:
+        c = chain(rules, options, affliction_id)
+        out.append({"affliction": affliction_id, "dc": c.dc, "kind": c.kind,
+                    "odds": [result(c, b, system, exact) for b in bonuses]})
+    return out
+
+
+def to_json(doc: Any) -> Any:
+    """Fractions to floats, recursively (exact documents made JSON-ready)."""
+    if isinstance(doc, dict):
+        return {k: to_json(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [to_json(v) for v in doc]
+    if isinstance(doc, Fraction):
+        return float(doc)
+    return doc
+
+
+def sortable(value: Any) -> Any:
+    """A totally ordered, hashable image of a node (icepool sorts its outcomes)."""
+    if value is None:
+        return (0,)
+    if isinstance(value, bool):
+        return (1, int(value))
+    if isinstance(value, int):
+        return (2, value)
+    if isinstance(value, str):
+        return (3, value)
+    if isinstance(value, tuple):
+        return (4, tuple(sortable(v) for v in value))
+    if hasattr(value, "__dataclass_fields__"):
+        return (5, type(value).__name__, tuple(sortable(getattr(value, f.name)) for f in fields(value)))
+    return (6, json.dumps(value, sort_keys=True, default=str))
+
+
+__all__ = ["DEFAULT_SYSTEM", "Chain", "Dose", "build", "canonical", "chain", "curve", "exposure", "instance_bonus",
+           "odds",
+           "result", "save_chance", "sortable", "stage_label", "table", "to_json"]

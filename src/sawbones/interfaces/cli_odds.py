@@ -1,0 +1,256 @@
+"""CLI: exact odds of a disease or poison (issue 6), computed from the engine's own rules.
+
+    sawbones odds AFFLICTION --bonus N [--from-stage S] [--doses K] [--curve] [--days D] [--system dnd5e|pf1e]
+    sawbones odds AFFLICTION --bonus A..B      # one line per bonus
+    sawbones odds --all [--bonus -5..25]       # death chance, every affliction x every bonus
+
+The current campaign's options and system are used when there is a campaign; otherwise the defaults.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import click
+
+UNITS = {"round": ("rounds", "rounds"), "minute": ("minutes", "minutes"), "hour": ("heures", "hours"),
+         "day": ("jours", "days"), "week": ("semaines", "weeks")}
+BAR = 30
+
+
+def _t(fr: str, en: str, lang: str) -> str:
+    return fr if lang == "fr" else en
+
+
+def parse_bonuses(text: str) -> list[int]:
+    """N, or A..B (both included)."""
+    m = re.fullmatch(r"\s*([+-]?\d+)\s*(?:\.\.\s*([+-]?\d+)\s*)?", text)
+    if not m:
+        raise click.BadParameter(f"{text!r}: give a whole number (5, -2) or a range A..B (-5..25)",
+                                 param_hint="--bonus")
+    low = int(m.group(1))
+    high = int(m.group(2)) if m.group(2) is not None else low
+    if high < low or high - low > 200:
+        raise click.BadParameter(f"{text!r}: a range goes up, at most 200 apart", param_hint="--bonus")
+    return list(range(low, high + 1))
+
+
+def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
+    """(rules, options, system, campaign name): the current campaign's, or the defaults without one.
+
+    Without --db, $SAWBONES_DATABASE_URL or ./sawbones.db, no database is opened (none is created)."""
+    from ..content.loader import load_rules
+    from ..domain.options import effective_options
+
+    if env.db is None and not os.environ.get("SAWBONES_DATABASE_URL") and not Path("sawbones.db").exists():
+        rules = load_rules(env.content)
+        return rules, effective_options(rules, {}), None, None
+    name = env.campaign or env.service.store.get_meta("current_campaign")
+    state = env.service.load(name).state if name else None
+    rules = env.service.rules_for(state)
+    options = effective_options(rules, state.option_overrides() if state else {})
+    return rules, options, state.system if state else None, name
+
+
+def _names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
+    """Stage label -> display name (labels of two tracks at different stages are joined by '+')."""
+    defn = rules.afflictions[affliction_id]
+    names: dict[str, str] = {}
+    for track_id in defn.tracks:
+        for stage in rules.tracks[track_id].stages:
+            names.setdefault(stage.id, stage.name(lang))
+    return names
+
+
+def _label(names: dict[str, str], label: str) -> str:
+    return " + ".join(names.get(part, part) for part in label.split("+"))
+
+
+def _percent(p: float) -> str:
+    if p == 0:
+        return "0%"
+    if p < 0.0005:
+        return "<0.1%"
+    if p > 0.9995 and p < 1:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
+
+
+def _duration(doc: dict[str, Any], lang: str) -> str:
+    d = doc["expected_duration"]
+    unit = UNITS.get(d["unit"], (d["unit"], d["unit"]))[0 if lang == "fr" else 1]
+    if d["value"] is None:
+        return _t("durée attendue : infinie (peut ne jamais finir)", "expected duration: infinite (may never end)",
+                  lang)
+    return (_t("durée attendue", "expected duration", lang) + f": {d['value']:.2f} {unit} "
+            + _t(f"({d['saves']:.2f} jets périodiques)", f"({d['saves']:.2f} periodic saves)", lang))
+
+
+def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    defn = rules.afflictions[doc["affliction"]]
+    names = _names(rules, doc["affliction"], lang)
+    start = doc["start"]
+    head = (f"[bold]{escape(defn.name(lang))}[/] · {doc['save']} DC {doc['dc']} · "
+            + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · {doc['system']}")
+    if start["from"] == "stage":
+        head += " · " + _t("depuis", "from", lang) + f" {escape(_label(names, start['stage']))}"
+    if start["doses"]:
+        head += " · " + _t(f"{start['doses']} dose(s) en plus", f"{start['doses']} extra dose(s)", lang)
+    con.print(head)
+    grid = Table.grid(padding=(0, 1))
+    for _ in range(3):
+        grid.add_column()
+    dead = {label for label in doc["final"] if label.split("+")[-1] == "dead"}
+    for label, p in doc["final"].items():
+        filled = round(p * BAR)
+        style = "red" if label in dead else "green" if label == "healthy" else "yellow"
+        bar = f"[{style}]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
+        grid.add_row(escape(_label(names, label)), bar, _percent(p))
+    con.print(grid)
+    out = doc["outcome"]
+    con.print(_t("mort", "death", lang) + f": [bold]{_percent(doc['death'])}[/] · "
+              + _t("jamais atteint", "never afflicted", lang) + f": {_percent(out['never_afflicted'])} · "
+              + _duration(doc, lang))
+    for condition, p in doc["permanent"].items():
+        known = rules.conditions.get(condition)
+        name = known.name(lang) if known else condition
+        con.print(_t("reste pour de bon", "permanent", lang) + f" · {escape(name)}: {_percent(p)}")
+    if out["never_ends"]:
+        con.print(_t("ne finit jamais", "never ends", lang) + f": {_percent(out['never_ends'])}")
+
+
+def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
+    from rich.table import Table
+
+    names = _names(rules, doc["affliction"], lang)
+    unit = UNITS.get(doc["unit"], (doc["unit"], doc["unit"]))[0 if lang == "fr" else 1]
+    shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
+    table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
+    table.add_column("t", justify="right")
+    table.add_column(unit, justify="right")
+    for label in shown:
+        table.add_column(_label(names, label), justify="right")
+    every = max(1, -(-len(doc["rows"]) // rows))
+    picked = doc["rows"][::every]
+    if picked[-1] is not doc["rows"][-1]:
+        picked.append(doc["rows"][-1])
+    for row in picked:
+        table.add_row(str(row["t"]), f"{row['time']:g}", *(_percent(row["stages"].get(label, 0)) for label in shown))
+    con.print(table)
+    if every > 1:
+        con.print(_t(f"(un jet sur {every} affiché ; --json donne tout)",
+                     f"(every {every}th save shown; --json has all)", lang))
+
+
+def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    defn = rules.afflictions[doc["affliction"]]
+    table = Table(title=f"{escape(defn.name(lang))} · DC {doc['dc']} · {doc['system']}")
+    for title in ("bonus", _t("mort", "death", lang), "", _t("sain", "healthy", lang),
+                  _t("durée attendue", "expected duration", lang)):
+        table.add_column(title, justify="right")
+    unit = UNITS.get(defn.frequency.unit, (defn.frequency.unit,) * 2)[0 if lang == "fr" else 1]
+    for d in doc["odds"]:
+        filled = round(d["death"] * BAR)
+        value = d["expected_duration"]["value"]
+        bar = f"[red]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
+        table.add_row(f"{d['bonus']:+d}", _percent(d["death"]), bar, _percent(d["final"].get("healthy", 0)),
+                      "∞" if value is None else f"{value:.2f} {unit}")
+    con.print(table)
+
+
+def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=_t(f"Chance de mort selon le bonus au jet ({doc['system']}, %)",
+                           f"Death chance by save bonus ({doc['system']}, %)", lang), padding=(0, 0))
+    table.add_column(_t("affliction", "affliction", lang))
+    table.add_column(_t("DD", "DC", lang), justify="right")
+    for b in doc["bonuses"]:
+        table.add_column(f"{b:+d}", justify="right")
+    for row in doc["afflictions"]:
+        cells = []
+        for p in row["death"]:
+            pct = 100 * p
+            text = "0" if p == 0 else "<1" if pct < 1 else ">99" if 99 < pct < 100 else f"{pct:.0f}"
+            style = "red" if pct >= 50 else "yellow" if pct >= 10 else "dim" if p == 0 else ""
+            cells.append(f"[{style}]{text}[/]" if style else text)
+        table.add_row(escape(rules.afflictions[row["affliction"]].name(lang)), str(row["dc"]), *cells)
+    con.print(table)
+
+
+def register(cli: click.Group) -> None:
+    from .cli import pass_env
+
+    @cli.command()
+    @click.argument("affliction", required=False)
+    @click.option("--bonus", "bonus_text", metavar="N|A..B",
+                  help="The victim's save bonus (without the affliction's own stage penalties), or a range "
+                       "A..B (default 0; with --all, -5..25).")
+    @click.option("--all", "everything", is_flag=True, help="Every affliction: death chance per bonus.")
+    @click.option("--from-stage", metavar="STAGE",
+                  help="Start on this stage, as if the initial save failed and put the victim there "
+                       "(a deadly start), instead of from exposure.")
+    @click.option("--doses", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+                  help="Extra doses taken at the same moment (poisons: +50% duration and a stage on each failed "
+                       "save; diseases: another chance to catch it).")
+    @click.option("--curve", is_flag=True, help="Also the stage distribution after each periodic save.")
+    @click.option("--days", type=click.FloatRange(min=0), metavar="D",
+                  help="Horizon of the curve in game days (implies --curve; default: until it is all over).")
+    @click.option("--system", type=click.Choice(["dnd5e", "pf1e"]),
+                  help="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's system, "
+                       "else dnd5e).")
+    @pass_env
+    def odds(env, affliction, bonus_text, everything, from_stage, doses, curve, days, system) -> None:
+        """Exact chances and timelines of a disease or poison, computed from the rules (not simulated).
+
+        The final stage is where the victim ends: poisons when eliminated or run out, diseases cured or at
+        their end state; healthy includes the victim who made the initial save. Expected duration: from
+        exposure to the last save, in the affliction's frequency unit, onset included.
+        """
+        from ..domain import odds as model
+
+        if everything == bool(affliction):
+            raise click.UsageError("give an AFFLICTION, or --all")
+        bonuses = parse_bonuses(bonus_text if bonus_text is not None else ("-5..25" if everything else "0"))
+        rules, options, campaign_system, campaign = _context(env)
+        system = system or campaign_system or model.DEFAULT_SYSTEM
+        if everything:
+            rows = model.table(rules, options, bonuses, system=system)
+            doc = {"system": system, "campaign": campaign, "bonuses": bonuses, "afflictions": [
+                {"affliction": r["affliction"], "dc": r["dc"], "kind": r["kind"],
+                 "death": [d["death"] for d in r["odds"]],
+                 "healthy": [d["final"].get("healthy", 0.0) for d in r["odds"]],
+                 "expected_duration": [d["expected_duration"]["value"] for d in r["odds"]],
+                 "unit": r["odds"][0]["expected_duration"]["unit"]} for r in rows]}
+            env.emit(doc, partial(render_table, doc, rules, env.lang))
+            return
+        rules.get("afflictions", affliction)
+        start = {"from_stage": from_stage, "doses": doses}
+        if len(bonuses) > 1:
+            docs = [model.odds(rules, options, affliction, b, system=system, **start) for b in bonuses]
+            doc = {"affliction": affliction, "dc": docs[0]["dc"], "system": system, "campaign": campaign,
+                   "odds": docs}
+            env.emit(doc, partial(render_range, doc, rules, env.lang))
+            return
+        doc = model.odds(rules, options, affliction, bonuses[0], system=system, **start)
+        doc["campaign"] = campaign
+        if curve or days is not None:
+            doc["curve"] = model.curve(rules, options, affliction, bonuses[0], system=system, days=days, **start)
+
+        def render(con):
+            render_odds(doc, rules, env.lang, con)
+            if "curve" in doc:
+                render_curve(doc["curve"], rules, env.lang, con)
+
+        env.emit(doc, render)

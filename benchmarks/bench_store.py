@@ -9,7 +9,7 @@ Prints markdown tables. Bounded: about a minute on a 2-core machine.
 - writes/s, store: `EventStore.append` of one 2-event action after the head (the transaction alone);
 - writes/s, service: `Service.act` (load the campaign, decide, fold, append) — what a GM's command costs;
 - load, full replay: folding the whole log (snapshots off);
-- load, snapshot + tail: the newest snapshot and a tail of 250 events (snapshots every 500 events);
+- load, snapshot + tail: the newest snapshot and a tail of 250 events (snapshots every SNAPSHOT_EVERY events);
 - load, warm worker: a process that loaded the campaign before reads only what is new (here: nothing).
 """
 
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from sawbones.adapters.store import StoredEvent, dispose_all, open_store  # noqa: E402
-from sawbones.application.service import MEMORY, Service  # noqa: E402
+from sawbones.application.service import MEMORY, SNAPSHOT_EVERY, Service  # noqa: E402
 
 TAIL = 250
 
@@ -103,7 +103,7 @@ def bench_loads(url: str, n: int) -> dict[str, float]:
     cid = store.import_campaign(name, base)
     import_ms = (time.perf_counter() - start) * 1000
     cold = Service(store, snapshot_every=0, memory_cache=False)
-    with_snapshots = Service(store, snapshot_every=500, memory_cache=False)
+    with_snapshots = Service(store, snapshot_every=SNAPSHOT_EVERY, memory_cache=False)
     with_snapshots.load(name)  # writes the snapshot at the head of `base`
     if len(base) < n:  # then the tail arrives: TAIL events after the snapshot
         rest = log[len(base):]
@@ -117,12 +117,25 @@ def bench_loads(url: str, n: int) -> dict[str, float]:
     full = timed(lambda: cold.load(name), repeat)
     snap = timed(lambda: with_snapshots.load(name), 5) if n > 2 * TAIL else full
     # the snapshot service just stored a newer snapshot at the head if due; measure with the tail in place
-    warm = Service(store, snapshot_every=500, memory_cache=True)
+    warm = Service(store, snapshot_every=SNAPSHOT_EVERY, memory_cache=True)
     warm.load(name)
     warm_ms = timed(lambda: warm.load(name), 5)
     assert cold.load(name).state == with_snapshots.load(name).state == warm.load(name).state
+    action_ms = _action_latency(Service(store, snapshot_every=SNAPSHOT_EVERY, memory_cache=False), name)
     MEMORY.clear()
-    return {"import": import_ms, "full": full, "snapshot": snap, "warm": warm_ms}
+    return {"import": import_ms, "full": full, "snapshot": snap, "warm": warm_ms, "action": action_ms}
+
+
+def _action_latency(service: Service, name: str, count: int = 20) -> float:
+    """Median ms of one real GM action (damage through the rules) on a campaign of this length."""
+    from sawbones.domain.damage import damage
+
+    times = []
+    for i in range(count):
+        start = time.perf_counter()
+        service.act(name, lambda ctx, i=i: damage(ctx, "aria", [(1 + i % 3, "fire")]))
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
 
 
 def start_postgres() -> tuple[str, Callable[[], None]]:
@@ -174,11 +187,16 @@ def main() -> None:
     print("|---|---:|---:|")
     for label, store_rate, service_rate in writes:
         print(f"| {label} | {store_rate:,.0f} | {service_rate:,.0f} |")
-    print(f"\nLoad time (ms, median) against history length; snapshots every 500 events, tail of {TAIL}\n")
-    print("| backend | events | full replay | snapshot + tail | warm worker | bulk import |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(f"\nLoad time (ms, median) against history length; snapshots every {SNAPSHOT_EVERY} events, tail of {TAIL}\n")
+    print("| backend | events | full replay | snapshot + tail | warm worker | bulk import | one action (damage) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for label, n, r in loads:
-        print(f"| {label} | {n:,} | {r['full']:,.1f} | {r['snapshot']:,.1f} | {r['warm']:,.1f} | {r['import']:,.0f} |")
+        print(f"| {label} | {n:,} | {r['full']:,.1f} | {r['snapshot']:,.1f} | {r['warm']:,.1f} | {r['import']:,.0f} "
+              f"| {r['action']:,.1f} |")
+    for label in dict.fromkeys(label for label, _, _ in loads):
+        rows = [r for lb, _, r in loads if lb == label]
+        print(f"\n{label}: one action at {sizes[-1]:,} events / at {sizes[0]:,} events = "
+              f"{rows[-1]['action'] / rows[0]['action']:.2f}")
 
 
 _SCHEMAS: list[str] = []

@@ -34,7 +34,7 @@ from ..errors import ConflictError, RuleViolation, StoreError, UsageError
 UNDO = "action_undone"
 CREATED = "campaign_created"
 CURRENT_KEY = "current_campaign"
-SNAPSHOT_EVERY = 500  # events between two stored snapshots
+SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
 RETRIES = 3  # automatic re-decisions after a ConflictError
 

@@ -1,17 +1,26 @@
-"""The README's first command: a guided tour of sawbones on a fresh demo campaign.
+"""The README's first command: the web app on a demo campaign (`python -m sawbones.demo`), or a
+guided tour of the CLI (`python -m sawbones.demo --tour`).
 
-Runs real CLI commands against ./sawbones-demo.db (recreated each time) and shows each one.
+The web app serves ./sawbones.db (the CLI's default database), where the demo campaign is created
+when absent: a party with injuries, a wound and a disease under way. Each start prints the address,
+a new GM link and the players' links. The tour runs real CLI commands against ./sawbones-demo.db
+(recreated each time) and shows each one.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
+import socket
 import sys
+from typing import Any
 
 from .interfaces.cli import main
 
 DB = "sawbones-demo.db"
+WEB_DB = "sawbones.db"
+DEMO_CAMPAIGN = "Phandalin"
 
 TOUR: list[tuple[str, str]] = [
     ("A campaign keeps its own dice seed, clock, options and characters.", "campaign create 'Tour of the Sword Coast' --seed 7"),
@@ -47,5 +56,80 @@ def run_tour(db: str = DB) -> int:
     return 0
 
 
+def _build_demo(service: Any) -> None:
+    """The demo party: Borin burnt to 0 HP (a secret deadline runs), Cora cut down and wounded in the hand,
+    Dain two days into filth fever; Aria is the healer."""
+    from .domain.campaign import add_character
+
+    service.create_campaign(DEMO_CAMPAIGN, "dnd5e", 7)
+
+    def act(decision: Any) -> None:
+        service.act(DEMO_CAMPAIGN, decision)
+
+    party = (("Aria", {"max_hp": 24, "abilities": {"dex": 16, "con": 12, "wis": 14}, "skills": {"medicine": 5},
+                       "proficiencies": ["medicine", "herbalism_kit"], "hit_die": 8, "hit_dice": 3}),
+             ("Borin", {"max_hp": 31, "abilities": {"str": 16, "con": 16}, "hit_die": 10, "hit_dice": 3}),
+             ("Cora", {"max_hp": 18, "abilities": {"dex": 16}, "hit_die": 8, "hit_dice": 2}),
+             ("Dain", {"max_hp": 27, "abilities": {"con": 14}, "saves": {"fortitude": 4}, "hit_die": 8, "hit_dice": 3}))
+    for name, sheet in party:
+        act(lambda ctx, name=name, sheet=sheet: add_character(ctx, name, sheet))
+    try:  # progression tracks: Dain caught filth fever two days ago
+        from .domain.afflictions_decide import expose
+        from .domain.timeline import advance
+
+        act(lambda ctx: expose(ctx, "Dain", "filth_fever", 1))
+        act(lambda ctx: advance(ctx, 2 * 86400, True))
+    except ModuleNotFoundError:  # pragma: no cover - a build without tracks
+        pass
+    from .domain.damage import damage
+
+    act(lambda ctx: damage(ctx, "Borin", [(35, "fire")], 2))
+    act(lambda ctx: damage(ctx, "Cora", [(20, "slashing")], 9))
+    try:  # localized wounds: Cora's left hand
+        from .domain.wounds import wound
+
+        act(lambda ctx: wound(ctx, "Cora", "hand", 4, "left", None, None, "a goblin's scimitar"))
+    except ModuleNotFoundError:  # pragma: no cover
+        pass
+
+
+def ensure_demo(service: Any) -> tuple[str, str, list[tuple[str, str]]]:
+    """Create the demo campaign when absent; make a new GM link. (name, GM secret, [(character, player token)])."""
+    from .interfaces.web import security
+
+    if DEMO_CAMPAIGN not in service.store.campaign_names():
+        _build_demo(service)
+    secret = security.new_gm_secret(service.store, DEMO_CAMPAIGN)
+    state = service.load(DEMO_CAMPAIGN).state
+    players = [(c.name, security.player_token(service.store, DEMO_CAMPAIGN, c.id)) for c in state.characters]
+    return DEMO_CAMPAIGN, secret, players
+
+
+def free_port(host: str, first: int, tries: int = 20) -> int:
+    """The first port from `first` that nothing listens on (the demo must start even when 8000 is taken)."""
+    for port in range(first, first + tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return port
+    return first
+
+
+def run(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="run.sh", description="sawbones: the web app on a demo campaign, "
+                                     "or the CLI tour (--tour).")
+    parser.add_argument("--tour", action="store_true", help="Play the guided CLI tour instead of serving.")
+    parser.add_argument("--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1).")
+    parser.add_argument("--port", type=int, help="Port (default: 8000, or the next free one).")
+    parser.add_argument("--db", default=WEB_DB, help=f"Database of the web app (default ./{WEB_DB}).")
+    args = parser.parse_args(argv)
+    if args.tour:
+        return run_tour()
+    port = args.port or free_port(args.host, 8000)
+    return main(["--db", args.db, "serve", "--demo", "--host", args.host, "--port", str(port)])
+
+
 if __name__ == "__main__":
-    sys.exit(run_tour())
+    sys.exit(run())

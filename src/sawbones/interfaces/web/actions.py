@@ -1,0 +1,95 @@
+"""The GM's actions, declared once: each becomes `POST /api/campaigns/{campaign}/{name}` (JSON body)
+and a dashboard form posted to `/c/{campaign}/act/{name}` (same model, same decision, same document).
+
+A rule module adds its actions in its own web module (api_*.py) with `@action(...)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+# run(service, campaign, body, lang) -> the response document
+Runner = Callable[[Any, str, Any, str], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    body: type[BaseModel] | None
+    response: type[BaseModel]
+    run: Runner
+    summary: str
+    description: str = ""
+    path: str | None = None  # default /{name}
+    status_code: int = 200
+    api: bool = True  # False: a dashboard form only (its API route is written by hand)
+    tags: tuple[str, ...] = ("actions",)
+    form_lists: tuple[str, ...] = field(default=())  # form fields that are comma-separated lists
+
+
+ACTIONS: dict[str, Action] = {}
+
+
+def register(act: Action) -> Action:
+    ACTIONS[act.name] = act
+    return act
+
+
+def decided(decide: Callable[[Any], Callable[[Any], list[dict]]], report: Callable[..., dict[str, Any]]) -> Runner:
+    """A runner from `decide(body) -> decision(ctx) -> events` and `report(service, state, events, lang)`."""
+
+    def run(service: Any, campaign: str, body: Any, lang: str) -> dict[str, Any]:
+        state, events = service.act(campaign, decide(body))
+        return report(service, state, events, lang)
+
+    return run
+
+
+def form_to_body(act: Action, form: Any) -> dict[str, Any]:
+    """A dashboard form as the action's JSON body: empty fields are absent; lists are repeated fields or
+    comma-separated text; nested `parts.0.amount` fields become lists of objects; checkboxes are true."""
+    out: dict[str, Any] = {}
+    nested: dict[str, dict[int, dict[str, Any]]] = {}
+    fields = act.body.model_fields if act.body is not None else {}
+    for key, value in form.multi_items():
+        if key in ("csrf", "back") or not isinstance(value, str):
+            continue
+        value = value.strip()
+        if value == "":
+            continue
+        if key.count(".") == 2:
+            name, index, sub = key.split(".")
+            if index.isdigit():
+                nested.setdefault(name, {}).setdefault(int(index), {})[sub] = value
+            continue
+        if key.endswith("_text") and key[:-5] in fields:  # "str=14,con=12" for a dict field
+            out[key[:-5]] = _pairs(value)
+            continue
+        if key not in fields:
+            out[key] = value  # unknown: the model says so
+            continue
+        annotation = str(fields[key].annotation)
+        if key in act.form_lists or annotation.startswith("list"):
+            out.setdefault(key, [])
+            out[key] += [part.strip() for part in value.split(",") if part.strip()]
+        elif "bool" in annotation and value in ("on", "1", "true", "yes"):
+            out[key] = True
+        else:
+            out[key] = value
+    for name, items in nested.items():
+        out[name] = [items[i] for i in sorted(items)]
+    return out
+
+
+def _pairs(text: str) -> dict[str, str] | str:
+    """NAME=NUMBER pairs as the CLI reads them (the model checks the numbers); anything else stays text."""
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            return text
+        out[key.strip().lower()] = value.strip()
+    return out

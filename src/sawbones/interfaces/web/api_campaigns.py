@@ -1,0 +1,245 @@
+"""API: campaigns, their options and GM secret, characters and player links, status, clock, log, undo."""
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from .. import views
+from ...domain import campaign as decisions
+from . import models as m
+from . import reports, security
+from .actions import Action, decided, register
+from .deps import CharacterKey, GmAccess, OptionId, api_lang, gm_access, open_service, web
+
+router = APIRouter(prefix="/campaigns")
+
+
+def sheet_of(body: m.Sheet) -> dict:
+    """The API's sheet as the CLI's `_sheet` makes it: only given fields, pair keys in lower case."""
+    sheet = body.model_dump(exclude_none=True, exclude={"character"})
+    for key in ("abilities", "saves", "skills", "body"):
+        if key in sheet:
+            sheet[key] = {k.lower(): v for k, v in sheet[key].items()}
+    return sheet
+
+
+def gm_link(campaign: str, secret: str) -> str:
+    from urllib.parse import quote
+
+    return f"/c/{quote(campaign, safe='')}?key={secret}"
+
+
+# ------------------------------------------------------------------ campaigns
+
+
+@router.get("", response_model=m.CampaignList, tags=["campaigns"], summary="List campaigns")
+def list_campaigns(request: Request):
+    with open_service(web(request)) as service:
+        return {"campaigns": service.store.campaign_names(), "current": service.store.get_meta("current_campaign")}
+
+
+@router.post("", response_model=m.CampaignCreated, status_code=201, tags=["campaigns"], summary="Create a campaign",
+             description="Creates the campaign and its GM secret, shown only in this response.")
+def create_campaign(request: Request, body: m.CampaignIn, response: Response):
+    with open_service(web(request)) as service:
+        state = service.create_campaign(body.name, body.system, body.seed)
+        secret = security.new_gm_secret(service.store, state.name)
+        response.headers["Cache-Control"] = "no-store"
+        return {"campaign": views.campaign_doc(state, service.rules_for(state)), "gm_secret": secret,
+                "gm_link": gm_link(state.name, secret)}
+
+
+@router.get("/{campaign}", response_model=m.CampaignOut, tags=["campaigns"], summary="Show a campaign")
+def show_campaign(gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        return views.campaign_doc(state, service.rules_for(state))
+
+
+@router.post("/{campaign}/gm-secret", response_model=m.GmSecretOut, tags=["campaigns"],
+             summary="Replace the GM secret", description="The old secret and every GM session stop working.")
+def rotate_secret(response: Response, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        secret = security.new_gm_secret(service.store, gm.campaign)
+        response.headers["Cache-Control"] = "no-store"
+        return {"gm_secret": secret, "gm_link": gm_link(gm.campaign, secret)}
+
+
+@router.get("/{campaign}/options", response_model=m.OptionsOut, tags=["campaigns"],
+            summary="Every ruleset option with its value in this campaign")
+def campaign_options(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        loaded = service.load(gm.campaign)
+        ctx = service.context(loaded)
+        return views.options_doc(ctx.rules, ctx.options, lang)
+
+
+def _option_text(value) -> str | None:
+    import json
+
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    return json.dumps(value)
+
+
+def _set_option(service, campaign: str, option: str, body: m.OptionIn) -> dict:
+    from ...errors import UsageError
+
+    text = None if body.reset else _option_text(body.value)
+    if text is None and not body.reset:
+        raise UsageError("give a value, or reset: true", "value")
+    state, _ = service.act(campaign, lambda ctx: decisions.set_option(ctx, option, text))
+    return {"option": option, "value": dict(state.options).get(option), "reset": body.reset}
+
+
+@router.put("/{campaign}/options/{option}", response_model=m.OptionSet, tags=["campaigns"],
+            summary="Set a ruleset option")
+def set_option(body: m.OptionIn, option: str = OptionId, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        return _set_option(service, gm.campaign, option, body)
+
+
+@router.delete("/{campaign}/options/{option}", response_model=m.OptionSet, tags=["campaigns"],
+               summary="Reset a ruleset option to its default")
+def reset_option(option: str = OptionId, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        return _set_option(service, gm.campaign, option, m.OptionIn(reset=True))
+
+
+class OptionForm(m.Strict):
+    option: m.Key
+    value: m.Str(400, 0) | None = None  # type: ignore[valid-type]
+    reset: bool = False
+
+
+register(Action("set_option", OptionForm, m.OptionSet, api=False, summary="Set a ruleset option",
+                run=lambda service, campaign, body, lang: _set_option(
+                    service, campaign, body.option, m.OptionIn(value=body.value, reset=body.reset))))
+
+
+# ------------------------------------------------------------------ characters
+
+
+def _character_report(service, state, events, lang):
+    character = state.character(events[0]["data"]["id"])
+    return views.character_doc(character, state, service.rules_for(state), lang)
+
+
+register(Action(
+    "add_character", m.CharacterIn, m.CharacterOut, path="/characters", status_code=201, tags=("characters",),
+    summary="Add a character", form_lists=("proficiencies",),
+    run=decided(lambda body: lambda ctx: decisions.add_character(ctx, body.name, sheet_of(body)), _character_report)))
+
+
+class EditForm(m.CharacterEdit):
+    character: m.NameStr  # type: ignore[valid-type]
+
+
+def _edit(body) -> object:
+    sheet = sheet_of(body)
+    return lambda ctx: decisions.edit_character(ctx, body.character, sheet)
+
+
+register(Action("edit_character", EditForm, m.CharacterOut, api=False, summary="Change a character's sheet",
+                form_lists=("proficiencies",), run=decided(_edit, _character_report)))
+
+register(Action(
+    "remove_character", m.CharacterName, m.Removed, api=False, summary="Remove a character (undo brings it back)",
+    run=decided(lambda body: lambda ctx: decisions.remove_character(ctx, body.character),
+                lambda service, state, events, lang: {"removed": events[0]["data"]["id"]})))
+
+
+@router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
+            summary="List characters")
+def list_characters(gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        return {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
+                               for c in state.characters]}
+
+
+@router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+            summary="One character's sheet, injuries, wounds and afflictions")
+def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        found = decisions.find_character(state, character)
+        return views.character_doc(found, state, service.rules_for(state), lang)
+
+
+@router.patch("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+              summary="Change a character's sheet")
+def edit_character(body: m.CharacterEdit, character: str = CharacterKey, gm: GmAccess = Depends(gm_access),
+                   lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        form = EditForm(character=character, **body.model_dump(exclude_none=True))
+        return decided(_edit, _character_report)(service, gm.campaign, form, lang)
+
+
+@router.delete("/{campaign}/characters/{character}", response_model=m.Removed, tags=["characters"],
+               summary="Remove a character (undo brings it back)")
+def remove_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        service.act(gm.campaign, lambda ctx: decisions.remove_character(ctx, character))
+        return {"removed": character}
+
+
+@router.get("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
+            summary="The character's read-only player link")
+def player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        found = decisions.find_character(service.load(gm.campaign).state, character)
+        token = security.player_token(service.store, gm.campaign, found.id)
+        return {"character": found.id, "token": token, "url": f"/p/{token}"}
+
+
+# ------------------------------------------------------------------ reading the campaign
+
+
+@router.get("/{campaign}/status", response_model=m.StatusOut, tags=["campaign state"],
+            summary="The party (or one character): HP, injuries, timers, afflictions")
+def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_access),
+           lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        rules = service.rules_for(state)
+        chars = [decisions.find_character(state, character)] if character else list(state.characters)
+        return {"campaign": state.name, "clock": state.clock,
+                "characters": [views.character_doc(c, state, rules, lang) for c in chars]}
+
+
+@router.get("/{campaign}/dashboard", tags=["campaign state"],
+            summary="Everything the GM dashboard shows: status, conditions, next due moment, pending saves, log")
+def dashboard(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)) -> dict:
+    with gm.open() as service:
+        return reports.dashboard_doc(service, gm.campaign, lang)
+
+
+@router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
+def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+    from ...domain.clock import describe
+
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, lang)}
+
+
+@router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
+            summary="The event log (undone actions are marked)")
+def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        cid = service.store.campaign_id(gm.campaign)
+        events, undone = reports.log_tail(service, cid, service.store.head(cid), limit)
+        return {"campaign": gm.campaign, "events": [
+            {"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
+             "schema_version": e.schema_version, "content_version": e.content_version} for e in events]}
+
+
+def _undo(service, campaign, body, lang):
+    state, action = service.undo(campaign)
+    return {"undone_action": action, "version": state.version}
+
+
+register(Action("undo", None, m.UndoOut, run=_undo, summary="Revert the last action exactly", tags=("campaign state",)))

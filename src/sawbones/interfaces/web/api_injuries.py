@@ -1,0 +1,68 @@
+"""API: damage and lingering injuries (5e) — the same decisions as cli_injuries.py."""
+
+from fastapi import APIRouter
+
+from ...domain import damage as damage_rules
+from ...domain import injury_care, turns
+from ...domain.clock import parse_duration
+from ...domain.timeline import advance as advance_decision
+from ...errors import RuleViolation, UsageError
+from . import models as m
+from .actions import Action, decided, register
+from .reports import action_doc, advance_doc
+
+router = APIRouter()
+
+
+def _damage(body: m.DamageIn):
+    parts = [(p.amount, p.type.lower()) for p in body.parts]
+    injury_type = body.injury_type.lower() if body.injury_type else None
+    return lambda ctx: damage_rules.damage(ctx, body.character, parts, body.d20, body.site, injury_type)
+
+
+def _injure(body: m.InjureIn):
+    def decision(ctx):
+        if body.critical_failure and not ctx.options.get("trigger_on_critical_failure"):
+            raise RuleViolation("injuries on critical failures are off (campaign set trigger_on_critical_failure true)")
+        return damage_rules.injure(ctx, body.character, body.type.lower(), body.d20, body.site,
+                                   "critical failure" if body.critical_failure else "GM's call")
+
+    return decision
+
+
+def _rest(body: m.RestIn):
+    if body.kind == "short":
+        if len(body.characters) != 1:
+            raise UsageError("a short rest spends one character's Hit Dice: give one character", "characters")
+        return lambda ctx: injury_care.short_rest(ctx, body.characters[0], body.hit_dice, list(body.injuries),
+                                                  list(body.rolls))
+    return lambda ctx: injury_care.long_rest(ctx, list(body.characters))
+
+
+def _advance(body: m.AdvanceIn):
+    seconds = parse_duration(body.duration)
+    return lambda ctx: advance_decision(ctx, seconds, body.auto)
+
+
+for name, model, decide, summary in (
+    ("damage", m.DamageIn, _damage, "Apply damage; at 0 HP a lingering injury follows"),
+    ("injure", m.InjureIn, _injure, "Give a lingering injury directly (GM's call, or a critical failure)"),
+    ("treat", m.TreatIn, lambda b: lambda ctx: injury_care.treat(ctx, b.character, b.injury, b.check, b.healer),
+     "Treat an injury: its time passes on the clock, then the check (+2 DC on failure)"),
+    ("rest", m.RestIn, _rest, "Rest: long heals minor and moderate injuries; short spends Hit Dice"),
+    ("heal", m.HealIn, lambda b: lambda ctx: injury_care.heal(ctx, b.character, b.spell, b.injury, b.hp),
+     "Magical healing: one injury per casting, if the spell's tier reaches it"),
+    ("stabilize", m.CharacterName, lambda b: lambda ctx: injury_care.stabilize(ctx, b.character),
+     "A dying character at 0 HP becomes stable"),
+):
+    register(Action(name, model, m.ActionOut, run=decided(decide, action_doc), summary=summary,
+                    form_lists=("characters", "injuries", "rolls")))
+
+for moment, summary in (("turn", "A character's turn: per-turn saves and losses"),
+                        ("dash", "A character takes the Dash action"),
+                        ("action", "A character attempts an action in combat")):
+    register(Action(moment, m.MomentIn, m.ActionOut, summary=summary, form_lists=("saves",), run=decided(
+        lambda b, moment=moment: lambda ctx: turns.run_moment(ctx, b.character, moment, list(b.saves)), action_doc)))
+
+register(Action("advance", m.AdvanceIn, m.AdvanceOut, run=decided(_advance, advance_doc), tags=("campaign state",),
+                summary="Move the game clock forward and run what falls due"))

@@ -1,0 +1,101 @@
+"""API: exact odds of a disease or poison (domain/odds.py, as `sawbones odds`), with the defaults or a
+campaign's options and system."""
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+from pydantic import Field
+
+from ...domain import odds as model
+from ...domain.options import effective_options
+from . import models as m
+from .deps import GmAccess, gm_access, open_service, web
+
+router = APIRouter()
+Affliction = PathParam(..., min_length=1, max_length=60, description="A disease or poison (content id).")
+Bonus = Query(0, ge=-30, le=60, description="The victim's save bonus (without the affliction's own stage penalties).")
+FromStage = Query(None, min_length=1, max_length=40, description="Start on this stage (a deadly start).")
+Doses = Query(0, ge=0, le=5, description="Extra doses taken at the same moment.")
+Curve = Query(False, description="Also the stage distribution after each periodic save.")
+Days = Query(None, ge=0, le=3650, description="Horizon of the curve in game days (implies curve).")
+System = Query(None, description="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's, "
+                                 "else dnd5e).")
+
+
+class OddsOut(m.Doc):
+    affliction: str
+    kind: str
+    dc: int
+    bonus: int
+    system: str
+    final: dict[str, float] = Field(description="Where the victim ends, by stage: probabilities.")
+    death: float
+    outcome: dict[str, float]
+    expected_duration: dict[str, Any]
+    campaign: str | None = None
+
+
+def odds_doc(rules: Any, options: dict[str, Any], affliction: str, bonus: int, from_stage: str | None, doses: int,
+             curve: bool, days: float | None, system: str) -> dict[str, Any]:
+    """`sawbones odds AFFLICTION --bonus N [--from-stage S] [--doses K] [--curve] [--days D]`."""
+    rules.get("afflictions", affliction)
+    start = {"from_stage": from_stage, "doses": doses}
+    doc = model.odds(rules, options, affliction, bonus, system=system, **start)
+    if curve or days is not None:
+        doc["curve"] = model.curve(rules, options, affliction, bonus, system=system, days=days, **start)
+    return doc
+
+
+@router.get("/odds/{affliction}", response_model=OddsOut, tags=["rules"],
+            summary="Exact chances and timeline of a disease or poison (default options)")
+def odds(request: Request, affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
+         doses: int = Doses, curve: bool = Curve, days: float | None = Days,
+         system: Literal["dnd5e", "pf1e"] | None = System):
+    with open_service(web(request)) as service:
+        rules = service.rules_for()
+        doc = odds_doc(rules, effective_options(rules, {}), affliction, bonus, from_stage, doses, curve, days,
+                       system or model.DEFAULT_SYSTEM)
+        doc["campaign"] = None
+        return doc
+
+
+@router.get("/campaigns/{campaign}/odds/{affliction}", response_model=OddsOut, tags=["rules"],
+            summary="Exact chances and timeline of a disease or poison, with the campaign's options and system")
+def campaign_odds(affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
+                  doses: int = Doses, curve: bool = Curve, days: float | None = Days,
+                  system: Literal["dnd5e", "pf1e"] | None = System, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        loaded = service.load(gm.campaign)
+        ctx = service.context(loaded)
+        doc = odds_doc(ctx.rules, ctx.options, affliction, bonus, from_stage, doses, curve, days,
+                       system or loaded.state.system)
+        doc["campaign"] = gm.campaign
+        return doc
+
+
+class OddsTable(m.Doc):
+    system: str
+    bonuses: list[int]
+    afflictions: list[dict[str, Any]]
+
+
+@router.get("/odds", response_model=OddsTable, tags=["rules"],
+            summary="Death chance of every disease and poison by save bonus (default options)")
+def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bonus_to: int = Query(25, ge=-30, le=60),
+               system: Literal["dnd5e", "pf1e"] | None = System):
+    """`sawbones odds --all --bonus A..B`."""
+    from ...errors import UsageError
+
+    if bonus_to < bonus_from:
+        raise UsageError("bonus_to must not be below bonus_from", "bonus_to")
+    bonuses = list(range(bonus_from, bonus_to + 1))
+    system = system or model.DEFAULT_SYSTEM
+    with open_service(web(request)) as service:
+        rules = service.rules_for()
+        rows = model.table(rules, effective_options(rules, {}), bonuses, system=system)
+    return {"system": system, "campaign": None, "bonuses": bonuses, "afflictions": [
+        {"affliction": r["affliction"], "dc": r["dc"], "kind": r["kind"], "death": [d["death"] for d in r["odds"]],
+         "healthy": [d["final"].get("healthy", 0.0) for d in r["odds"]],
+         "expected_duration": [d["expected_duration"]["value"] for d in r["odds"]],
+         "unit": r["odds"][0]["expected_duration"]["unit"]} for r in rows]}

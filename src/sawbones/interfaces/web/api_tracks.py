@@ -1,0 +1,67 @@
+"""API: diseases and poisons on their progression tracks — the same decisions as cli_tracks.py."""
+
+from typing import Literal
+
+from fastapi import APIRouter, Depends
+from pydantic import Field
+
+from ...domain.afflictions_care import cast, recover
+from ...domain.afflictions_decide import answer, expose
+from . import models as m
+from .actions import Action, decided, register
+from .deps import GmAccess, api_lang, gm_access
+from .reports import action_doc, advance_doc, pending_list
+
+router = APIRouter()
+
+
+class ExposeIn(m.CharacterName):
+    affliction: m.Key = Field(description="The disease or poison (content id, e.g. giant_scorpion_venom).")
+    save: int | None = Field(None, ge=-20, le=80, description="The initial save's total, as rolled at the table.")
+    d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (alone: the character's bonus is added).")
+    deadly: m.Key | None = Field(None, description="A truly deadly affliction: start at this stage.")
+
+
+class AnswerIn(m.Strict):
+    pending: m.IdStr = Field(description="The pending save's id (p3).")  # type: ignore[valid-type]
+    total: int | None = Field(None, ge=-20, le=80, description="The save's total.")
+    d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (alone: the character's bonus is added).")
+    auto: bool = Field(False, description="Roll any later save of the resumed advance.")
+
+
+class CureIn(m.CharacterName):
+    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    spell: m.Key = Field(description="neutralize_poison, remove_disease, heal, restoration, ...")
+    cl_check: int | None = Field(None, ge=-20, le=100, description="The caster level check's total, as rolled.")
+    cl: int | None = Field(None, ge=0, le=40, description="Caster level: roll the caster level check.")
+
+
+class RecoverIn(m.CharacterName):
+    how: Literal["bed_rest", "night"] = Field(description="A full day of bed rest, or a night of normal rest.")
+    care: bool = Field(False, description="With long-term care: recovery doubled.")
+
+
+class PendingList(m.Doc):
+    pending: list[m.PendingOut]
+
+
+register(Action("expose", ExposeIn, m.ActionOut, summary="Expose a character to a disease or poison", run=decided(
+    lambda b: lambda ctx: expose(ctx, b.character, b.affliction, b.save, b.d20, b.deadly),
+    action_doc)))
+register(Action("answer", AnswerIn, m.AdvanceOut, tags=("campaign state",),
+                summary="Give a pending save's total; the interrupted advance resumes", run=decided(
+                    lambda b: lambda ctx: answer(ctx, b.pending, b.total, b.d20, b.auto),
+                    advance_doc)))
+register(Action("cure", CureIn, m.ActionOut, summary="Cast a spell on one of a character's afflictions", run=decided(
+    lambda b: lambda ctx: cast(ctx, b.character, b.affliction, b.spell, b.cl_check, b.cl),
+    action_doc)))
+register(Action("recover", RecoverIn, m.ActionOut, summary="Rest recovery from poisons out of the system", run=decided(
+    lambda b: lambda ctx: recover(ctx, b.character, b.how == "bed_rest", b.care), action_doc)))
+
+
+@router.get("/campaigns/{campaign}/pending", response_model=PendingList, tags=["campaign state"],
+            summary="Saves waiting for a player's die (an advance stopped there)")
+def pending(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        return {"pending": pending_list(state, service.rules_for(state), lang)}

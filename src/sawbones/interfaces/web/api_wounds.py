@@ -1,0 +1,116 @@
+"""API: localized wounds (3.5) and the roll query — the same decisions and documents as cli_wounds.py."""
+
+from typing import Literal
+
+import click
+from fastapi import APIRouter, Depends, Query
+from pydantic import Field
+
+from ..cli_wounds import roll_context
+from ...domain.campaign import find_character
+from ...domain.roll_query import query
+from ...domain.wounds import first_aid, gm_heal, heal_wounds_by_magic, wound
+from ...domain.wounds import rest as rest_decision
+from ...errors import UsageError
+from . import models as m
+from .actions import Action, decided, register
+from .deps import CharacterKey, GmAccess, api_lang, gm_access
+from .reports import action_doc
+
+router = APIRouter()
+
+
+class WoundIn(m.CharacterName):
+    part: m.Key = Field(description="hand, arm, head, eye, ear, foot_leg (or a content pack's part).")
+    damage: int = Field(ge=1, le=10000, description="Damage taken by that part.")
+    side: Literal["left", "right"] | None = None
+    superficial: bool | None = Field(None, description="Superficial or not (default: by damage, option "
+                                                        "superficial_threshold).")
+    fort: int | None = Field(None, ge=-20, le=60, description="Total of the optional Fortitude save.")
+    cause: m.Str(200, 0) = ""  # type: ignore[valid-type]
+
+
+class FirstAidIn(m.CharacterName):
+    wound: m.IdStr  # type: ignore[valid-type]
+    check: int | None = Field(None, ge=-20, le=60, description="Total of the Heal check (default: rolled for the healer).")
+    healer: m.NameStr | None = None  # type: ignore[valid-type]
+
+
+class WoundHealIn(m.CharacterName):
+    wounds: list[m.IdStr] = Field(default_factory=list, max_length=40,  # type: ignore[valid-type]
+                                  description="Which wounds (default: all of the character's).")
+    magic: int | None = Field(None, ge=0, le=10000, description="Hit points of magical healing.")
+    rest: bool = Field(False, description="A day of rest has just ended.")
+    hp: int | None = Field(None, ge=1, le=10000, description="With rest: hit points the rest gave back.")
+    gm: bool = Field(False, description="The GM declares the wounds healed.")
+
+
+def _wound_heal(body: WoundHealIn):
+    """cli_wounds' `wound-heal`: exactly one of magic, rest or the GM's word."""
+    if sum((body.magic is not None, body.rest, body.gm)) != 1:
+        raise UsageError("give exactly one of magic (HP), rest or gm", "wound_heal")
+    if body.hp is not None and not body.rest:
+        raise UsageError("hp goes with rest", "hp")
+    if body.gm and not body.wounds:
+        raise UsageError("gm needs the wounds to heal", "wounds")
+    ids = list(body.wounds) or None
+
+    def decide(ctx):
+        if body.magic is not None:
+            return heal_wounds_by_magic(ctx, find_character(ctx.state, body.character).id, body.magic, ids)
+        if body.rest:
+            return rest_decision(ctx, body.character, ids, body.hp)
+        return [e for w in body.wounds for e in gm_heal(ctx, body.character, w)]
+
+    return decide
+
+
+register(Action("wound", WoundIn, m.ActionOut, summary="Wound one body part: -2 on what that part does", run=decided(
+    lambda b: lambda ctx: wound(ctx, b.character, b.part, b.damage, b.side, b.superficial, b.fort, b.cause),
+    action_doc)))
+register(Action("firstaid", FirstAidIn, m.ActionOut, summary="A DC 15 first-aid check on a superficial wound",
+                run=decided(lambda b: lambda ctx: first_aid(ctx, b.character, b.wound, b.check, b.healer),
+                            action_doc)))
+register(Action("wound_heal", WoundHealIn, m.ActionOut, path="/wound-heal",
+                summary="Heal wounds by magic, a day of rest or the GM's word",
+                form_lists=("wounds",), run=decided(_wound_heal, action_doc)))
+
+
+class ModsOut(m.Doc):
+    character: str
+    name: str
+    system: str
+    roll: dict
+    modifier: int
+    mode: str
+    auto_fail: bool
+    modifiers: list[dict]
+
+
+def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **given) -> dict:
+    """cli_wounds' `mods`: what applies to one roll, each line with its source."""
+    loaded = service.load(campaign)
+    ctx = service.context(loaded)
+    found = find_character(loaded.state, character)
+    try:
+        context = roll_context(ctx.rules, roll, **given)
+    except click.BadParameter as exc:
+        raise UsageError(exc.message, "roll") from None
+    answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
+    return {"character": found.id, "name": found.name} | answer.as_dict(lang)
+
+
+@router.get("/campaigns/{campaign}/characters/{character}/mods", response_model=ModsOut, tags=["characters"],
+            summary="The roll query: what applies to one roll (modifier, advantage, conditions...), with sources")
+def mods(character: str = CharacterKey,
+         roll: str = Query(..., min_length=1, max_length=40, description="attack, damage, check, skill, save, "
+                           "initiative, ac, ... or a skill, save or ability (perception, reflex, str)."),
+         ability: Literal["str", "dex", "con", "int", "wis", "cha"] | None = None,
+         skill: str | None = Query(None, max_length=40), save: str | None = Query(None, max_length=40),
+         hand: Literal["left", "right", "both"] | None = None, range: Literal["ranged", "melee"] | None = None,
+         sense: Literal["sight", "hearing"] | None = None, armor: str | None = Query(None, max_length=40),
+         standing: bool | None = None, combat: bool | None = None,
+         gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+    with gm.open() as service:
+        return mods_doc(service, gm.campaign, character, roll, lang, ability=ability, skill=skill, save=save,
+                        hand=hand, range=range, sense=sense, armor=armor, standing=standing, in_combat=combat)

@@ -1,0 +1,134 @@
+"""The composition root of the web app: `create_app(service_factory)`.
+
+`service_factory()` returns a new `Service` (one per request: SQLite connections stay in their
+thread). Rule areas each bring one module (api_*.py): its read routes in `router`, its actions
+registered with actions.register; a module whose rules are not written yet is skipped.
+"""
+
+# No `from __future__ import annotations`: the action endpoints below are typed at run time.
+
+from importlib import import_module
+from pathlib import Path
+from typing import Any, Callable
+
+from fastapi import APIRouter, Depends, FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from . import errors, security
+from .actions import ACTIONS, Action
+from .deps import GmAccess, WebState, api_lang, gm_access, open_service
+from .models import ErrorResponse
+
+HERE = Path(__file__).parent
+AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds")
+ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
+    (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
+    (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),
+    (503, "The store could not write"))}
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'")
+
+
+def load_areas() -> list[Any]:
+    """The api_* modules whose rules exist (the same pattern as the CLI's command modules)."""
+    from importlib.util import find_spec
+
+    modules = []
+    for name in AREAS:
+        try:
+            modules.append(import_module(f"{__package__}.{name}"))
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if missing == f"{__package__}.{name}" or (missing.startswith("sawbones.") and find_spec(missing) is None):
+                continue
+            raise
+    return modules
+
+
+def _action_endpoint(act: Action) -> Callable[..., Any]:
+    if act.body is None:
+        def endpoint(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+            with gm.open() as service:
+                return act.run(service, gm.campaign, None, lang)
+    else:
+        def endpoint(body: act.body, gm: GmAccess = Depends(gm_access),  # type: ignore[name-defined]
+                     lang: str = Depends(api_lang)):
+            with gm.open() as service:
+                return act.run(service, gm.campaign, body, lang)
+    endpoint.__name__ = f"action_{act.name}"
+    return endpoint
+
+
+def api_router(areas: list[Any]) -> APIRouter:
+    router = APIRouter(prefix="/api", responses=ERRORS)
+    for module in areas:
+        router.include_router(module.router)
+    for act in ACTIONS.values():
+        if act.api:
+            router.add_api_route(f"/campaigns/{{campaign}}{act.path or '/' + act.name}", _action_endpoint(act),
+                                 methods=["POST"], response_model=act.response, status_code=act.status_code,
+                                 summary=act.summary, description=act.description or act.summary,
+                                 tags=list(act.tags), operation_id=f"act_{act.name}")
+    return router
+
+
+class SecurityHeaders:
+    """Headers on every response: no framing, no sniffing, no referrer to other sites (links carry secrets),
+    a strict CSP (no inline script at all)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        docs = scope.get("path", "").startswith("/api/docs")
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
+                            (b"x-frame-options", b"DENY")]
+                if not docs:
+                    headers.append((b"content-security-policy", CSP.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0,
+               stream_seconds: float = 300.0) -> FastAPI:
+    """The web app on the campaigns `service_factory()` opens (called once per request)."""
+    from fastapi.templating import Jinja2Templates
+
+    from . import pages
+
+    with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
+        key = security.cookie_key(service.store)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url="/api/docs",
+                  redoc_url=None, description=(
+                      "The table's API: lingering injuries, localized wounds and disease/poison tracks for a whole "
+                      "campaign. Every change needs the campaign's GM secret (`Authorization: Bearer <secret>`), "
+                      "given once when the campaign is created. Every failure is "
+                      "`{\"error\": {\"code\", \"message\", \"where\"}}`."))
+    areas = load_areas()
+    app.state.sawbones = WebState(service_factory, security.Signer(key), templates, poll_interval, stream_seconds,
+                                  frozenset(module.__name__.rsplit(".", 1)[1] for module in areas))
+    errors.install(app)
+    app.include_router(api_router(areas))
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("sawbones")
+    except Exception:  # pragma: no cover
+        return "0"

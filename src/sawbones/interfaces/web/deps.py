@@ -1,0 +1,101 @@
+"""What routes share: the service (one per request, opened in the request's thread), the language,
+the GM's access to a campaign (API: `Authorization: Bearer <secret>`)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+from fastapi import Depends, Path, Query, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from . import security
+from .errors import Forbidden, Unauthorized
+
+LANGS = ("en", "fr")
+
+
+@dataclass
+class WebState:
+    service_factory: Callable[[], Any]
+    signer: security.Signer
+    templates: Any
+    poll_interval: float = 1.0
+    stream_seconds: float = 300.0  # an SSE stream ends after this; the browser reconnects by itself
+    areas: frozenset[str] = frozenset()  # the api_* modules loaded (the rule areas that exist)
+
+
+def web(request: Request) -> WebState:
+    return request.app.state.sawbones
+
+
+@contextmanager
+def open_service(state: WebState) -> Iterator[Any]:
+    """A service for this request only: SQLite connections stay in the thread that opened them."""
+    service = state.service_factory()
+    try:
+        yield service
+    finally:
+        close = getattr(service, "close", None) or getattr(service.store, "close", None)
+        if close is not None:
+            close()
+
+
+def accept_language(header: str | None) -> str | None:
+    """The first of fr/en the browser prefers (by q-value), or None."""
+    best: tuple[float, int, str] | None = None
+    for index, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        lang = tag.strip().lower()[:2]
+        if lang not in LANGS:
+            continue
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if q > 0 and (best is None or (q, -index) > (best[0], best[1])):
+            best = (q, -index, lang)
+    return best[2] if best else None
+
+
+def api_lang(request: Request,
+             lang: str | None = Query(None, pattern="^(en|fr)$", description="Language of rule text (default: Accept-Language, else en).")) -> str:
+    return lang or accept_language(request.headers.get("accept-language")) or "en"
+
+
+CampaignName = Path(..., description="The campaign's name.", min_length=1, max_length=120)
+CharacterKey = Path(..., description="The character's name or id.", min_length=1, max_length=80)
+OptionId = Path(..., description="The option's id (see GET /api/options).", min_length=1, max_length=60)
+bearer = HTTPBearer(auto_error=False, description="The campaign's GM secret, given once when the campaign is created.")
+
+
+@dataclass
+class GmAccess:
+    """A campaign the caller claims to be GM of; `open()` checks the claim in the request's thread."""
+
+    state: WebState
+    campaign: str
+    secret: str | None
+
+    @contextmanager
+    def open(self) -> Iterator[Any]:
+        with open_service(self.state) as service:
+            service.store.campaign_id(self.campaign)  # NotFound first: the list of names is public
+            if self.secret is None:
+                raise Unauthorized("this needs the campaign's GM secret: send `Authorization: Bearer <secret>`")
+            if not security.is_gm_secret(service.store, self.campaign, self.secret):
+                if security.gm_fingerprint(service.store, self.campaign) is None:
+                    raise Forbidden(f"campaign {self.campaign!r} has no GM secret yet: make one with "
+                                    f"`sawbones --campaign {self.campaign!r} gm-link`")
+                raise Forbidden("wrong GM secret for this campaign")
+            yield service
+
+
+def gm_access(request: Request, campaign: str = CampaignName,
+              credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> GmAccess:
+    return GmAccess(web(request), campaign, credentials.credentials if credentials else None)

@@ -1,0 +1,139 @@
+"""One error shape for every failure of the API: {"error": {"code", "message", "where"}}.
+
+The project's error hierarchy (errors.py) maps to HTTP statuses here, once; FastAPI's validation
+errors, unknown routes and wrong methods get the same shape. Pages get an HTML page instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ...errors import ConflictError, ContentError, NotFound, RuleViolation, SawbonesError, StoreError, UsageError
+
+log = logging.getLogger("sawbones.web")
+
+
+class WebError(SawbonesError):
+    """Errors of the web layer itself (access, cross-site requests); `status` is the HTTP status."""
+
+    status = 400
+    headers: dict[str, str] = {}
+
+
+class Unauthorized(WebError):
+    code = "unauthorized"
+    status = 401
+    headers = {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(WebError):
+    code = "forbidden"
+    status = 403
+
+
+# Order matters: subclasses before their bases.
+STATUSES: tuple[tuple[type[SawbonesError], int], ...] = (
+    (NotFound, 404), (ConflictError, 409), (RuleViolation, 409), (UsageError, 422),
+    (ContentError, 500), (StoreError, 503),
+)
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "too_large",
+              415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_requests"}
+
+
+def status_of(exc: SawbonesError) -> int:
+    if isinstance(exc, WebError):
+        return exc.status
+    return next((status for kind, status in STATUSES if isinstance(exc, kind)), 400)
+
+
+def error_body(code: str, message: str, where: str = "") -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "where": where}}
+
+
+def _where(request: Request) -> str:
+    return f"{request.method} {request.url.path}"
+
+
+def _wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api") and "text/html" in request.headers.get("accept", "")
+
+
+def _respond(request: Request, status: int, code: str, message: str, where: str,
+             headers: dict[str, str] | None = None) -> Response:
+    if _wants_html(request):
+        from .pages_common import render_error
+
+        return render_error(request, status, code, message, headers)
+    return JSONResponse(error_body(code, message, where), status_code=status, headers=headers)
+
+
+def _loc(loc: Any) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _allowed(request: Request) -> list[str]:
+    """Every method some route offers on this path (Starlette names only the first route's)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches({**request.scope, "method": "GET"}) if hasattr(route, "matches") else (None, None)
+        if match in (Match.FULL, Match.PARTIAL) and getattr(route, "methods", None):
+            methods |= set(route.methods)
+    return sorted(methods)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(SawbonesError)
+    async def sawbones_error(request: Request, exc: SawbonesError) -> Response:
+        status = status_of(exc)
+        if status >= 500:
+            log.error("%s: %s", exc.code, exc)
+        return _respond(request, status, exc.code, exc.message, exc.where or _where(request),
+                        getattr(exc, "headers", None) or None)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        errors = exc.errors()
+        first = errors[0] if errors else {"msg": "invalid request", "loc": ()}
+        where = _loc(first.get("loc", ()))
+        message = str(first.get("msg", "invalid request"))
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more)"
+        return _respond(request, 422, "invalid_request", f"{where}: {message}" if where else message,
+                        where or _where(request))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 400:  # FastAPI could not parse the body: a malformed request, like any other
+            return _respond(request, 422, "invalid_request", f"the request body could not be read ({exc.detail})",
+                            "body")
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"no such page or endpoint: {request.url.path}"
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+            headers = {**(headers or {}), "Allow": ", ".join(_allowed(request))}
+        return _respond(request, exc.status_code, code, message, _where(request), headers)
+
+    @app.exception_handler(UnicodeError)
+    async def unicode_error(request: Request, exc: UnicodeError) -> Response:
+        return _respond(request, 422, "invalid_request", "text must be valid Unicode (UTF-8)", _where(request))
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug
+        log.exception("internal error on %s", _where(request))
+        return JSONResponse(error_body("internal", "internal error: the server could not complete the request",
+                                       _where(request)), status_code=500)

@@ -1,0 +1,365 @@
+"""Pydantic models of the API: requests (strict: unknown fields are errors) and responses.
+
+Responses are the CLI's JSON documents (views.py, cli_rules.py, cli_tracks.py); their models name
+the fields every client can rely on and allow more (rule modules add sections to a character).
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+
+
+def _unicode(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+    return text
+
+
+def Str(max_length: int = 80, min_length: int = 1, pattern: str | None = None) -> Any:  # noqa: N802
+    return Annotated[str, StringConstraints(min_length=min_length, max_length=max_length, pattern=pattern),
+                     AfterValidator(_unicode)]
+
+
+CampaignNameStr = Annotated[str, StringConstraints(min_length=1, max_length=80, pattern=r"^[^/\\?#%\x00-\x1f\x7f]+$"),
+                            AfterValidator(_unicode)]
+NameStr = Str(80)
+IdStr = Str(60)
+Key = Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_\-]+$")]
+PairKey = Annotated[str, StringConstraints(min_length=1, max_length=40)]  # the rules check the names
+Pairs = dict[PairKey, Annotated[int, Field(ge=-1000, le=1000)]]
+
+
+class Strict(BaseModel):
+    """A request: unknown fields and wrong JSON types (true for a number, "3" for 3) are errors.
+    HTML forms send text: they validate with strict=False (see pages.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Doc(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+# ------------------------------------------------------------------ errors
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable code for programs: not_found, usage, rule_violation, conflict, ...")
+    message: str = Field(description="What went wrong, for people.")
+    where: str = Field(description="Where: the field, the command or the request.")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+# ------------------------------------------------------------------ campaigns
+
+
+class CampaignIn(Strict):
+    name: CampaignNameStr = Field(description="The campaign's name (no '/', '?', '#', '%', '\\' or control characters).")
+    system: Literal["dnd5e", "pf1e"] = "dnd5e"
+    seed: int | None = Field(None, ge=0, le=2**53, description="Seed of the campaign's dice (default: random).")
+
+
+class CharacterRef(Doc):
+    id: str
+    name: str
+
+
+class CampaignOut(Doc):
+    name: str
+    system: str
+    seed: int
+    version: int
+    clock: int
+    clock_text: str
+    options: dict[str, Any]
+    content_packs: list[str]
+    content_version: str
+    characters: list[CharacterRef]
+
+
+class CampaignCreated(Doc):
+    campaign: CampaignOut
+    gm_secret: str = Field(description="The GM secret: shown this once. Send it as `Authorization: Bearer <secret>`.")
+    gm_link: str = Field(description="The GM dashboard link (path), which signs this browser in.")
+
+
+class GmSecretOut(Doc):
+    gm_secret: str
+    gm_link: str
+
+
+class CampaignList(Doc):
+    campaigns: list[str]
+    current: str | None
+
+
+class OptionOut(Doc):
+    id: str
+    group: str
+    type: str
+    value: Any = None
+    default: Any = None
+    choices: list[str]
+    help: str
+
+
+class OptionsOut(Doc):
+    options: list[OptionOut]
+
+
+class OptionIn(Strict):
+    value: Any = Field(None, description="The new value: text as the CLI takes it, or JSON (true, 3, [..], {..}).")
+    reset: bool = Field(False, description="Go back to the default value.")
+
+
+class OptionSet(Doc):
+    option: str
+    value: Any = None
+    reset: bool
+
+
+# ------------------------------------------------------------------ characters
+
+
+class Sheet(Strict):
+    max_hp: int | None = Field(None, ge=1, le=10000)
+    hp: int | None = Field(None, ge=-10000, le=10000)
+    npc: bool | None = None
+    abilities: Pairs | None = Field(None, description="Ability scores, e.g. {\"str\": 14, \"con\": 12}.")
+    saves: Pairs | None = Field(None, description="Save bonuses, e.g. {\"con\": 5} or {\"fortitude\": 6}.")
+    skills: Pairs | None = Field(None, description="Skill bonuses, e.g. {\"medicine\": 5}.")
+    proficiencies: list[Key] | None = Field(None, max_length=60, description="e.g. [\"medicine\", \"herbalism_kit\"].")
+    hit_die: int | None = Field(None, ge=1, le=100, description="Hit die size: 6, 8, 10 or 12.")
+    hit_dice: int | None = Field(None, ge=0, le=40, description="Hit Dice left.")
+    body: Pairs | None = Field(None, description="Body counts, e.g. {\"eyes\": 2, \"hands\": 2}.")
+    notes: Str(4000, 0) | None = None  # type: ignore[valid-type]
+
+
+class CharacterIn(Sheet):
+    name: NameStr  # type: ignore[valid-type]
+
+
+class CharacterEdit(Sheet):
+    name: NameStr | None = None  # type: ignore[valid-type]
+
+
+class InjuryOut(Doc):
+    id: str
+    injury: str
+    name: str
+    table: str
+    severity: str
+    severity_name: str
+    d20: int
+    dc: int
+    failures: int
+    no_natural_healing: bool
+    magic_only: bool
+    site: str | None = None
+    text: str
+    heals_by: list[str]
+    gained_at: int
+    treatment_started: bool
+    timers: dict[str, int]
+
+
+class CharacterOut(Doc):
+    id: str
+    name: str
+    npc: bool
+    hp: int
+    max_hp: int
+    dead: bool
+    stable: bool
+    abilities: dict[str, int]
+    saves: dict[str, int]
+    skills: dict[str, int]
+    proficiencies: list[str]
+    hit_die: int
+    hit_dice: int
+    hit_dice_max: int
+    body: dict[str, int]
+    notes: str
+    injuries: list[InjuryOut]
+
+
+class CharacterSummary(Doc):
+    id: str
+    name: str
+    hp: int
+    max_hp: int
+    npc: bool
+
+
+class CharacterList(Doc):
+    characters: list[CharacterSummary]
+
+
+class Removed(Doc):
+    removed: str
+
+
+class PlayerLink(Doc):
+    character: str
+    token: str
+    url: str = Field(description="The read-only player page (path).")
+
+
+class StatusOut(Doc):
+    campaign: str
+    clock: int
+    characters: list[CharacterOut]
+
+
+# ------------------------------------------------------------------ actions
+
+
+class EventOut(Doc):
+    type: str
+    data: dict[str, Any]
+
+
+class ActionOut(Doc):
+    events: list[EventOut]
+    characters: list[CharacterOut]
+    lines: list[str] = Field(description="What happened, one line each, in the request's language.")
+
+
+class CharacterName(Strict):
+    character: NameStr = Field(description="The character's name or id.")  # type: ignore[valid-type]
+
+
+class DamagePart(Strict):
+    amount: int = Field(ge=0, le=100000)
+    type: Key = Field(description="Damage type: fire, slashing, cold, ...")
+
+
+class DamageIn(CharacterName):
+    parts: list[DamagePart] = Field(min_length=1, max_length=12)
+    d20: int | None = Field(None, ge=1, le=20, description="The injury d20 the player rolled (default: rolled).")
+    site: Literal["hand", "foot"] | None = None
+    injury_type: Key | None = Field(None, description="Injury table when the hit's damage types tie.")
+
+
+class InjureIn(CharacterName):
+    type: Key = Field(description="Damage type whose table to roll on.")
+    d20: int | None = Field(None, ge=1, le=20)
+    site: Literal["hand", "foot"] | None = None
+    critical_failure: bool = False
+
+
+class TreatIn(CharacterName):
+    injury: IdStr = Field(description="Injury id (i1) or content id.")  # type: ignore[valid-type]
+    check: int | None = Field(None, ge=-20, le=60, description="The check total (default: rolled for the healer).")
+    healer: NameStr | None = Field(None, description="Who treats (needs Medicine and an herbalism kit).")  # type: ignore[valid-type]
+
+
+class RestIn(Strict):
+    kind: Literal["long", "short"]
+    characters: list[NameStr] = Field(default_factory=list, max_length=40,  # type: ignore[valid-type]
+                                      description="Long rest: who rests (default: everyone). Short rest: exactly one.")
+    hit_dice: int = Field(0, ge=0, le=40)
+    injuries: list[IdStr] = Field(default_factory=list, max_length=40)  # type: ignore[valid-type]
+    rolls: list[Annotated[int, Field(ge=1, le=20)]] = Field(default_factory=list, max_length=40)
+
+
+class HealIn(CharacterName):
+    spell: Key
+    injury: IdStr | None = None  # type: ignore[valid-type]
+    hp: int | None = Field(None, ge=0, le=10000)
+
+
+class MomentIn(CharacterName):
+    saves: list[Annotated[int, Field(ge=-20, le=80)]] = Field(default_factory=list, max_length=20)
+
+
+class AdvanceIn(Strict):
+    duration: Str(40) = Field(description="3r, 10min, 8h, 2d, 1w, or 1d12h.")  # type: ignore[valid-type]
+    auto: bool = Field(False, description="Roll every save that falls due (else stop at the first one).")
+
+
+class PendingOut(Doc):
+    id: str
+    character: str
+    name: str
+    affliction: str
+    save: str
+    dc: int
+    at: int
+    at_text: str
+    target: int
+    target_text: str
+
+
+class AdvanceOut(Doc):
+    clock: int
+    text: str
+    events: list[EventOut]
+    pending: list[PendingOut] = Field(default_factory=list)
+    characters: list[CharacterOut]
+    lines: list[str]
+
+
+class UndoOut(Doc):
+    undone_action: int
+    version: int
+
+
+class LogEvent(Doc):
+    version: int
+    action: int
+    type: str
+    data: dict[str, Any]
+    undone: bool
+    schema_version: int
+    content_version: str
+
+
+class LogOut(Doc):
+    campaign: str
+    events: list[LogEvent]
+
+
+class ClockOut(Doc):
+    campaign: str
+    seconds: int
+    text: str
+
+
+# ------------------------------------------------------------------ rules
+
+
+class NamedId(Doc):
+    id: str
+    name: str
+
+
+class TablesIndex(Doc):
+    severity: str
+    damage_tables: list[NamedId]
+    body_parts: list[NamedId]
+    tracks: list[NamedId]
+    diseases: list[NamedId]
+    poisons: list[NamedId]
+
+
+class TableOut(Doc):
+    kind: str
+
+
+class RollOut(Doc):
+    table: str
+    d20: int
+    typed: bool
+    severity: str
+    severity_name: str
+    injury: str
+    name: str
+    text: str
+    no_natural_healing: bool
+    magic_only: bool

@@ -1,0 +1,347 @@
+"""HTML pages: home (campaigns), the GM dashboard and its forms, the player's page, the tables.
+
+Forms post to the same actions as the API (actions.py), then redirect back (POST-redirect-GET)
+with what happened as a flash message. The GM is known by a signed cookie set when they open
+the link /c/{campaign}?key=SECRET; players get read-only links /p/{token}.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import ValidationError
+
+from .. import views
+from ...errors import SawbonesError
+from . import i18n, live, reports, security
+from .actions import ACTIONS, form_to_body
+from .deps import open_service, web
+from .errors import Forbidden
+from .models import CampaignIn
+from .pages_common import campaign_url, checked_form, page_lang, redirect, render, session_of
+
+router = APIRouter(include_in_schema=False)
+
+
+def _validation_lines(exc: ValidationError) -> list[str]:
+    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}: {e['msg']}" for e in exc.errors()[:5]]
+
+
+# ------------------------------------------------------------------ home
+
+
+@router.get("/")
+def home(request: Request) -> Response:
+    with open_service(web(request)) as service:
+        campaigns = [{"name": name, "gm": _is_gm(request, service, name)} for name in service.store.campaign_names()]
+    return render(request, "home.html", campaigns=campaigns)
+
+
+@router.post("/campaigns")
+async def create_campaign(request: Request) -> Response:
+    form = await checked_form(request)
+    lang = page_lang(request)
+    session = session_of(request)
+    try:
+        body = CampaignIn.model_validate(form_to_fields(form, ("name", "system", "seed")), strict=False)
+    except ValidationError as exc:
+        session.flash("error", _validation_lines(exc))
+        return redirect(request, "/")
+
+    def create() -> str:
+        with open_service(web(request)) as service:
+            state = service.create_campaign(body.name, body.system, body.seed)
+            secret = security.new_gm_secret(service.store, state.name)
+            session.grant(state.name, security.gm_fingerprint(service.store, state.name))
+            return secret
+
+    try:
+        secret = await run_in_threadpool(create)
+    except SawbonesError as exc:
+        session.flash("error", [exc.message])
+        return redirect(request, "/")
+    link = f"{request.base_url}{campaign_url(body.name)[1:]}?key={secret}"
+    session.flash("secret", [i18n.text("gm_link_made", lang), link])
+    return redirect(request, campaign_url(body.name))
+
+
+def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    return {n: form.get(n).strip() for n in names if isinstance(form.get(n), str) and form.get(n).strip()}
+
+
+# ------------------------------------------------------------------ the GM dashboard
+
+
+def _is_gm(request: Request, service: Any, campaign: str) -> bool:
+    """This browser opened the campaign's current GM link."""
+    fingerprint = security.gm_fingerprint(service.store, campaign)
+    held = session_of(request).gm_of(campaign)
+    return fingerprint is not None and held is not None and hmac.compare_digest(held, fingerprint)
+
+
+def _gm_check(request: Request, service: Any, campaign: str) -> None:
+    service.store.campaign_id(campaign)
+    if not _is_gm(request, service, campaign):
+        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
+
+
+@router.get("/c/{campaign}")
+def dashboard(request: Request, campaign: str, key: str | None = None, mods: str | None = None,
+              roll: str | None = None, hand: str | None = None, range: str | None = None,
+              sense: str | None = None, odds: str | None = None, bonus: str | None = None) -> Response:
+    lang = page_lang(request)
+    asked = {"character": mods, "roll": roll, "hand": hand or None, "range": range or None, "sense": sense or None}
+    with open_service(web(request)) as service:
+        service.store.campaign_id(campaign)
+        if key is not None:
+            if not security.is_gm_secret(service.store, campaign, key):
+                raise Forbidden(i18n.text("wrong_gm_link", lang), campaign)
+            session_of(request).grant(campaign, security.gm_fingerprint(service.store, campaign))
+            return redirect(request, campaign_url(campaign))  # the secret leaves the address bar and history
+        _gm_check(request, service, campaign)
+        loaded = service.load(campaign)
+        doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
+        rules = service.rules_for(loaded.state)
+        links = {c.id: "/p/" + security.player_token(service.store, campaign, c.id) for c in loaded.state.characters}
+        options = service.context(loaded).options
+        answer, problem = _roll_query(service, campaign, asked, lang) if mods and roll else (None, None)
+        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus, lang) if odds
+                              else (None, None))
+    areas = web(request).areas
+    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links,
+                  choices=choices(rules, options, lang), actions=set(ACTIONS), gm=True,
+                  mods_enabled="api_wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
+                  roll_kinds=_roll_kinds(), odds_enabled="api_odds" in areas, odds=chart, odds_error=chart_error,
+                  odds_asked={"affliction": odds, "bonus": bonus})
+
+
+def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: str | None,
+                lang: str) -> tuple[Any, Any]:
+    """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
+    from ..cli_odds import _label, _names
+    from .api_odds import odds_doc
+
+    try:
+        value = int(bonus) if bonus not in (None, "") else 0
+        if not -30 <= value <= 60:
+            raise ValueError
+    except ValueError:
+        return None, f"bonus: {bonus}?"
+    try:
+        doc = odds_doc(rules, options, affliction, value, None, 0, False, None, system)
+    except SawbonesError as exc:
+        return None, exc.message
+    names = _names(rules, affliction, lang)
+    doc["name"] = rules.afflictions[affliction].name(lang)
+    doc["bars"] = [{"label": label, "name": _label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
+                   for label, p in doc["final"].items()]
+    return doc, None
+
+
+def _roll_query(service: Any, campaign: str, asked: dict[str, Any], lang: str) -> tuple[Any, Any]:
+    from .api_wounds import mods_doc
+
+    given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
+    bad = [k for k, v in given.items() if v not in {"hand": ("left", "right", "both"), "range": ("ranged", "melee"),
+                                                   "sense": ("sight", "hearing")}[k]]
+    if bad:
+        return None, f"{bad[0]}: ?"
+    try:
+        return mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given), None
+    except SawbonesError as exc:
+        return None, exc.message
+
+
+def _roll_kinds() -> tuple[str, ...]:
+    try:
+        from ...domain.roll_match import KINDS
+    except ModuleNotFoundError:  # pragma: no cover
+        return ()
+    return KINDS
+
+
+def choices(rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
+    """What the dashboard's selects offer, from the content (names in the page's language)."""
+    def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
+        return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
+
+    return {
+        "damage_types": named("damage_tables"), "spells": named("spells"),
+        "diseases": named("afflictions", lambda e: e.kind == "disease"),
+        "poisons": named("afflictions", lambda e: e.kind == "poison"),
+        "tracks": named("tracks"), "body_parts": named("body_parts"),
+        "options": views.options_doc(rules, options, lang)["options"],
+    }
+
+
+@router.post("/c/{campaign}/act/{name}")
+async def act(request: Request, campaign: str, name: str) -> Response:
+    form = await checked_form(request)
+    lang = page_lang(request)
+    session = session_of(request)
+    action = ACTIONS.get(name)
+    back = campaign_url(campaign, "#" + (form.get("back") if isinstance(form.get("back"), str) else "party"))
+
+    def run() -> dict[str, Any] | None:
+        with open_service(web(request)) as service:
+            _gm_check(request, service, campaign)
+            if action is None:
+                from ...errors import NotFound
+
+                raise NotFound(f"no action {name!r}")
+            try:
+                body = (action.body.model_validate(form_to_body(action, form), strict=False)
+                        if action.body is not None else None)
+            except ValidationError as exc:
+                session.flash("error", _validation_lines(exc))
+                return None
+            return action.run(service, campaign, body, lang)
+
+    try:
+        doc = await run_in_threadpool(run)
+    except Forbidden:
+        raise
+    except SawbonesError as exc:
+        session.flash("error", [exc.message])
+        return redirect(request, back)
+    if doc is not None:
+        session.flash("done", done_lines(name, doc, lang))
+    return redirect(request, back)
+
+
+def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
+    if doc.get("lines"):
+        return list(doc["lines"])
+    t = i18n.translator(lang)
+    if name in ("add_character", "edit_character"):
+        return [f"{doc['name']}: {doc['hp']}/{doc['max_hp']} {t('hp')}"]
+    if name == "remove_character":
+        return [t("removed") + f" {doc['removed']}"]
+    if name == "undo":
+        return [t("undone").format(action=doc["undone_action"])]
+    if name == "set_option":
+        return [f"{doc['option']} = {doc['value'] if not doc['reset'] else t('default')}"]
+    return [t("done")]
+
+
+@router.post("/c/{campaign}/gm-link")
+async def new_gm_link(request: Request, campaign: str) -> Response:
+    await checked_form(request)
+    lang = page_lang(request)
+    session = session_of(request)
+
+    def rotate() -> str:
+        with open_service(web(request)) as service:
+            _gm_check(request, service, campaign)
+            secret = security.new_gm_secret(service.store, campaign)
+            session.grant(campaign, security.gm_fingerprint(service.store, campaign))
+            return secret
+
+    secret = await run_in_threadpool(rotate)
+    session.flash("secret", [i18n.text("gm_link_made", lang),
+                             f"{request.base_url}{campaign_url(campaign)[1:]}?key={secret}"])
+    return redirect(request, campaign_url(campaign, "#campaign"))
+
+
+# ------------------------------------------------------------------ players
+
+
+def _player(request: Request, token: str, lang: str) -> dict[str, Any]:
+    from ...errors import NotFound
+
+    with open_service(web(request)) as service:
+        target = security.player_target(service.store, token)
+        doc = reports.player_doc(service, *target, lang) if target else None
+    if doc is None:
+        raise NotFound(i18n.text("no_player_link", lang), "player link")
+    return doc
+
+
+@router.get("/p/{token}")
+def player(request: Request, token: str) -> Response:
+    lang = page_lang(request)
+    return render(request, "player.html", lang=lang, doc=_player(request, token, lang), token=token, gm=False)
+
+
+@router.get("/p/{token}/sheet")
+def player_sheet(request: Request, token: str) -> Response:
+    lang = page_lang(request)
+    return render(request, "player_sheet.html", lang=lang, doc=_player(request, token, lang), gm=False)
+
+
+@router.get("/p/{token}/events")
+async def player_events(request: Request, token: str) -> Response:
+    def target() -> tuple[str, str] | None:
+        with open_service(web(request)) as service:
+            return security.player_target(service.store, token)
+
+    found = await run_in_threadpool(target)
+    if found is None:
+        from ...errors import NotFound
+
+        raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
+    return live.stream(request, found[0])
+
+
+@router.get("/c/{campaign}/events")
+async def gm_events(request: Request, campaign: str) -> Response:
+    def check() -> None:
+        with open_service(web(request)) as service:
+            _gm_check(request, service, campaign)
+
+    await run_in_threadpool(check)
+    return live.stream(request, campaign)
+
+
+# ------------------------------------------------------------------ tables
+
+
+@router.get("/tables")
+def tables(request: Request, table: str | None = None, d20: str | None = None) -> Response:
+    from ..cli_rules import index_doc
+
+    if table:
+        return table_page(request, table, d20)
+    lang = page_lang(request)
+    with open_service(web(request)) as service:
+        doc = index_doc(service.rules_for(), lang)
+    return render(request, "tables.html", lang=lang, index=doc, table=None, rolled=None)
+
+
+@router.get("/tables/{table_id}")
+def table_page(request: Request, table_id: str, d20: str | None = None) -> Response:
+    from ..cli_rules import index_doc, table_doc
+    from .api_rules import roll_doc
+    from ...domain.options import effective_options
+
+    lang = page_lang(request)
+    rolled = None
+    with open_service(web(request)) as service:
+        rules = service.rules_for()
+        doc = table_doc(rules, table_id, lang)
+        if doc["kind"] == "damage_table" and d20 is not None:
+            face = int(d20) if d20.strip().isdigit() and 1 <= int(d20) <= 20 else None
+            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
+        index = index_doc(rules, lang)
+    return render(request, "tables.html", lang=lang, index=index, table=doc, rolled=rolled)
+
+
+# ------------------------------------------------------------------ the API, described offline
+
+
+@router.get("/api-docs")
+def api_docs(request: Request) -> Response:
+    """Every API route with its summary, from the OpenAPI document (Swagger UI at /api/docs needs the internet)."""
+    spec = request.app.openapi()
+    routes = []
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            routes.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
+                           "tag": (op.get("tags") or [""])[0], "gm": bool(op.get("security")),
+                           "body": body.get("$ref", "").rsplit("/", 1)[-1]})
+    return render(request, "api_docs.html", routes=routes, version=spec["info"]["version"])

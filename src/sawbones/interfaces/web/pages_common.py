@@ -1,0 +1,122 @@
+"""What every HTML page shares: templates (autoescaped), the session cookie, the language, the
+cross-site request checks (CSRF token and Origin)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from . import i18n, security
+from .deps import LANGS, accept_language, web
+from .errors import Forbidden
+
+LANG_COOKIE = "sawbones_lang"
+_ENV: Any = None
+
+
+def env() -> Any:
+    global _ENV
+    if _ENV is None:
+        import jinja2
+
+        _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
+                                  autoescape=True, trim_blocks=True, lstrip_blocks=True)
+        _ENV.filters["q"] = lambda value: quote(str(value), safe="")
+        _ENV.filters["span"] = _span
+        _ENV.filters["when"] = _when
+    return _ENV
+
+
+def _span(seconds: Any, lang: str) -> str:
+    from ...domain.clock import describe_span
+
+    return describe_span(max(0, int(seconds)), lang)
+
+
+def _when(seconds: Any, lang: str) -> str:
+    from ...domain.clock import describe
+
+    return describe(int(seconds), lang)
+
+
+def page_lang(request: Request) -> str:
+    asked = request.query_params.get("lang")
+    if asked in LANGS:
+        return asked
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in LANGS:
+        return cookie
+    return accept_language(request.headers.get("accept-language")) or "en"
+
+
+def session_of(request: Request) -> security.Session:
+    session = getattr(request.state, "session", None)
+    if session is None:
+        session = security.Session(web(request).signer.unsign(request.cookies.get(security.SESSION_COOKIE)))
+        request.state.session = session
+    return session
+
+
+def finish(request: Request, response: Response) -> Response:
+    """Write back the session and the chosen language as cookies (HttpOnly, SameSite=Lax)."""
+    secure = request.url.scheme == "https"
+    session = getattr(request.state, "session", None)
+    if session is not None and session.changed:
+        response.set_cookie(security.SESSION_COOKIE, web(request).signer.sign(session.data), max_age=30 * 86400,
+                            httponly=True, samesite="lax", secure=secure, path="/")
+    asked = request.query_params.get("lang")
+    if asked in LANGS and request.cookies.get(LANG_COOKIE) != asked:
+        response.set_cookie(LANG_COOKIE, asked, max_age=365 * 86400, httponly=True, samesite="lax", secure=secure,
+                            path="/")
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    lang = context.pop("lang", None) or page_lang(request)
+    session = session_of(request)
+    html = env().get_template(template).render(
+        request=request, lang=lang, t=i18n.translator(lang), csrf=session.csrf, flash=session.pop_flash(),
+        path=request.url.path, **context)
+    return finish(request, HTMLResponse(html, status_code=status))
+
+
+def render_error(request: Request, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> Response:
+    response = render(request, "error.html", status=status, code=code, message=message)
+    for key, value in (headers or {}).items():
+        if key.lower() != "www-authenticate":
+            response.headers[key] = value
+    return response
+
+
+def redirect(request: Request, url: str) -> Response:
+    return finish(request, RedirectResponse(url, status_code=303))
+
+
+def campaign_url(campaign: str, tail: str = "") -> str:
+    return f"/c/{quote(campaign, safe='')}{tail}"
+
+
+async def checked_form(request: Request) -> Any:
+    """The form of a POST, after the cross-site checks: same origin (when the browser says) and the CSRF token."""
+    origin = request.headers.get("origin")
+    if origin is None and request.headers.get("referer"):
+        parts = urlsplit(request.headers["referer"])
+        origin = f"{parts.scheme}://{parts.netloc}"
+    host = request.headers.get("host", "")
+    if origin is not None and (origin == "null" or urlsplit(origin).netloc != host):
+        raise Forbidden("cross-site request refused", "origin")
+    try:
+        form = await request.form()
+    except Exception:
+        from .errors import WebError
+
+        raise WebError("could not read the form", "form") from None
+    if not session_of(request).check_csrf(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
+        raise Forbidden("the form's security token is missing or stale: reload the page and try again", "csrf")
+    return form

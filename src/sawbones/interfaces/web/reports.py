@@ -1,0 +1,197 @@
+"""Read models of the web app, built from the CLI's (views.py, cli_tracks.py): what an action did, in
+lines for people; the GM dashboard; what a player may know of their character."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import views
+from ...domain.clock import describe, describe_span
+
+TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
+
+
+def _tracks():
+    try:
+        from .. import cli_tracks
+    except ModuleNotFoundError:  # pragma: no cover - the tracks module not written yet
+        return None
+    return cli_tracks
+
+
+def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str) -> list[str]:
+    """One line per event that means something to people (views.describe_event, cli_tracks' summary)."""
+    lines: list[str] = []
+    for event in events:
+        line = views.describe_event(event, state, rules, lang) or _affliction_line(event, state, rules, lang)
+        if line:
+            lines.extend(line.splitlines())
+    tracks = _tracks()
+    saves = [e for e in events if e["type"] in TRACK_LINE_EVENTS]
+    if tracks is not None and saves:
+        lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
+    return lines
+
+
+def _affliction_line(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
+    """Exposures, spells and rest recovery (views.describe_event does not describe them yet)."""
+    d, kind, fr = event["data"], event["type"], lang == "fr"
+    if kind not in ("affliction_exposed", "affliction_spell", "affliction_recovered") or not isinstance(d, dict):
+        return None
+    character = state.character(d["character"]) if isinstance(d.get("character"), str) else None
+    who = character.name if character else str(d.get("character", ""))
+    content = d.get("content") or d.get("affliction")
+    defn = rules.afflictions.get(content) if isinstance(content, str) else None
+    what = defn.name(lang) if defn else str(content or "")
+    if kind == "affliction_exposed":
+        ok = ("réussi" if fr else "made") if d.get("succeeded") else ("raté" if fr else "failed")
+        return f"{who} · {what}: {'jet' if fr else 'save'} {d.get('total')} {'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}"
+    facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
+    return f"{who} · {what}: {d.get('spell', '') + ' → ' if d.get('spell') else ''}{facts or ('rien' if fr else 'no change')}"
+
+
+def touched(events: list[dict[str, Any]], state: Any) -> list[Any]:
+    ids = {e["data"].get("character") for e in events if isinstance(e.get("data"), dict)}
+    return [c for c in state.characters if c.id in ids]
+
+
+def action_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+    """What an action did: the CLI's document (events, the characters it touched) and lines for people."""
+    rules = service.rules_for(state)
+    return {"events": events,
+            "characters": [views.character_doc(c, state, rules, lang) for c in touched(events, state)],
+            "lines": event_lines(events, state, rules, lang)}
+
+
+def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+    """An advance (or an answered save that resumed one): cli_tracks' document when tracks exist."""
+    rules = service.rules_for(state)
+    tracks = _tracks()
+    if tracks is not None:
+        doc = tracks.advance_doc(events, state, rules, lang)
+    else:  # pragma: no cover
+        doc = {"clock": state.clock, "text": describe(state.clock, lang),
+               "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
+    doc["characters"] = [views.character_doc(c, state, rules, lang) for c in touched(events, state)]
+    doc["lines"] = event_lines(events, state, rules, lang) + [
+        ("Horloge : " if lang == "fr" else "Clock: ") + describe(state.clock, lang)]
+    return doc
+
+
+def pending_list(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
+    tracks = _tracks()
+    return tracks.pending_doc(state, rules, lang) if tracks is not None else []
+
+
+# ------------------------------------------------------------------ the dashboard
+
+
+def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Conditions the rules impose on a character now, each with its source."""
+    from ...domain.effects import conditions
+
+    out = []
+    for condition, active in conditions(character, rules, options):
+        known = rules.conditions.get(condition)
+        out.append({"id": condition, "name": known.name(lang) if known else condition,
+                    "source": active.source(lang)})
+    return out
+
+
+def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
+    """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
+    from ...domain import timeline
+    from ...domain.effects import _load_providers
+
+    _load_providers()  # rule modules register their schedulers on import (as timeline.advance_to does)
+    ctx = timeline.AdvanceContext(state, rules, options, None)
+    moments = [due[0] for scheduler in getattr(timeline, "_SCHEDULERS", ()) for due in scheduler(ctx)]
+    return min(moments) if moments else None
+
+
+def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, loaded: Any = None) -> dict[str, Any]:
+    """Everything the GM dashboard shows, as one JSON document (also GET /api/campaigns/{c}/dashboard)."""
+    loaded = loaded or service.load(campaign)
+    state = loaded.state
+    ctx = service.context(loaded)
+    rules, options = ctx.rules, ctx.options
+    characters = []
+    for c in state.characters:
+        doc = views.character_doc(c, state, rules, lang)
+        doc["conditions"] = conditions_of(c, rules, options, lang)
+        characters.append(doc)
+    due = next_due(state, rules, options)
+    stored, undone = log_tail(service, loaded.campaign_id, loaded.head, log_limit)
+    log = []
+    for e in reversed(stored):
+        lines = event_lines([e.as_event()], state, rules, lang) if e.type != "action_undone" else []
+        log.append({"version": e.version, "action": e.action, "type": e.type, "undone": e.action in undone,
+                    "line": " / ".join(lines) or _bookkeeping(e, state, lang)})
+    return {
+        "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
+        "clock_text": describe(state.clock, lang), "characters": characters,
+        "next_due": None if due is None else {"at": due, "text": describe(due, lang),
+                                               "in_text": describe_span(max(0, due - state.clock), lang)},
+        "pending": pending_list(state, rules, lang), "log": log,
+    }
+
+
+def log_tail(service: Any, campaign_id: int, head: int, limit: int) -> tuple[list[Any], set[int]]:
+    """The last `limit` stored events and every undone action, without reading the whole log."""
+    tail = service.store.events(campaign_id, after=max(0, head - limit))
+    return tail, {action for _, action in service.store.undo_markers(campaign_id)}
+
+
+def _bookkeeping(event: Any, state: Any, lang: str) -> str:
+    """A line for the events views.describe_event leaves out (the log shows every event)."""
+    d, kind, fr = event.data, event.type, lang == "fr"
+    character = state.character(d.get("character") or d.get("id") or "") if isinstance(d, dict) else None
+    who = character.name if character else d.get("name") or d.get("character") or d.get("id") or ""
+    if kind == "action_undone":
+        return ("annule l'action " if fr else "undoes action ") + str(d.get("action"))
+    if kind == "clock_advanced":
+        return ("l'horloge avance de " if fr else "clock moves ") + describe_span(int(d.get("seconds", 0)), lang)
+    if kind == "campaign_created":
+        return f"{'campagne créée' if fr else 'campaign created'} ({d.get('system')}, seed {d.get('seed')})"
+    if kind == "character_added":
+        return f"{who} {'rejoint le groupe' if fr else 'joins'} ({d.get('hp')}/{d.get('max_hp')} {'PV' if fr else 'HP'})"
+    if kind == "character_edited":
+        return f"{who}: {'fiche modifiée' if fr else 'sheet changed'} ({', '.join(d.get('changes', {}))})"
+    if kind == "character_removed":
+        return f"{who} {'retiré' if fr else 'removed'}"
+    if kind == "option_set":
+        value = ("(défaut)" if fr else "(default)") if d.get("reset") else d.get("value")
+        return f"{'option' if not fr else 'option'} {d.get('option')} = {value}"
+    what = kind.replace("_", " ")
+    return f"{who}: {what}" if who else what
+
+
+# ------------------------------------------------------------------ the player's view
+
+SECRET_KEYS = frozenset({"rolls", "d20", "deadline_at", "deadline_in", "seed", "notes", "next_save", "remaining",
+                         "failures", "pending", "onset_stages", "hidden", "secret"})
+PLAYER_FIELDS = ("id", "name", "hp", "max_hp", "dead", "stable", "hit_dice", "hit_dice_max", "hit_die", "body",
+                 "injuries", "wounds", "afflictions", "conditions")
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _scrub(v) for k, v in value.items() if k not in SECRET_KEYS}
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    return value
+
+
+def player_doc(service: Any, campaign: str, character_id: str, lang: str) -> dict[str, Any] | None:
+    """What the player may know: no secret deadlines, no hidden rolls, no GM notes, no save schedule."""
+    loaded = service.load(campaign)
+    state = loaded.state
+    character = next((c for c in state.characters if c.id == character_id), None)
+    if character is None:
+        return None
+    ctx = service.context(loaded)
+    doc = views.character_doc(character, state, ctx.rules, lang)
+    doc["conditions"] = conditions_of(character, ctx.rules, ctx.options, lang)
+    player = {key: _scrub(doc[key]) for key in PLAYER_FIELDS if key in doc}
+    return {"campaign": state.name, "clock": state.clock, "clock_text": describe(state.clock, lang),
+            "head": loaded.head, "character": player}

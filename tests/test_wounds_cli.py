@@ -80,7 +80,7 @@ def test_wound_heal_by_rest_needs_a_day(party):
     (("wound", "Nobody", "head", "--damage", "3"), 2, "no character named"),
     (("firstaid", "Vex", "w9", "--check", "20"), 2, "no wound 'w9'"),
     (("wound-heal", "Vex", "--magic", "3", "--rest"), 2, "exactly one"),
-    (("wound-heal", "Vex", "--gm"), 2, "needs the WOUND"),
+    (("wound-heal", "Vex", "--gm"), 2, "needs the wounds to heal"),
     (("mods", "Vex", "juggling"), 2, "is not a roll"),
     (("mods", "Vex", "skill", "--skill", "knitting"), 2, "unknown skill"),
 ])

@@ -681,3 +681,14 @@ def sortable(value: Any) -> Any:
 __all__ = ["DEFAULT_SYSTEM", "Chain", "Dose", "build", "canonical", "chain", "curve", "exposure", "instance_bonus",
            "odds",
            "result", "save_chance", "sortable", "stage_label", "table", "to_json"]
+
+
+def table_doc(rules: Any, options: dict[str, Any], bonuses: list[int], system: str,
+              campaign: str | None = None) -> dict[str, Any]:
+    """`odds --all`: for every affliction, death chance, healthy chance and duration at each bonus."""
+    rows = table(rules, options, bonuses, system=system)
+    return {"system": system, "campaign": campaign, "bonuses": bonuses, "afflictions": [
+        {"affliction": r["affliction"], "dc": r["dc"], "kind": r["kind"], "death": [d["death"] for d in r["odds"]],
+         "healthy": [d["final"].get("healthy", 0.0) for d in r["odds"]],
+         "expected_duration": [d["expected_duration"]["value"] for d in r["odds"]],
+         "unit": r["odds"][0]["expected_duration"]["unit"]} for r in rows]}

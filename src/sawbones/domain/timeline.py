@@ -46,6 +46,16 @@ class AdvanceContext:
     target: int = 0
 
 
+def next_due(ctx: Any) -> int | None:
+    """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
+    from .effects import _load_providers
+
+    _load_providers()  # rule modules register their schedulers on import
+    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller)
+    moments = [due[0] for s in _SCHEDULERS for due in s(base)]
+    return min(moments) if moments else None
+
+
 def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 

@@ -423,3 +423,20 @@ def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> 
         name = s.Text(fr=f"{part.name.fr} (des deux côtés)", en=f"{part.name.en} (both sides)")
         yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
                            "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})
+
+
+def heal_wounds(ctx: Any, name: str, wound_ids: list[str] | None = None, magic: int | None = None,
+                rest_day: bool = False, hp: int | None = None, gm: bool = False) -> list[Event]:
+    """`wound-heal`: exactly one of magic (HP), a day of rest (with the HP it gave back) or the GM's word."""
+    if sum((magic is not None, rest_day, gm)) != 1:
+        raise UsageError("give exactly one of magic HP, rest or the GM's word")
+    if hp is not None and not rest_day:
+        raise UsageError("hit points given back go with a day of rest")
+    if gm and not wound_ids:
+        raise UsageError("the GM's word needs the wounds to heal")
+    ids = list(wound_ids) if wound_ids else None
+    if magic is not None:
+        return heal_wounds_by_magic(ctx, find_character(ctx.state, name).id, magic, ids)
+    if rest_day:
+        return rest(ctx, name, ids, hp)
+    return [e for w in ids or () for e in gm_heal(ctx, name, w)]

@@ -56,7 +56,7 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
     return rules, options, state.system if state else None, name
 
 
-def _names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
+def stage_names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
     """Stage label -> display name (labels of two tracks at different stages are joined by '+')."""
     defn = rules.afflictions[affliction_id]
     names: dict[str, str] = {}
@@ -66,7 +66,7 @@ def _names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
     return names
 
 
-def _label(names: dict[str, str], label: str) -> str:
+def stage_label(names: dict[str, str], label: str) -> str:
     return " + ".join(names.get(part, part) for part in label.split("+"))
 
 
@@ -95,12 +95,12 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.table import Table
 
     defn = rules.afflictions[doc["affliction"]]
-    names = _names(rules, doc["affliction"], lang)
+    names = stage_names(rules, doc["affliction"], lang)
     start = doc["start"]
     head = (f"[bold]{escape(defn.name(lang))}[/] · {doc['save']} DC {doc['dc']} · "
             + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · {doc['system']}")
     if start["from"] == "stage":
-        head += " · " + _t("depuis", "from", lang) + f" {escape(_label(names, start['stage']))}"
+        head += " · " + _t("depuis", "from", lang) + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
         head += " · " + _t(f"{start['doses']} dose(s) en plus", f"{start['doses']} extra dose(s)", lang)
     con.print(head)
@@ -112,7 +112,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         filled = round(p * BAR)
         style = "red" if label in dead else "green" if label == "healthy" else "yellow"
         bar = f"[{style}]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        grid.add_row(escape(_label(names, label)), bar, _percent(p))
+        grid.add_row(escape(stage_label(names, label)), bar, _percent(p))
     con.print(grid)
     out = doc["outcome"]
     con.print(_t("mort", "death", lang) + f": [bold]{_percent(doc['death'])}[/] · "
@@ -129,14 +129,14 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
 def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
     from rich.table import Table
 
-    names = _names(rules, doc["affliction"], lang)
+    names = stage_names(rules, doc["affliction"], lang)
     unit = UNITS.get(doc["unit"], (doc["unit"], doc["unit"]))[0 if lang == "fr" else 1]
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
     table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
     table.add_column("t", justify="right")
     table.add_column(unit, justify="right")
     for label in shown:
-        table.add_column(_label(names, label), justify="right")
+        table.add_column(stage_label(names, label), justify="right")
     every = max(1, -(-len(doc["rows"]) // rows))
     picked = doc["rows"][::every]
     if picked[-1] is not doc["rows"][-1]:
@@ -226,13 +226,7 @@ def register(cli: click.Group) -> None:
         rules, options, campaign_system, campaign = _context(env)
         system = system or campaign_system or model.DEFAULT_SYSTEM
         if everything:
-            rows = model.table(rules, options, bonuses, system=system)
-            doc = {"system": system, "campaign": campaign, "bonuses": bonuses, "afflictions": [
-                {"affliction": r["affliction"], "dc": r["dc"], "kind": r["kind"],
-                 "death": [d["death"] for d in r["odds"]],
-                 "healthy": [d["final"].get("healthy", 0.0) for d in r["odds"]],
-                 "expected_duration": [d["expected_duration"]["value"] for d in r["odds"]],
-                 "unit": r["odds"][0]["expected_duration"]["unit"]} for r in rows]}
+            doc = model.table_doc(rules, options, bonuses, system, campaign)
             env.emit(doc, partial(render_table, doc, rules, env.lang))
             return
         rules.get("afflictions", affliction)

@@ -138,17 +138,11 @@ def register(cli: click.Group) -> None:
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
         """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
-        import random
-
-        from ..domain.injury_table import pick_row
+        from .views import roll_doc
 
         rules, options = _rules_and_options(env)
-        face = d20 if d20 is not None else random.SystemRandom().randint(1, 20)
-        pick = pick_row(rules, table_id, face, bands or options["severity_bands"], options["lenient_row_mapping"])
-        doc = {"table": table_id, "d20": face, "typed": d20 is not None, "severity": pick.severity,
-               "severity_name": rules.severities[pick.severity].name(env.lang), "injury": pick.injury.id,
-               "name": pick.injury.name(env.lang), "text": pick.row.text(env.lang),
-               "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
+        doc = roll_doc(rules, options, table_id, d20, bands, env.lang)
+        face = doc["d20"]
 
         def render(con):
             from rich.markup import escape

@@ -250,25 +250,10 @@ def register(cli: click.Group) -> None:
     @pass_env
     def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
         """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
-        from ..domain.campaign import find_character
-        from ..domain.wounds import gm_heal, heal_wounds_by_magic
-        from ..domain.wounds import rest as rest_decision
-
-        if sum((magic is not None, rest, gm)) != 1:
-            raise click.UsageError("give exactly one of --magic HP, --rest or --gm")
-        if hp is not None and not rest:
-            raise click.UsageError("--hp goes with --rest")
-        if gm and not wound_ids:
-            raise click.UsageError("--gm needs the WOUND to heal")
-        ids = list(wound_ids) or None
+        from ..domain.wounds import heal_wounds
 
         def decide(ctx):
-            if magic is not None:
-                character = find_character(ctx.state, name)
-                return heal_wounds_by_magic(ctx, character.id, magic, ids)
-            if rest:
-                return rest_decision(ctx, name, ids, hp)
-            return [e for w in ids for e in gm_heal(ctx, name, w)]
+            return heal_wounds(ctx, name, list(wound_ids), magic, rest, hp, gm)
 
         state, events = env.act(decide)
         healed = [e["data"]["wound"] for e in events if e["type"] == "wound_healed"]

@@ -269,9 +269,22 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
             elif r["applies"]:
                 lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
         return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
-    if kind == "clock_advanced":
-        return None
+    if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
+        return _affliction_line(d, kind, who, rules, lang)
     return None
+
+
+def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: str) -> str:
+    """Exposures, spells and rest recovery of the progression tracks."""
+    fr = lang == "fr"
+    content = d.get("content") or d.get("affliction")
+    defn = rules.afflictions.get(content) if isinstance(content, str) else None
+    what = defn.name(lang) if defn else str(content or "")
+    if kind == "affliction_exposed":
+        ok = ("réussi" if fr else "made") if d.get("succeeded") else ("raté" if fr else "failed")
+        return f"{who} · {what}: {'jet' if fr else 'save'} {d.get('total')} {'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}"
+    facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
+    return f"{who} · {what}: {d.get('spell', '') + ' → ' if d.get('spell') else ''}{facts or ('rien' if fr else 'no change')}"
 
 
 def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:
@@ -282,3 +295,18 @@ def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: st
         if line:
             con.print(escape(line))
     con.print(f"[dim]{describe(state.clock, lang)}[/]")
+
+
+def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None, bands: str | None,
+             lang: str) -> dict[str, Any]:
+    """`roll TABLE`: one d20 (typed, or rolled here) picks severity and row; not a campaign action."""
+    import random
+
+    from ..domain.injury_table import pick_row
+
+    face = d20 if d20 is not None else random.SystemRandom().randint(1, 20)
+    pick = pick_row(rules, table_id, face, bands or options["severity_bands"], options["lenient_row_mapping"])
+    return {"table": table_id, "d20": face, "typed": d20 is not None, "severity": pick.severity,
+            "severity_name": rules.severities[pick.severity].name(lang), "injury": pick.injury.id,
+            "name": pick.injury.name(lang), "text": pick.row.text(lang),
+            "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}

@@ -93,9 +93,4 @@ def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bon
     system = system or model.DEFAULT_SYSTEM
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        rows = model.table(rules, effective_options(rules, {}), bonuses, system=system)
-    return {"system": system, "campaign": None, "bonuses": bonuses, "afflictions": [
-        {"affliction": r["affliction"], "dc": r["dc"], "kind": r["kind"], "death": [d["death"] for d in r["odds"]],
-         "healthy": [d["final"].get("healthy", 0.0) for d in r["odds"]],
-         "expected_duration": [d["expected_duration"]["value"] for d in r["odds"]],
-         "unit": r["odds"][0]["expected_duration"]["unit"]} for r in rows]}
+        return model.table_doc(rules, effective_options(rules, {}), bonuses, system)

@@ -1,6 +1,5 @@
 """API: the rule tables and rolling on them, with or without a campaign (cli_rules.py's documents)."""
 
-import random
 from typing import Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -8,7 +7,6 @@ from fastapi import Path as PathParam
 
 from .. import views
 from ..cli_rules import index_doc, table_doc
-from ...domain.injury_table import pick_row
 from ...domain.options import effective_options
 from . import models as m
 from .deps import GmAccess, api_lang, gm_access, open_service, web
@@ -37,16 +35,6 @@ def options(request: Request, lang: str = Depends(api_lang)):
         return views.options_doc(rules, effective_options(rules, {}), lang)
 
 
-def roll_doc(rules, options: dict, table_id: str, d20: int | None, bands: str | None, lang: str) -> dict:
-    """cli_rules' `roll`: one d20 picks severity and row (typed, or rolled here)."""
-    face = d20 if d20 is not None else random.SystemRandom().randint(1, 20)
-    pick = pick_row(rules, table_id, face, bands or options["severity_bands"], options["lenient_row_mapping"])
-    return {"table": table_id, "d20": face, "typed": d20 is not None, "severity": pick.severity,
-            "severity_name": rules.severities[pick.severity].name(lang), "injury": pick.injury.id,
-            "name": pick.injury.name(lang), "text": pick.row.text(lang),
-            "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
-
-
 D20 = Query(None, ge=1, le=20, description="The d20 the player rolled (default: rolled for you).")
 Bands = Query(None, description="Severity bands (default: the campaign's, else standard).")
 
@@ -57,7 +45,7 @@ def roll(request: Request, table: str = TableId, d20: int | None = D20,
          bands: Literal["standard", "lenient"] | None = Bands, lang: str = Depends(api_lang)):
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        return roll_doc(rules, effective_options(rules, {}), table, d20, bands, lang)
+        return views.roll_doc(rules, effective_options(rules, {}), table, d20, bands, lang)
 
 
 @router.get("/campaigns/{campaign}/roll/{table}", response_model=m.RollOut, tags=["rules"],
@@ -66,4 +54,4 @@ def campaign_roll(table: str = TableId, d20: int | None = D20, bands: Literal["s
                   gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
-        return roll_doc(ctx.rules, ctx.options, table, d20, bands, lang)
+        return views.roll_doc(ctx.rules, ctx.options, table, d20, bands, lang)

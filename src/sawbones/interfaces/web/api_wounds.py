@@ -9,8 +9,7 @@ from pydantic import Field
 from ..cli_wounds import roll_context
 from ...domain.campaign import find_character
 from ...domain.roll_query import query
-from ...domain.wounds import first_aid, gm_heal, heal_wounds_by_magic, wound
-from ...domain.wounds import rest as rest_decision
+from ...domain.wounds import first_aid, heal_wounds, wound
 from ...errors import UsageError
 from . import models as m
 from .actions import Action, decided, register
@@ -46,23 +45,8 @@ class WoundHealIn(m.CharacterName):
 
 
 def _wound_heal(body: WoundHealIn):
-    """cli_wounds' `wound-heal`: exactly one of magic, rest or the GM's word."""
-    if sum((body.magic is not None, body.rest, body.gm)) != 1:
-        raise UsageError("give exactly one of magic (HP), rest or gm", "wound_heal")
-    if body.hp is not None and not body.rest:
-        raise UsageError("hp goes with rest", "hp")
-    if body.gm and not body.wounds:
-        raise UsageError("gm needs the wounds to heal", "wounds")
-    ids = list(body.wounds) or None
-
-    def decide(ctx):
-        if body.magic is not None:
-            return heal_wounds_by_magic(ctx, find_character(ctx.state, body.character).id, body.magic, ids)
-        if body.rest:
-            return rest_decision(ctx, body.character, ids, body.hp)
-        return [e for w in body.wounds for e in gm_heal(ctx, body.character, w)]
-
-    return decide
+    """cli_wounds' `wound-heal`: the same decision."""
+    return lambda ctx: heal_wounds(ctx, body.character, list(body.wounds), body.magic, body.rest, body.hp, body.gm)
 
 
 register(Action("wound", WoundIn, m.ActionOut, summary="Wound one body part: -2 on what that part does", run=decided(

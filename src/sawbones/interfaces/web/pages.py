@@ -122,7 +122,7 @@ def dashboard(request: Request, campaign: str, key: str | None = None, mods: str
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: str | None,
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
-    from ..cli_odds import _label, _names
+    from ..cli_odds import stage_label, stage_names
     from .api_odds import odds_doc
 
     try:
@@ -135,9 +135,9 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
         doc = odds_doc(rules, options, affliction, value, None, 0, False, None, system)
     except SawbonesError as exc:
         return None, exc.message
-    names = _names(rules, affliction, lang)
+    names = stage_names(rules, affliction, lang)
     doc["name"] = rules.afflictions[affliction].name(lang)
-    doc["bars"] = [{"label": label, "name": _label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
+    doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None
 
@@ -315,7 +315,7 @@ def tables(request: Request, table: str | None = None, d20: str | None = None) -
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = None) -> Response:
     from ..cli_rules import index_doc, table_doc
-    from .api_rules import roll_doc
+    from ..views import roll_doc
     from ...domain.options import effective_options
 
     lang = page_lang(request)

@@ -23,7 +23,7 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str)
     """One line per event that means something to people (views.describe_event, cli_tracks' summary)."""
     lines: list[str] = []
     for event in events:
-        line = views.describe_event(event, state, rules, lang) or _affliction_line(event, state, rules, lang)
+        line = views.describe_event(event, state, rules, lang)
         if line:
             lines.extend(line.splitlines())
     tracks = _tracks()
@@ -31,23 +31,6 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str)
     if tracks is not None and saves:
         lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
     return lines
-
-
-def _affliction_line(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
-    """Exposures, spells and rest recovery (views.describe_event does not describe them yet)."""
-    d, kind, fr = event["data"], event["type"], lang == "fr"
-    if kind not in ("affliction_exposed", "affliction_spell", "affliction_recovered") or not isinstance(d, dict):
-        return None
-    character = state.character(d["character"]) if isinstance(d.get("character"), str) else None
-    who = character.name if character else str(d.get("character", ""))
-    content = d.get("content") or d.get("affliction")
-    defn = rules.afflictions.get(content) if isinstance(content, str) else None
-    what = defn.name(lang) if defn else str(content or "")
-    if kind == "affliction_exposed":
-        ok = ("réussi" if fr else "made") if d.get("succeeded") else ("raté" if fr else "failed")
-        return f"{who} · {what}: {'jet' if fr else 'save'} {d.get('total')} {'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}"
-    facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
-    return f"{who} · {what}: {d.get('spell', '') + ' → ' if d.get('spell') else ''}{facts or ('rien' if fr else 'no change')}"
 
 
 def touched(events: list[dict[str, Any]], state: Any) -> list[Any]:
@@ -101,12 +84,8 @@ def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str
 def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
     """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
     from ...domain import timeline
-    from ...domain.effects import _load_providers
 
-    _load_providers()  # rule modules register their schedulers on import (as timeline.advance_to does)
-    ctx = timeline.AdvanceContext(state, rules, options, None)
-    moments = [due[0] for scheduler in getattr(timeline, "_SCHEDULERS", ()) for due in scheduler(ctx)]
-    return min(moments) if moments else None
+    return timeline.next_due(timeline.AdvanceContext(state, rules, options, None))
 
 
 def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, loaded: Any = None) -> dict[str, Any]:

@@ -151,6 +151,18 @@ class _Memory:
 MEMORY = _Memory()
 
 
+_LOCKS: dict[tuple[Any, int], threading.RLock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _campaign_lock(database: Any, cid: int) -> Any:
+    """Actions on one campaign take turns inside a process (web worker threads): no conflict to retry.
+
+    Across processes, the store's version check still decides; this only spares same-process losers."""
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault((database, cid), threading.RLock())
+
+
 class Service:
     def __init__(self, store: Any, packs: tuple[str, ...] = (), *, snapshot_every: int = SNAPSHOT_EVERY,
                  keep_snapshots: int = KEEP_SNAPSHOTS, retries: int = RETRIES, memory_cache: bool = True) -> None:
@@ -331,6 +343,10 @@ class Service:
         still applies, or fails with the reason the new state refuses it. Nothing is written twice."""
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
+        with _campaign_lock(getattr(self.store, "database_id", id(self.store)), cid):
+            return self._act(cid, decide, attempts)
+
+    def _act(self, cid: int, decide: Decision, attempts: int) -> tuple[Campaign, list[Event]]:
         for attempt in range(attempts):
             loaded = self._load(cid)
             ctx = self.context(loaded)

@@ -66,7 +66,8 @@ def register(cli: click.Group) -> None:
         if close is not None:
             close()
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
-                                  "timeout_graceful_shutdown": 3}
+                                  "timeout_graceful_shutdown": 3,
+                                  "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol"}
         if workers > 1:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db

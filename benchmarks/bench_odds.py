@@ -7,8 +7,9 @@ Every method builds its chain from the engine itself (`expose` for the exposure,
 once per affliction and reuses it across bonuses; each computes the final-stage distribution, the death
 chance and the expected number of saves.
 
-- sawbones, cold: `odds.table` on an empty cache (chains built from the engine, then solved), median of
-  --repeat runs; warm: chains and elimination programs cached, results not memoized.
+- sawbones, cold: `odds.table` on empty caches (chains built from the engine, each state's save read by the
+  roll query, then solved), median of --repeat runs; warm: chains, save readings and elimination programs
+  cached, results not memoized.
 - icepool: `icepool.map(transition, start, repeat='inf')` plus `mean_time_to_absorb`, exact fractions.
 - Monte Carlo: --runs seeded plays (pure Python, a d20 per save) of each affliction at one bonus.
 
@@ -35,7 +36,7 @@ from sawbones.domain.options import effective_options  # noqa: E402
 
 
 def _cold(rules, options, bonuses, system, exact=False):
-    odds._CACHE.clear()
+    odds.clear_cache()  # chains and save readings
     start = time.perf_counter()
     rows = odds.table(rules, options, bonuses, system=system, exact=exact)
     return time.perf_counter() - start, rows
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     sampled = {a: monte_carlo(EngineMoves(rules, options, a), args.mc_bonus, args.runs, args.system, seed=1)
                for a in ids}
     t_mc = time.perf_counter() - start
-    odds._CACHE.clear()
+    odds.clear_cache()
     start = time.perf_counter()
     one = {a: odds.odds(rules, options, a, args.mc_bonus, system=args.system) for a in ids}
     t_one = time.perf_counter() - start
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| method | cases | time | time ratio | largest difference |")
     print("|---|---:|---:|---:|---|")
-    print(f"| sawbones `odds.table`, cold: chains built from the engine, then solved (floats, median of "
+    print(f"| sawbones `odds.table`, cold: chains built from the engine, saves read, then solved (floats, median of "
           f"{args.repeat}) | {cases} | {_ms(t_cold)} | 1 | final stages sum to 1 within {sums:.0e} |")
     print(f"| sawbones, warm: chains cached, results not memoized (median of {args.repeat}) | {cases} | "
           f"{_ms(t_warm)} | {t_warm / t_cold:.2f} | — |")

@@ -100,7 +100,10 @@ def test_a_save_proof_disease_at_a_sure_save_never_ends(rules, options):
     assert doc["outcome"]["never_ends"] == 1 and _nonzero(doc["final"]) == {"latent": 1}
     assert doc["expected_duration"]["value"] is None
     pf = odds.odds(rules, options, "dementia_dust", 13, system="pf1e", from_stage="latent", exact=True)
-    assert pf["death"] == 1 and pf["expected_duration"]["value"] == 6 * 20  # 6 stages, a 1 in 20 per week
+    # 6 stages down: from latent only a natural 1 fails (1 in 20 a week: 20 weeks); from weakened on the
+    # victim is shaken, -2 on saves: a 1 or a 2 fails (1 in 10: 10 weeks each)
+    assert pf["death"] == 1 and pf["expected_duration"]["value"] == 20 + 5 * 10
+    assert pf["chance"] == {"0": Fraction(19, 20), "-2": Fraction(18, 20)}
 
 
 def test_onset_is_part_of_the_duration(rules, options):
@@ -244,6 +247,8 @@ def _cases(rules):
     yield "filth_fever", "dnd5e", -20, {}, 50  # nothing succeeds
     yield "giant_scorpion_venom", "pf1e", 5, {"doses": 1}, 800
     yield "devil_chills", "pf1e", 4, {"from_stage": "disabled"}, 400
+    yield "filth_fever", "dnd5e", 4, {"from_stage": "impaired"}, 400  # 5e exhausted: disadvantage on saves
+    yield "mummy_rot", "dnd5e", 10, {}, 300  # 5e shaken -2, then disadvantage too
 
 
 def test_auto_played_engine_matches_the_exact_odds(rules, options):

@@ -9,7 +9,7 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain.afflictions import AfflictionState, own_save_modifier, poison_damage, step
+from sawbones.domain.afflictions import AfflictionState, poison_damage, step
 from sawbones.domain.effects import active_effects
 from sawbones.domain.evolve import fold
 from sawbones.domain.options import effective_options
@@ -98,9 +98,19 @@ def test_mummy_rot_advances_both_tracks():
 
 
 def test_con_weakened_modifier_counts_for_odds():
-    assert own_save_modifier(state("deathblade", 2), "fortitude", RULES, OPTIONS) == -4
-    assert own_save_modifier(state("black_lotus_extract", 2), "fortitude", RULES, OPTIONS) == -2  # skips impaired
-    assert own_save_modifier(state("giant_scorpion_venom", 3), "fortitude", RULES, OPTIONS) == 0
+    """The odds read each state's save as the engine does (the roll query on a victim with only that state)."""
+    from sawbones.domain.odds import save_terms
+    from sawbones.domain.saves import SaveTerms
+
+    def terms(affliction_id, stage, system="pf1e"):
+        return save_terms(RULES, OPTIONS, system, "fortitude", state(affliction_id, stage))
+
+    assert terms("deathblade", 2) == SaveTerms(-4)
+    assert terms("deathblade", 2, "dnd5e") == SaveTerms(-4)  # Fortitude is the Con save
+    assert terms("black_lotus_extract", 2) == SaveTerms(-2)  # skips impaired
+    assert terms("giant_scorpion_venom", 3) == SaveTerms(0)
+    assert terms("filth_fever", 2) == SaveTerms(-2)  # physical Weakened: sickened
+    assert terms("filth_fever", 3, "dnd5e") == SaveTerms(0, "disadvantage")  # Impaired: exhausted, 5e reading
 
 
 @pytest.mark.parametrize("dc, floor, ceil, nearest", [(11, 0, 1, 1), (14, 2, 2, 2), (15, 2, 3, 3), (17, 3, 4, 4),

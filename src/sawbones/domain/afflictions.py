@@ -245,6 +245,14 @@ def eliminate(a: AfflictionState, why: str, at: int) -> tuple[AfflictionState, l
             [{"what": "eliminated", "why": why}])
 
 
+def land_onset(a: AfflictionState, rules: Any, options: dict[str, Any]) -> tuple[AfflictionState, list[dict[str, Any]]]:
+    """The first step that waits for the onset's end (first_step_timing: after_onset) lands before the save
+    that follows: the save is made on the new stage (and takes its penalties)."""
+    if not a.onset_stages:
+        return a, []
+    return advance_stages(replace(a, onset_stages=()), a.onset_stages, rules, options)
+
+
 def step(a: AfflictionState, succeeded: bool, rules: Any, options: dict[str, Any], *, periodic: bool = True,
          ) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """One save against an active affliction: the new state and what happened (facts).
@@ -260,7 +268,7 @@ def step(a: AfflictionState, succeeded: bool, rules: Any, options: dict[str, Any
     new = a
     at = a.next_save_at if a.next_save_at is not None else a.contracted_at
     if periodic and a.onset_stages:  # first_step_timing = after_onset: the first step lands now
-        new, more = advance_stages(replace(new, onset_stages=()), a.onset_stages, rules, options)
+        new, more = land_onset(new, rules, options)
         facts += more
         if new.status != ACTIVE:
             return new, facts
@@ -321,17 +329,6 @@ def save_triggers(a: AfflictionState, succeeded: bool, rules: Any, options: dict
     effects = list(defn.effects) + [e for _, stage in reached_stages(rules, a) for e in stage_effects(rules, stage)]
     return [e for e in effects if isinstance(e, s.Trigger) and e.on == "affliction_save"
             and option_matches(e, options) and (e.result in (None, "any", wanted))]
-
-
-def own_save_modifier(a: AfflictionState, save: str, rules: Any, options: dict[str, Any]) -> int:
-    """The affliction's own stage modifiers to this save (Con poison Weakened: -2 Fortitude). For odds too."""
-    total = 0
-    for _, stage in reached_stages(rules, a):
-        for e in stage_effects(rules, stage):
-            if isinstance(e, s.Modifier) and not e.while_ and option_matches(e, options) \
-                    and any("save" in r.kinds and (not r.saves or save in r.saves) for r in e.rolls):
-                total += e.value
-    return total
 
 
 def poison_damage(dc: int, options: dict[str, Any]) -> int:
@@ -409,6 +406,13 @@ def _pending_cleared(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 
 # ---------------------------------------------------------------- active effects
+
+
+def effects_key(a: AfflictionState) -> tuple:
+    """What the provider below reads of an instance, names and the affliction's own notes aside: instances
+    with the same key put the same effects on every roll, whatever the affliction (the odds ask the roll
+    query once per key). Keep it in step with the provider."""
+    return (a.tracks, a.stages, a.permanent, a.ability_damage)
 
 
 @provider

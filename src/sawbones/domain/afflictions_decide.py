@@ -13,10 +13,10 @@ from typing import Any
 
 from ..content import schema as s
 from ..errors import RuleViolation, UsageError
+from . import saves
 from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate,
-                          interval, poison_damage, save_triggers, stage_index, step, to_dict)
+                          interval, land_onset, poison_damage, save_triggers, stage_index, step, to_dict)
 from .campaign import find_character
-from .effects import active_effects
 from .evolve import fold
 from .state import UNIT_SECONDS, Campaign, Character
 from .timeline import PENDING_EVENT, advance_to, scheduler
@@ -45,53 +45,25 @@ def save_key(ctx: Any, save: str) -> tuple[str, str]:
 
     In a dnd5e campaign Fortitude is the Con save (vocabulary `maps_to`).
     """
-    rules = ctx.rules
-    if save in rules.saves:
-        definition = rules.saves[save]
-        if ctx.state.system != definition.system:
-            mapped = definition.maps_to.get(ctx.state.system, definition.ability)
-            return mapped, mapped
-        return save, definition.ability
-    return save, save
+    return saves.sheet_key(ctx.rules, ctx.state.system, save)
+
+
+def read_save(ctx: Any, character: Character, save: str) -> saves.SaveReading:
+    """What applies to this character's save: the sheet, and the roll query's answer (conditions included)."""
+    return saves.read(character, ctx.rules, ctx.options, ctx.state.system, save)
 
 
 def save_bonus(ctx: Any, character: Character, save: str) -> int:
-    """The character's bonus to this save: the sheet's value (or the ability modifier), plus active modifiers."""
-    key, ability = save_key(ctx, save)
-    sheet = dict(character.saves)
-    base = sheet[key] if key in sheet else sheet.get(save, dict(character.abilities_mod()).get(ability, 0))
-    names = {save, key}
-    for active in active_effects(character, ctx.rules, ctx.options):
-        e = active.effect
-        if isinstance(e, s.Modifier) and not e.while_:
-            if any("save" in r.kinds and (not r.saves or names & set(r.saves))
-                   and (not r.abilities or ability in r.abilities) for r in e.rolls):
-                base += e.value
-    return base
+    """The character's flat bonus to this save: the sheet's value (or the ability modifier), plus what the roll
+    query adds (modifiers, conditions through their readings, ability changes)."""
+    return read_save(ctx, character, save).bonus
 
 
 def roll_save(ctx: Any, character: Character, save: str, dc: int, why: str, total: int | None = None,
               d20: int | None = None) -> dict[str, Any]:
-    """A save: the typed total, or the typed d20 plus the bonus, or a rolled d20 plus the bonus.
-
-    In a pf1e campaign a natural 1 fails and a natural 20 succeeds (known only when the d20 is known).
-    """
-    bonus = save_bonus(ctx, character, save)
-    natural = None
-    if d20 is not None:
-        natural = ctx.roller.roll("1d20", why, given=d20)
-    elif total is None:
-        natural = ctx.roller.roll("1d20", why)
-    typed = total is not None or d20 is not None
-    if total is None:
-        total = natural + bonus
-    succeeded = total >= dc
-    if ctx.state.system == "pf1e" and natural in (1, 20):
-        succeeded = natural == 20
-    out = {"save": save, "dc": dc, "total": total, "bonus": bonus, "succeeded": succeeded, "typed": typed}
-    if natural is not None:
-        out["d20"] = natural
-    return out
+    """A save: the typed total, or the typed d20 plus the bonus, or a rolled d20 plus the bonus (saves.roll:
+    advantage/disadvantage in 5e, automatic failure, pf1e's natural 1 and 20); the breakdown goes with it."""
+    return saves.roll(ctx.roller, ctx.state.system, read_save(ctx, character, save), dc, why, total, d20)
 
 
 def _hp_event(character: Character, hp: int, loss: int, why: str, system: str = "pf1e") -> Event:
@@ -267,10 +239,12 @@ def resolve_save(ctx: Any, character_id: str, affliction_key: str, total: int | 
     at = a.next_save_at if a.next_save_at is not None else ctx.state.clock
     pre_facts: list[dict[str, Any]] = []
     if a.onset_stages:  # the first step lands as the onset ends, before this save (first_step_timing)
-        a, pre_facts = advance_stages(replace(a, onset_stages=()), a.onset_stages, ctx.rules, ctx.options)
+        a, pre_facts = land_onset(a, ctx.rules, ctx.options)
         if a.status != ACTIVE:
             return [{"type": "affliction_changed", "data": {"character": character.id, "state": to_dict(a),
                                                             "facts": pre_facts}}] + _death(character, a, pre_facts)
+        # the save is made on the stage just reached
+        character = replace(character, afflictions=tuple(a if x.id == a.id else x for x in character.afflictions))
     why = f"{a.affliction}: {defn.save} save ({a.id})"
     save = roll_save(ctx, character, defn.save, a.dc, why, total, d20)
     a2, hp, hp_events, fired = _fire(ctx, character, a, save_triggers(a, save["succeeded"], ctx.rules, ctx.options),
@@ -290,7 +264,7 @@ def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
     a = find_affliction(character, affliction_id)
     defn = ctx.rules.afflictions[a.affliction]
     if a.onset_stages:  # the onset's first step is no die: apply it, and ask for the save next time round
-        new, facts = advance_stages(replace(a, onset_stages=()), a.onset_stages, ctx.rules, ctx.options)
+        new, facts = land_onset(a, ctx.rules, ctx.options)
         return [{"type": "affliction_changed", "data": {"character": character.id, "state": to_dict(new),
                                                         "facts": facts}}] + _death(character, new, facts)
     data = {"id": f"p{ctx.state.counter + 1}", "character": character_id, "affliction": affliction_id,

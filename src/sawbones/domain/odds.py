@@ -5,16 +5,24 @@ The chain is built from the engine's own rules code, never from a copy of them:
 - exposure (the initial save, the first stage or a deadly start, the schedule, extra doses) calls
   `afflictions_decide.expose` itself, with a typed total that makes the save succeed or fail;
 - every periodic save calls `afflictions.step(state, succeeded)`, the engine's per-save transition;
-- a save succeeds with p = P(d20 + bonus + own_save_modifier(state) >= DC), the stage's own
-  modifiers read by `afflictions.own_save_modifier` (Con poison Weakened: -2 Fortitude); in a
-  pf1e campaign a natural 1 fails and a natural 20 succeeds (as `roll_save` does).
+- each save is read as the engine reads it (`saves.py`): the roll query's answer for that save on a
+  victim who carries only the chain's state (`save_terms`): modifiers and conditions through their
+  readings (Con poison Weakened: -2 Fortitude; PF1 sickened and shaken: -2 on saves), 5e
+  advantage/disadvantage (5e exhausted: disadvantage on saves) and automatic failure. It succeeds
+  with p = P(d20 + bonus + modifier >= DC), 1 - (1 - p)^2 with advantage, p^2 with disadvantage,
+  0 on an automatic failure; in a pf1e campaign a natural 1 fails and a natural 20 succeeds (as
+  `saves.roll` does). A state's reading depends on the system; it is asked once per system and set
+  of effects, shared by the chains of the same rules and options (`Chain.terms`). `bonus` is the
+  rest: the sheet and other sources' flat modifiers (`instance_bonus`).
 
 States are the engine's `AfflictionState`s modulo the clock (`canonical`): the schedule, the
 instance id, rest progress and rolled ability damage are zeroed, none of which changes what the
-next save does. A chain is built once per (rules, options, affliction, start) by breadth-first
-search and reused for every bonus: only the success chances change. It is solved by eliminating
-its transient states one by one (the fundamental matrix, without building it), following a
-program recorded once per chain, for Fractions (exact) or floats (fast) alike.
+next save does (rolled ability damage would if it hit the save's own ability, Con for Fortitude:
+no catalog affliction does; a content pack's would be left out of the odds). A chain is built
+once per (rules, options, affliction, start) by breadth-first search and reused for every bonus:
+only the success chances change. It is solved by eliminating its transient states one by one (the
+fundamental matrix, without building it), following a program recorded once per chain, for
+Fractions (exact) or floats (fast) alike.
 
 Readings:
 
@@ -48,10 +56,12 @@ from collections import deque
 from typing import Any, Iterable
 
 from ..errors import RuleViolation, UsageError
-from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, from_dict, interval, kills,
-                          own_save_modifier, step)
+from . import saves
+from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, effects_key, from_dict, interval, kills,
+                          land_onset, step)
 from .afflictions_decide import expose
 from .rolls import Roller
+from .saves import SaveTerms
 from .state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
 
 DEFAULT_SYSTEM: str = next(f.default for f in fields(Campaign) if f.name == "system")
@@ -66,13 +76,28 @@ _RNG = random.Random(0)  # only for dice the odds ignore (rolled ability damage)
 # ---------------------------------------------------------------- one save
 
 
-def save_chance(bonus: int, dc: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> Any:
-    """P(d20 + bonus >= dc); in pf1e a natural 1 always fails and a natural 20 always succeeds."""
+def _system(system: str) -> str:
     if system not in SYSTEMS:
         raise UsageError(f"unknown game system {system!r} ({' or '.join(SYSTEMS)})")
-    low, high = (1, 19) if system == "pf1e" else (0, 20)
-    faces = min(max(21 - (dc - bonus), low), high)
-    return Fraction(faces, 20) if exact else faces / 20
+    return system
+
+
+def save_chance(bonus: int, dc: int, system: str = DEFAULT_SYSTEM, exact: bool = False,
+                terms: SaveTerms = saves.SaveTerms()) -> Any:
+    """P(the save succeeds): d20 + bonus + the terms' modifier >= dc, one d20 (2d20 kept high or low with
+    advantage or disadvantage: 1 - (1 - p)^2, p^2), 0 on an automatic failure; in pf1e a natural 1 always
+    fails and a natural 20 always succeeds (`saves.chance`, as `saves.roll` rolls it)."""
+    return saves.chance(terms, bonus, dc, _system(system), exact)
+
+
+def save_terms(rules: Any, options: dict[str, Any], system: str, save: str,
+               a: AfflictionState | None) -> SaveTerms:
+    """What the roll query says about this save for a victim who carries only `a` (nothing: None): the
+    engine's own reading (`saves.save_terms`), conditions, advantage/disadvantage and automatic failure
+    included, on a character with every ability at 10 and no sheet bonus (the odds' `bonus` is the rest)."""
+    afflictions = () if a is None else (replace(a, id="a1"),)
+    victim = Character(id=_VICTIM, name=_VICTIM, max_hp=10 ** 9, hp=10 ** 9, afflictions=afflictions)
+    return saves.save_terms(victim, rules, options, system, save)
 
 
 # ---------------------------------------------------------------- the engine, state by state
@@ -106,16 +131,25 @@ def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: 
     Returns the instance afterwards (None: never afflicted) and, for a new instance, the delay in
     seconds to its first periodic save. An exposure the engine refuses (a disease the victim already
     has, a poison at its end state) has no effect.
+
+    The instance afterwards does not depend on the system, but whether a save can succeed does (an
+    automatic failure is read in the system): a success is asked in each system until one allows it.
+    One that none allows has chance 0 everywhere, and then no effect.
     """
     huge = 10 ** 9
     afflictions = () if existing is None else (replace(existing, id="a1"),)
     victim = Character(id=_VICTIM, name=_VICTIM, max_hp=huge, hp=huge, afflictions=afflictions)
-    state = Campaign(name="odds", characters=(victim,), counter=len(afflictions))
     dc = rules.afflictions[affliction_id].dc
-    try:
-        events = expose(_Ctx(state, rules, options, Roller(_RNG)), _VICTIM, affliction_id,
-                        total=dc if succeeded else dc - 1, deadly=deadly)
-    except RuleViolation:
+    for system in sorted(SYSTEMS, key=lambda x: x != DEFAULT_SYSTEM):
+        state = Campaign(name="odds", system=system, characters=(victim,), counter=len(afflictions))
+        try:
+            events = expose(_Ctx(state, rules, options, Roller(_RNG)), _VICTIM, affliction_id,
+                            total=dc if succeeded else dc - 1, deadly=deadly)
+        except RuleViolation:
+            return existing, None
+        if events[0]["data"]["succeeded"] == succeeded:
+            break
+    else:
         return existing, None
     after = next((e["data"]["state"] for e in reversed(events)
                   if e["type"] in ("affliction_contracted", "affliction_changed")), None)
@@ -153,7 +187,7 @@ class Chain:
     exposure_nodes: list[int]  # the Dose nodes, in topological order
     periodic: list[int]  # transient nodes that make a periodic save
     absorbing: list[int]
-    mods: list[int]  # own save modifier of each node (0 for absorbing)
+    save_states: list[Any]  # the instance each transient node's save is made with (None: none; absorbing: None)
     succ: list[int]  # next node on a success (-1: absorbing)
     fail: list[int]  # next node on a failure
     labels: list[str]  # stage label of each node
@@ -161,37 +195,81 @@ class Chain:
     dead: list[bool]  # absorbing node where the victim is dead
     stuck: frozenset[int]  # transient nodes from which the chain can never end, whatever the chances
     meta: dict[str, Any] = field(default_factory=dict)
+    rules: Any = field(default=None, repr=False, compare=False)
+    options: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    readings: dict[tuple, SaveTerms] = field(default_factory=dict, repr=False, compare=False)  # shared (`_readings`)
     _programs: dict[frozenset[int], "_Program"] = field(default_factory=dict, repr=False)
     _memo: dict[tuple, tuple] = field(default_factory=dict, repr=False)
-    _classes: list[int] = field(default_factory=list, repr=False)
+    _terms: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
+    _classes: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
+    _class_of: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _labels: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------ chances
-    def chances(self, bonus: int, system: str, exact: bool) -> dict[int, Any]:
-        """Success chance for each own modifier the chain has."""
-        return {m: save_chance(bonus + m, self.dc, system, exact) for m in self.classes}
+    def terms(self, system: str) -> list[SaveTerms]:
+        """What the roll query says about each node's save in this system (`save_terms`), asked once per
+        system and set of effects (`afflictions.effects_key`), shared by the chains of the same rules and
+        options (`_readings`)."""
+        hit = self._terms.get(system)
+        if hit is None:
+            _system(system)
+            read = self.readings
+            hit = []
+            for k, a in enumerate(self.save_states):
+                if self.succ[k] < 0:  # absorbing: no save
+                    hit.append(saves.SaveTerms())
+                    continue
+                key = (system, self.save, None if a is None else effects_key(a))
+                terms = read.get(key)
+                if terms is None:
+                    terms = read[key] = save_terms(self.rules, self.options, system, self.save, a)
+                hit.append(terms)
+            self._terms[system] = hit
+        return hit
 
-    @property
-    def classes(self) -> list[int]:
-        """The own save modifiers met on the chain (each its own success chance)."""
-        if not self._classes:
-            self._classes = sorted(set(self.mods))
-        return self._classes
+    def classes(self, system: str) -> list[SaveTerms]:
+        """The save readings met on the chain (each its own success chance), in a fixed order."""
+        hit = self._classes.get(system)
+        if hit is None:
+            hit = sorted(set(self.terms(system)))
+            position = {t: i for i, t in enumerate(hit)}
+            self._class_of[system] = [position[t] for t in self.terms(system)]
+            self._classes[system] = hit  # last: another thread seeing it finds _class_of set
+        return hit
 
-    def weights(self, k: int, p: dict[int, Any]) -> list[tuple[int, Any]]:
-        """The out-edges of transient node k with their probabilities."""
+    def labels_of(self, system: str) -> list[str]:
+        """The classes' labels ("0", "-2", "-2 disadvantage", "auto_fail"), in the order of `classes`."""
+        hit = self._labels.get(system)
+        if hit is None:
+            hit = self._labels[system] = [t.label() for t in self.classes(system)]
+        return hit
+
+    def chances(self, bonus: int, system: str, exact: bool) -> dict[SaveTerms, Any]:
+        """Success chance for each save reading the chain has (in the order of `classes`)."""
+        chance, dc = saves.chance, self.dc
+        return {t: chance(t, bonus, dc, system, exact) for t in self.classes(system)}
+
+    def node_chances(self, p: dict[SaveTerms, Any], system: str) -> list[Any]:
+        """The success chance of each node's save (p: `chances`)."""
+        self.classes(system)
+        values = list(p.values())
+        return [values[i] for i in self._class_of[system]]
+
+    def weights(self, k: int, pn: list[Any]) -> list[tuple[int, Any]]:
+        """The out-edges of transient node k with their probabilities (pn: `node_chances`)."""
         s, f = self.succ[k], self.fail[k]
         if s == f:
             return [(s, 1)]
-        ps = p[self.mods[k]]
+        ps = pn[k]
         return [(s, ps), (f, 1 - ps)]
 
-    def entry(self, p: dict[int, Any]) -> dict[int, Any]:
+    def entry(self, pn: list[Any]) -> dict[int, Any]:
         """The distribution over nodes once the exposure phase is over."""
         mass: dict[int, Any] = {self.start: 1}
         for k in self.exposure_nodes:
             m = mass.pop(k, 0)
             if m:
-                for j, w in self.weights(k, p):
+                for j, w in self.weights(k, pn):
                     mass[j] = mass.get(j, 0) + m * w
         return mass
 
@@ -200,29 +278,30 @@ class Chain:
         """(probability of each absorbing node, expected periodic saves, P(at least one save), stalled nodes,
         the success chances)."""
         p = self.chances(bonus, system, exact)
-        key = (tuple(sorted(p.items())), exact)
+        key = (system, tuple(p.values()), exact)  # the classes come in a fixed order
         hit = self._memo.get(key)
         if hit is not None:
             return hit
+        pn = self.node_chances(p, system)
         stuck = self.stuck
         if any(v == 0 or v == 1 for v in p.values()):
-            stuck = self._stuck_under(p)
+            stuck = self._stuck_under(pn)
         program = self._programs.get(stuck)
         if program is None:
             program = self._programs[stuck] = _Program.record(self, stuck)
-        entry = self.entry(p)
+        entry = self.entry(pn)
         started = sum((m for j, m in entry.items() if j in program.index and j not in stuck), 0)
-        probs, saves = program.run(self, p, entry, exact)
-        result = (probs, saves, started, stuck, p)
+        probs, expected = program.run(self, pn, entry, exact)
+        result = (probs, expected, started, stuck, p)
         self._memo[key] = result
         return result
 
-    def _stuck_under(self, p: dict[int, Any]) -> frozenset[int]:
+    def _stuck_under(self, pn: list[Any]) -> frozenset[int]:
         """Transient nodes that can no longer reach an absorbing node once impossible outcomes are cut."""
         alive = set(self.absorbing)
         back: dict[int, list[int]] = {}
         for k in self.periodic:
-            for j, w in self.weights(k, p):
+            for j, w in self.weights(k, pn):
                 if w != 0:
                     back.setdefault(j, []).append(k)
         todo = list(alive)
@@ -298,17 +377,16 @@ class _Program:
         results = [(j, slots[(cls.SOURCE, j)]) for j in chain.absorbing + sorted(stuck)]
         return cls(index, slots, edges, steps, results, source)
 
-    def run(self, chain: Chain, p: dict[int, Any], entry: dict[int, Any], exact: bool) -> tuple[dict[int, Any], Any]:
+    def run(self, chain: Chain, pn: list[Any], entry: dict[int, Any], exact: bool) -> tuple[dict[int, Any], Any]:
         zero = Fraction(0) if exact else 0.0
         n = len(self.slots)
         P = [zero] * n
         T = [zero] * n
-        mods = chain.mods
         for s, k, _, which in self.edges:
             if which == 2:
                 P[s] = zero + 1
             else:
-                q = p[mods[k]]
+                q = pn[k]
                 P[s] = q if which == 0 else 1 - q
         for j, m in entry.items():
             s = self.source.get(j)
@@ -331,8 +409,8 @@ class _Program:
                         P[t] += fpa * pb
                         T[t] += fta * pb + fpa * T[b] + gpa * pb
         probs = {j: P[s] for j, s in self.results}
-        saves = sum((T[s] for _, s in self.results), zero)
-        return probs, saves
+        expected = sum((T[s] for _, s in self.results), zero)
+        return probs, expected
 
 
 def _elimination_order(chain: Chain, order: list[int]) -> list[int]:
@@ -403,7 +481,7 @@ def stage_label(rules: Any, a: AfflictionState | None) -> str:
 
 
 def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
-          doses: int = 0, state: AfflictionState | None = None) -> Chain:
+          doses: int = 0, state: AfflictionState | None = None, readings: dict | None = None) -> Chain:
     """The chain from exposure (default), from a stage a failed initial save puts the victim on (as a deadly
     start would), or from an instance's current state; `doses` extra doses taken at once on top."""
     defn = rules.get("afflictions", affliction_id)
@@ -437,7 +515,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
     node(start)
     succ: dict[int, int] = {}
     fail: dict[int, int] = {}
-    mods: dict[int, int] = {}
+    save_states: dict[int, Any] = {}
     exposures: list[int] = []
     periodic: list[int] = []
     absorbing: list[int] = []
@@ -447,7 +525,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
         k = ids[x]
         if isinstance(x, Dose):
             exposures.append(k)
-            mods[k] = own_save_modifier(x.state, defn.save, rules, options) if x.state is not None else 0
+            save_states[k] = x.state  # an extra dose: the save is made with the instance as it stands
             for ok, into in ((True, succ), (False, fail)):
                 memo = (x.state, ok)
                 if memo not in dose_memo:
@@ -456,12 +534,12 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
                 into[k] = node(Dose(x.left - 1, after) if x.left > 1 else after)
         elif x is not None and x.status == ACTIVE:
             periodic.append(k)
-            mods[k] = own_save_modifier(x, defn.save, rules, options)
+            save_states[k] = land_onset(x, rules, options)[0]  # as resolve_save: the onset's step first
             succ[k] = node(canonical(step(x, True, rules, options)[0]))
             fail[k] = node(canonical(step(x, False, rules, options)[0]))
         else:
             absorbing.append(k)
-            mods[k] = 0
+            save_states[k] = None
     n = len(nodes)
     labels = [stage_label(rules, x.state if isinstance(x, Dose) else x) for x in nodes]
     dead = [False] * n
@@ -480,12 +558,13 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
     chain = Chain(
         affliction=defn.id, kind=defn.kind, dc=defn.dc, save=defn.save, unit=defn.frequency.unit,
         every=defn.frequency.every, delay=delay, nodes=nodes, start=0, exposure_nodes=exposures,
-        periodic=periodic, absorbing=absorbing, mods=[mods[k] for k in range(n)],
+        periodic=periodic, absorbing=absorbing, save_states=[save_states[k] for k in range(n)],
         succ=[succ.get(k, -1) for k in range(n)], fail=[fail.get(k, -1) for k in range(n)], labels=labels,
         ladder=ladder, dead=dead, stuck=frozenset(),
         meta={"from": "state" if state is not None else "stage" if from_stage else "exposure",
-              "stage": from_stage, "doses": doses})
-    chain.stuck = chain._stuck_under({m: Fraction(1, 2) for m in chain.classes})
+              "stage": from_stage, "doses": doses}, rules=rules, options=options,
+        readings=_readings(rules, options) if readings is None else readings)
+    chain.stuck = chain._stuck_under([Fraction(1, 2)] * n)
     return chain
 
 
@@ -493,6 +572,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
 
 
 _CACHE: dict[tuple, tuple[Any, Chain]] = {}
+_READINGS: dict[tuple, tuple[Any, dict[tuple, SaveTerms]]] = {}
 _CACHE_SIZE = 512
 _LOCK = threading.Lock()
 
@@ -505,14 +585,36 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def _readings(rules: Any, options: dict[str, Any], frozen: Any = None) -> dict[tuple, SaveTerms]:
+    """The save readings of one (rules, options), shared by their chains: {(system, save, effects key): terms}."""
+    key = (id(rules), _freeze(options) if frozen is None else frozen)
+    hit = _READINGS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    with _LOCK:
+        while len(_READINGS) >= _CACHE_SIZE:
+            _READINGS.pop(next(iter(_READINGS)))
+        _READINGS[key] = (rules, {})
+    return _READINGS[key][1]
+
+
+def clear_cache() -> None:
+    """Forget every chain and save reading (benchmarks: a cold start)."""
+    with _LOCK:
+        _CACHE.clear()
+        _READINGS.clear()
+
+
 def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
           doses: int = 0, state: AfflictionState | None = None) -> Chain:
     """`build`, cached per (rules, options, affliction, start): the graph is made once, every bonus reuses it."""
-    key = (id(rules), _freeze(options), affliction_id, from_stage, doses, canonical(state))
+    frozen = _freeze(options)
+    key = (id(rules), frozen, affliction_id, from_stage, doses, canonical(state))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]
-    built = build(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state)
+    built = build(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state,
+                  readings=_readings(rules, options, frozen))
     with _LOCK:
         while len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
@@ -521,13 +623,17 @@ def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
 
 
 def instance_bonus(ctx: Any, character: Any, instance: AfflictionState) -> int:
-    """The bonus to give `odds(..., state=instance)` for a character's own instance: the engine's save bonus
-    (sheet and every active modifier) less this instance's own stage modifiers, which the chain adds back
-    state by state."""
+    """The bonus to give `odds(..., state=instance)` for a character's own instance: the engine's flat save
+    bonus (the sheet and everything the roll query adds) less what this instance alone adds (`save_terms`),
+    which the chain adds back state by state.
+
+    Only the flat part carries over: advantage, disadvantage or an automatic failure from other sources (an
+    injury, another affliction) have no place in the odds' bonus."""
     from .afflictions_decide import save_bonus
 
     save = ctx.rules.afflictions[instance.affliction].save
-    return save_bonus(ctx, character, save) - own_save_modifier(instance, save, ctx.rules, ctx.options)
+    own = save_terms(ctx.rules, ctx.options, ctx.state.system, save, instance)
+    return save_bonus(ctx, character, save) - own.modifier
 
 
 # ---------------------------------------------------------------- readings
@@ -539,7 +645,7 @@ def _number(x: Any, exact: bool) -> Any:
 
 def result(c: Chain, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> dict[str, Any]:
     """The odds document for one bonus (floats; Fractions with exact=True)."""
-    probs, saves, started, stuck, p = c.solve(bonus, system, exact)
+    probs, expected, started, stuck, p = c.solve(bonus, system, exact)
     zero = Fraction(0) if exact else 0.0
     final = {label: zero for label in c.ladder}
     outcome = {"never_afflicted": zero, "cured": zero, "eliminated": zero, "end_state": zero, "never_ends": zero}
@@ -564,13 +670,13 @@ def result(c: Chain, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = Fal
     if outcome["never_ends"]:
         value = None
     else:
-        value = saves * c.every + started * (delay - c.every)
+        value = expected * c.every + started * (delay - c.every)
     return {
         "affliction": c.affliction, "kind": c.kind, "dc": c.dc, "save": c.save, "bonus": bonus, "system": system,
         "start": dict(c.meta),
-        "chance": {str(m): q for m, q in p.items()},
+        "chance": dict(zip(c.labels_of(system), p.values())),
         "final": final, "death": death, "outcome": outcome, "permanent": permanent,
-        "expected_duration": {"value": value, "unit": c.unit, "saves": None if value is None else saves,
+        "expected_duration": {"value": value, "unit": c.unit, "saves": None if value is None else expected,
                               "first_save_after": delay, "every": c.every},
     }
 
@@ -598,7 +704,7 @@ def curve(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *
     Each row: {"t", "time" (in the frequency unit), "stages": {stage: p}, "death": p, "running": p}.
     """
     c = chain(rules, options, affliction_id, from_stage=from_stage, doses=doses, state=state)
-    p = c.chances(bonus, system, exact)
+    p = c.node_chances(c.chances(bonus, system, exact), system)
     zero = Fraction(0) if exact else 0.0
     unit_seconds = UNIT_SECONDS[c.unit]
     if days is not None:
@@ -678,9 +784,9 @@ def sortable(value: Any) -> Any:
     return (6, json.dumps(value, sort_keys=True, default=str))
 
 
-__all__ = ["DEFAULT_SYSTEM", "Chain", "Dose", "build", "canonical", "chain", "curve", "exposure", "instance_bonus",
-           "odds",
-           "result", "save_chance", "sortable", "stage_label", "table", "to_json"]
+__all__ = ["DEFAULT_SYSTEM", "Chain", "Dose", "build", "canonical", "chain", "clear_cache", "curve", "exposure",
+           "instance_bonus", "odds", "result", "save_chance", "save_terms", "sortable", "stage_label", "table",
+           "to_json"]
 
 
 def table_doc(rules: Any, options: dict[str, Any], bonuses: list[int], system: str,

@@ -2,8 +2,12 @@
 
 Both rebuild the chain from the engine on their own, with none of `odds.build` or its solver:
 each node's successors come straight from `odds.exposure` (the engine's `expose`) and
-`afflictions.step`, the success chance from `own_save_modifier` and the d20. Only the canonical
-form of a state (the engine's state without the clock) is shared.
+`afflictions.step`, each save's reading from `odds.save_terms` (the roll query, as the engine's
+saves read it: modifier, advantage/disadvantage, automatic failure). The chance of a save is
+counted here from the d20's faces: icepool weighs the two outcomes over 20 faces, or over the
+400 pairs of faces with advantage or disadvantage; the Monte Carlo rolls one d20, or two and keeps
+the higher or the lower. Only the canonical form of a state (the engine's state without the clock)
+and the reading are shared.
 
 icepool (a dev dependency) is imported when used.
 """
@@ -14,19 +18,21 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from .afflictions import ACTIVE, kills, own_save_modifier, step
-from .odds import DEFAULT_SYSTEM, Dose, canonical, exposure, save_chance, sortable, stage_label
+from .afflictions import ACTIVE, kills, land_onset, step
+from .odds import DEFAULT_SYSTEM, Dose, canonical, exposure, save_terms, sortable, stage_label
+from .saves import SaveTerms
 
 
 class EngineMoves:
-    """Node -> (success chance in twentieths, next node on a success, on a failure), asked of the engine
-    on first use and remembered (the chain is the same for every bonus)."""
+    """Node -> (the save's reading, next node on a success, on a failure), asked of the engine on first
+    use and remembered (the chain is the same for every bonus; the reading, for every bonus of a system)."""
 
     def __init__(self, rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
                  doses: int = 0) -> None:
         self.rules, self.options, self.affliction = rules, options, affliction_id
         self.defn = rules.afflictions[affliction_id]
-        self.moves: dict[Any, tuple[int, Any, Any]] = {}
+        self.moves: dict[Any, tuple[Any, Any, Any]] = {}
+        self.readings: dict[tuple[str, Any], SaveTerms] = {}
         if from_stage is None:
             self.start: Any = Dose(1 + doses, None)
         else:
@@ -37,25 +43,41 @@ class EngineMoves:
     def absorbing(node: Any) -> bool:
         return not isinstance(node, Dose) and (node is None or node.status != ACTIVE)
 
-    def move(self, node: Any) -> tuple[int, Any, Any]:
-        """(own save modifier, next on success, next on failure) of a transient node."""
+    def move(self, node: Any, system: str = DEFAULT_SYSTEM) -> tuple[SaveTerms, Any, Any]:
+        """(the save's reading, next on success, next on failure) of a transient node."""
         hit = self.moves.get(node)
         if hit is None:
-            rules, options, save = self.rules, self.options, self.defn.save
+            rules, options = self.rules, self.options
             if isinstance(node, Dose):
                 after = [canonical(exposure(rules, options, self.affliction, node.state, ok)[0])
                          for ok in (True, False)]
                 nxt = [Dose(node.left - 1, a) if node.left > 1 else a for a in after]
-                mod = own_save_modifier(node.state, save, rules, options) if node.state is not None else 0
+                made_with = node.state  # an extra dose's save: the instance as it stands
             else:
                 nxt = [canonical(step(node, ok, rules, options)[0]) for ok in (True, False)]
-                mod = own_save_modifier(node, save, rules, options)
-            hit = self.moves[node] = (mod, nxt[0], nxt[1])
-        return hit
+                made_with = land_onset(node, rules, options)[0]  # the onset's step lands before the save
+            hit = self.moves[node] = (made_with, nxt[0], nxt[1])
+        made_with, ok, ko = hit
+        key = (system, made_with)
+        terms = self.readings.get(key)
+        if terms is None:
+            terms = self.readings[key] = save_terms(self.rules, self.options, system, self.defn.save, made_with)
+        return terms, ok, ko
 
-    def faces(self, mod: int, bonus: int, system: str) -> int:
-        """How many d20 faces make the save."""
-        return int(save_chance(bonus + mod, self.defn.dc, system, exact=True) * 20)
+    def faces(self, terms: SaveTerms, bonus: int, system: str) -> tuple[int, int]:
+        """(faces that make the save, faces in all): one d20 (20 faces), or two d20s (400 pairs) with advantage
+        or disadvantage; an automatic failure makes it on none."""
+        if terms.auto_fail:
+            return 0, 20
+        need = self.defn.dc - bonus - terms.modifier  # the lowest face that makes it
+        made = [face for face in range(1, 21) if face >= need]
+        if system == "pf1e":  # a natural 1 fails, a natural 20 succeeds
+            made = [face for face in range(1, 21) if face == 20 or (face != 1 and face >= need)]
+        if terms.mode == "normal":
+            return len(made), 20
+        ok = set(made)
+        keep = max if terms.mode == "advantage" else min
+        return sum(1 for a in range(1, 21) for b in range(1, 21) if keep(a, b) in ok), 400
 
     def label(self, node: Any) -> str:
         return stage_label(self.rules, node)
@@ -84,11 +106,11 @@ def icepool_odds(moves: EngineMoves, bonus: int, system: str = DEFAULT_SYSTEM,
         node = decode[k]
         if moves.absorbing(node):
             return k
-        mod, ok, ko = moves.move(node)
-        n = moves.faces(mod, bonus, system)
+        terms, ok, ko = moves.move(node, system)
+        n, out_of = moves.faces(terms, bonus, system)
         if ok == ko:
             return key(ok)
-        weights = {key(ok): n, key(ko): 20 - n}
+        weights = {key(ok): n, key(ko): out_of - n}
         return icepool.Die({o: w for o, w in weights.items() if w})
 
     start = key(moves.start)
@@ -111,27 +133,46 @@ def icepool_odds(moves: EngineMoves, bonus: int, system: str = DEFAULT_SYSTEM,
 
 def monte_carlo(moves: EngineMoves, bonus: int, runs: int, system: str = DEFAULT_SYSTEM, seed: int = 1,
                 max_saves: int = 100_000) -> dict[str, Any]:
-    """`runs` seeded plays, a d20 per save: {"final": {stage: share}, "death": share, "saves": mean}."""
+    """`runs` seeded plays, a d20 per save (two, the higher or the lower kept, with advantage or disadvantage):
+    {"final": {stage: share}, "death": share, "saves": mean}."""
     rng = random.Random(seed)
-    randint = rng.randrange
+    randint = rng.randint
     counts: dict[str, int] = {}
     deaths = 0
     saves = 0
-    cache: dict[Any, tuple[int, Any, Any]] = {}
+    cache: dict[Any, tuple[Any, Any, Any]] = {}
     for _ in range(runs):
         node = moves.start
         made = 0
         while not moves.absorbing(node) and made < max_saves:
             hit = cache.get(node)
             if hit is None:
-                mod, ok, ko = moves.move(node)
-                hit = cache[node] = (moves.faces(mod, bonus, system), ok, ko)
-            n, ok, ko = hit
+                terms, ok, ko = moves.move(node, system)
+                hit = cache[node] = (_d20_check(terms, bonus, moves.defn.dc, system), ok, ko)
+            check, ok, ko = hit
             if not isinstance(node, Dose):
                 made += 1
-            node = ok if randint(20) < n else ko
+            node = ok if check(randint) else ko
         saves += made
         label = moves.label(node.state if isinstance(node, Dose) else node)
         counts[label] = counts.get(label, 0) + 1
         deaths += moves.dead(node) if not isinstance(node, Dose) else 0
     return {"final": {k: v / runs for k, v in counts.items()}, "death": deaths / runs, "saves": saves / runs}
+
+
+def _d20_check(terms: SaveTerms, bonus: int, dc: int, system: str) -> Any:
+    """A function that rolls one save (with `randint`) and says whether it is made."""
+    if terms.auto_fail:
+        return lambda randint: False
+    total = bonus + terms.modifier
+
+    def made(face: int) -> bool:
+        if system == "pf1e" and face in (1, 20):
+            return face == 20
+        return face + total >= dc
+
+    if terms.mode == "advantage":
+        return lambda randint: made(max(randint(1, 20), randint(1, 20)))
+    if terms.mode == "disadvantage":
+        return lambda randint: made(min(randint(1, 20), randint(1, 20)))
+    return lambda randint: made(randint(1, 20))

@@ -1,8 +1,9 @@
 """Triggers that fire on moments of play the GM announces: a turn, a Dash, an action in combat.
 
 Which triggers exist is content (trigger effects with on: turn_start, turn_end, dash,
-action_in_combat, standard_action); this runs them: the save (typed or rolled with the
-character's bonus), then the outcome on a failure, or at once when there is no save.
+action_in_combat, standard_action); this runs them: the save (typed, or rolled with what the roll
+query says applies: the sheet, modifiers and conditions, advantage/disadvantage, automatic failure;
+saves.py), then the outcome on a failure, or at once when there is no save.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RuleViolation, UsageError
+from . import saves as save_rolls
 from .campaign import find_character
 from .damage import is_standing, lose_hp
 from .effects import triggers_on
@@ -47,10 +49,12 @@ def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event
             failed = True
             if effect.save is not None:
                 dc = _dc(ctx, active)
-                bonus = current.save_bonus(effect.save.save)
-                total = typed.pop(0) if typed else ctx.roller.roll(f"1d20{bonus:+d}", f"{active.content_id}: {effect.save.save} save")
-                failed = total < dc
-                result.update({"save": effect.save.save, "dc": dc, "total": total, "failed": failed})
+                reading = save_rolls.read(current, ctx.rules, ctx.options, ctx.state.system, effect.save.save)
+                save = save_rolls.roll(ctx.roller, ctx.state.system, reading, dc,
+                                       f"{active.content_id}: {effect.save.save} save", typed.pop(0) if typed else None)
+                failed = not save.pop("succeeded")
+                save.pop("typed")
+                result.update({**save, "failed": failed})
             if effect.chance is not None:
                 d100 = ctx.roller.roll("1d100", f"{active.content_id}: {effect.chance}% chance")
                 failed = failed and d100 <= effect.chance

@@ -108,7 +108,7 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = _t("réussi", "success", lang) if d["succeeded"] else _t("raté", "failure", lang)
             line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}: "
-                    f"{d['total']} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
+                    f"{views.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
@@ -236,7 +236,8 @@ def register(cli: click.Group) -> None:
         dose = {"initial": ("exposition", "exposure"), "extra": ("dose supplémentaire", "extra dose"),
                 "renewed": ("nouvelle exposition", "new exposure")}[record["dose"]]
         lines = [f"{character.name} · {aname} ({_t(*dose, lang)}): "
-                 f"{_t('jet', 'save', lang)} {record['total']} {_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
+                 f"{_t('jet', 'save', lang)} {views.save_total(record, lang)} "
+                 f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
                          + f" ({character.hp}/{character.max_hp} HP)")

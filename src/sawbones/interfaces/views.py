@@ -264,7 +264,7 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
             src = r["source"]["name"]
             if "save" in r:
                 verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
-                lines.append(f"{who}: {src} — {r['save']} {r['total']} vs {r['dc']} {verdict}"
+                lines.append(f"{who}: {src} — {r['save']} {save_total(r, lang)} vs {r['dc']} {verdict}"
                              + (f" → {', '.join(k for k in r['outcome'])}" if r["applies"] else ""))
             elif r["applies"]:
                 lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
@@ -272,6 +272,18 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
     if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
         return _affliction_line(d, kind, who, rules, lang)
     return None
+
+
+def save_total(d: dict[str, Any], lang: str) -> str:
+    """A save's total for a line, with what made its bonus when more than the sheet did: "12",
+    "12 (sheet +4, Sickened -2)", "automatic failure (Paralyzed: automatic failure)"."""
+    from ..domain.saves import describe
+
+    breakdown = d.get("breakdown") or {}
+    why = describe(breakdown, lang) if breakdown.get("lines") else ""
+    if d.get("total") is None:
+        return why or ("échec automatique" if lang == "fr" else "automatic failure")
+    return f"{d['total']} ({why})" if why else str(d["total"])
 
 
 def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: str) -> str:
@@ -282,7 +294,8 @@ def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: s
     what = defn.name(lang) if defn else str(content or "")
     if kind == "affliction_exposed":
         ok = ("réussi" if fr else "made") if d.get("succeeded") else ("raté" if fr else "failed")
-        return f"{who} · {what}: {'jet' if fr else 'save'} {d.get('total')} {'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}"
+        return (f"{who} · {what}: {'jet' if fr else 'save'} {save_total(d, lang)} "
+                f"{'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}")
     facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
     return f"{who} · {what}: {d.get('spell', '') + ' → ' if d.get('spell') else ''}{facts or ('rien' if fr else 'no change')}"
 

@@ -18,6 +18,7 @@ import hashlib
 import os
 import random
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -36,7 +37,7 @@ CREATED = "campaign_created"
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
-RETRIES = 3  # automatic re-decisions after a ConflictError
+RETRIES = 8  # automatic re-decisions after a ConflictError (several workers on one campaign)
 
 
 @dataclass(frozen=True)
@@ -362,6 +363,7 @@ class Service:
                 self._forget(cid)  # reload from the store, not from this process's memory
                 if attempt + 1 >= attempts:
                     raise
+                time.sleep(random.uniform(0, 0.002) * (attempt + 1))  # let the other writer's turn pass
                 continue
             # not remembered: the next load folds these events as stored (what a replay will see)
             return state, events

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from sawbones.adapters import upcast as upcast_module
+from sawbones.adapters.sqlite_reader import open_fast
 from sawbones.adapters.store import SnapshotInfo, StoredEvent, open_store
 from sawbones.application.service import Service
 from sawbones.domain.campaign import add_character, remove_character
@@ -17,9 +18,17 @@ def ev(kind: str = "noted", **data):
     return {"type": kind, "data": data}
 
 
-@pytest.fixture
-def store(store_url):
-    return open_store(store_url)
+@pytest.fixture(params=["full", "fast_reads"])
+def store(request, store_url):
+    """The SQLAlchemy store; and for SQLite files also the store whose reads use the standard library."""
+    full = open_store(store_url)
+    if request.param == "full":
+        return full
+    if "://" in store_url:
+        pytest.skip("fast reads are for SQLite files")
+    fast = open_fast(store_url)
+    assert fast is not None, "a current SQLite database opens with fast reads"
+    return fast
 
 
 def test_backend_is_the_one_asked_for(store, store_url):

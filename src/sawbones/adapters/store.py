@@ -36,33 +36,11 @@ from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
 from . import tables as t
+from .records import SnapshotInfo, StoredEvent
 from . import upcast as _upcasting
 
 UNDO = "action_undone"  # an undo marker: {"action": N} reverts every event of action N on replay
 CREATED = "campaign_created"
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    version: int
-    action: int
-    type: str
-    data: dict[str, Any]
-    schema_version: int
-    content_version: str
-    created_at: float
-
-    def as_event(self) -> dict[str, Any]:
-        return {"type": self.type, "data": self.data}
-
-
-@dataclass(frozen=True)
-class SnapshotInfo:
-    version: int  # last event folded in
-    action: int  # action of that event
-    code_version: str  # what folded it (see service.code_version)
-    content_version: str  # content version of that event
-    created_at: float = 0.0
 
 
 def dump_data(data: dict[str, Any]) -> str:

@@ -179,9 +179,15 @@ class Service:
     def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
         """db: a SQLite file path, sqlite:///path or postgresql+psycopg://... (default $SAWBONES_DATABASE_URL,
         then ./sawbones.db)."""
+        target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
+        if "://" not in target or target.startswith("sqlite:///"):
+            from ..adapters.sqlite_reader import open_fast
+
+            fast = open_fast(os.path.expanduser(target.removeprefix("sqlite:///")))
+            if fast is not None:  # reads without importing SQLAlchemy; writes open the full store
+                return cls(fast, packs)
         from ..adapters.store import open_store
 
-        target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
         return cls(open_store(target), packs)
 
     def close(self) -> None:

@@ -18,14 +18,19 @@ def ev(kind: str = "noted", **data):
     return {"type": kind, "data": data}
 
 
-@pytest.fixture(params=["full", "fast_reads"])
+@pytest.fixture(params=["sqlite", "sqlite_fast_reads", "postgresql"])
+def store_url(request, tmp_path):
+    """Each backend; SQLite twice: the SQLAlchemy store, and the store whose reads use the standard library."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_url")
+    return str(tmp_path / "store.db")
+
+
+@pytest.fixture
 def store(request, store_url):
-    """The SQLAlchemy store; and for SQLite files also the store whose reads use the standard library."""
     full = open_store(store_url)
-    if request.param == "full":
+    if request.node.callspec.params.get("store_url") != "sqlite_fast_reads":
         return full
-    if "://" in store_url:
-        pytest.skip("fast reads are for SQLite files")
     fast = open_fast(store_url)
     assert fast is not None, "a current SQLite database opens with fast reads"
     return fast

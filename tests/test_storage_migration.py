@@ -145,9 +145,3 @@ def test_migrations_are_a_straight_line_ending_at_head():
     script = ScriptDirectory.from_config(cfg)
     assert script.get_heads() == [migrate.HEAD]
     assert [r.revision for r in reversed(list(script.walk_revisions()))] == list(migrate.REVISIONS)
-
-
-def test_stored_event_compatibility_name():
-    from sawbones.adapters.sqlite_store import StoredEvent as Old
-
-    assert Old is StoredEvent

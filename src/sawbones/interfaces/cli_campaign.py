@@ -138,10 +138,11 @@ def register(cli: click.Group) -> None:
     def campaign_options(env) -> None:
         """Every ruleset option with its value in this campaign and its help."""
         from ..domain.options import effective_options
+        from ..errors import NotFound, UsageError
 
-        try:
+        try:  # without a campaign: the declared defaults
             state = env.service.load(env.campaign_name()).state
-        except Exception:
+        except (NotFound, UsageError):
             state = None
         rules = env.service.rules_for(state)
         values = effective_options(rules, state.option_overrides() if state else {})

@@ -311,3 +311,16 @@ def test_seeded_injuries_follow_the_seed_frequencies(table, bands):
         p = twentieths / 20
         sd = (n * p * (1 - p)) ** 0.5
         assert abs(counts[index] - n * p) <= 5 * sd, (index, counts)
+
+
+def test_every_roll_can_be_the_tables_own_dice(party):
+    """--dice N gives the next roll of the action: here the secret deadline, then the max-HP loss."""
+    party("--dice", "3", "injure", "Bob", "--type", "necrotic", "--d20", "1", "--site", "foot")
+    assert injuries_of(party, "Bob")[0]["timers"]["deadline_at"] == 3 * DAY
+    party("--dice", "4", "injure", "Bob", "--type", "necrotic", "--d20", "4")
+    assert character(party, "Bob")["max_hp"] == 16
+    impossible = party("--dice", "9", "injure", "Bob", "--type", "necrotic", "--d20", "4")
+    assert impossible.code == 2 and "not a possible result of 1d4" in impossible.err
+    left_over = party("--dice", "2", "--dice", "2", "injure", "Bob", "--type", "fire", "--d20", "19")
+    assert left_over.code == 2 and "left over" in left_over.err
+    assert len(injuries_of(party, "Bob")) == 2, "a refused action writes nothing"

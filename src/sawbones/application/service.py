@@ -338,12 +338,13 @@ class Service:
         return True
 
     # ------------------------------------------------------------ acting
-    def context(self, loaded: Loaded) -> Context:
+    def context(self, loaded: Loaded, dice: tuple[int, ...] = ()) -> Context:
         rules = self.rules_for(loaded.state)
         return Context(loaded.state, rules, effective_options(rules, loaded.state.option_overrides()),
-                       Roller.for_campaign(loaded.state.seed, loaded.head))
+                       Roller.for_campaign(loaded.state.seed, loaded.head, dice))
 
-    def act(self, name: str, decide: Decision, *, retries: int | None = None) -> tuple[Campaign, list[Event]]:
+    def act(self, name: str, decide: Decision, *, retries: int | None = None,
+            dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
         """Run one action: decide on the current state, append its events atomically, return the new state.
 
         If another GM wrote first, decide again on the new state (at most `retries` times): the command
@@ -351,13 +352,14 @@ class Service:
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
         with _campaign_lock(getattr(self.store, "database_id", id(self.store)), cid):
-            return self._act(cid, decide, attempts)
+            return self._act(cid, decide, attempts, dice)
 
-    def _act(self, cid: int, decide: Decision, attempts: int) -> tuple[Campaign, list[Event]]:
+    def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
         for attempt in range(attempts):
             loaded = self._load(cid)
-            ctx = self.context(loaded)
+            ctx = self.context(loaded, dice)
             events = decide(ctx)
+            ctx.roller.check_all_typed_used()
             if not events:
                 return loaded.state, []
             state = loaded.state

@@ -11,21 +11,34 @@ from .. import dice
 class Roller:
     """Every roll made for one action, so the events can carry them all."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, typed: tuple[int, ...] = ()) -> None:
         self.rng = rng
         self.made: list[dict[str, Any]] = []
+        self.typed = list(typed)  # the GM's own results for the next rolls, in order (`--dice`)
 
     @classmethod
-    def for_campaign(cls, seed: int, version: int) -> "Roller":
-        return cls(random.Random(f"{seed}:{version}"))
+    def for_campaign(cls, seed: int, version: int, typed: tuple[int, ...] = ()) -> "Roller":
+        return cls(random.Random(f"{seed}:{version}"), typed)
 
     def roll(self, formula: str, why: str, given: int | None = None) -> int:
-        """Roll formula, or take `given` (the physical die typed in) after checking it is possible."""
+        """Roll formula, or take `given` (the physical die typed in) after checking it is possible.
+
+        Without `given`, the next value the GM typed for this action (`--dice N`) is used if any:
+        every roll the rules call for can come from the table's own dice."""
         parsed = dice.parse(formula)
+        if given is None and self.typed:
+            given = self.typed.pop(0)
         result = parsed.with_value(given) if given is not None else parsed.roll(self.rng)
         record = {"why": why, **result.as_dict(), "typed": given is not None}
         self.made.append(record)
         return result.total
+
+    def check_all_typed_used(self) -> None:
+        if self.typed:
+            from ..errors import UsageError
+
+            raise UsageError(f"{len(self.typed)} typed dice left over ({', '.join(map(str, self.typed))}): "
+                             f"this action rolled only {len(self.made)} dice")
 
     def choice(self, options: list[str], why: str) -> str:
         index = self.roll(f"1d{len(options)}", why) - 1

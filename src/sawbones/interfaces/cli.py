@@ -21,6 +21,7 @@ class Env:
     lang: str
     json: bool
     content: tuple[str, ...]
+    dice: tuple[int, ...] = ()
     _service: Any = field(default=None, repr=False)
 
     @property
@@ -35,7 +36,7 @@ class Env:
         return self.service.current(self.campaign)
 
     def act(self, decision: Callable[[Any], list[dict]]):
-        return self.service.act(self.campaign_name(), decision)
+        return self.service.act(self.campaign_name(), decision, dice=self.dice)
 
     def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
         if self.json or render is None:
@@ -59,13 +60,16 @@ pass_env = click.make_pass_decorator(Env)
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of rule text (default: $SAWBONES_LANG or en).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
+@click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
+              help="The table's own result for the next roll the action makes (repeatable, in order).")
 @click.version_option(package_name="sawbones")
 @click.pass_context
-def cli(ctx: click.Context, db, campaign, lang, as_json, content) -> None:
+def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice) -> None:
     """sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."""
     import os
 
-    ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content))
+    ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content),
+                  tuple(typed_dice))
 
 
 def _register_commands() -> None:

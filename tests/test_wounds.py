@@ -283,8 +283,10 @@ def test_fortitude_rolled_with_the_sheet_bonus():
     state = campaign(allow_fort_ignore=True, sheet={"saves": {"fortitude": 5}})
     state, events = act(state, w.wound, "Vex", "hand", 4, "left")
     [roll] = events[0]["data"]["rolls"]
-    assert roll["formula"] == "1d20+5" and events[0]["data"]["fort"]["total"] == roll["total"]
-    assert w.fortitude_bonus(vex(campaign("dnd5e", sheet={"saves": {"con": 4}})), RULES) == 4
+    assert roll["formula"] == "1d20" and events[0]["data"]["fort"]["total"] == roll["total"] + 5
+    from sawbones.domain import saves
+
+    assert saves.sheet_bonus(vex(campaign("dnd5e", sheet={"saves": {"con": 4}})), RULES, "dnd5e", "fortitude") == 4
 
 
 def test_timed_suppression_ends_on_the_clock():

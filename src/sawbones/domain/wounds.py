@@ -89,16 +89,6 @@ def _record_total(ctx: Any, why: str, total: int | None, bonus: int) -> int:
     return total
 
 
-def fortitude_bonus(character: Character, rules: Any) -> int:
-    """The Fortitude save bonus on the sheet; in 5e its reading, the Constitution save; else the Con modifier."""
-    saves = dict(character.saves)
-    fortitude = rules.saves.get("fortitude")
-    for key in ("fortitude", fortitude.maps_to.get("dnd5e") if fortitude else "con"):
-        if key in saves:
-            return saves[key]
-    return dict(character.abilities_mod())["con"]
-
-
 # ---------------------------------------------------------------- decisions
 
 
@@ -137,10 +127,13 @@ def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = No
         raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
                             "(sawbones campaign set allow_fort_ignore true)")
     if options.get("allow_fort_ignore", False):
+        from . import saves
+
         dc = FORT_BASE_DC + damage
-        total = _record_total(ctx, f"Fortitude save DC {dc} to ignore the wound", fort_total,
-                              fortitude_bonus(character, ctx.rules))
-        success = total >= dc
+        reading = saves.read(character, ctx.rules, options, state.system, "fortitude")
+        save = saves.roll(ctx.roller, state.system, reading, dc, f"Fortitude save DC {dc} to ignore the wound",
+                          total=fort_total)
+        total, success = save["total"], save["succeeded"]
         lasts = options.get("fort_ignore_duration", "until_healed")
         until = state.clock + SUPPRESSION[lasts] if success and lasts in SUPPRESSION else None
         data["fort"] = {"dc": dc, "total": total, "success": success, "until": until}

@@ -104,7 +104,8 @@ def canonical(injury: Injury | None, clock: int) -> Injury | None:
     if injury is None:
         return None
     rel = (lambda t: None if t is None else t - clock)
-    return replace(injury, id="i1", gained_at=0, deadline_at=rel(injury.deadline_at),
+    # the d20 that gave it is only shown (no decision reads it after the gain): one node per row, not per face
+    return replace(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
                    next_tick_at=rel(injury.next_tick_at), max_hp_lost=0, ability_lost=(), long_rests=0)
 
 
@@ -134,6 +135,27 @@ def _after(events: list[dict[str, Any]], state: Any) -> tuple[Node, int]:
     return Node(canonical(current, after.clock), character.body), after.clock - state.clock
 
 
+class ReadOptions(dict):
+    """Options that remember which ones the engine read: a graph built under them serves any options that
+    agree on those (the options that only choose the injury, or count NPCs, share one graph)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+
 @dataclass
 class Graph:
     """The treatment states met so far under one (rules, options), numbered as they are met (`node`), each
@@ -148,6 +170,11 @@ class Graph:
     untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
     _merged: dict[tuple, list] = field(default_factory=dict)
     values: dict[tuple, dict[int, tuple]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
+
+    def serves(self, options: dict[str, Any]) -> bool:
+        """Every option the engine read while building this graph has the same value in `options`."""
+        own = self.options
+        return all(dict.get(own, k) == options.get(k) for k in list(getattr(own, "read", ())))
 
     def node(self, x: Node) -> int:
         k = self.ids.get(x)
@@ -212,6 +239,8 @@ class Treatment:
     start: tuple[tuple[Fraction, int, int], ...]  # (probability, node, seconds already spent)
     check: tuple[tuple[int, Fraction], ...]  # the engine's check formula without the bonus: its distribution
     formula: str = ""  # that formula (1d20+0, 2d20kl1+0)
+    options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
+    args: tuple = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
     _tail: dict[tuple, Any] = field(default_factory=dict)
     solved: dict[tuple, dict] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
 
@@ -247,7 +276,7 @@ HUGE_DC = 10 ** 6
 
 
 def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait_days: float = 0,
-              self_treatment: bool = False) -> Treatment:
+              self_treatment: bool = False, private: Graph | None = None) -> Treatment:
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
     foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
     engine meanwhile: a deadline may pass)."""
@@ -270,29 +299,42 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         events += advance(context(gained, rules, options, roller), wait, auto=True) if wait else []
         return _after(events, state)
 
-    g = graph(rules, options)
-    return Treatment(g, tuple((w, g.node(node), seconds) for w, (node, seconds) in every_outcome(run)), check, formula)
+    g = graph(rules, options) if private is None else private
+    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in every_outcome(run))
+    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
+
+
+def rebuild(t: Treatment) -> None:
+    """Give `t` a graph of its own options, when the shared graph's engine read an option on which they
+    differ (found after a solve: `Graph.serves`)."""
+    table, d20, wait_days, self_treatment = t.args
+    fresh = Graph(t.graph.rules, ReadOptions(t.options))
+    _GRAPHS.setdefault(id(fresh.rules), (fresh.rules, []))[1].append(fresh)
+    again = treatment(fresh.rules, t.options, table, d20, wait_days=wait_days, self_treatment=self_treatment,
+                      private=fresh)
+    t.graph, t.start = again.graph, again.start
+    t.solved.clear()
 
 
 # ---------------------------------------------------------------- caches
 
 
-_GRAPHS: dict[tuple, tuple[Any, Graph]] = {}
+_GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
 _CACHE: dict[tuple, tuple[Any, Treatment]] = {}
 
 
 def graph(rules: Any, options: dict[str, Any]) -> Graph:
-    """The shared treatment states of one (rules, options)."""
-    from .odds import _freeze
-
-    key = (id(rules), _freeze(options))
-    hit = _GRAPHS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_GRAPHS) > 64:
-        _GRAPHS.clear()
-    built = Graph(rules, options)
-    _GRAPHS[key] = (rules, built)
+    """A treatment graph that serves these options (`Graph.serves`): shared, or a new one."""
+    hit = _GRAPHS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _GRAPHS[id(rules)] = (rules, [])
+    for g in hit[1]:
+        if g.serves(options):
+            return g
+    if len(hit[1]) > 32:
+        hit[1].clear()
+    built = Graph(rules, ReadOptions(options))
+    hit[1].append(built)
     return built
 
 

@@ -16,7 +16,7 @@ from ..errors import UsageError
 from . import injury_care
 from .injury_table import pick_row
 from .odds_engine import ScriptRoller, campaign, context, victim
-from .odds_injury import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, treatment_cached
+from .odds_injury import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
 from .state import DAY
 
 
@@ -28,15 +28,22 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
     kept per game time, exactly (the time distribution); without it, only its probability-weighted sum."""
     if not MIN_BONUS <= bonus <= MAX_BONUS:
         raise UsageError(f"--bonus: a healer's check bonus from {MIN_BONUS} to {MAX_BONUS}, not {bonus}")
-    g = t.graph
     key = (bonus, exact, timeline)
     hit = t.solved.get(key)
     if hit is not None:
         return hit
+    doc = _solve(t, bonus, exact, timeline)
+    while not t.graph.serves(t.options):  # the shared graph's engine read an option these options set apart
+        rebuild(t)
+        doc = _solve(t, bonus, exact, timeline)
+    t.solved[key] = doc
+    return doc
+
+
+def _solve(t: Treatment, bonus: int, exact: bool, timeline: bool) -> dict[str, Any]:
+    g = t.graph
     if not timeline:
-        doc = _summary(t, bonus, exact)
-        t.solved[key] = doc
-        return doc
+        return _summary(t, bonus, exact)
     num = Fraction if exact else float
     zero, one = num(0), num(1)
     ends_of = g.ends
@@ -93,7 +100,6 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
     }
     if timeline:
         doc["days"] = {(Fraction(s, DAY) if exact else s / DAY): q for s, q in sorted(healed_time.items())}
-    t.solved[key] = doc
     return doc
 
 
@@ -174,7 +180,7 @@ def _exact_or_float(doc: Any, exact: bool) -> Any:
 def rest_healing(t: Treatment) -> dict[str, Any]:
     """What heals the injury for free, by the engine's `_heals_by_rest`: a Hit Die on a short rest (1 hour),
     a long rest (8 hours; with `unflagged_severe_natural_recovery: long_rests:N`, the Nth), or nothing."""
-    ctx = context(campaign(victim()), t.graph.rules, t.graph.options, ScriptRoller())
+    ctx = context(campaign(victim()), t.graph.rules, t.options, ScriptRoller())
     out: dict[str, Any] = {"hit_die": Fraction(0), "long_rests": {}, "never": Fraction(0)}
     for w, k, _ in t.start:
         inj = t.graph.nodes[k].injury

@@ -200,23 +200,32 @@ def rest_healing(t: Treatment) -> dict[str, Any]:
 
 def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,
                   self_treatment: bool = False, exact: bool = False) -> dict[str, Any]:
-    """`sawbones odds --injury TYPE --d20 N --bonus B [--wait D] [--self]`: one JSON-ready document."""
+    """`sawbones odds --injury TYPE --d20 N --bonus B [--wait D] [--self]`: one JSON-ready document.
+
+    `attempts` and `days` are lists of {"n"|"days", "p"} (the probability of healing at that attempt, at that
+    game time since the drop); `per_attempt` the game days one attempt takes, as the engine rolls them."""
     t = treatment_cached(rules, options, table, d20, wait_days, self_treatment)
-    first = t.graph.nodes[t.start[0][1]].injury
+    g = t.graph
     pick = pick_row(rules, table, d20, options.get("severity_bands", "standard"),
                     options.get("lenient_row_mapping", "by_tier"))
+    first = g.nodes[t.start[0][1]].injury
+    per_attempt: dict[Any, Fraction] = {}
+    if first is not None and g.ends[t.start[0][1]] is None:
+        for made, _, w, seconds in g.attempt(t.start[0][1]):
+            if made:
+                days = Fraction(seconds, DAY)
+                per_attempt[days] = per_attempt.get(days, Fraction(0)) + w
     rest = rest_healing(t)
-    per_attempt = None
-    if first is not None:
-        sev = rules.severities[first.severity].treatment.time
-        per_attempt = {"formula": str(options.get(sev.from_option) if sev.from_option else sev.amount),
-                       "unit": sev.unit}
+    doc = dict(solve(t, bonus, exact, timeline=True))
+    num = (lambda x: x) if exact else float
+    doc["attempts"] = [{"n": n, "p": q} for n, q in doc["attempts"].items()]
+    doc["days"] = [{"days": d, "p": q} for d, q in doc["days"].items()]
     return {
         "table": table, "d20": d20, "injury": pick.injury.id, "severity": pick.severity,
         "dc": first.dc if first else None, "wait_days": wait_days, "self_treatment": self_treatment,
-        "check": _check_formula(rules, options, self_treatment), "time_per_attempt": per_attempt,
-        "rest": _exact_or_float(rest, exact),
-        **solve(t, bonus, exact, timeline=True),
+        "check": _check_formula(rules, options, self_treatment),
+        "per_attempt": [{"days": num(d), "p": num(q)} for d, q in sorted(per_attempt.items())],
+        "rest": {"hit_die": num(rest["hit_die"]), "never": num(rest["never"]),
+                 "long_rests": [{"n": n, "p": num(q)} for n, q in rest["long_rests"].items()]},
+        **doc,
     }
-
-

@@ -124,31 +124,34 @@ def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any)
 
 
 def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
-    from rich.table import Table
-
+    """One block per option set: the campaign's, then each option that changes a number (with the change)."""
     p = doc["profile"]
     con.print(_t("Par séance", "Per session", lang) + f": {p['drops']:g} " + _t("chute(s) à 0", "drop(s) to 0", lang)
               + " · " + _t("soigneur", "healer", lang) + f" {p['bonus']:+d}"
               + (" · " + _t("soins après", "treatment after", lang) + f" {p['wait_days']:g} " + _t("j", "d", lang)
                  if p["wait_days"] else ""))
-    sev = list(rules.severities)
-    out = Table(padding=(0, 1))
-    out.add_column(_t("options", "options", lang))
-    for sid in sev:
-        out.add_column(rules.severities[sid].name(lang), justify="right")
-    for title in (_t("PNJ", "NPC", lang), _t("repos", "rest", lang), _t("jours au lit", "bed days", lang),
-                  _t("magie", "magic", lang), _t("pertes/10", "losses/10", lang)):
-        out.add_column(title, justify="right")
+    base = doc["base"]
 
-    def row(label: str, d: dict[str, Any]) -> None:
-        out.add_row(label, *(f"{d['injuries'][s]:.2f}" for s in sev), f"{d['npc_injuries']:.2f}",
-                    f"{d['healed_by_rest']:.2f}", f"{d['bed_rest_days']:.2f}", f"{d['magic_only']:.2f}",
-                    f"{d['permanent_losses_per_10']:.2f}")
+    def value(d: dict[str, Any], key: str, sub: str | None = None) -> str:
+        x = d[key][sub] if sub else d[key]
+        ref = base[key][sub] if sub else base[key]
+        delta = f" [{'red' if x > ref else 'green'}]({x - ref:+.2f})[/]" if d is not base and abs(x - ref) > 5e-3 else ""
+        return f"{x:.2f}{delta}"
 
-    row(_t("celles de la campagne", "the campaign's", lang), doc["base"])
+    def block(title: str, d: dict[str, Any]) -> None:
+        con.print(f"[bold]{title}[/]")
+        con.print("  " + _t("blessures", "injuries", lang) + ": " + " · ".join(
+            f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
+            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}")
+        con.print("  " + _t("guéries par un repos", "healed by a rest", lang) + f" {value(d, 'healed_by_rest')} · "
+                  + _t("jours de repos au lit", "bed-rest days", lang) + f" {value(d, 'bed_rest_days')} · "
+                  + _t("magie seule", "magic only", lang) + f" {value(d, 'magic_only')}")
+        con.print("  " + _t("pertes définitives pour 10 séances", "permanent losses per 10 sessions", lang)
+                  + f": {value(d, 'permanent_losses_per_10')}")
+
+    block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:
-        row(f"{v['option']}={str(v['value']).lower()}", v["profile"])
-    con.print(out)
+        block(f"{v['option']} = {str(v['value']).lower()}", v["profile"])
     if doc["unchanged"]:
         names = sorted({u["option"] for u in doc["unchanged"]})
         con.print(_t("sans effet sur ces nombres", "no effect on these numbers", lang) + ": " + ", ".join(names))

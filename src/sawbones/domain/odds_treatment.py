@@ -208,10 +208,11 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
     g = t.graph
     pick = pick_row(rules, table, d20, options.get("severity_bands", "standard"),
                     options.get("lenient_row_mapping", "by_tier"))
-    first = g.nodes[t.start[0][1]].injury
+    open_ = [k for _, k, _ in t.start if g.ends[k] is None]  # where treatment can start (no part lost yet)
+    first = g.nodes[open_[0] if open_ else t.start[0][1]].injury
     per_attempt: dict[Any, Fraction] = {}
-    if first is not None and g.ends[t.start[0][1]] is None:
-        for made, _, w, seconds in g.attempt(t.start[0][1]):
+    if open_:
+        for made, _, w, seconds in g.attempt(open_[0]):
             if made:
                 days = Fraction(seconds, DAY)
                 per_attempt[days] = per_attempt.get(days, Fraction(0)) + w

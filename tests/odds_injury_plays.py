@@ -7,22 +7,13 @@ beyond a d20's 20 + bonus."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-
 from sawbones.domain import damage, injury_care
 from sawbones.domain.evolve import fold
+from sawbones.domain.odds_engine import Ctx
 from sawbones.domain.rolls import Roller
 from sawbones.domain.state import DAY, Campaign, Character
 from sawbones.domain.timeline import advance
 from sawbones.errors import RuleViolation
-
-
-@dataclass(frozen=True)
-class Ctx:
-    state: Campaign
-    rules: object
-    options: dict
-    roller: Roller
 
 
 def play(rules, options, table: str, bonus: int, seed: int, wait_days: float = 0, self_treatment: bool = False):

@@ -13,11 +13,12 @@ Rolls the odds do not follow, because the odds know no hit points: hit point max
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable
 
 from .. import dice
+from .odds import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
 from .rolls import Roller
 from .state import Body, Campaign, Character, Injury
 
@@ -54,15 +55,6 @@ class ScriptRoller(Roller):
             else:
                 raise Branch(formula, why)
         return super().roll(formula, why, given)
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """What the injury decisions read from a decision context."""
-    state: Campaign
-    rules: Any
-    options: dict[str, Any]
-    roller: Roller
 
 
 def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:

@@ -300,3 +300,30 @@ def test_a_player_link_changes_nothing(gm, player_context):
     page.reload()
     expect(page.locator("#char-cora .hp-value")).to_have_text("18")
     expect(view.locator("#sheet .hp-value")).to_have_text("18")
+
+
+def test_injury_odds_read_on_a_phone(browser, server):
+    """The injury odds charts at 390x844 (issue 17): no sideways scrolling, every row's numbers visible."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, locale="fr-FR")
+    page = context.new_page()
+    try:
+        page.goto("/tables/fire")
+        chart = page.locator("#injury-odds .injury-odds")
+        expect(chart).to_contain_text("Une chute à 0")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = chart.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        numbers = chart.locator(".bar-line .num")
+        assert numbers.count() == 2 * (6 + 4)  # each row and severity, standard and lenient
+        for i in range(numbers.count()):
+            cell = numbers.nth(i).bounding_box()
+            assert cell["x"] + cell["width"] <= 390
+        secret = create_campaign(page, "Phone")
+        assert secret
+        page.goto("/c/Phone?itype=cold&id20=4&ibonus=5#injury-odds")
+        expect(page.locator(".treatment-odds")).to_contain_text("Gelure")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()

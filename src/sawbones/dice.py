@@ -152,3 +152,42 @@ def d20(rng: random.Random, mode: str = "normal") -> Roll:
     """A d20 with 'advantage', 'disadvantage' or 'normal'."""
     formula = {"advantage": "2d20kh1", "disadvantage": "2d20kl1"}.get(mode, "1d20")
     return parse(formula).roll(rng)
+
+
+@lru_cache(maxsize=256)
+def distribution(text: str) -> tuple[tuple[int, "Fraction"], ...]:
+    """The exact distribution of a formula's total: ((total, probability), ...) in increasing order.
+
+    Every term is counted face by face (keep-highest/lowest over every combination of its dice), so it
+    is meant for the small formulas the rules use (2d4, 4d4, 2d20kl1); at most 10^6 combinations a term."""
+    from fractions import Fraction
+    from itertools import product
+
+    totals: dict[int, Fraction] = {0: Fraction(1)}
+    for t in parse(text).terms:
+        if t.is_constant:
+            term = {t.sign * t.sides: Fraction(1)}
+        elif t.keep:
+            if t.sides ** t.count > 10 ** 6:
+                raise DiceError(f"{text!r}: too many combinations to count exactly")
+            term = {}
+            share = Fraction(1, t.sides ** t.count)
+            for faces in product(range(1, t.sides + 1), repeat=t.count):
+                kept = sorted(faces, reverse=(t.keep == "kh"))[: t.keep_n]
+                value = t.sign * sum(kept)
+                term[value] = term.get(value, 0) + share
+        else:
+            term = {0: Fraction(1)}
+            die = Fraction(1, t.sides)
+            for _ in range(t.count):
+                nxt: dict[int, Fraction] = {}
+                for a, p in term.items():
+                    for face in range(1, t.sides + 1):
+                        nxt[a + t.sign * face] = nxt.get(a + t.sign * face, 0) + p * die
+                term = nxt
+        combined: dict[int, Fraction] = {}
+        for a, p in totals.items():
+            for b, q in term.items():
+                combined[a + b] = combined.get(a + b, 0) + p * q
+        totals = combined
+    return tuple(sorted(totals.items()))

@@ -26,17 +26,38 @@ def _t(fr: str, en: str, lang: str) -> str:
     return fr if lang == "fr" else en
 
 
-def parse_bonuses(text: str) -> list[int]:
-    """N, or A..B (both included)."""
+BONUS_RANGE = (-30, 60)  # a save bonus the odds accept (as the API): beyond, every save is sure either way
+MAX_DOSES = 5  # extra doses at once (as the API)
+MAX_DAYS = 3650  # a curve's horizon in game days (as the API)
+
+
+def parse_bonuses(text: str, low_high: tuple[int, int] = BONUS_RANGE) -> list[int]:
+    """N, or A..B (both included), within `low_high`."""
     m = re.fullmatch(r"\s*([+-]?\d+)\s*(?:\.\.\s*([+-]?\d+)\s*)?", text)
     if not m:
         raise click.BadParameter(f"{text!r}: give a whole number (5, -2) or a range A..B (-5..25)",
                                  param_hint="--bonus")
+    if max(len(g or "") for g in m.groups()) > 6:
+        raise click.BadParameter(f"{text!r}: from {low_high[0]} to {low_high[1]}", param_hint="--bonus")
     low = int(m.group(1))
     high = int(m.group(2)) if m.group(2) is not None else low
-    if high < low or high - low > 200:
-        raise click.BadParameter(f"{text!r}: a range goes up, at most 200 apart", param_hint="--bonus")
+    if high < low:
+        raise click.BadParameter(f"{text!r}: a range goes up", param_hint="--bonus")
+    if low < low_high[0] or high > low_high[1]:
+        raise click.BadParameter(f"{text!r}: from {low_high[0]} to {low_high[1]}", param_hint="--bonus")
     return list(range(low, high + 1))
+
+
+class Finite(click.FloatRange):
+    """A float within bounds, and finite: nan and inf are refused with the bounds."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number (from {self.min:g} to {self.max:g})", param, ctx)
+        return super().convert(number, param, ctx)
 
 
 def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
@@ -201,27 +222,63 @@ def register(cli: click.Group) -> None:
     @click.option("--from-stage", metavar="STAGE",
                   help="Start on this stage, as if the initial save failed and put the victim there "
                        "(a deadly start), instead of from exposure.")
-    @click.option("--doses", type=click.IntRange(min=0), default=0, show_default=True, metavar="K",
+    @click.option("--doses", type=click.IntRange(0, MAX_DOSES), default=0, show_default=True, metavar="K",
                   help="Extra doses taken at the same moment (poisons: +50% duration and a stage on each failed "
                        "save; diseases: another chance to catch it).")
     @click.option("--curve", is_flag=True, help="Also the stage distribution after each periodic save.")
-    @click.option("--days", type=click.FloatRange(min=0), metavar="D",
+    @click.option("--days", type=Finite(0, MAX_DAYS), metavar="D",
                   help="Horizon of the curve in game days (implies --curve; default: until it is all over).")
     @click.option("--system", type=click.Choice(["dnd5e", "pf1e"]),
                   help="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's system, "
                        "else dnd5e).")
+    @click.option("--injury", metavar="TYPE",
+                  help="Lingering injuries: one drop to 0 with this damage type (both severity bands); with --d20, "
+                       "that injury's treatment (--bonus: the healer's check bonus).")
+    @click.option("--d20", type=click.IntRange(1, 20), metavar="N", help="With --injury: the injury d20's face.")
+    @click.option("--party", is_flag=True,
+                  help="Lingering injuries per session for a party profile, and under each option that changes them.")
+    @click.option("--wait", type=Finite(0, 30), default=0, metavar="DAYS",
+                  help="Injuries: game days before treatment starts (a 1d4-day deadline may pass).")
+    @click.option("--self", "self_treatment", is_flag=True, help="Injuries: the injured treats themself.")
+    @click.option("--drops", type=Finite(0, 20), default=1, show_default=True, metavar="X",
+                  help="--party: player characters dropping to 0 per session.")
+    @click.option("--types", metavar="T[=W],...", help="--party: damage types met, with weights (default: all alike).")
+    @click.option("--npc-drops", type=Finite(0, 20), default=0, metavar="X",
+                  help="--party: NPCs dropping to 0 per session (counted with apply_to_npcs).")
+    @click.option("--critical-failures", type=Finite(0, 20), default=0, metavar="X",
+                  help="--party: critical failures per session (counted with trigger_on_critical_failure).")
+    @click.option("--compare", metavar="OPT,...", help="--party: the options to compare (default: every injury "
+                                                       "option that is a choice or a switch).")
     @pass_env
-    def odds(env, affliction, bonus_text, everything, from_stage, doses, curve, days, system) -> None:
-        """Exact chances and timelines of a disease or poison, computed from the rules (not simulated).
+    def odds(env, affliction, bonus_text, everything, from_stage, doses, curve, days, system, injury, d20, party,
+             wait, self_treatment, drops, types, npc_drops, critical_failures, compare) -> None:
+        """Exact chances and timelines of a disease or poison, or of lingering injuries, computed from the rules
+        (not simulated).
 
         The final stage is where the victim ends: poisons when eliminated or run out, diseases cured or at
         their end state; healthy includes the victim who made the initial save. Expected duration: from
         exposure to the last save, in the affliction's frequency unit, onset included.
+
+        Injuries (--injury, --party): see docs/odds.md.
         """
         from ..domain import odds as model
 
-        if everything == bool(affliction):
-            raise click.UsageError("give an AFFLICTION, or --all")
+        if sum(map(bool, (affliction, everything, injury, party))) != 1:
+            raise click.UsageError("give an AFFLICTION, --all, --injury TYPE or --party")
+        if injury or party:
+            from ..domain.odds_injury import MAX_BONUS, MIN_BONUS
+            from . import cli_odds_injury
+
+            if d20 is not None and not injury:
+                raise click.UsageError("--d20 goes with --injury TYPE")
+            bonuses = parse_bonuses(bonus_text if bonus_text is not None else "5", (MIN_BONUS, MAX_BONUS))
+            if party and len(bonuses) > 1:
+                raise click.BadParameter("--party takes one bonus", param_hint="--bonus")
+            rules, options, _, campaign = _context(env)
+            cli_odds_injury.run(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party,
+                                wait=wait, self_treatment=self_treatment, drops=drops, types=types,
+                                npc_drops=npc_drops, critical_failures=critical_failures, compare=compare)
+            return
         bonuses = parse_bonuses(bonus_text if bonus_text is not None else ("-5..25" if everything else "0"))
         rules, options, campaign_system, campaign = _context(env)
         system = system or campaign_system or model.DEFAULT_SYSTEM

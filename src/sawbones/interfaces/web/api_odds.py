@@ -9,16 +9,18 @@ from pydantic import Field
 
 from ...domain import odds as model
 from ...domain.options import effective_options
+from . import api_odds_injury
 from . import models as m
 from .deps import GmAccess, gm_access, open_service, web
 
 router = APIRouter()
+router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
 Affliction = PathParam(..., min_length=1, max_length=60, description="A disease or poison (content id).")
 Bonus = Query(0, ge=-30, le=60, description="The victim's save bonus (without the affliction's own stage penalties).")
 FromStage = Query(None, min_length=1, max_length=40, description="Start on this stage (a deadly start).")
 Doses = Query(0, ge=0, le=5, description="Extra doses taken at the same moment.")
 Curve = Query(False, description="Also the stage distribution after each periodic save.")
-Days = Query(None, ge=0, le=3650, description="Horizon of the curve in game days (implies curve).")
+Days = Query(None, ge=0, le=3650, allow_inf_nan=False, description="Horizon of the curve in game days (implies curve).")
 System = Query(None, description="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's, "
                                  "else dnd5e).")
 

@@ -207,6 +207,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind_disease": ("disease", "maladie"),
     "kind_poison": ("poison", "poison"),
     "healthy": ("Nothing afflicts this character.", "Rien n'afflige ce personnage."),
+    # injury odds (issue 17)
+    "injury_odds": ("Odds of an injury", "Chances d'une blessure"),
+    "one_drop": ("One drop to 0", "Une chute à 0"),
+    "band_standard": ("standard", "standard"),
+    "band_lenient": ("lenient", "clémente"),
+    "magic_only_heals": ("only magic heals it", "seule la magie la soigne"),
+    "permanent_loss": ("permanent loss (eye, hand, foot) before any treatment",
+                       "perte définitive (œil, main, pied) avant tout soin"),
+    "healer_bonus": ("healer's bonus", "bonus du soigneur"),
+    "wait_days": ("days before treatment", "jours avant les soins"),
+    "healed": ("heals by treatment", "guérit par les soins"),
+    "lost": ("hand or foot lost", "main ou pied perdu"),
+    "never_heals": ("never heals without magic", "ne guérit jamais sans magie"),
+    "on_average": ("on average, when it heals", "en moyenne, quand elle guérit"),
+    "attempts": ("attempts", "essais"),
+    "days": ("days", "jours"),
+    "days_until_healed": ("game days from the drop until it heals", "jours de jeu de la chute à la guérison"),
+    "damage_type": ("damage type", "type de dégâts"),
 }
 
 

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
-from . import i18n, live, reports, security
+from . import i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
 from .errors import Forbidden
@@ -92,7 +92,9 @@ def _gm_check(request: Request, service: Any, campaign: str) -> None:
 @router.get("/c/{campaign}")
 def dashboard(request: Request, campaign: str, key: str | None = None, mods: str | None = None,
               roll: str | None = None, hand: str | None = None, range: str | None = None,
-              sense: str | None = None, odds: str | None = None, bonus: str | None = None) -> Response:
+              sense: str | None = None, odds: str | None = None, bonus: str | None = None,
+              itype: str | None = None, id20: str | None = None, ibonus: str | None = None,
+              iwait: str | None = None) -> Response:
     lang = page_lang(request)
     asked = {"character": mods, "roll": roll, "hand": hand or None, "range": range or None, "sense": sense or None}
     with open_service(web(request)) as service:
@@ -111,12 +113,16 @@ def dashboard(request: Request, campaign: str, key: str | None = None, mods: str
         answer, problem = _roll_query(service, campaign, asked, lang) if mods and roll else (None, None)
         chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus, lang) if odds
                               else (None, None))
+        injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
+                                      if itype else (None, None))
     areas = web(request).areas
     return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links,
                   choices=choices(rules, options, lang), actions=set(ACTIONS), gm=True,
                   mods_enabled="api_wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_kinds=_roll_kinds(), odds_enabled="api_odds" in areas, odds=chart, odds_error=chart_error,
-                  odds_asked={"affliction": odds, "bonus": bonus})
+                  odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
+                  injury_odds_error=injury_error,
+                  injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait})
 
 
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: str | None,
@@ -327,7 +333,9 @@ def table_page(request: Request, table_id: str, d20: str | None = None) -> Respo
             face = int(d20) if d20.strip().isdigit() and 1 <= int(d20) <= 20 else None
             rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
         index = index_doc(rules, lang)
-    return render(request, "tables.html", lang=lang, index=index, table=doc, rolled=rolled)
+        drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
+                if doc["kind"] == "damage_table" else None)
+    return render(request, "tables.html", lang=lang, index=index, table=doc, rolled=rolled, drop=drop)
 
 
 # ------------------------------------------------------------------ the API, described offline

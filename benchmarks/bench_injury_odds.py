@@ -1,0 +1,89 @@
+"""Exact injury odds (issue 17): every damage type x every row x healer's bonuses, in-process.
+
+    .venv/bin/python benchmarks/bench_injury_odds.py [--low -1] [--high 15] [--repeat 7]
+
+For each of the 13 damage tables and each of its 6 rows (the row's lowest d20 face), at each bonus: the
+chance it heals by treatment, that a part is lost, that it never heals without magic, the expected attempts
+and days (`odds_treatment.solve`, floats).
+
+- warm: the treatment chains built (every state's attempt asked of the engine once), solutions not
+  memoized (node values and per-bonus results cleared before each run): median of --repeat runs.
+- cold: every cache emptied first (`odds_injury.clear_cache`): the chains are built by running the engine's
+  `injure`, `treat` and clock over every die (median of 3 runs).
+- the time distributions (`timeline=True`, exact per game day) for the same cases, warm.
+Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from sawbones.content.loader import load_rules  # noqa: E402
+from sawbones.domain import odds_injury, odds_treatment  # noqa: E402
+from sawbones.domain.options import effective_options  # noqa: E402
+
+
+def cases(rules):
+    return [(t.id, int(r.d20.split("-")[0])) for t in rules.damage_tables.values() for r in t.rows]
+
+
+def run(rules, options, bonuses, timeline=False):
+    chains = [odds_treatment.treatment_cached(rules, options, *c) for c in cases(rules)]
+    for t in chains:
+        t.solved.clear()
+        t.graph.values.clear()
+    start = time.perf_counter()
+    for t in chains:
+        for b in bonuses:
+            odds_treatment.solve(t, b, timeline=timeline)
+    return time.perf_counter() - start
+
+
+def cold(rules, options, bonuses):
+    odds_injury.clear_cache()
+    start = time.perf_counter()
+    for c in cases(rules):
+        t = odds_treatment.treatment_cached(rules, options, *c)
+        for b in bonuses:
+            odds_treatment.solve(t, b)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--low", type=int, default=-1)
+    ap.add_argument("--high", type=int, default=15)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    rules = load_rules()
+    options = effective_options(rules, {})
+    bonuses = range(args.low, args.high + 1)
+    n = len(cases(rules)) * len(bonuses)
+    colds = [cold(rules, options, bonuses) for _ in range(3)]
+    warm = [run(rules, options, bonuses) for _ in range(args.repeat)]
+    timed = [run(rules, options, bonuses, timeline=True) for _ in range(3)]
+    g = odds_injury.graph(rules, options)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {platform.python_version()}, load {load:.1f}; {n} cases "
+          f"({len(cases(rules))} rows x bonuses {args.low:+d}..{args.high:+d}); "
+          f"{len(g.nodes)} treatment states, {sum(len(v) for v in g.edges.values())} engine branches")
+    print()
+    print("| measure | cases | median | spread (min-max) |")
+    print("|---|---:|---:|---|")
+    for name, xs in (("warm: chains built, solved for every bonus (floats)", warm),
+                     ("cold: chains built from the engine, then solved", colds),
+                     ("warm, with the exact time distribution (per game day)", timed)):
+        print(f"| {name} | {n} | {statistics.median(xs) * 1000:.1f} ms | "
+              f"{min(xs) * 1000:.1f}-{max(xs) * 1000:.1f} ms |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Running the engine's own decisions over every outcome of their dice (issue 17): the base of the injury odds.
+
+A decision is run with a roller that follows a script of results. When it asks for a roll past the
+script, the run stops and is tried again once per possible result of that formula (`dice.distribution`),
+each branch weighted by its exact probability. So the odds never copy a rule: whatever the engine rolls
+(the injury d20 and its rerolls, the hand or foot, the 1d4-day deadline, the treatment time, a frostbite's
+new deadline) is followed, and whatever it decides with the results is what the odds count.
+
+Rolls the odds do not follow, because the odds know no hit points: hit point maximum and ability losses
+("... loss") take their formula's minimum, on a victim whose hit points and scores are too large to matter.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any, Callable
+
+from .. import dice
+from .odds import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
+from .rolls import Roller
+from .state import Body, Campaign, Character, Injury
+
+VICTIM = "victim"
+HEALER = "healer"
+HUGE = 10 ** 9
+_RNG = random.Random(0)  # never used: every roll is scripted or fixed
+
+
+class Branch(Exception):
+    """A roll past the script: the run is tried again for every result of `formula`."""
+
+    def __init__(self, formula: str, why: str) -> None:
+        super().__init__(formula)
+        self.formula, self.why = formula, why
+
+
+class ScriptRoller(Roller):
+    """Rolls from a script; past it, raises Branch. Losses of hit points or scores take their minimum."""
+
+    def __init__(self, script: tuple[int, ...] = ()) -> None:
+        super().__init__(_RNG)
+        self.script = script
+        self.used = 0
+
+    def roll(self, formula: str, why: str, given: int | None = None) -> int:
+        if given is None:
+            parsed = dice.parse(formula)
+            if why.endswith(" loss") or parsed.minimum == parsed.maximum:
+                given = parsed.minimum
+            elif self.used < len(self.script):
+                given = self.script[self.used]
+                self.used += 1
+            else:
+                raise Branch(formula, why)
+        return super().roll(formula, why, given)
+
+
+def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
+    """[(probability, what `run` returned)] over every result of every roll `run` makes (see the module doc)."""
+    out: list[tuple[Fraction, Any]] = []
+    todo: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while todo:
+        script, weight = todo.pop()
+        try:
+            result = run(ScriptRoller(script))
+        except Branch as branch:
+            for value, q in reversed(dice.distribution(branch.formula)):
+                todo.append((script + (value,), weight * q))
+            continue
+        out.append((weight, result))
+    return out
+
+
+def victim(injury: Injury | None = None, body: Body = Body(), medic: bool = True) -> Character:
+    """The odds' victim: hit points and scores too large to matter; proficient in Medicine with a kit (to
+    treat themself), with a Medicine bonus of 0 (the odds add the healer's bonus)."""
+    return Character(id=VICTIM, name=VICTIM, max_hp=HUGE, hp=HUGE, abilities=tuple((a, HUGE) for a in
+                     ("str", "dex", "con", "int", "wis", "cha")), skills=(("medicine", 0), ("herbalism_kit", 0)),
+                     proficiencies=("medicine", "herbalism_kit") if medic else (), body=body,
+                     injuries=() if injury is None else (injury,))
+
+
+def healer() -> Character:
+    return replace(victim(), id=HEALER, name=HEALER)
+
+
+def campaign(character: Character, clock: int = 0, counter: int = 1) -> Campaign:
+    return Campaign(name="odds", characters=(character, healer()), clock=clock, counter=counter)
+
+
+def context(state: Campaign, rules: Any, options: dict[str, Any], roller: Roller) -> Ctx:
+    return Ctx(state, rules, options, roller)

@@ -1,0 +1,360 @@
+"""Exact odds of lingering injuries (5e, seed 000; issue 17): one drop to 0, treatment, deadlines.
+
+Nothing here knows a rule: every number comes from running the engine's own decisions over every
+outcome of their dice (`odds_engine.every_outcome`):
+
+- **One drop to 0**: `injuries.gain`, the decision a drop to 0 runs, with its d20 (and any reroll, and the
+  hand or foot) enumerated: the severity, the row, the flags and the parts lost at once are the engine's.
+- **Treatment**: `injury_care.treat` with a typed check that makes or misses the injury's current DC, its
+  treatment time (10 minutes, 2d4 or the `critical_bedrest` days) enumerated, the clock advanced by the
+  engine (a deadline that falls meanwhile, a frostbite that becomes a critical injury, a part lost on a
+  failed check after the deadline). The states after each attempt form a chain (the injury without the
+  clock: its DC, failures, deadline left, site; the body), built once and solved for any healer's bonus.
+- **The check**: the engine rolls it for a healer (`treat` with a named healer): its formula (1d20, or
+  2d20kl1 when self-treatment has disadvantage) is read from the engine, and the chance of making DC d
+  with bonus b is counted exactly from that formula's distribution (ability checks: no natural 1 or 20).
+- **Rest**: `injury_care._heals_by_rest`, the engine's own test, says what a Hit Die or a long rest heals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from .. import dice
+from ..errors import RuleViolation, UsageError
+from . import injuries, injury_care
+from .evolve import fold
+from .injury_table import pick_row
+from .odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
+from .state import DAY, Body, Injury
+from .timeline import advance
+
+MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
+UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
+MAX_BONUS = 30  # a healer's check bonus the odds accept (a d20 + 30 meets any DC the chain reaches)
+MIN_BONUS = -10
+_PARTS = ("eyes", "hands", "feet")
+
+
+def _number(x: Fraction, exact: bool) -> Any:
+    return x if exact else float(x)
+
+
+def _lost(body: Body) -> dict[str, int]:
+    whole = Body()
+    return {p: getattr(whole, p) - getattr(body, p) for p in _PARTS if getattr(body, p) < getattr(whole, p)}
+
+
+# ---------------------------------------------------------------- one drop to 0
+
+
+def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
+    """One drop to 0 with damage type `table`: {"severity": {id: p}, "rows": [{d20, injury, severity, p}],
+    "magic_only", "no_natural_healing", "lost": {part: p}, "permanent_loss": p} under these options."""
+    rules.get("damage_tables", table)
+    state = campaign(victim(), counter=0)
+
+    def run(roller: Any) -> list[dict[str, Any]]:
+        ctx = context(state, rules, options, roller)
+        return injuries.gain(ctx, state.character(VICTIM), table, cause="odds")
+
+    bands, mapping = options.get("severity_bands", "standard"), options.get("lenient_row_mapping", "by_tier")
+    severity = {sid: Fraction(0) for sid in rules.severities}
+    rows: dict[tuple[int, str], Fraction] = {}
+    flags = {"magic_only": Fraction(0), "no_natural_healing": Fraction(0)}
+    lost = {p: Fraction(0) for p in _PARTS}
+    permanent = Fraction(0)
+    for w, events in every_outcome(run):
+        gained = events[0]["data"]
+        severity[gained["severity"]] += w
+        index = pick_row(rules, table, gained["d20"], bands, mapping).row_index
+        rows[(index, gained["severity"])] = rows.get((index, gained["severity"]), Fraction(0)) + w
+        for flag in flags:
+            flags[flag] += w if gained.get(flag) else 0
+        parts = {e["data"]["part"] for e in events if e["type"] == "body_changed" and e["data"]["change"] < 0}
+        for part in parts:
+            lost[part] += w
+        permanent += w if parts else 0
+    defn = rules.damage_tables[table]
+    return {
+        "table": table, "bands": bands, "mapping": mapping,
+        "severity": {k: _number(v, exact) for k, v in severity.items()},
+        "rows": [{"d20": defn.rows[i].d20, "injury": defn.rows[i].injury, "severity": sev, "p": _number(p, exact)}
+                 for (i, sev), p in sorted(rows.items(), key=lambda kv: -int(defn.rows[kv[0][0]].d20.split("-")[0]))],
+        "magic_only": _number(flags["magic_only"], exact),
+        "no_natural_healing": _number(flags["no_natural_healing"], exact),
+        "lost": {k: _number(v, exact) for k, v in lost.items()}, "permanent_loss": _number(permanent, exact),
+    }
+
+
+def drop_doc(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
+    """`drop` under the campaign's options and under each choice of `severity_bands` (standard, lenient)."""
+    variants = {b: drop(rules, {**options, "severity_bands": b}, table, exact)
+                for b in rules.options["severity_bands"].choices}
+    return {"table": table, "bands": options.get("severity_bands", "standard"), "odds": variants}
+
+
+# ---------------------------------------------------------------- treatment: the chain
+
+
+def canonical(injury: Injury | None, clock: int) -> Injury | None:
+    """The injury without the clock (times relative to now) and what the odds do not follow."""
+    if injury is None:
+        return None
+    rel = (lambda t: None if t is None else t - clock)
+    # the d20 that gave it is only shown (no decision reads it after the gain): one node per row, not per face
+    return replace(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
+                   next_tick_at=rel(injury.next_tick_at), max_hp_lost=0, ability_lost=(), long_rests=0)
+
+
+@dataclass(frozen=True)
+class Node:
+    injury: Injury | None
+    body: Body
+
+    def state(self) -> Any:
+        inj = self.injury
+        return campaign(victim(inj, self.body), counter=1)
+
+    @property
+    def end(self) -> str | None:
+        """None while treatment can go on; else "healed", "lost" (a part gone) or "magic" (magic only)."""
+        if self.injury is None:
+            return "lost" if _lost(self.body) else "healed"
+        if _lost(self.body):
+            return "lost"
+        return "magic" if self.injury.magic_only else None
+
+
+def _after(events: list[dict[str, Any]], state: Any) -> tuple[Node, int]:
+    after = fold(events, state)
+    character = after.character(VICTIM)
+    current = character.injuries[0] if character.injuries else None
+    return Node(canonical(current, after.clock), character.body), after.clock - state.clock
+
+
+class ReadOptions(dict):
+    """Options that remember which ones the engine read: a graph built under them serves any options that
+    agree on those (the options that only choose the injury, or count NPCs, share one graph)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+
+@dataclass
+class Graph:
+    """The treatment states met so far under one (rules, options), numbered as they are met (`node`), each
+    one's attempt asked of the engine once: shared by every injury's chain (an arm injury is the same on
+    every table)."""
+    rules: Any
+    options: dict[str, Any]
+    nodes: list[Node] = field(default_factory=list)
+    ids: dict[Node, int] = field(default_factory=dict)
+    ends: list[str | None] = field(default_factory=list)
+    edges: dict[int, list[tuple[bool, int, Fraction, int]]] = field(default_factory=dict)
+    untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
+    _merged: dict[tuple, list] = field(default_factory=dict)
+    values: dict[tuple, dict[int, tuple]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
+
+    def serves(self, options: dict[str, Any]) -> bool:
+        """Every option the engine read while building this graph has the same value in `options`."""
+        own = self.options
+        return all(dict.get(own, k) == options.get(k) for k in list(getattr(own, "read", ())))
+
+    def node(self, x: Node) -> int:
+        k = self.ids.get(x)
+        if k is None:
+            k = self.ids[x] = len(self.nodes)
+            self.nodes.append(x)
+            self.ends.append(x.end)
+        return k
+
+    def attempt(self, k: int) -> list[tuple[bool, int, Fraction, int]]:
+        """(made, node after, probability given made or missed, seconds) of one attempt, by the engine."""
+        hit = self.edges.get(k)
+        if hit is None:
+            hit = []
+            node = self.nodes[k]
+            state = node.state()
+            for made in (True, False):
+                total = node.injury.dc if made else node.injury.dc - 1
+
+                def run(roller: Any, total: int = total) -> tuple[Node, int]:
+                    ctx = context(state, self.rules, self.options, roller)
+                    return _after(injury_care.treat(ctx, VICTIM, "i1", check=total), state)
+
+                for w, (after, seconds) in every_outcome(run):
+                    hit.append((made, self.node(after), w, seconds))
+            self.edges[k] = hit
+        return hit
+
+    def merged(self, k: int, exact: bool, timed: bool) -> list[tuple[bool, int, Any, Any]]:
+        """`attempt` with the branches that end alike added up (Fractions, or floats): (made, node, w, s).
+        timed: per (made, node, seconds), s the seconds; else per (made, node), s = sum of w x seconds."""
+        hit = self._merged.get((k, exact, timed))
+        if hit is None:
+            sums: dict[tuple[bool, int, int], list[Fraction]] = {}
+            for made, after, w, seconds in self.attempt(k):
+                cell = sums.setdefault((made, after, seconds if timed else 0), [Fraction(0), Fraction(0)])
+                cell[0] += w
+                cell[1] += w * seconds
+            num = (lambda x: x) if exact else float
+            hit = self._merged[(k, exact, timed)] = [
+                (made, after, num(w), seconds if timed else num(ws)) for (made, after, seconds), (w, ws) in sums.items()]
+        return hit
+
+    def left_alone(self, k: int) -> list[tuple[Fraction, int]]:
+        """Where an injury no check can heal ends when left untreated (its deadlines run their course)."""
+        hit = self.untreated.get(k)
+        if hit is None:
+            state = self.nodes[k].state()
+
+            def run(roller: Any) -> Node:
+                ctx = context(state, self.rules, self.options, roller)
+                return _after(advance(ctx, UNTREATED_DAYS * DAY, auto=True), state)[0]
+
+            hit = self.untreated[k] = [(w, self.node(x)) for w, x in every_outcome(run)]
+        return hit
+
+
+@dataclass
+class Treatment:
+    """One injury's chain: where treatment starts (after the drop and the wait) and the engine's check."""
+    graph: Graph
+    start: tuple[tuple[Fraction, int, int], ...]  # (probability, node, seconds already spent)
+    check: tuple[tuple[int, Fraction], ...]  # the engine's check formula without the bonus: its distribution
+    formula: str = ""  # that formula (1d20+0, 2d20kl1+0)
+    options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
+    args: tuple = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
+    _tail: dict[tuple, Any] = field(default_factory=dict)
+    solved: dict[tuple, dict] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
+
+    def chance(self, dc: int, bonus: int, exact: bool = True) -> Any:
+        """P(the check's formula + bonus >= dc), from the formula's exact distribution."""
+        key = (dc - bonus, exact)
+        hit = self._tail.get(key)
+        if hit is None:
+            p = sum((q for total, q in self.check if total >= dc - bonus), Fraction(0))
+            hit = self._tail[key] = p if exact else float(p)
+        return hit
+
+
+def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
+    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient)."""
+    pick = pick_row(rules, next(iter(rules.damage_tables)), 20, "standard")
+    minor = Injury(id="i1", injury=pick.injury.id, table=pick.table, d20=20, severity=pick.severity, dc=HUGE_DC)
+    state = campaign(victim(minor), counter=1)
+    script: tuple[int, ...] = ()
+    while True:
+        ctx = context(state, rules, options, ScriptRoller(script))
+        try:
+            injury_care.treat(ctx, VICTIM, "i1", healer_name=VICTIM if self_treatment else HEALER)
+        except Branch as branch:
+            if branch.why.startswith("treatment check"):
+                return branch.formula
+            script += (dice.parse(branch.formula).minimum,)
+            continue
+        raise RuleViolation("the engine rolled no treatment check")  # unreachable: the DC is out of reach
+
+
+HUGE_DC = 10 ** 6
+
+
+def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait_days: float = 0,
+              self_treatment: bool = False, private: Graph | None = None) -> Treatment:
+    """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
+    foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
+    engine meanwhile: a deadline may pass)."""
+    from .damage import injure
+
+    rules.get("damage_tables", table)
+    if not 1 <= d20 <= 20:
+        raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
+    if not 0 <= wait_days <= MAX_WAIT_DAYS:
+        raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}")
+    formula = _check_formula(rules, options, self_treatment)
+    check = dice.distribution(formula)
+    state = campaign(victim(), counter=0)
+    wait = round(wait_days * DAY)
+
+    def run(roller: Any) -> tuple[Node, int]:
+        ctx = context(state, rules, options, roller)
+        events = injure(ctx, VICTIM, table, d20, cause="odds")
+        gained = fold(events, state)
+        events += advance(context(gained, rules, options, roller), wait, auto=True) if wait else []
+        return _after(events, state)
+
+    g = graph(rules, options) if private is None else private
+    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in every_outcome(run))
+    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
+
+
+def rebuild(t: Treatment) -> None:
+    """Give `t` a graph of its own options, when the shared graph's engine read an option on which they
+    differ (found after a solve: `Graph.serves`)."""
+    table, d20, wait_days, self_treatment = t.args
+    fresh = Graph(t.graph.rules, ReadOptions(t.options))
+    _GRAPHS.setdefault(id(fresh.rules), (fresh.rules, []))[1].append(fresh)
+    again = treatment(fresh.rules, t.options, table, d20, wait_days=wait_days, self_treatment=self_treatment,
+                      private=fresh)
+    t.graph, t.start = again.graph, again.start
+    t.solved.clear()
+
+
+# ---------------------------------------------------------------- caches
+
+
+_GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
+_CACHE: dict[tuple, tuple[Any, Treatment]] = {}
+
+
+def graph(rules: Any, options: dict[str, Any]) -> Graph:
+    """A treatment graph that serves these options (`Graph.serves`): shared, or a new one."""
+    hit = _GRAPHS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _GRAPHS[id(rules)] = (rules, [])
+    for g in hit[1]:
+        if g.serves(options):
+            return g
+    if len(hit[1]) > 32:
+        hit[1].clear()
+    built = Graph(rules, ReadOptions(options))
+    hit[1].append(built)
+    return built
+
+
+def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, wait_days: float = 0,
+                     self_treatment: bool = False) -> Treatment:
+    """`treatment`, cached per (rules, options, table, d20, wait, self): built once, solved for every bonus."""
+    from .odds import _freeze
+
+    key = (id(rules), _freeze(options), table, d20, wait_days, self_treatment)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    built = treatment(rules, options, table, d20, wait_days=wait_days, self_treatment=self_treatment)
+    if len(_CACHE) > 2048:
+        _CACHE.clear()
+    _CACHE[key] = (rules, built)
+    return built
+
+
+def clear_cache() -> None:
+    """Forget every chain, shared state and solution (benchmarks: a cold start)."""
+    _CACHE.clear()
+    _GRAPHS.clear()

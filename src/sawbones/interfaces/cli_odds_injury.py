@@ -1,0 +1,214 @@
+"""CLI: exact odds of lingering injuries (issue 17), through `sawbones odds`:
+
+    sawbones odds --injury TYPE                                  # one drop to 0: standard and lenient bands
+    sawbones odds --injury TYPE --d20 N --bonus B|A..B [--wait D] [--self]   # treatment and deadline
+    sawbones odds --party [--drops X] [--types T[=W],...] [--bonus B] [--wait D] [--self]
+                  [--npc-drops X] [--critical-failures X] [--compare OPT,...]   # per session, what-ifs
+
+`--bonus` is the healer's check bonus (Wisdom (Medicine), as the campaign's `treatment_check` reads it).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from .cli_odds import BAR, _percent, _t
+
+
+def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
+    filled = round(p * width)
+    return f"[{style}]{'█' * filled}[/][dim]{'·' * (width - filled)}[/]"
+
+
+def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    bands = list(doc["odds"])
+    table = rules.damage_tables[doc["table"]]
+    out = Table(title=_t(f"Une chute à 0 · {table.name('fr')}", f"One drop to 0 · {table.name('en')}", lang))
+    out.add_column("d20")
+    out.add_column(_t("blessure", "injury", lang))
+    out.add_column(_t("sévérité", "severity", lang))
+    for band in bands:
+        out.add_column(_t("clémente", "lenient", lang) if band == "lenient" else
+                       _t("standard", "standard", lang), justify="right")
+    rows: dict[tuple[str, str], dict[str, float]] = {}
+    for band in bands:
+        for row in doc["odds"][band]["rows"]:
+            rows.setdefault((row["d20"], row["severity"]), {"injury": row["injury"]})[band] = row["p"]
+    for (d20, severity), cells in rows.items():
+        out.add_row(d20, escape(rules.injuries[cells["injury"]].name(lang)), rules.severities[severity].name(lang),
+                    *(_percent(cells.get(b, 0.0)) for b in bands))
+    con.print(out)
+    sev = Table.grid(padding=(0, 1))
+    for _ in range(2 + len(bands)):
+        sev.add_column()
+    for sid, s in rules.severities.items():
+        sev.add_row(s.name(lang), *(f"{_percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
+                    _bar(doc["odds"][bands[0]]["severity"][sid], width=20))
+    con.print(sev)
+    for key, fr, en in (("magic_only", "seule la magie la soigne", "only magic heals it"),
+                        ("permanent_loss", "perte définitive (œil, main, pied) avant tout soin",
+                         "permanent loss (eye, hand, foot) before any treatment")):
+        con.print(_t(fr, en, lang) + ": " + " · ".join(
+            f"{_t('clémente', 'lenient', lang) if b == 'lenient' else 'standard'} {_percent(doc['odds'][b][key])}"
+            for b in bands))
+
+
+def _days(x: float | None, lang: str) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.2f} " + _t("j", "d", lang) if x >= 0.1 else f"{x * 24 * 60:.0f} min"
+
+
+def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    injury = rules.injuries[doc["injury"]]
+    severity = rules.severities[doc["severity"]]
+    who = _t("le blessé se soigne (désavantage)", "self-treatment", lang) if doc["self_treatment"] else \
+        _t("soigneur", "healer", lang)
+    con.print(f"[bold]{escape(injury.name(lang))}[/] ({severity.name(lang)}) · "
+              f"{rules.damage_tables[doc['table']].name(lang)} d20 {doc['d20']} · "
+              + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
+              + (" · " + _t(f"soins après {doc['wait_days']:g} j", f"treatment after {doc['wait_days']:g} days", lang)
+                 if doc["wait_days"] else ""))
+    con.print(_t("guérit par les soins", "heals by treatment", lang) + f": [bold]{_percent(doc['healed'])}[/] · "
+              + _t("main ou pied perdu", "hand or foot lost", lang) + f": {_percent(doc['lost'])} · "
+              + _t("ne guérit jamais sans magie", "never heals without magic", lang)
+              + f": {_percent(doc['never_heals'])}")
+    if doc["attempts"]:
+        con.print(_t("essais", "attempts", lang) + ": " + " · ".join(
+            f"{a['n']}: {_percent(a['p'])}" for a in doc["attempts"][:8]) + (" …" if len(doc["attempts"]) > 8 else ""))
+        con.print(_t("en moyenne, quand elle guérit", "on average, when it heals", lang)
+                  + f": {doc['expected_attempts']:.2f} " + _t("essais", "attempts", lang)
+                  + f", {_days(doc['expected_days'], lang)}")
+    per = " · ".join((f"{a['days']:g} " + _t("j", "d", lang) if a["days"] >= 0.1 else _days(a["days"], lang))
+                     + f" {_percent(a['p'])}" for a in doc["per_attempt"])
+    if per:
+        con.print(_t("durée d'un essai", "one attempt takes", lang) + f": {per}")
+    days = [d for d in doc["days"] if d["days"] >= 0.1]
+    if days:
+        top = max(d["p"] for d in days)
+        for d in days[:24]:
+            con.print(f"{d['days']:>5g} " + _t("j", "d", lang) + f" {_bar(d['p'] / top, 'green', 20)} {_percent(d['p'])}")
+    rest = doc["rest"]
+    free = []
+    if rest["hit_die"]:
+        free.append(_t("un dé de vie au repos court (1 h)", "a Hit Die on a short rest (1 hour)", lang))
+    for r in rest["long_rests"]:
+        free.append(_t(f"{r['n']} long(s) repos (8 h chacun)", f"{r['n']} long rest(s) (8 hours each)", lang))
+    con.print(_t("gratuitement", "for free", lang) + ": "
+              + (_t(" ou ", " or ", lang).join(free) if free else _t("aucun repos ne la soigne",
+                                                                      "no rest heals it", lang)))
+
+
+def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    first = doc["odds"][0]
+    out = Table(title=f"{escape(rules.injuries[first['injury']].name(lang))} · "
+                      + _t("DD", "DC", lang) + f" {first['dc']} · {first['check']}")
+    for title in (_t("bonus", "bonus", lang), _t("guérit", "heals", lang), "", _t("perdu", "lost", lang),
+                  _t("jamais", "never", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
+        out.add_column(title, justify="right")
+    for d in doc["odds"]:
+        out.add_row(f"{d['bonus']:+d}", _percent(d["healed"]), _bar(d["healed"], "green", 20), _percent(d["lost"]),
+                    _percent(d["never_heals"]),
+                    "—" if d["expected_attempts"] is None else f"{d['expected_attempts']:.2f}",
+                    _days(d["expected_days"], lang))
+    con.print(out)
+
+
+def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    """One block per option set: the campaign's, then each option that changes a number (with the change)."""
+    p = doc["profile"]
+    con.print(_t("Par séance", "Per session", lang) + f": {p['drops']:g} " + _t("chute(s) à 0", "drop(s) to 0", lang)
+              + " · " + _t("soigneur", "healer", lang) + f" {p['bonus']:+d}"
+              + (" · " + _t("soins après", "treatment after", lang) + f" {p['wait_days']:g} " + _t("j", "d", lang)
+                 if p["wait_days"] else ""))
+    base = doc["base"]
+
+    def value(d: dict[str, Any], key: str, sub: str | None = None) -> str:
+        x = d[key][sub] if sub else d[key]
+        ref = base[key][sub] if sub else base[key]
+        delta = f" [{'red' if x > ref else 'green'}]({x - ref:+.2f})[/]" if d is not base and abs(x - ref) > 5e-3 else ""
+        return f"{x:.2f}{delta}"
+
+    def block(title: str, d: dict[str, Any]) -> None:
+        con.print(f"[bold]{title}[/]")
+        con.print("  " + _t("blessures", "injuries", lang) + ": " + " · ".join(
+            f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
+            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}")
+        con.print("  " + _t("guéries par un repos", "healed by a rest", lang) + f" {value(d, 'healed_by_rest')} · "
+                  + _t("jours de repos au lit", "bed-rest days", lang) + f" {value(d, 'bed_rest_days')} · "
+                  + _t("magie seule", "magic only", lang) + f" {value(d, 'magic_only')}")
+        con.print("  " + _t("pertes définitives pour 10 séances", "permanent losses per 10 sessions", lang)
+                  + f": {value(d, 'permanent_losses_per_10')}")
+
+    block(_t("Options de la campagne", "The campaign's options", lang), base)
+    for v in doc["variants"]:
+        block(f"{v['option']} = {str(v['value']).lower()}", v["profile"])
+    if doc["unchanged"]:
+        names = sorted({u["option"] for u in doc["unchanged"]})
+        con.print(_t("sans effet sur ces nombres", "no effect on these numbers", lang) + ": " + ", ".join(names))
+    for n in doc["not_compared"]:
+        con.print(_t("non comparé", "not compared", lang) + f": {n['option']}={n['value']} ({n['why']})")
+
+
+def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
+    """fire,slashing=2 -> (("fire", 1.0), ("slashing", 2.0))."""
+    import math
+
+    import click
+
+    if not text:
+        return ()
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, weight = part.partition("=")
+        try:
+            w = float(weight) if weight else 1.0
+        except ValueError:
+            raise click.BadParameter(f"{part!r}: TYPE or TYPE=WEIGHT (fire=2)", param_hint="--types") from None
+        if not math.isfinite(w):
+            raise click.BadParameter(f"{part!r}: a weight is a finite number", param_hint="--types")
+        out.append((name.strip().lower(), w))
+    return tuple(out)
+
+
+def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
+        bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
+        npc_drops: float, critical_failures: float, compare: str | None) -> None:
+    """The injury side of `sawbones odds` (one drop, treatment, party)."""
+    from ..domain import odds_injury, odds_party, odds_treatment
+
+    if party:
+        prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,
+                                  self_treatment=self_treatment, npc_drops=npc_drops,
+                                  critical_failures=critical_failures)
+        wanted = [c.strip() for c in compare.split(",") if c.strip()] if compare else None
+        doc = odds_party.what_if(rules, options, prof, wanted)
+        doc["campaign"] = campaign
+        env.emit(doc, partial(render_party, doc, rules, env.lang))
+        return
+    table = (injury or "").lower()
+    if d20 is None:
+        doc = odds_injury.drop_doc(rules, options, table)
+        doc["campaign"] = campaign
+        env.emit(doc, partial(render_drop, doc, rules, env.lang))
+        return
+    docs = [odds_treatment.treatment_doc(rules, options, table, d20, b, wait_days=wait, self_treatment=self_treatment)
+            for b in bonuses]
+    if len(docs) > 1:
+        for d in docs:
+            d.pop("days")
+        doc = {"table": table, "d20": d20, "campaign": campaign, "odds": docs}
+        env.emit(doc, partial(render_treatment_range, doc, rules, env.lang))
+        return
+    doc = docs[0]
+    doc["campaign"] = campaign
+    env.emit(doc, partial(render_treatment, doc, rules, env.lang))

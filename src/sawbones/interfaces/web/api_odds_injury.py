@@ -1,0 +1,146 @@
+"""API: exact odds of lingering injuries (issue 17; domain/odds_injury.py, odds_treatment.py, odds_party.py, as
+`sawbones odds --injury` and `--party`), with the defaults or a campaign's options.
+
+Included by api_odds before its `/odds/{affliction}` routes, so `/odds/party` and `/odds/injuries/...` are
+never read as an affliction."""
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Path as PathParam
+
+from ...domain import odds_party
+from ...domain.odds_injury import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
+from ...domain.odds_treatment import treatment_doc
+from ...domain.options import effective_options
+from ...errors import UsageError
+from . import models as m
+from .deps import GmAccess, gm_access, open_service, web
+
+router = APIRouter()
+DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
+D20 = Query(..., ge=1, le=20, description="The injury d20's face.")
+HealerBonus = Query(5, ge=MIN_BONUS, le=MAX_BONUS, description="The healer's check bonus (Wisdom (Medicine)).")
+Wait = Query(0, ge=0, le=MAX_WAIT_DAYS, allow_inf_nan=False, description="Game days before treatment starts.")
+Self = Query(False, description="The injured treats themself (self_treatment: disadvantage by default).")
+PerSession = odds_party.MAX_PER_SESSION
+
+
+def _per_session(default: float, what: str) -> Any:
+    return Query(default, ge=0, le=PerSession, allow_inf_nan=False, description=f"{what} per session.")
+
+
+class DropOut(m.Doc):
+    table: str
+    bands: str
+    odds: dict[str, dict[str, Any]]
+    campaign: str | None = None
+
+
+class TreatmentOut(m.Doc):
+    table: str
+    d20: int
+    injury: str
+    severity: str
+    bonus: int
+    healed: float
+    lost: float
+    never_heals: float
+    attempts: list[dict[str, Any]]
+    days: list[dict[str, Any]]
+    campaign: str | None = None
+
+
+class PartyOut(m.Doc):
+    profile: dict[str, Any]
+    base: dict[str, Any]
+    variants: list[dict[str, Any]]
+    campaign: str | None = None
+
+
+def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
+    with open_service(web(request)) as service:
+        rules = service.rules_for()
+    return rules, effective_options(rules, {}), None
+
+
+def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
+           self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
+    from ..cli_odds_injury import parse_types
+    import click
+
+    try:
+        parsed = parse_types(types)
+    except click.BadParameter as exc:
+        raise UsageError(exc.message, "types") from None
+    if types is not None and len(types) > 400:
+        raise UsageError("types: at most 400 characters", "types")
+    wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
+    profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
+                                 npc_drops=npc_drops, critical_failures=critical_failures)
+    return odds_party.what_if(rules, options, profile, wanted)
+
+
+@router.get("/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
+            summary="One drop to 0 with a damage type: exact chance of each severity and row, standard and lenient")
+def drop(request: Request, damage_type: str = DamageType):
+    rules, options, _ = _defaults(request)
+    return {**drop_doc(rules, options, damage_type.lower()), "campaign": None}
+
+
+@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
+            summary="One drop to 0 with a damage type, with the campaign's options")
+def campaign_drop(damage_type: str = DamageType, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        ctx = service.context(service.load(gm.campaign))
+        return {**drop_doc(ctx.rules, ctx.options, damage_type.lower()), "campaign": gm.campaign}
+
+
+@router.get("/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut, tags=["rules"],
+            summary="Healing an injury by treatment: attempts, game time, deadline (default options)")
+def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
+              wait: float = Wait, self_treatment: bool = Self):
+    rules, options, _ = _defaults(request)
+    doc = treatment_doc(rules, options, damage_type.lower(), d20, bonus, wait_days=wait, self_treatment=self_treatment)
+    return {**doc, "campaign": None}
+
+
+@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut,
+            tags=["rules"], summary="Healing an injury by treatment, with the campaign's options")
+def campaign_treatment(damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus, wait: float = Wait,
+                       self_treatment: bool = Self, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        ctx = service.context(service.load(gm.campaign))
+        doc = treatment_doc(ctx.rules, ctx.options, damage_type.lower(), d20, bonus, wait_days=wait,
+                            self_treatment=self_treatment)
+        return {**doc, "campaign": gm.campaign}
+
+
+Types = Query(None, max_length=400, description="Damage types met, with weights: fire,slashing=2 (default: all alike).")
+Compare = Query(None, max_length=400, description="Options to compare side by side, comma-separated, or all (every "
+                                                  "injury option that is a choice or a switch; slow). Default: none.")
+
+
+@router.get("/odds/party", response_model=PartyOut, tags=["rules"],
+            summary="A party profile's injuries per session, and under the options compared (default options)")
+def party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+          bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
+          npc_drops: float = _per_session(0, "NPCs dropping to 0"),
+          critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare):
+    rules, options, _ = _defaults(request)
+    doc = _party(rules, options, drops, types, bonus, wait, self_treatment, npc_drops, critical_failures, compare)
+    return {**doc, "campaign": None}
+
+
+@router.get("/campaigns/{campaign}/odds/party", response_model=PartyOut, tags=["rules"],
+            summary="A party profile's injuries per session, with the campaign's options and the ones compared")
+def campaign_party(drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+                   bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
+                   npc_drops: float = _per_session(0, "NPCs dropping to 0"),
+                   critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare,
+                   gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        ctx = service.context(service.load(gm.campaign))
+        doc = _party(ctx.rules, ctx.options, drops, types, bonus, wait, self_treatment, npc_drops, critical_failures,
+                     compare)
+        return {**doc, "campaign": gm.campaign}

@@ -35,6 +35,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
+from . import locks
 from . import tables as t
 from .records import SnapshotInfo, StoredEvent
 from . import upcast as _upcasting
@@ -104,8 +105,8 @@ class EventStore(ABC):
 
     # snapshots (a cache)
     @abstractmethod
-    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> None:
-        """Store a snapshot; keep the `keep` newest for this code version, drop those of other code."""
+    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> bool:
+        """Store a snapshot (False: skipped, the writer lock was taken; a read never waits); keep the `keep` newest for this code version, drop those of other code."""
 
     @abstractmethod
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:
@@ -141,7 +142,7 @@ def _store_error(exc: sa_exc.SQLAlchemyError, where: str) -> StoreError:
         return StoreError(f"the database file is damaged ({msg}): restore it from a backup (see docs/deployment.md)",
                           where)
     if "database is locked" in low or "database is busy" in low:
-        return StoreError("the database stayed locked by another writer; nothing was written, try again", where)
+        return locks.Busy(locks.busy_message(locks.lock_wait()), where)
     if "unable to open database" in low:
         return StoreError(f"cannot open the database ({msg})", where)
     orig = getattr(exc, "orig", None)
@@ -187,7 +188,7 @@ class SqlEventStore(EventStore):
                 yield conn
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
+    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
         with self.engine.connect() as conn:
             conn.execution_options(sawbones_write=True)  # SQLite: BEGIN IMMEDIATE
             with conn.begin():
@@ -358,9 +359,11 @@ class SqlEventStore(EventStore):
 
     # -------------------------------------------------------- snapshots
     @_guarded
-    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> None:
+    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> bool:
         s = t.snapshots.c
-        with self._write() as conn:
+        with self._write(wait=False) as conn:
+            if conn is None:
+                return False  # another writer holds the lock: a cache is not worth a wait
             self._insert_snapshot_ignore(conn, {
                 "campaign_id": campaign_id, "version": info.version, "code_version": info.code_version,
                 "content_version": info.content_version, "action": info.action, "state": state,
@@ -372,6 +375,7 @@ class SqlEventStore(EventStore):
             conn.execute(sa.delete(t.snapshots).where(s.campaign_id == campaign_id,
                                                       s.code_version == info.code_version,
                                                       s.version.not_in(newest.scalar_subquery())))
+        return True
 
     def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -425,25 +429,6 @@ def check_sequence(events: Sequence[StoredEvent]) -> None:
 # ---------------------------------------------------------------- SQLite
 
 
-@contextmanager
-def _writer_lock(path: str) -> Iterator[None]:
-    """An exclusive lock on `<database>-writer.lock` (none for in-memory databases or without fcntl)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover (not POSIX)
-        yield
-        return
-    if path in ("", ":memory:"):
-        yield
-        return
-    with open(f"{path}-writer.lock", "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 class SqliteEventStore(SqlEventStore):
     backend = "sqlite"
 
@@ -452,15 +437,27 @@ class SqliteEventStore(SqlEventStore):
         super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_engine(path), path))
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        """Writers queue on an OS file lock before BEGIN IMMEDIATE.
+    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
+        """Writers queue on an OS file lock (locks.file_lock, bounded) before BEGIN IMMEDIATE.
 
         SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
         writers from several worker processes a write could wait far longer than the writes before it
-        took. A blocking flock wakes the next writer as soon as the lock is free."""
-        with _writer_lock(self.path):
+        took. wait=False: yields None at once when another writer holds the lock (snapshots: a read
+        never waits on the writer)."""
+        with locks.file_lock(self.path, time.monotonic() + locks.lock_wait(), wait=wait) as held:
+            if not held:
+                yield None
+                return
             with super()._write() as conn:
                 yield conn
+
+    @contextmanager
+    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
+        """Hold the writer's turn across load, decide and append: this process's threads first come,
+        first served, then the file lock shared with every other process (both bounded by deadline)."""
+        with locks.turns(("sqlite", os.path.realpath(self.path))).turn(deadline, self.where):
+            with locks.file_lock(self.path, deadline):
+                yield
 
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.sqlite import insert
@@ -508,6 +505,9 @@ class SqliteEventStore(SqlEventStore):
 # ---------------------------------------------------------------- PostgreSQL
 
 
+_PG_TURN_SPACE = 0x5A3B  # first key of the advisory locks that hold a campaign's writer turn
+
+
 class PostgresEventStore(SqlEventStore):
     backend = "postgresql"
 
@@ -515,6 +515,27 @@ class PostgresEventStore(SqlEventStore):
         where = url.render_as_string(hide_password=True)
         super().__init__(_shared(("postgresql", url.render_as_string(hide_password=False)), lambda: _pg_engine(url),
                                  where))
+
+    @contextmanager
+    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
+        """Hold the writer's turn on one campaign across load, decide and append: this process's
+        threads first come, first served, then an advisory lock that PostgreSQL grants in order of
+        request (lock_timeout bounds the wait). Other campaigns do not wait."""
+        with locks.turns((self.database_id, campaign_id)).turn(deadline, self.where) as outermost:
+            if not outermost:
+                yield
+                return
+            try:
+                with self.engine.connect() as conn, conn.begin():
+                    left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {left_ms}")
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:space, :cid)"),
+                                 {"space": _PG_TURN_SPACE, "cid": campaign_id})
+                    yield
+            except sa_exc.OperationalError as exc:
+                if "lock timeout" in _message(exc).lower():
+                    raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
+                raise _store_error(exc, self.where) from None
 
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.postgresql import insert
@@ -566,7 +587,7 @@ def _sqlite_engine(path: str) -> sa.Engine:
     if path != ":memory:" and Path(path).is_dir():
         raise StoreError("cannot open the database: this is a directory", path)
     engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=path),
-                              connect_args={"timeout": 30, "check_same_thread": False})
+                              connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
 
     @sa_event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record) -> None:

@@ -6,10 +6,13 @@ last state of the campaign, and folds only the tail. A snapshot is usable when i
 same fold code (code_version) and no undo marker after it reverts an action it contains; otherwise
 an older snapshot, or the full log, is used. Snapshots are written every SNAPSHOT_EVERY events.
 
-Acting is optimistic: decide on the state at version V, append after V. If another GM appended
-first, the command is decided again on the new state (a bounded number of times); a command the
-new state no longer allows fails with its own clear error, and nothing is ever written twice.
-Decisions must therefore be pure functions of their Context.
+Acting takes turns: a writer holds the store's writer turn (adapters/locks.py: first come, first
+served in a process, a lock shared by every process) across load, decide and append, so writers
+queue instead of refusing each other; a turn that does not come within the deadline (locks.lock_wait)
+is refused with a clear line. The append still names the version it read: should another writer
+get in first anyway (one that takes no turn), the command is decided again on the new state (at
+most RETRIES times); a command the new state no longer allows fails with its own clear error, and
+nothing is ever written twice. Decisions must therefore be pure functions of their Context.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ import random
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
 from ..domain.evolve import Event, evolve
@@ -37,7 +41,7 @@ CREATED = "campaign_created"
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
-RETRIES = 8  # automatic re-decisions after a ConflictError (several workers on one campaign)
+RETRIES = 8  # re-decisions after a ConflictError (a writer that did not take its turn: an older sawbones)
 
 
 @dataclass(frozen=True)
@@ -152,16 +156,15 @@ class _Memory:
 MEMORY = _Memory()
 
 
-_LOCKS: dict[tuple[Any, int], threading.RLock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-def _campaign_lock(database: Any, cid: int) -> Any:
-    """Actions on one campaign take turns inside a process (web worker threads): no conflict to retry.
-
-    Across processes, the store's version check still decides; this only spares same-process losers."""
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault((database, cid), threading.RLock())
+@contextmanager
+def _writer_turn(store: Any, cid: int, deadline: float) -> Iterator[None]:
+    """Hold the store's writer turn across load, decide and append (a store without turns: no wait)."""
+    turn = getattr(store, "writer_turn", None)
+    if turn is None:
+        yield
+        return
+    with turn(cid, deadline):
+        yield
 
 
 class Service:
@@ -331,11 +334,11 @@ class Service:
         from ..adapters.store import SnapshotInfo
 
         try:
-            self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), dumps(state),
-                                     keep=self.keep_snapshots)
+            saved = self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), dumps(state),
+                                             keep=self.keep_snapshots)
         except (StoreError, TypeError):
             return False
-        return True
+        return saved is not False
 
     # ------------------------------------------------------------ acting
     def context(self, loaded: Loaded, dice: tuple[int, ...] = ()) -> Context:
@@ -349,9 +352,11 @@ class Service:
 
         If another GM wrote first, decide again on the new state (at most `retries` times): the command
         still applies, or fails with the reason the new state refuses it. Nothing is written twice."""
+        from ..adapters.locks import lock_wait
+
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
-        with _campaign_lock(getattr(self.store, "database_id", id(self.store)), cid):
+        with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
             return self._act(cid, decide, attempts, dice)
 
     def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
@@ -380,7 +385,13 @@ class Service:
     def undo(self, name: str) -> tuple[Campaign, int]:
         """Revert the last action still in force. If someone else acted meanwhile, the undo is refused
         (retrying could revert their action instead of the one you meant)."""
+        from ..adapters.locks import lock_wait
+
         cid = self.store.campaign_id(name)
+        with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
+            return self._undo(cid)
+
+    def _undo(self, cid: int) -> tuple[Campaign, int]:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)

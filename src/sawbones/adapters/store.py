@@ -37,7 +37,7 @@ from sqlalchemy import exc as sa_exc
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
 from . import locks
 from . import tables as t
-from .records import SnapshotInfo, StoredEvent
+from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
 from . import upcast as _upcasting
 
 UNDO = "action_undone"  # an undo marker: {"action": N} reverts every event of action N on replay
@@ -88,8 +88,11 @@ class EventStore(ABC):
     def head(self, campaign_id: int) -> int: ...
 
     @abstractmethod
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True) -> list[StoredEvent]:
-        """Events with version > after, in order; upcast to the current shapes unless upcast=False."""
+    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
+               upto: int | None = None) -> list[StoredEvent]:
+        """Events with after < version (<= upto), in order; upcast to the current shapes unless upcast=False.
+
+        Every event is checked against its checksum: Damaged (one line: campaign, event, how to recover)."""
 
     @abstractmethod
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
@@ -118,7 +121,7 @@ class EventStore(ABC):
     # maintenance
     @abstractmethod
     def check(self) -> list[str]:
-        """Problems found (empty: healthy): the engine's integrity check and gaps in any log."""
+        """Problems found (empty: healthy): the engine's integrity check, gaps in any log, damaged events."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -263,9 +266,8 @@ class SqlEventStore(EventStore):
         version = expected_version
         for ev in events:
             version += 1
-            rows.append({"campaign_id": cid, "version": version, "action": action, "type": ev["type"],
-                         "schema_version": _upcasting.EVENT_SCHEMA_VERSION, "content_version": content_version,
-                         "data": dump_data(ev["data"]), "created_at": now})
+            rows.append(_row(cid, version, action, ev["type"], dump_data(ev["data"]),
+                             _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.execute(sa.insert(t.events), rows)
         return version
@@ -304,21 +306,44 @@ class SqlEventStore(EventStore):
             return self._head(conn, campaign_id)
 
     @_guarded
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True) -> list[StoredEvent]:
+    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
+               upto: int | None = None) -> list[StoredEvent]:
         e = t.events.c
-        query = (sa.select(e.version, e.action, e.type, e.data, e.schema_version, e.content_version, e.created_at)
+        query = (sa.select(e.version, e.action, e.type, e.data, e.schema_version, e.content_version, e.created_at,
+                           e.checksum)
                  .where(e.campaign_id == campaign_id, e.version > after).order_by(e.version))
+        if upto is not None:
+            query = query.where(e.version <= upto)
         with self._read() as conn:
-            rows = conn.execute(query).all()
-        out = []
-        loads = json.loads
-        current = _upcasting.EVENT_SCHEMA_VERSION
-        for version, action, etype, data, schema_version, content_version, created_at in rows:
-            payload = loads(data)
-            if upcast and schema_version != current:
-                etype, schema_version, payload = _upcast(etype, schema_version, payload)
-            out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
-        return out
+            try:
+                rows = conn.execute(query).all()
+            except sa_exc.OperationalError as exc:
+                if "decode" not in _message(exc).lower():
+                    raise
+                rows = None
+            if rows is None:  # SQLite text that is not UTF-8: find the event
+                self._undecodable(conn, campaign_id, after)
+        return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
+
+    def _name(self, campaign_id: int) -> str:
+        with self._read() as conn:
+            name = conn.execute(sa.select(t.campaigns.c.name).where(t.campaigns.c.id == campaign_id)).scalar()
+        return str(name) if name is not None else f"#{campaign_id}"
+
+    def _undecodable(self, conn: sa.Connection, campaign_id: int, after: int) -> None:
+        """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
+        rows = conn.exec_driver_sql(
+            "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "
+            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
+        for version, *texts in rows:
+            try:
+                for text in texts:
+                    bytes(text or b"").decode("utf-8")
+            except UnicodeDecodeError:
+                raise Damaged(damaged_message(self._name(campaign_id), int(version), "its text is not UTF-8"),
+                              self.where) from None
+        raise Damaged(f"campaign {self._name(campaign_id)!r}: an event is damaged (its text is not UTF-8); nothing "
+                      "was written. Restore your last backup, see docs/deployment.md", self.where)
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
@@ -328,7 +353,8 @@ class SqlEventStore(EventStore):
         if upto is not None:
             query = query.where(e.version <= upto)
         with self._read() as conn:
-            return [(v, int(json.loads(d)["action"])) for v, d in conn.execute(query)]
+            rows = conn.execute(query).all()
+        return undo_pairs(rows, lambda: self._name(campaign_id), self.where)
 
     @_guarded
     def actions(self, campaign_id: int, upto: int | None = None) -> list[tuple[int, str]]:
@@ -348,9 +374,8 @@ class SqlEventStore(EventStore):
         try:
             with self._write() as conn:
                 cid = self._insert_campaign(conn, name, events[0].created_at if events else time.time())
-                rows = [{"campaign_id": cid, "version": ev.version, "action": ev.action, "type": ev.type,
-                         "schema_version": ev.schema_version, "content_version": ev.content_version,
-                         "data": dump_data(ev.data), "created_at": ev.created_at} for ev in events]
+                rows = [_row(cid, ev.version, ev.action, ev.type, dump_data(ev.data), ev.schema_version,
+                             ev.content_version, ev.created_at) for ev in events]
                 for start in range(0, len(rows), 5000):
                     conn.execute(sa.insert(t.events), rows[start:start + 5000])
         except sa_exc.IntegrityError:
@@ -364,7 +389,7 @@ class SqlEventStore(EventStore):
         with self._write(wait=False) as conn:
             if conn is None:
                 return False  # another writer holds the lock: a cache is not worth a wait
-            self._insert_snapshot_ignore(conn, {
+            self._upsert_snapshot(conn, {
                 "campaign_id": campaign_id, "version": info.version, "code_version": info.code_version,
                 "content_version": info.content_version, "action": info.action, "state": state,
                 "created_at": info.created_at or time.time()})
@@ -377,7 +402,7 @@ class SqlEventStore(EventStore):
                                                       s.version.not_in(newest.scalar_subquery())))
         return True
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         raise NotImplementedError
 
     @_guarded
@@ -396,6 +421,18 @@ class SqlEventStore(EventStore):
                                                          s.code_version == code_version)).scalar()
 
     # -------------------------------------------------------- maintenance
+    def _damaged_events(self) -> list[str]:
+        """The first damaged event of every campaign (checksums, text, JSON)."""
+        problems = []
+        with self._read() as conn:
+            ids = list(conn.execute(sa.select(t.campaigns.c.id).order_by(t.campaigns.c.id)).scalars())
+        for cid in ids:
+            try:
+                self.events(cid, upcast=False)
+            except Damaged as exc:
+                problems.append(exc.message)
+        return problems
+
     def _log_gaps(self, conn: sa.Connection) -> list[str]:
         e = t.events.c
         query = (sa.select(t.campaigns.c.name, sa.func.count(), sa.func.max(e.version))
@@ -409,6 +446,14 @@ class SqlEventStore(EventStore):
     def dispose(self) -> None:
         """Close this database's pooled connections (tests, shutdown); a later use reconnects."""
         _forget_engine(self.engine)
+
+
+def _row(cid: int, version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
+         created_at: float) -> dict[str, Any]:
+    """An events row as written, with its checksum."""
+    return {"campaign_id": cid, "version": version, "action": action, "type": etype, "data": data,
+            "schema_version": schema_version, "content_version": content_version, "created_at": created_at,
+            "checksum": checksum(version, action, etype, data, schema_version, content_version, created_at)}
 
 
 def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
@@ -465,10 +510,12 @@ class SqliteEventStore(SqlEventStore):
         stmt = insert(t.meta).values(key=key, value=value)
         conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         from sqlalchemy.dialects.sqlite import insert
 
-        conn.execute(insert(t.snapshots).values(**row).on_conflict_do_nothing())
+        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
+        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
+                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     def _new_campaign_id(self, conn: sa.Connection) -> int:
         """Never reuse the id of a deleted campaign (caches are keyed by id)."""
@@ -484,7 +531,8 @@ class SqliteEventStore(SqlEventStore):
             result = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check")]
             problems = [] if result == ["ok"] else result
             problems += [f"foreign key: {tuple(r)}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check")]
-            return problems + self._log_gaps(conn)
+            problems += self._log_gaps(conn)
+        return problems + self._damaged_events()
 
     @_guarded
     def backup_to(self, dest: str | Path) -> None:
@@ -543,15 +591,18 @@ class PostgresEventStore(SqlEventStore):
         stmt = insert(t.meta).values(key=key, value=value)
         conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         from sqlalchemy.dialects.postgresql import insert
 
-        conn.execute(insert(t.snapshots).values(**row).on_conflict_do_nothing())
+        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
+        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
+                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     @_guarded
     def check(self) -> list[str]:
         with self._read() as conn:
-            return self._log_gaps(conn)
+            problems = self._log_gaps(conn)
+        return problems + self._damaged_events()
 
 
 # ---------------------------------------------------------------- engines, shared per process

@@ -17,7 +17,6 @@ nothing is ever written twice. Decisions must therefore be pure functions of the
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import threading
@@ -25,8 +24,7 @@ import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from pathlib import Path
+from functools import cached_property
 from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
@@ -35,6 +33,7 @@ from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
 from ..errors import ConflictError, RuleViolation, StoreError, UsageError
+from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
@@ -81,43 +80,6 @@ class _Base:
     snapshot_at: int = 0  # version of the newest usable stored snapshot at or before `version`
     content_version: str = ""
     stamp: float | None = None  # created_at of the event at `version`: a restored or replaced database differs
-
-
-def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ...]]:
-    """Fold the whole log, skipping undone actions; also list the actions for the log view."""
-    undone = {e.data["action"] for e in stored if e.type == UNDO}
-    state = Campaign(name="")
-    first_type: dict[int, str] = {}
-    for event in stored:
-        first_type.setdefault(event.action, event.type)
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
-    actions = tuple((a, t, a in undone) for a, t in first_type.items())
-    return state, actions
-
-
-def fold_tail(state: Campaign, tail: list[Any]) -> Campaign:
-    """Fold events after a base state; undo markers in the tail revert actions of the tail."""
-    undone = {e.data["action"] for e in tail if e.type == UNDO}
-    for event in tail:
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
-    return state
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """What folds the log: the domain package's source and the snapshot codec. A change invalidates snapshots."""
-    import sawbones
-
-    digest = hashlib.sha256(getattr(sawbones, "__version__", "").encode())
-    root = Path(sawbones.__file__).parent
-    files = sorted((root / "domain").rglob("*.py")) + [root / "adapters" / "codec.py"]
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 class _Memory:
@@ -177,6 +139,7 @@ class Service:
         self.retries = retries
         self.memory_cache = memory_cache and bool(getattr(store, "database_id", None))
         self._db = f"{getattr(store, 'database_id', '')}@{getattr(store, 'where', '')}"
+        self._rebuild: set[int] = set()  # campaigns whose newest snapshot could not be read
 
     @classmethod
     def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
@@ -302,23 +265,21 @@ class Service:
         content = last.content_version if last is not None else base.content_version
         stamp = last.created_at if last is not None else base.stamp
         snapshot_at = base.snapshot_at
-        if self.snapshot_every > 0 and head - snapshot_at >= self.snapshot_every:
+        rebuild = cid in self._rebuild  # a damaged snapshot was met: a good one replaces it now
+        if self.snapshot_every > 0 and (head - snapshot_at >= self.snapshot_every or rebuild):
             if self._save_snapshot(cid, head, action, state, content):
                 snapshot_at = head
+                self._rebuild.discard(cid)
         self._remember(cid, _Base(head, action, state, snapshot_at, content, stamp))
         return Loaded(cid, state, head, action + 1, self._actions_of(cid, head))
 
     def _read_snapshot(self, cid: int, version: int) -> Campaign | None:
-        from ..adapters.codec import CodecError, loads
-
-        text = self.store.snapshot_state(cid, version, code_version())
-        if text is None:
+        """The snapshot's state, or None (a damaged one is ignored with a warning, and rebuilt)."""
+        state = read_snapshot(self.store, cid, version)
+        if state is False:
+            self._rebuild.add(cid)
             return None
-        try:
-            state = loads(text)
-        except CodecError:
-            return None
-        return state if isinstance(state, Campaign) else None
+        return state
 
     def _remember(self, cid: int, base: _Base) -> None:
         if self.memory_cache:
@@ -330,11 +291,10 @@ class Service:
 
     def _save_snapshot(self, cid: int, head: int, action: int, state: Campaign, content: str) -> bool:
         """Best effort: a snapshot that cannot be written only makes a later load slower."""
-        from ..adapters.codec import dumps
         from ..adapters.store import SnapshotInfo
 
         try:
-            saved = self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), dumps(state),
+            saved = self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), seal(state),
                                              keep=self.keep_snapshots)
         except (StoreError, TypeError):
             return False

@@ -36,9 +36,10 @@ def _version() -> str:
         return "unknown"
 
 
-def export_doc(store: EventStore, name: str) -> dict[str, Any]:
+def export_doc(store: EventStore, name: str, upto: int | None = None) -> dict[str, Any]:
+    """The campaign's log (up to event `upto`: the intact part of a damaged log) as one document."""
     cid = store.campaign_id(name)
-    events = store.events(cid, upcast=False)
+    events = store.events(cid, upcast=False, upto=upto)
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "campaign": name,
         "exported_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

@@ -378,10 +378,10 @@ class Service:
         return self.store.events(self.store.campaign_id(name))
 
     # ------------------------------------------------------------ export / import
-    def export_campaign(self, name: str) -> dict[str, Any]:
+    def export_campaign(self, name: str, upto: int | None = None) -> dict[str, Any]:
         from ..adapters.transfer import export_doc
 
-        return export_doc(self.store, name)
+        return export_doc(self.store, name, upto)
 
     def import_campaign(self, doc: dict[str, Any], as_name: str | None = None) -> str:
         from ..adapters.transfer import import_doc

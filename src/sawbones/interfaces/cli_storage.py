@@ -13,8 +13,10 @@ def register(cli: click.Group) -> None:
 
     @cli.command("export")
     @click.argument("file", required=False, metavar="[FILE]")
+    @click.option("--upto", type=click.IntRange(1, 2**62), metavar="EVENT",
+                  help="Only the events up to this one (the intact part of a damaged log).")
     @pass_env
-    def export_cmd(env, file) -> None:
+    def export_cmd(env, file, upto) -> None:
         """Write the current campaign (or --campaign) to FILE as JSON: its whole log, losslessly.
 
         Without FILE (or with -), the document goes to standard output. `sawbones import` reads it
@@ -22,7 +24,7 @@ def register(cli: click.Group) -> None:
         from ..adapters.transfer import write_json
 
         name = env.campaign_name()
-        doc = env.service.export_campaign(name)
+        doc = env.service.export_campaign(name, upto)
         if not file or file == "-":
             click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
             return

@@ -244,3 +244,21 @@ def test_writer_processes_take_turns_none_refused(store_url):
     assert [p.returncode for p in procs] == [0] * 6, errs
     got = [e.data["by"] for e in Service.open(store_url).log("Procs") if e.type == "noted"]
     assert len(got) == 30
+
+
+@pytest.mark.parametrize("replaced", [False, True])
+def test_a_deleted_or_replaced_wal_stops_the_writes(tmp_path, replaced):
+    """Deleting `-wal` under a running server used to lose the acknowledged actions after it."""
+    db = str(tmp_path / "live.db")
+    service = Service(open_store(db))
+    service.create_campaign("Live", "dnd5e", 1)
+    service.act("Live", note("gm", 1))
+    os.unlink(f"{db}-wal")
+    if replaced:  # files copied back under the running app: another -wal file by the same name
+        with open(f"{db}-wal", "wb"):
+            pass
+    for _ in range(2):  # and it stays stopped
+        with pytest.raises(StoreError, match="write-ahead log \\(live.db-wal\\) was deleted or replaced.*never "
+                                             "delete or move the -wal"):
+            service.act("Live", note("gm", 2))
+    dispose_all()

@@ -180,6 +180,7 @@ class SqlEventStore(EventStore):
 
     def __init__(self, shared: "_Shared") -> None:
         self.engine = shared.engine
+        self.shared = shared
         self.where = shared.where
         self.database_id = shared.database_id  # random id of this database: process caches are keyed by it
 
@@ -494,7 +495,35 @@ class SqliteEventStore(SqlEventStore):
                 yield None
                 return
             with super()._write() as conn:
+                self._check_wal(conn)
                 yield conn
+
+    def _check_wal(self, conn: sa.Connection) -> None:
+        """Refuse to write when the write-ahead log this connection holds is no longer the file on disk.
+
+        A connection keeps its `-wal` file open from its first transaction on; if the file was deleted
+        or replaced meanwhile (by hand, by a restore under a running app), what this process writes
+        would vanish with it. Then every write of this process stops, with one line."""
+        if self.shared.stopped:
+            raise StoreError(self.shared.stopped, self.where)
+        if self.path in ("", ":memory:"):
+            return
+        try:
+            st = os.stat(f"{self.path}-wal")
+            found: tuple[int, int] | None = (st.st_dev, st.st_ino)
+        except OSError:
+            found = None
+        info = conn.connection.info
+        known = info.get("sawbones_wal")
+        if known is None:
+            info["sawbones_wal"] = found
+        elif known != found:
+            self.shared.stopped = (
+                f"the database's write-ahead log ({os.path.basename(self.path)}-wal) was deleted or replaced while "
+                "this sawbones had it open; it writes nothing more. Stop every sawbones using this database, then "
+                "restore the last backup; never delete or move the -wal and -shm files of a live database "
+                "(see docs/deployment.md)")
+            raise StoreError(self.shared.stopped, self.where)
 
     @contextmanager
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
@@ -615,6 +644,7 @@ class _Shared:
     engine: sa.Engine
     where: str
     database_id: str
+    stopped: str = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
 
 
 _ENGINES: "OrderedDict[tuple[Any, ...], _Shared]" = OrderedDict()

@@ -148,11 +148,38 @@ def _store_error(exc: sa_exc.SQLAlchemyError, where: str) -> StoreError:
         return locks.Busy(locks.busy_message(locks.lock_wait()), where)
     if "unable to open database" in low:
         return StoreError(f"cannot open the database ({msg})", where)
+    if "disk is full" in low or "disk i/o error" in low:
+        room = space_problem(where)
+        if room:
+            return StoreError(f"{room}: nothing was written; make room and try again ({msg})", where)
     orig = getattr(exc, "orig", None)
     if isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)) and \
             type(orig).__module__.split(".")[0] == "psycopg":
         return StoreError(f"database unavailable ({msg})", where)
     return StoreError(f"database error ({msg})", where)
+
+
+def space_problem(path: str | os.PathLike[str]) -> str:
+    """Why a write under `path` may have failed for want of room ('' if neither the disk nor a limit says so)."""
+    import shutil
+
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+        if soft != resource.RLIM_INFINITY:
+            return f"a file reached this process's file-size limit ({soft} bytes, ulimit -f)"
+    except (ImportError, ValueError, OSError):  # pragma: no cover (not POSIX)
+        pass
+    folder = Path(path)
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        if shutil.disk_usage(folder).free < 1 << 20:
+            return f"the disk is full ({folder})"
+    except OSError:
+        pass
+    return ""
 
 
 def _guarded(fn):
@@ -379,8 +406,10 @@ class SqlEventStore(EventStore):
                              ev.content_version, ev.created_at) for ev in events]
                 for start in range(0, len(rows), 5000):
                     conn.execute(sa.insert(t.events), rows[start:start + 5000])
-        except sa_exc.IntegrityError:
-            raise UsageError(f"a campaign named {name!r} already exists") from None
+        except sa_exc.IntegrityError as exc:
+            if "unique" in _message(exc).lower() or "duplicate" in _message(exc).lower():
+                raise UsageError(f"a campaign named {name!r} already exists") from None
+            raise
         return cid
 
     # -------------------------------------------------------- snapshots
@@ -565,7 +594,9 @@ class SqliteEventStore(SqlEventStore):
 
     @_guarded
     def backup_to(self, dest: str | Path) -> None:
-        """A consistent copy of the whole database while it is in use (SQLite online backup)."""
+        """A consistent copy of the whole database while it is in use (SQLite online backup).
+
+        sqlite3.Error (a full disk, a file-size limit) reaches the caller, which cleans up."""
         import sqlite3
 
         raw = self.engine.raw_connection()
@@ -768,8 +799,12 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
         return SqliteEventStore(os.path.expanduser(target))
     try:
         url = sa.make_url(target)
-    except sa_exc.ArgumentError:
-        raise UsageError(f"cannot read the database URL {_hide(target)!r}") from None
+        port = url.port
+    except (sa_exc.ArgumentError, ValueError):
+        raise UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
+                         "postgresql+psycopg://user:password@host:port/dbname, the port a number)") from None
+    if port is not None and not 0 < port < 65536:
+        raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
     backend, _, driver = url.drivername.partition("+")
     if backend == "sqlite":
         if driver not in ("", "pysqlite"):
@@ -788,5 +823,6 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
 def _hide(target: str) -> str:
     try:
         return sa.make_url(target).render_as_string(hide_password=True)
-    except sa_exc.ArgumentError:
-        return target.split("@")[-1]
+    except (sa_exc.ArgumentError, ValueError):
+        scheme, _, rest = target.partition("://")
+        return f"{scheme}://***@{rest.split('@')[-1]}" if "@" in rest else target

@@ -45,15 +45,9 @@ def register(cli: click.Group) -> None:
 
         The log is written exactly as exported: versions, actions, data, schema and content versions,
         times. A name already in use is refused: choose another with --as."""
-        from ..adapters.transfer import read_doc
+        from ..adapters.transfer import loads_doc, read_doc
 
-        if file == "-":
-            try:
-                doc = json.loads(sys.stdin.read())
-            except json.JSONDecodeError as exc:
-                raise click.UsageError(f"standard input is not JSON ({exc.msg} at line {exc.lineno})") from None
-        else:
-            doc = read_doc(file)
+        doc = loads_doc(sys.stdin.read(), "standard input") if file == "-" else read_doc(file)
         name = env.service.import_campaign(doc, as_name)
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},

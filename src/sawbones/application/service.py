@@ -316,7 +316,9 @@ class Service:
 
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
-        with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
+        deadline = time.monotonic() + lock_wait()
+        self.context(self._load(cid))  # warm up outside the turn: inside it, only what is new is read
+        with _writer_turn(self.store, cid, deadline):
             return self._act(cid, decide, attempts, dice)
 
     def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:

@@ -189,3 +189,22 @@ def test_undecodable_snapshot_text_is_ignored(tmp_path, capsys):
     _sql(db, "UPDATE snapshots SET state = CAST(x'ff41ff' AS TEXT)")
     _fresh()
     assert Service.open(db).load("Road").state == expected
+
+
+def test_an_event_from_a_newer_schema_names_the_event(road, capsys):
+    store_url, cid = road
+    _sql(store_url, "UPDATE events SET schema_version = 99 WHERE campaign_id = :c AND version = 4", c=cid)
+    _sql(store_url, "UPDATE events SET checksum = :s WHERE campaign_id = :c AND version = 4",
+         c=cid, s=_resum(store_url, cid, 4))
+    code, _, err = _cli(capsys, store_url, "status")
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "campaign 'Road': event 4: an event of type 'character_added' has schema version 99" in err
+
+
+def _resum(store_url: str, cid: int, version: int) -> str:
+    """The checksum a newer sawbones would have written with the event."""
+    from sawbones.adapters.records import checksum
+
+    row = _sql(store_url, "SELECT version, action, type, data, schema_version, content_version, created_at "
+                          "FROM events WHERE campaign_id = :c AND version = :v", c=cid, v=version)[0]
+    return checksum(*row)

@@ -131,7 +131,7 @@ def test_a_full_disk_is_called_a_full_disk(tmp_path, monkeypatch):
     import shutil
     from collections import namedtuple
 
-    from sawbones.adapters.store import space_problem
+    from sawbones.adapters.faults import space_problem
 
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(resource, "getrlimit", lambda what: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))

@@ -104,7 +104,10 @@ def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = 
             raise Damaged(damaged_message(campaign(), number, why), where)
         version, action, etype, _, schema_version, content_version, created_at = row
         if upcast is not None and schema_version != current:
-            etype, schema_version, payload = upcast(etype, schema_version, payload)
+            try:
+                etype, schema_version, payload = upcast(etype, schema_version, payload)
+            except StoreError as exc:  # written by a newer sawbones: say which event
+                raise StoreError(f"campaign {campaign()!r}: event {version}: {exc.message}", where) from None
         out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
         previous = version
     return out

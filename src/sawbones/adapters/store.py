@@ -36,6 +36,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
 from . import locks
+from .faults import space_problem, wal_replaced
 from . import tables as t
 from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
 from . import upcast as _upcasting
@@ -157,29 +158,6 @@ def _store_error(exc: sa_exc.SQLAlchemyError, where: str) -> StoreError:
             type(orig).__module__.split(".")[0] == "psycopg":
         return StoreError(f"database unavailable ({msg})", where)
     return StoreError(f"database error ({msg})", where)
-
-
-def space_problem(path: str | os.PathLike[str]) -> str:
-    """Why a write under `path` may have failed for want of room ('' if neither the disk nor a limit says so)."""
-    import shutil
-
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
-        if soft != resource.RLIM_INFINITY:
-            return f"a file reached this process's file-size limit ({soft} bytes, ulimit -f)"
-    except (ImportError, ValueError, OSError):  # pragma: no cover (not POSIX)
-        pass
-    folder = Path(path)
-    while not folder.is_dir() and folder != folder.parent:
-        folder = folder.parent
-    try:
-        if shutil.disk_usage(folder).free < 1 << 20:
-            return f"the disk is full ({folder})"
-    except OSError:
-        pass
-    return ""
 
 
 def _guarded(fn):
@@ -528,31 +506,12 @@ class SqliteEventStore(SqlEventStore):
                 yield conn
 
     def _check_wal(self, conn: sa.Connection) -> None:
-        """Refuse to write when the write-ahead log this connection holds is no longer the file on disk.
-
-        A connection keeps its `-wal` file open from its first transaction on; if the file was deleted
-        or replaced meanwhile (by hand, by a restore under a running app), what this process writes
-        would vanish with it. Then every write of this process stops, with one line."""
         if self.shared.stopped:
             raise StoreError(self.shared.stopped, self.where)
-        if self.path in ("", ":memory:"):
-            return
-        try:
-            st = os.stat(f"{self.path}-wal")
-            found: tuple[int, int] | None = (st.st_dev, st.st_ino)
-        except OSError:
-            found = None
-        info = conn.connection.info
-        known = info.get("sawbones_wal")
-        if known is None:
-            info["sawbones_wal"] = found
-        elif known != found:
-            self.shared.stopped = (
-                f"the database's write-ahead log ({os.path.basename(self.path)}-wal) was deleted or replaced while "
-                "this sawbones had it open; it writes nothing more. Stop every sawbones using this database, then "
-                "restore the last backup; never delete or move the -wal and -shm files of a live database "
-                "(see docs/deployment.md)")
-            raise StoreError(self.shared.stopped, self.where)
+        stopped = wal_replaced(self.path, conn.connection.info)
+        if stopped:
+            self.shared.stopped = stopped
+            raise StoreError(stopped, self.where)
 
     @contextmanager
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..errors import SawbonesError, StoreError, UsageError
-from .store import CREATED, EventStore, StoredEvent, check_sequence, space_problem
+from .faults import space_problem
+from .store import CREATED, EventStore, StoredEvent, check_sequence
 from .upcast import upcast
 
 FORMAT = "sawbones-campaign"

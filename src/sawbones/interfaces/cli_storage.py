@@ -13,7 +13,7 @@ def register(cli: click.Group) -> None:
 
     @cli.command("export")
     @click.argument("file", required=False, metavar="[FILE]")
-    @click.option("--upto", type=click.IntRange(1, 2**62), metavar="EVENT",
+    @click.option("--upto", type=click.IntRange(1, 2**31 - 1), metavar="EVENT",
                   help="Only the events up to this one (the intact part of a damaged log).")
     @pass_env
     def export_cmd(env, file, upto) -> None:

@@ -5,8 +5,9 @@ Two layers, always in this order:
 - **In a process** (the web app's worker threads), writers queue first come, first served on a
   ticket lock (`Turns`): no thread overtakes another, and each one waits at most until its deadline.
 - **Across processes** (CLI commands, other workers) on SQLite, writers hold an exclusive `flock`
-  on `<database>-writer.lock`, tried without blocking and retried with short sleeps until the
-  deadline (`file_lock`). PostgreSQL uses an advisory lock with `lock_timeout` instead (store.py).
+  on `<database>-writer.lock` (`file_lock`): a blocking call, so the kernel wakes a waiter as soon
+  as the lock is free, made by a helper thread that the caller stops waiting for at the deadline.
+  PostgreSQL uses an advisory lock with `lock_timeout` instead (store.py).
 
 Both are re-entrant in one thread: an action that holds its turn may append, and save a snapshot,
 without waiting for itself. A wait that reaches its deadline raises `Busy`, one line that says
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import threading
 import time
 from collections import deque
@@ -181,27 +181,59 @@ def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool
         return
     fd = _open_lock(path)
     try:
-        pause = 0.0005
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                    raise _unusable(lock_path(path), exc) from None
-            if not wait:
-                yield False
-                return
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Busy(busy_message(lock_wait()), path)
-            time.sleep(min(left, pause * random.uniform(0.5, 1.0)))
-            pause = min(pause * 2, 0.01)
-        held[path] = 1
-        try:
-            yield True
-        finally:
-            held.pop(path, None)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+            os.close(fd)
+            raise _unusable(lock_path(path), exc) from None
+        if not wait:
+            os.close(fd)
+            yield False
+            return
+        if not _flock_before(fd, deadline):  # the fd now belongs to the waiting thread, which closes it
+            raise Busy(busy_message(lock_wait()), path) from None
+    held[path] = 1
+    try:
+        yield True
     finally:
+        held.pop(path, None)
+        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def _flock_before(fd: int, deadline: float) -> bool:
+    """Block on the lock (the kernel wakes the waiter when it is free: no polling), at most until deadline.
+
+    A helper thread makes the blocking call; if the deadline passes first, it is abandoned: when it gets
+    the lock at last it lets go at once and closes the file."""
+    import fcntl
+
+    state = {"got": False, "abandoned": False}
+    guard = threading.Lock()
+    done = threading.Event()
+
+    def wait() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            ok = True
+        except OSError:
+            ok = False
+        with guard:
+            if state["abandoned"]:
+                if ok:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            else:
+                state["got"] = ok
+        done.set()
+
+    threading.Thread(target=wait, name="sawbones-writer-lock", daemon=True).start()
+    done.wait(max(0.0, deadline - time.monotonic()))
+    with guard:
+        if state["got"]:
+            return True
+        if done.is_set():  # the blocking call failed
+            os.close(fd)
+        else:
+            state["abandoned"] = True
+        return False

@@ -123,9 +123,9 @@ def test_snapshots_are_kept_newest_first_and_pruned(store):
     cid = store.create_campaign("S")
     for version in (10, 20, 30, 40):
         store.save_snapshot(cid, SnapshotInfo(version, version, "code-a", "c"), f"state {version}", keep=3)
-    store.save_snapshot(cid, SnapshotInfo(40, 40, "code-a", "c"), "state 40 again", keep=3)  # same key: ignored
+    store.save_snapshot(cid, SnapshotInfo(40, 40, "code-a", "c"), "state 40 again", keep=3)  # same key: replaced
     assert [s.version for s in store.snapshots(cid, "code-a")] == [40, 30, 20]
-    assert store.snapshot_state(cid, 40, "code-a") == "state 40"
+    assert store.snapshot_state(cid, 40, "code-a") == "state 40 again", "a damaged snapshot is rebuilt in place"
     assert store.snapshot_state(cid, 10, "code-a") is None
     store.save_snapshot(cid, SnapshotInfo(50, 50, "code-b", "c"), "new code", keep=3)
     assert store.snapshots(cid, "code-a") == [], "snapshots of other code are dropped"

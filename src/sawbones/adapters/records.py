@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from hashlib import blake2b
 from typing import Any
 
-REVISIONS = ("0001", "0002")  # Alembic revisions, oldest first (migrations/versions/)
+from ..errors import StoreError
+
+REVISIONS = ("0001", "0002", "0003_event_checksums")  # Alembic revisions, oldest first (migrations/versions/)
 HEAD = REVISIONS[-1]
 
 
@@ -30,3 +33,98 @@ class SnapshotInfo:
     code_version: str  # what folded it (see service.code_version)
     content_version: str  # content version of that event
     created_at: float = 0.0
+
+
+# ---------------------------------------------------------------- damage: a checksum per stored event
+
+
+class Damaged(StoreError):
+    """A stored event (or the file around it) is not what was written: nothing is written after it."""
+
+    code = "damaged"
+
+
+def checksum(version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
+             created_at: float) -> str:
+    """The checksum stored with an event: every column as written (data as its stored JSON text)."""
+    head = f"{version}\x1f{action}\x1f{etype}\x1f{schema_version}\x1f{content_version}\x1f{float(created_at)!r}\x1f"
+    return blake2b(head.encode() + data.encode(), digest_size=8).hexdigest()
+
+
+_TYPES = ((int,), (int,), (str,), (str,), (int,), (str,), (int, float))
+
+
+def damage(row: tuple[Any, ...], stored: Any) -> str | None:
+    """Why a stored row (version, action, type, data, schema_version, content_version, created_at) does
+    not match its checksum, or None when it does."""
+    for value, kinds in zip(row, _TYPES):
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return f"a column holds {type(value).__name__} where {kinds[0].__name__} was written"
+    try:
+        ok = stored == checksum(*row)
+    except (UnicodeError, ValueError, OverflowError):
+        return "unreadable text"
+    return None if ok else "its checksum does not match what was written"
+
+
+def damaged_message(campaign: str, version: int, why: str) -> str:
+    """One line: which campaign and event, and how to recover."""
+    keep = (f"or keep the intact events before it: `sawbones -c {campaign!r} export --upto {version - 1} FILE`, "
+            "then `sawbones import FILE --as NEW-NAME`; ") if version > 1 else ""
+    return (f"campaign {campaign!r}: event {version} is damaged ({why}); nothing was written. Restore your last "
+            f"backup, {keep}see docs/deployment.md")
+
+
+def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = "") -> list[StoredEvent]:
+    """StoredEvents from rows (version, action, type, data, schema_version, content_version, created_at,
+    checksum), each checked against its checksum; Damaged (naming campaign() and the event) otherwise.
+
+    upcast: None, or fn(type, schema_version, data) -> (type, schema_version, data) for older shapes."""
+    from json import loads
+
+    from .upcast import EVENT_SCHEMA_VERSION as current
+
+    out = []
+    previous = after
+    for *row, stored in rows:
+        why = damage(tuple(row), stored)
+        payload: Any = None
+        if why is None and row[0] != previous + 1:
+            why = f"the log jumps from event {previous} to {row[0]}"
+            row[0] = previous + 1
+        if why is None:
+            try:
+                payload = loads(row[3])
+            except (ValueError, RecursionError):
+                why = "its data is not JSON"
+            else:
+                why = None if isinstance(payload, dict) else "its data is not a JSON object"
+        if why is not None:
+            number = row[0] if isinstance(row[0], int) and not isinstance(row[0], bool) else previous + 1
+            raise Damaged(damaged_message(campaign(), number, why), where)
+        version, action, etype, _, schema_version, content_version, created_at = row
+        if upcast is not None and schema_version != current:
+            try:
+                etype, schema_version, payload = upcast(etype, schema_version, payload)
+            except StoreError as exc:  # written by a newer sawbones: say which event
+                raise StoreError(f"campaign {campaign()!r}: event {version}: {exc.message}", where) from None
+        out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
+        previous = version
+    return out
+
+
+def undo_pairs(rows: Any, campaign: Any, where: str = "") -> list[tuple[int, int]]:
+    """(version, undone action) from (version, data) rows of undo markers; Damaged if one cannot be read."""
+    from json import loads
+
+    out = []
+    for version, data in rows:
+        try:
+            action = loads(data)["action"]
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise TypeError
+        except (ValueError, TypeError, KeyError, RecursionError):
+            number = version if isinstance(version, int) else 0
+            raise Damaged(damaged_message(campaign(), number, "an undo marker that cannot be read"), where) from None
+        out.append((version, action))
+    return out

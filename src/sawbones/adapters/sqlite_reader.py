@@ -9,15 +9,13 @@ call to the full store, which migrates, or says what is wrong.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 from typing import Any
 from urllib.parse import quote
 
 from ..errors import NotFound
-from . import upcast as _upcasting
-from .records import HEAD, SnapshotInfo, StoredEvent
+from .records import HEAD, SnapshotInfo, StoredEvent, read_events, undo_pairs
 
 UNDO = "action_undone"
 
@@ -79,21 +77,21 @@ class FastSqliteStore:
         rows = self._rows("SELECT MAX(version) FROM events WHERE campaign_id = ?", (campaign_id,))
         return self.full().head(campaign_id) if rows is None else int(rows[0][0] or 0)
 
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True) -> list[StoredEvent]:
-        rows = self._rows("SELECT version, action, type, data, schema_version, content_version, created_at "
-                          "FROM events WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
+    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
+               upto: int | None = None) -> list[StoredEvent]:
+        sql = ("SELECT version, action, type, data, schema_version, content_version, created_at, checksum "
+               "FROM events WHERE campaign_id = ? AND version > ?")
+        params: tuple = (campaign_id, after)
+        if upto is not None:
+            sql, params = sql + " AND version <= ?", params + (upto,)
+        rows = self._rows(sql + " ORDER BY version", params)
         if rows is None:
-            return self.full().events(campaign_id, after, upcast=upcast)
-        current = _upcasting.EVENT_SCHEMA_VERSION
-        out = []
-        for version, action, etype, data, schema_version, content_version, created_at in rows:
-            payload = json.loads(data)
-            if upcast and schema_version != current:
-                from .store import _upcast
+            return self.full().events(campaign_id, after, upcast=upcast, upto=upto)
+        return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
 
-                etype, schema_version, payload = _upcast(etype, schema_version, payload)
-            out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
-        return out
+    def _name(self, campaign_id: int) -> str:
+        rows = self._rows("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
+        return str(rows[0][0]) if rows else f"#{campaign_id}"
 
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
         sql = "SELECT version, data FROM events WHERE campaign_id = ? AND type = ? AND version > ?"
@@ -103,7 +101,7 @@ class FastSqliteStore:
         rows = self._rows(sql + " ORDER BY version", params)
         if rows is None:
             return self.full().undo_markers(campaign_id, after, upto)
-        return [(v, int(json.loads(d)["action"])) for v, d in rows]
+        return undo_pairs(rows, lambda: self._name(campaign_id), self.where)
 
     def actions(self, campaign_id: int, upto: int | None = None) -> list[tuple[int, str]]:
         limit = "" if upto is None else " AND version <= ?"
@@ -126,6 +124,12 @@ class FastSqliteStore:
         if rows is None:
             return self.full().snapshot_state(campaign_id, version, code_version)
         return rows[0][0] if rows else None
+
+
+def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
+    from .store import _upcast as upcast  # only for an older event shape: SQLAlchemy stays unimported
+
+    return upcast(etype, schema_version, data)
 
 
 def open_fast(path: str) -> FastSqliteStore | None:

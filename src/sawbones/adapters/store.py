@@ -35,8 +35,10 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
+from . import locks
+from .faults import space_problem, wal_replaced
 from . import tables as t
-from .records import SnapshotInfo, StoredEvent
+from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
 from . import upcast as _upcasting
 
 UNDO = "action_undone"  # an undo marker: {"action": N} reverts every event of action N on replay
@@ -87,8 +89,11 @@ class EventStore(ABC):
     def head(self, campaign_id: int) -> int: ...
 
     @abstractmethod
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True) -> list[StoredEvent]:
-        """Events with version > after, in order; upcast to the current shapes unless upcast=False."""
+    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
+               upto: int | None = None) -> list[StoredEvent]:
+        """Events with after < version (<= upto), in order; upcast to the current shapes unless upcast=False.
+
+        Every event is checked against its checksum: Damaged (one line: campaign, event, how to recover)."""
 
     @abstractmethod
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
@@ -104,8 +109,8 @@ class EventStore(ABC):
 
     # snapshots (a cache)
     @abstractmethod
-    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> None:
-        """Store a snapshot; keep the `keep` newest for this code version, drop those of other code."""
+    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> bool:
+        """Store a snapshot (False: skipped, the writer lock was taken; a read never waits); keep the `keep` newest for this code version, drop those of other code."""
 
     @abstractmethod
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:
@@ -117,7 +122,7 @@ class EventStore(ABC):
     # maintenance
     @abstractmethod
     def check(self) -> list[str]:
-        """Problems found (empty: healthy): the engine's integrity check and gaps in any log."""
+        """Problems found (empty: healthy): the engine's integrity check, gaps in any log, damaged events."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -141,9 +146,13 @@ def _store_error(exc: sa_exc.SQLAlchemyError, where: str) -> StoreError:
         return StoreError(f"the database file is damaged ({msg}): restore it from a backup (see docs/deployment.md)",
                           where)
     if "database is locked" in low or "database is busy" in low:
-        return StoreError("the database stayed locked by another writer; nothing was written, try again", where)
+        return locks.Busy(locks.busy_message(locks.lock_wait()), where)
     if "unable to open database" in low:
         return StoreError(f"cannot open the database ({msg})", where)
+    if "disk is full" in low or "disk i/o error" in low:
+        room = space_problem(where)
+        if room:
+            return StoreError(f"{room}: nothing was written; make room and try again ({msg})", where)
     orig = getattr(exc, "orig", None)
     if isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)) and \
             type(orig).__module__.split(".")[0] == "psycopg":
@@ -176,6 +185,7 @@ class SqlEventStore(EventStore):
 
     def __init__(self, shared: "_Shared") -> None:
         self.engine = shared.engine
+        self.shared = shared
         self.where = shared.where
         self.database_id = shared.database_id  # random id of this database: process caches are keyed by it
 
@@ -187,7 +197,7 @@ class SqlEventStore(EventStore):
                 yield conn
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
+    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
         with self.engine.connect() as conn:
             conn.execution_options(sawbones_write=True)  # SQLite: BEGIN IMMEDIATE
             with conn.begin():
@@ -262,9 +272,8 @@ class SqlEventStore(EventStore):
         version = expected_version
         for ev in events:
             version += 1
-            rows.append({"campaign_id": cid, "version": version, "action": action, "type": ev["type"],
-                         "schema_version": _upcasting.EVENT_SCHEMA_VERSION, "content_version": content_version,
-                         "data": dump_data(ev["data"]), "created_at": now})
+            rows.append(_row(cid, version, action, ev["type"], dump_data(ev["data"]),
+                             _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.execute(sa.insert(t.events), rows)
         return version
@@ -303,21 +312,44 @@ class SqlEventStore(EventStore):
             return self._head(conn, campaign_id)
 
     @_guarded
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True) -> list[StoredEvent]:
+    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
+               upto: int | None = None) -> list[StoredEvent]:
         e = t.events.c
-        query = (sa.select(e.version, e.action, e.type, e.data, e.schema_version, e.content_version, e.created_at)
+        query = (sa.select(e.version, e.action, e.type, e.data, e.schema_version, e.content_version, e.created_at,
+                           e.checksum)
                  .where(e.campaign_id == campaign_id, e.version > after).order_by(e.version))
+        if upto is not None:
+            query = query.where(e.version <= upto)
         with self._read() as conn:
-            rows = conn.execute(query).all()
-        out = []
-        loads = json.loads
-        current = _upcasting.EVENT_SCHEMA_VERSION
-        for version, action, etype, data, schema_version, content_version, created_at in rows:
-            payload = loads(data)
-            if upcast and schema_version != current:
-                etype, schema_version, payload = _upcast(etype, schema_version, payload)
-            out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
-        return out
+            try:
+                rows = conn.execute(query).all()
+            except sa_exc.OperationalError as exc:
+                if "decode" not in _message(exc).lower():
+                    raise
+                rows = None
+            if rows is None:  # SQLite text that is not UTF-8: find the event
+                self._undecodable(conn, campaign_id, after)
+        return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
+
+    def _name(self, campaign_id: int) -> str:
+        with self._read() as conn:
+            name = conn.execute(sa.select(t.campaigns.c.name).where(t.campaigns.c.id == campaign_id)).scalar()
+        return str(name) if name is not None else f"#{campaign_id}"
+
+    def _undecodable(self, conn: sa.Connection, campaign_id: int, after: int) -> None:
+        """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
+        rows = conn.exec_driver_sql(
+            "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "
+            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
+        for version, *texts in rows:
+            try:
+                for text in texts:
+                    bytes(text or b"").decode("utf-8")
+            except UnicodeDecodeError:
+                raise Damaged(damaged_message(self._name(campaign_id), int(version), "its text is not UTF-8"),
+                              self.where) from None
+        raise Damaged(f"campaign {self._name(campaign_id)!r}: an event is damaged (its text is not UTF-8); nothing "
+                      "was written. Restore your last backup, see docs/deployment.md", self.where)
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
@@ -327,7 +359,8 @@ class SqlEventStore(EventStore):
         if upto is not None:
             query = query.where(e.version <= upto)
         with self._read() as conn:
-            return [(v, int(json.loads(d)["action"])) for v, d in conn.execute(query)]
+            rows = conn.execute(query).all()
+        return undo_pairs(rows, lambda: self._name(campaign_id), self.where)
 
     @_guarded
     def actions(self, campaign_id: int, upto: int | None = None) -> list[tuple[int, str]]:
@@ -347,21 +380,24 @@ class SqlEventStore(EventStore):
         try:
             with self._write() as conn:
                 cid = self._insert_campaign(conn, name, events[0].created_at if events else time.time())
-                rows = [{"campaign_id": cid, "version": ev.version, "action": ev.action, "type": ev.type,
-                         "schema_version": ev.schema_version, "content_version": ev.content_version,
-                         "data": dump_data(ev.data), "created_at": ev.created_at} for ev in events]
+                rows = [_row(cid, ev.version, ev.action, ev.type, dump_data(ev.data), ev.schema_version,
+                             ev.content_version, ev.created_at) for ev in events]
                 for start in range(0, len(rows), 5000):
                     conn.execute(sa.insert(t.events), rows[start:start + 5000])
-        except sa_exc.IntegrityError:
-            raise UsageError(f"a campaign named {name!r} already exists") from None
+        except sa_exc.IntegrityError as exc:
+            if "unique" in _message(exc).lower() or "duplicate" in _message(exc).lower():
+                raise UsageError(f"a campaign named {name!r} already exists") from None
+            raise
         return cid
 
     # -------------------------------------------------------- snapshots
     @_guarded
-    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> None:
+    def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> bool:
         s = t.snapshots.c
-        with self._write() as conn:
-            self._insert_snapshot_ignore(conn, {
+        with self._write(wait=False) as conn:
+            if conn is None:
+                return False  # another writer holds the lock: a cache is not worth a wait
+            self._upsert_snapshot(conn, {
                 "campaign_id": campaign_id, "version": info.version, "code_version": info.code_version,
                 "content_version": info.content_version, "action": info.action, "state": state,
                 "created_at": info.created_at or time.time()})
@@ -372,8 +408,9 @@ class SqlEventStore(EventStore):
             conn.execute(sa.delete(t.snapshots).where(s.campaign_id == campaign_id,
                                                       s.code_version == info.code_version,
                                                       s.version.not_in(newest.scalar_subquery())))
+        return True
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         raise NotImplementedError
 
     @_guarded
@@ -392,6 +429,18 @@ class SqlEventStore(EventStore):
                                                          s.code_version == code_version)).scalar()
 
     # -------------------------------------------------------- maintenance
+    def _damaged_events(self) -> list[str]:
+        """The first damaged event of every campaign (checksums, text, JSON)."""
+        problems = []
+        with self._read() as conn:
+            ids = list(conn.execute(sa.select(t.campaigns.c.id).order_by(t.campaigns.c.id)).scalars())
+        for cid in ids:
+            try:
+                self.events(cid, upcast=False)
+            except Damaged as exc:
+                problems.append(exc.message)
+        return problems
+
     def _log_gaps(self, conn: sa.Connection) -> list[str]:
         e = t.events.c
         query = (sa.select(t.campaigns.c.name, sa.func.count(), sa.func.max(e.version))
@@ -405,6 +454,14 @@ class SqlEventStore(EventStore):
     def dispose(self) -> None:
         """Close this database's pooled connections (tests, shutdown); a later use reconnects."""
         _forget_engine(self.engine)
+
+
+def _row(cid: int, version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
+         created_at: float) -> dict[str, Any]:
+    """An events row as written, with its checksum."""
+    return {"campaign_id": cid, "version": version, "action": action, "type": etype, "data": data,
+            "schema_version": schema_version, "content_version": content_version, "created_at": created_at,
+            "checksum": checksum(version, action, etype, data, schema_version, content_version, created_at)}
 
 
 def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
@@ -425,25 +482,6 @@ def check_sequence(events: Sequence[StoredEvent]) -> None:
 # ---------------------------------------------------------------- SQLite
 
 
-@contextmanager
-def _writer_lock(path: str) -> Iterator[None]:
-    """An exclusive lock on `<database>-writer.lock` (none for in-memory databases or without fcntl)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover (not POSIX)
-        yield
-        return
-    if path in ("", ":memory:"):
-        yield
-        return
-    with open(f"{path}-writer.lock", "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 class SqliteEventStore(SqlEventStore):
     backend = "sqlite"
 
@@ -452,15 +490,36 @@ class SqliteEventStore(SqlEventStore):
         super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_engine(path), path))
 
     @contextmanager
-    def _write(self) -> Iterator[sa.Connection]:
-        """Writers queue on an OS file lock before BEGIN IMMEDIATE.
+    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
+        """Writers queue on an OS file lock (locks.file_lock, bounded) before BEGIN IMMEDIATE.
 
         SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
         writers from several worker processes a write could wait far longer than the writes before it
-        took. A blocking flock wakes the next writer as soon as the lock is free."""
-        with _writer_lock(self.path):
+        took. wait=False: yields None at once when another writer holds the lock (snapshots: a read
+        never waits on the writer)."""
+        with locks.file_lock(self.path, time.monotonic() + locks.lock_wait(), wait=wait) as held:
+            if not held:
+                yield None
+                return
             with super()._write() as conn:
+                self._check_wal(conn)
                 yield conn
+
+    def _check_wal(self, conn: sa.Connection) -> None:
+        if self.shared.stopped:
+            raise StoreError(self.shared.stopped, self.where)
+        stopped = wal_replaced(self.path, conn.connection.info)
+        if stopped:
+            self.shared.stopped = stopped
+            raise StoreError(stopped, self.where)
+
+    @contextmanager
+    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
+        """Hold the writer's turn across load, decide and append: this process's threads first come,
+        first served, then the file lock shared with every other process (both bounded by deadline)."""
+        with locks.turns(("sqlite", os.path.realpath(self.path))).turn(deadline, self.where):
+            with locks.file_lock(self.path, deadline):
+                yield
 
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.sqlite import insert
@@ -468,10 +527,12 @@ class SqliteEventStore(SqlEventStore):
         stmt = insert(t.meta).values(key=key, value=value)
         conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         from sqlalchemy.dialects.sqlite import insert
 
-        conn.execute(insert(t.snapshots).values(**row).on_conflict_do_nothing())
+        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
+        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
+                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     def _new_campaign_id(self, conn: sa.Connection) -> int:
         """Never reuse the id of a deleted campaign (caches are keyed by id)."""
@@ -487,11 +548,14 @@ class SqliteEventStore(SqlEventStore):
             result = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check")]
             problems = [] if result == ["ok"] else result
             problems += [f"foreign key: {tuple(r)}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check")]
-            return problems + self._log_gaps(conn)
+            problems += self._log_gaps(conn)
+        return problems + self._damaged_events()
 
     @_guarded
     def backup_to(self, dest: str | Path) -> None:
-        """A consistent copy of the whole database while it is in use (SQLite online backup)."""
+        """A consistent copy of the whole database while it is in use (SQLite online backup).
+
+        sqlite3.Error (a full disk, a file-size limit) reaches the caller, which cleans up."""
         import sqlite3
 
         raw = self.engine.raw_connection()
@@ -508,6 +572,9 @@ class SqliteEventStore(SqlEventStore):
 # ---------------------------------------------------------------- PostgreSQL
 
 
+_PG_TURN_SPACE = 0x5A3B  # first key of the advisory locks that hold a campaign's writer turn
+
+
 class PostgresEventStore(SqlEventStore):
     backend = "postgresql"
 
@@ -516,21 +583,45 @@ class PostgresEventStore(SqlEventStore):
         super().__init__(_shared(("postgresql", url.render_as_string(hide_password=False)), lambda: _pg_engine(url),
                                  where))
 
+    @contextmanager
+    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
+        """Hold the writer's turn on one campaign across load, decide and append: this process's
+        threads first come, first served, then an advisory lock that PostgreSQL grants in order of
+        request (lock_timeout bounds the wait). Other campaigns do not wait."""
+        with locks.turns((self.database_id, campaign_id)).turn(deadline, self.where) as outermost:
+            if not outermost:
+                yield
+                return
+            try:
+                with self.engine.connect() as conn, conn.begin():
+                    left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {left_ms}")
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:space, :cid)"),
+                                 {"space": _PG_TURN_SPACE, "cid": campaign_id})
+                    yield
+            except sa_exc.OperationalError as exc:
+                if "lock timeout" in _message(exc).lower():
+                    raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
+                raise _store_error(exc, self.where) from None
+
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.postgresql import insert
 
         stmt = insert(t.meta).values(key=key, value=value)
         conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
 
-    def _insert_snapshot_ignore(self, conn: sa.Connection, row: dict[str, Any]) -> None:
+    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
         from sqlalchemy.dialects.postgresql import insert
 
-        conn.execute(insert(t.snapshots).values(**row).on_conflict_do_nothing())
+        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
+        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
+                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     @_guarded
     def check(self) -> list[str]:
         with self._read() as conn:
-            return self._log_gaps(conn)
+            problems = self._log_gaps(conn)
+        return problems + self._damaged_events()
 
 
 # ---------------------------------------------------------------- engines, shared per process
@@ -543,6 +634,7 @@ class _Shared:
     engine: sa.Engine
     where: str
     database_id: str
+    stopped: str = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
 
 
 _ENGINES: "OrderedDict[tuple[Any, ...], _Shared]" = OrderedDict()
@@ -566,7 +658,7 @@ def _sqlite_engine(path: str) -> sa.Engine:
     if path != ":memory:" and Path(path).is_dir():
         raise StoreError("cannot open the database: this is a directory", path)
     engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=path),
-                              connect_args={"timeout": 30, "check_same_thread": False})
+                              connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
 
     @sa_event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record) -> None:
@@ -666,8 +758,12 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
         return SqliteEventStore(os.path.expanduser(target))
     try:
         url = sa.make_url(target)
-    except sa_exc.ArgumentError:
-        raise UsageError(f"cannot read the database URL {_hide(target)!r}") from None
+        port = url.port
+    except (sa_exc.ArgumentError, ValueError):
+        raise UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
+                         "postgresql+psycopg://user:password@host:port/dbname, the port a number)") from None
+    if port is not None and not 0 < port < 65536:
+        raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
     backend, _, driver = url.drivername.partition("+")
     if backend == "sqlite":
         if driver not in ("", "pysqlite"):
@@ -686,5 +782,6 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
 def _hide(target: str) -> str:
     try:
         return sa.make_url(target).render_as_string(hide_password=True)
-    except sa_exc.ArgumentError:
-        return target.split("@")[-1]
+    except (sa_exc.ArgumentError, ValueError):
+        scheme, _, rest = target.partition("://")
+        return f"{scheme}://***@{rest.split('@')[-1]}" if "@" in rest else target

@@ -28,6 +28,7 @@ events = Table(
     Column("content_version", Text, nullable=False),
     Column("data", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("checksum", Text),  # records.checksum of the other columns (revision 0003); NULL only if damaged
     PrimaryKeyConstraint("campaign_id", "version"),
     Index("ix_events_campaign_type", "campaign_id", "type", "version"),
     sqlite_with_rowid=False,

@@ -13,18 +13,26 @@ of an import is the same document (bar `exported_at`), whatever the two backends
 from __future__ import annotations
 
 import datetime as dt
+import errno as _errno
 import json
+import math
+import os
 import re
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..errors import SawbonesError, UsageError
+from ..errors import SawbonesError, StoreError, UsageError
+from .faults import space_problem
 from .store import CREATED, EventStore, StoredEvent, check_sequence
 from .upcast import upcast
 
 FORMAT = "sawbones-campaign"
 FORMAT_VERSION = 1
 _FIELDS = ("version", "action", "type", "data", "schema_version", "content_version", "created_at")
+MAX_NESTING = 64  # JSON depth an export may reach (the deepest event sawbones writes is far shallower)
+MAX_NUMBER = 2**31 - 1  # versions, actions and schema versions fit every backend's INTEGER
 
 
 def _version() -> str:
@@ -36,9 +44,10 @@ def _version() -> str:
         return "unknown"
 
 
-def export_doc(store: EventStore, name: str) -> dict[str, Any]:
+def export_doc(store: EventStore, name: str, upto: int | None = None) -> dict[str, Any]:
+    """The campaign's log (up to event `upto`: the intact part of a damaged log) as one document."""
     cid = store.campaign_id(name)
-    events = store.events(cid, upcast=False)
+    events = store.events(cid, upcast=False, upto=upto)
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "campaign": name,
         "exported_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -52,11 +61,47 @@ def read_doc(path: str | Path) -> dict[str, Any]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"not a sawbones export: not UTF-8 text (byte {exc.start})", str(path)) from None
+    return loads_doc(text, str(path))
+
+
+def loads_doc(text: str, where: str = "") -> Any:
+    """JSON text of an export, nested at most MAX_NESTING deep; UsageError (one line) otherwise."""
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"not a sawbones export: invalid JSON at line {exc.lineno} ({exc.msg})", str(path)) from None
+        raise UsageError(f"not a sawbones export: invalid JSON at line {exc.lineno} ({exc.msg})", where) from None
+    except RecursionError:
+        raise UsageError(f"not a sawbones export: JSON nested more than {MAX_NESTING} deep", where) from None
+    except ValueError as exc:
+        raise UsageError(f"not a sawbones export: {exc}", where) from None
+    check_nesting(doc, where)
     return doc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def check_nesting(doc: Any, where: str = "") -> None:
+    """UsageError if a JSON value (dicts and lists) is nested more than MAX_NESTING deep."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise UsageError(f"not a sawbones export: JSON nested more than {MAX_NESTING} deep", where)
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
 
 
 def parse_events(doc: Any, where: str = "") -> list[StoredEvent]:
@@ -68,16 +113,24 @@ def parse_events(doc: Any, where: str = "") -> list[StoredEvent]:
     raw = doc.get("events")
     if not isinstance(raw, list) or not raw:
         raise UsageError("the export holds no events", where)
+    check_nesting(doc, where)
     out = []
     for i, item in enumerate(raw):
         if not isinstance(item, dict) or set(_FIELDS) - set(item):
             missing = sorted(set(_FIELDS) - set(item)) if isinstance(item, dict) else list(_FIELDS)
             raise UsageError(f"events[{i}] lacks {', '.join(missing)}", where)
-        ok = (isinstance(item["version"], int) and isinstance(item["action"], int) and isinstance(item["type"], str)
-              and isinstance(item["data"], dict) and isinstance(item["schema_version"], int)
-              and isinstance(item["content_version"], str) and isinstance(item["created_at"], (int, float)))
+        ok = (_count(item["version"]) and _count(item["action"]) and isinstance(item["type"], str)
+              and isinstance(item["data"], dict) and _count(item["schema_version"])
+              and isinstance(item["content_version"], str) and isinstance(item["created_at"], (int, float))
+              and not isinstance(item["created_at"], bool))
         if not ok:
             raise UsageError(f"events[{i}] has a field of the wrong type", where)
+        for field in ("version", "action", "schema_version"):
+            if not 0 <= item[field] <= MAX_NUMBER:
+                raise UsageError(f"events[{i}].{field} is out of range (0 to {MAX_NUMBER})", where)
+        if not (math.isfinite(item["created_at"]) and 0 <= item["created_at"] < 1e11):
+            raise UsageError(f"events[{i}].created_at is not a time (seconds since 1970): "
+                             f"{item['created_at']!r}", where)
         out.append(StoredEvent(item["version"], item["action"], item["type"], item["data"], item["schema_version"],
                                item["content_version"], float(item["created_at"])))
     if out[0].type != CREATED:
@@ -87,6 +140,10 @@ def parse_events(doc: Any, where: str = "") -> list[StoredEvent]:
     except UsageError as exc:
         raise UsageError(exc.message, where) from None
     return out
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = None,
@@ -108,6 +165,8 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
             readable.append(StoredEvent(e.version, e.action, etype, data, sv, e.content_version, e.created_at))
         try:
             check(readable)
+        except StoreError as exc:  # an event type this sawbones does not know, ...
+            raise UsageError(f"the export does not replay ({exc.message})", where) from None
         except SawbonesError:
             raise
         except Exception as exc:  # a log that does not fold is not imported
@@ -121,7 +180,6 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
 
 def write_json(doc: dict[str, Any], path: str | Path) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of one."""
-    import os
     import tempfile
 
     path = Path(path)
@@ -148,7 +206,10 @@ def safe_filename(name: str, taken: set[str]) -> str:
 
 
 def backup(store: EventStore, directory: str | Path) -> dict[str, Any]:
-    """Every campaign as its own export file in a new timestamped folder (+ a SQLite copy for SQLite)."""
+    """Every campaign as its own export file in a new timestamped folder (+ a SQLite copy for SQLite).
+
+    All or nothing: each file is written under a temporary name, checked, then renamed; on any
+    failure (a full disk, a file-size limit) the new folder is removed and one line says why."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     root = Path(directory)
     target = root / f"sawbones-backup-{stamp}"
@@ -159,6 +220,16 @@ def backup(store: EventStore, directory: str | Path) -> dict[str, Any]:
         target.mkdir(parents=True)
     except OSError as exc:
         raise UsageError(f"cannot create {target}: {exc.strerror or exc}") from None
+    try:
+        return _backup_into(store, target)
+    except BaseException as exc:
+        shutil.rmtree(target, ignore_errors=True)
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            raise StoreError(_failed_backup(exc, target), str(root)) from None
+        raise
+
+
+def _backup_into(store: EventStore, target: Path) -> dict[str, Any]:
     taken: set[str] = set()
     files: list[dict[str, Any]] = []
     for name in store.campaign_names():
@@ -170,9 +241,25 @@ def backup(store: EventStore, directory: str | Path) -> dict[str, Any]:
     backup_to = getattr(store, "backup_to", None)
     if backup_to is not None:
         db_copy = target / "sawbones.db"
-        backup_to(db_copy)
+        partial = target / ".sawbones.db.partial"
+        backup_to(partial)
+        check = sqlite3.connect(partial)
+        try:
+            verdict = check.execute("PRAGMA quick_check").fetchone()
+        finally:
+            check.close()
+        if verdict is None or verdict[0] != "ok":
+            raise sqlite3.DatabaseError(f"the copy does not check out ({verdict[0] if verdict else 'empty'})")
+        os.replace(partial, db_copy)
         out["database_copy"] = str(db_copy)
     return out
+
+
+def _failed_backup(exc: BaseException, target: Path) -> str:
+    errno_ = getattr(exc, "errno", None)
+    why = (space_problem(target.parent) if errno_ in (None, _errno.ENOSPC, _errno.EFBIG) else "") or \
+        (getattr(exc, "strerror", None) or str(exc))
+    return f"the backup failed ({why}); nothing was kept of it, the database is untouched"
 
 
 def events_equal(a: Sequence[StoredEvent], b: Sequence[StoredEvent]) -> bool:

@@ -6,24 +6,26 @@ last state of the campaign, and folds only the tail. A snapshot is usable when i
 same fold code (code_version) and no undo marker after it reverts an action it contains; otherwise
 an older snapshot, or the full log, is used. Snapshots are written every SNAPSHOT_EVERY events.
 
-Acting is optimistic: decide on the state at version V, append after V. If another GM appended
-first, the command is decided again on the new state (a bounded number of times); a command the
-new state no longer allows fails with its own clear error, and nothing is ever written twice.
-Decisions must therefore be pure functions of their Context.
+Acting takes turns: a writer holds the store's writer turn (adapters/locks.py: first come, first
+served in a process, a lock shared by every process) across load, decide and append, so writers
+queue instead of refusing each other; a turn that does not come within the deadline (locks.lock_wait)
+is refused with a clear line. The append still names the version it read: should another writer
+get in first anyway (one that takes no turn), the command is decided again on the new state (at
+most RETRIES times); a command the new state no longer allows fails with its own clear error, and
+nothing is ever written twice. Decisions must therefore be pure functions of their Context.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import threading
 import time
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Any, Callable
+from functools import cached_property
+from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
 from ..domain.evolve import Event, evolve
@@ -31,13 +33,14 @@ from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
 from ..errors import ConflictError, RuleViolation, StoreError, UsageError
+from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
-RETRIES = 8  # automatic re-decisions after a ConflictError (several workers on one campaign)
+RETRIES = 8  # re-decisions after a ConflictError (a writer that did not take its turn: an older sawbones)
 
 
 @dataclass(frozen=True)
@@ -79,43 +82,6 @@ class _Base:
     stamp: float | None = None  # created_at of the event at `version`: a restored or replaced database differs
 
 
-def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ...]]:
-    """Fold the whole log, skipping undone actions; also list the actions for the log view."""
-    undone = {e.data["action"] for e in stored if e.type == UNDO}
-    state = Campaign(name="")
-    first_type: dict[int, str] = {}
-    for event in stored:
-        first_type.setdefault(event.action, event.type)
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
-    actions = tuple((a, t, a in undone) for a, t in first_type.items())
-    return state, actions
-
-
-def fold_tail(state: Campaign, tail: list[Any]) -> Campaign:
-    """Fold events after a base state; undo markers in the tail revert actions of the tail."""
-    undone = {e.data["action"] for e in tail if e.type == UNDO}
-    for event in tail:
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
-    return state
-
-
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """What folds the log: the domain package's source and the snapshot codec. A change invalidates snapshots."""
-    import sawbones
-
-    digest = hashlib.sha256(getattr(sawbones, "__version__", "").encode())
-    root = Path(sawbones.__file__).parent
-    files = sorted((root / "domain").rglob("*.py")) + [root / "adapters" / "codec.py"]
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 class _Memory:
     """This process's newest folded state per (database, campaign): services opened per request share it."""
 
@@ -152,16 +118,15 @@ class _Memory:
 MEMORY = _Memory()
 
 
-_LOCKS: dict[tuple[Any, int], threading.RLock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-def _campaign_lock(database: Any, cid: int) -> Any:
-    """Actions on one campaign take turns inside a process (web worker threads): no conflict to retry.
-
-    Across processes, the store's version check still decides; this only spares same-process losers."""
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault((database, cid), threading.RLock())
+@contextmanager
+def _writer_turn(store: Any, cid: int, deadline: float) -> Iterator[None]:
+    """Hold the store's writer turn across load, decide and append (a store without turns: no wait)."""
+    turn = getattr(store, "writer_turn", None)
+    if turn is None:
+        yield
+        return
+    with turn(cid, deadline):
+        yield
 
 
 class Service:
@@ -174,6 +139,7 @@ class Service:
         self.retries = retries
         self.memory_cache = memory_cache and bool(getattr(store, "database_id", None))
         self._db = f"{getattr(store, 'database_id', '')}@{getattr(store, 'where', '')}"
+        self._rebuild: set[int] = set()  # campaigns whose newest snapshot could not be read
 
     @classmethod
     def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
@@ -299,23 +265,21 @@ class Service:
         content = last.content_version if last is not None else base.content_version
         stamp = last.created_at if last is not None else base.stamp
         snapshot_at = base.snapshot_at
-        if self.snapshot_every > 0 and head - snapshot_at >= self.snapshot_every:
+        rebuild = cid in self._rebuild  # a damaged snapshot was met: a good one replaces it now
+        if self.snapshot_every > 0 and (head - snapshot_at >= self.snapshot_every or rebuild):
             if self._save_snapshot(cid, head, action, state, content):
                 snapshot_at = head
+                self._rebuild.discard(cid)
         self._remember(cid, _Base(head, action, state, snapshot_at, content, stamp))
         return Loaded(cid, state, head, action + 1, self._actions_of(cid, head))
 
     def _read_snapshot(self, cid: int, version: int) -> Campaign | None:
-        from ..adapters.codec import CodecError, loads
-
-        text = self.store.snapshot_state(cid, version, code_version())
-        if text is None:
+        """The snapshot's state, or None (a damaged one is ignored with a warning, and rebuilt)."""
+        state = read_snapshot(self.store, cid, version)
+        if state is False:
+            self._rebuild.add(cid)
             return None
-        try:
-            state = loads(text)
-        except CodecError:
-            return None
-        return state if isinstance(state, Campaign) else None
+        return state
 
     def _remember(self, cid: int, base: _Base) -> None:
         if self.memory_cache:
@@ -327,15 +291,14 @@ class Service:
 
     def _save_snapshot(self, cid: int, head: int, action: int, state: Campaign, content: str) -> bool:
         """Best effort: a snapshot that cannot be written only makes a later load slower."""
-        from ..adapters.codec import dumps
         from ..adapters.store import SnapshotInfo
 
         try:
-            self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), dumps(state),
-                                     keep=self.keep_snapshots)
+            saved = self.store.save_snapshot(cid, SnapshotInfo(head, action, code_version(), content), seal(state),
+                                             keep=self.keep_snapshots)
         except (StoreError, TypeError):
             return False
-        return True
+        return saved is not False
 
     # ------------------------------------------------------------ acting
     def context(self, loaded: Loaded, dice: tuple[int, ...] = ()) -> Context:
@@ -349,9 +312,13 @@ class Service:
 
         If another GM wrote first, decide again on the new state (at most `retries` times): the command
         still applies, or fails with the reason the new state refuses it. Nothing is written twice."""
+        from ..adapters.locks import lock_wait
+
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
-        with _campaign_lock(getattr(self.store, "database_id", id(self.store)), cid):
+        deadline = time.monotonic() + lock_wait()
+        self.context(self._load(cid))  # warm up outside the turn: inside it, only what is new is read
+        with _writer_turn(self.store, cid, deadline):
             return self._act(cid, decide, attempts, dice)
 
     def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
@@ -380,7 +347,13 @@ class Service:
     def undo(self, name: str) -> tuple[Campaign, int]:
         """Revert the last action still in force. If someone else acted meanwhile, the undo is refused
         (retrying could revert their action instead of the one you meant)."""
+        from ..adapters.locks import lock_wait
+
         cid = self.store.campaign_id(name)
+        with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
+            return self._undo(cid)
+
+    def _undo(self, cid: int) -> tuple[Campaign, int]:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)
@@ -407,10 +380,10 @@ class Service:
         return self.store.events(self.store.campaign_id(name))
 
     # ------------------------------------------------------------ export / import
-    def export_campaign(self, name: str) -> dict[str, Any]:
+    def export_campaign(self, name: str, upto: int | None = None) -> dict[str, Any]:
         from ..adapters.transfer import export_doc
 
-        return export_doc(self.store, name)
+        return export_doc(self.store, name, upto)
 
     def import_campaign(self, doc: dict[str, Any], as_name: str | None = None) -> str:
         from ..adapters.transfer import import_doc

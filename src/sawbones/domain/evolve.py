@@ -11,6 +11,10 @@ from typing import Any, Callable
 from .state import Body, Campaign, Character
 
 Event = dict[str, Any]
+class UnknownEventType(KeyError):
+    """No handler for this event type (a newer sawbones, or a content pack that is not loaded wrote it)."""
+
+
 _HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
 
 
@@ -41,7 +45,9 @@ def event_types() -> tuple[str, ...]:
 def evolve(state: Campaign, event: Event) -> Campaign:
     if not _RULE_MODULES_LOADED:
         _load_rule_modules()
-    handler = _HANDLERS[event["type"]]
+    handler = _HANDLERS.get(event["type"])
+    if handler is None:
+        raise UnknownEventType(event["type"])
     return replace(handler(state, event["data"]), version=state.version + 1)
 
 

@@ -13,8 +13,10 @@ def register(cli: click.Group) -> None:
 
     @cli.command("export")
     @click.argument("file", required=False, metavar="[FILE]")
+    @click.option("--upto", type=click.IntRange(1, 2**31 - 1), metavar="EVENT",
+                  help="Only the events up to this one (the intact part of a damaged log).")
     @pass_env
-    def export_cmd(env, file) -> None:
+    def export_cmd(env, file, upto) -> None:
         """Write the current campaign (or --campaign) to FILE as JSON: its whole log, losslessly.
 
         Without FILE (or with -), the document goes to standard output. `sawbones import` reads it
@@ -22,7 +24,7 @@ def register(cli: click.Group) -> None:
         from ..adapters.transfer import write_json
 
         name = env.campaign_name()
-        doc = env.service.export_campaign(name)
+        doc = env.service.export_campaign(name, upto)
         if not file or file == "-":
             click.echo(json.dumps(doc, ensure_ascii=False, indent=1))
             return
@@ -43,15 +45,9 @@ def register(cli: click.Group) -> None:
 
         The log is written exactly as exported: versions, actions, data, schema and content versions,
         times. A name already in use is refused: choose another with --as."""
-        from ..adapters.transfer import read_doc
+        from ..adapters.transfer import loads_doc, read_doc
 
-        if file == "-":
-            try:
-                doc = json.loads(sys.stdin.read())
-            except json.JSONDecodeError as exc:
-                raise click.UsageError(f"standard input is not JSON ({exc.msg} at line {exc.lineno})") from None
-        else:
-            doc = read_doc(file)
+        doc = loads_doc(sys.stdin.read(), "standard input") if file == "-" else read_doc(file)
         name = env.service.import_campaign(doc, as_name)
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},

@@ -1,0 +1,239 @@
+"""Taking turns to write, with a bound on every wait.
+
+Two layers, always in this order:
+
+- **In a process** (the web app's worker threads), writers queue first come, first served on a
+  ticket lock (`Turns`): no thread overtakes another, and each one waits at most until its deadline.
+- **Across processes** (CLI commands, other workers) on SQLite, writers hold an exclusive `flock`
+  on `<database>-writer.lock` (`file_lock`): a blocking call, so the kernel wakes a waiter as soon
+  as the lock is free, made by a helper thread that the caller stops waiting for at the deadline.
+  PostgreSQL uses an advisory lock with `lock_timeout` instead (store.py).
+
+Both are re-entrant in one thread: an action that holds its turn may append, and save a snapshot,
+without waiting for itself. A wait that reaches its deadline raises `Busy`, one line that says
+what was busy and that nothing was written. The bound is `lock_wait()` seconds: $SAWBONES_LOCK_WAIT,
+else LOCK_WAIT.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import threading
+import time
+from collections import deque
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..errors import StoreError
+
+LOCK_WAIT = 10.0  # seconds: the longest any writer waits for its turn before it is refused
+
+
+class Busy(StoreError):
+    """The writer's turn did not come before the deadline: nothing was written."""
+
+    code = "busy"
+
+
+def lock_wait() -> float:
+    """The bound on a wait for the writer's turn, in seconds ($SAWBONES_LOCK_WAIT, else LOCK_WAIT)."""
+    raw = os.environ.get("SAWBONES_LOCK_WAIT", "")
+    try:
+        value = float(raw) if raw.strip() else LOCK_WAIT
+    except ValueError:
+        return LOCK_WAIT
+    return value if 0 <= value <= 3600 else LOCK_WAIT
+
+
+def busy_message(seconds: float) -> str:
+    return (f"another writer held the database for more than {seconds:g} s (a suspended or stuck sawbones, "
+            "or a long import); nothing was written, try again (see docs/deployment.md)")
+
+
+# ---------------------------------------------------------------- in a process: a fair ticket lock
+
+
+class Turns:
+    """A re-entrant first-come-first-served lock with a deadline."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._queue: deque[int] = deque()
+        self._owner: int | None = None
+        self._depth = 0
+        self._next = 0
+
+    @contextmanager
+    def turn(self, deadline: float, where: str = "") -> Iterator[bool]:
+        """Wait for this thread's turn; yields True for the outermost hold, False inside it."""
+        me = threading.get_ident()
+        with self._cond:
+            if self._owner == me:
+                self._depth += 1
+                ticket = None
+            else:
+                ticket = self._next
+                self._next += 1
+                self._queue.append(ticket)
+                while self._owner is not None or self._queue[0] != ticket:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        self._queue.remove(ticket)
+                        self._cond.notify_all()
+                        raise Busy(busy_message(lock_wait()), where)
+                    self._cond.wait(left)
+                self._queue.popleft()
+                self._owner, self._depth = me, 1
+        try:
+            yield ticket is not None
+        finally:
+            with self._cond:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._owner = None
+                    self._cond.notify_all()
+
+
+_TURNS: dict[Any, Turns] = {}
+_TURNS_GUARD = threading.Lock()
+
+
+def turns(key: Any) -> Turns:
+    """The one queue of this process for `key` (a database, or a campaign of a database)."""
+    with _TURNS_GUARD:
+        found = _TURNS.get(key)
+        if found is None:
+            found = _TURNS[key] = Turns()
+        return found
+
+
+# ---------------------------------------------------------------- across processes: the writer-lock file
+
+_HELD = threading.local()  # lock files this thread holds, with a count (re-entrant)
+
+
+def lock_path(path: str) -> str:
+    return f"{path}-writer.lock"
+
+
+def _open_lock(path: str) -> int:
+    """Open (or create) the lock file with the database's permissions; flock needs no write access."""
+    lock = lock_path(path)
+    try:
+        return os.open(lock, os.O_RDWR)
+    except FileNotFoundError:
+        pass
+    except PermissionError:
+        try:
+            return os.open(lock, os.O_RDONLY)
+        except OSError as exc:
+            raise _unusable(lock, exc) from None
+    except OSError as exc:
+        raise _unusable(lock, exc) from None
+    try:
+        mode = os.stat(path).st_mode & 0o666
+    except OSError:
+        mode = 0o644
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_EXCL, mode)
+    except FileExistsError:  # another writer created it meanwhile
+        return _open_lock(path)
+    except OSError as exc:
+        raise _unusable(lock, exc) from None
+    try:  # the database's group and mode, whatever this process's umask
+        st = os.stat(path)
+        os.fchmod(fd, st.st_mode & 0o666)
+        if os.fstat(fd).st_gid != st.st_gid:
+            os.fchown(fd, -1, st.st_gid)
+    except OSError:
+        pass
+    return fd
+
+
+def _unusable(lock: str, exc: OSError) -> StoreError:
+    why = exc.strerror or str(exc)
+    return StoreError(f"cannot use the writer lock {lock} ({why}): give it the database file's owner, group and "
+                      "mode (see docs/deployment.md)", lock)
+
+
+@contextmanager
+def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool]:
+    """Hold `<path>-writer.lock` (yields True), or yield False at once when wait=False and it is taken.
+
+    Busy when the deadline passes. No lock for in-memory databases or where fcntl is missing."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover (not POSIX)
+        yield True
+        return
+    if path in ("", ":memory:"):
+        yield True
+        return
+    held: dict[str, int] = getattr(_HELD, "locks", None) or {}
+    _HELD.locks = held
+    if held.get(path):
+        held[path] += 1
+        try:
+            yield True
+        finally:
+            held[path] -= 1
+        return
+    fd = _open_lock(path)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+            os.close(fd)
+            raise _unusable(lock_path(path), exc) from None
+        if not wait:
+            os.close(fd)
+            yield False
+            return
+        if not _flock_before(fd, deadline):  # the fd now belongs to the waiting thread, which closes it
+            raise Busy(busy_message(lock_wait()), path) from None
+    held[path] = 1
+    try:
+        yield True
+    finally:
+        held.pop(path, None)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _flock_before(fd: int, deadline: float) -> bool:
+    """Block on the lock (the kernel wakes the waiter when it is free: no polling), at most until deadline.
+
+    A helper thread makes the blocking call; if the deadline passes first, it is abandoned: when it gets
+    the lock at last it lets go at once and closes the file."""
+    import fcntl
+
+    state = {"got": False, "abandoned": False}
+    guard = threading.Lock()
+    done = threading.Event()
+
+    def wait() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            ok = True
+        except OSError:
+            ok = False
+        with guard:
+            if state["abandoned"]:
+                if ok:
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            else:
+                state["got"] = ok
+        done.set()
+
+    threading.Thread(target=wait, name="sawbones-writer-lock", daemon=True).start()
+    done.wait(max(0.0, deadline - time.monotonic()))
+    with guard:
+        if state["got"]:
+            return True
+        if done.is_set():  # the blocking call failed
+            os.close(fd)
+        else:
+            state["abandoned"] = True
+        return False

@@ -275,26 +275,21 @@ def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
 
 @scheduler
 def _affliction_saves(ctx: Any):
+    waiting = {(p.character, p.affliction) for p in ctx.state.pending}  # queued: due, but not again
     for index, character in enumerate(ctx.state.characters):
         if character.dead:
             continue
         for a in character.afflictions:
-            if a.status == ACTIVE and a.next_save_at is not None:
+            if a.status == ACTIVE and a.next_save_at is not None and (character.id, a.id) not in waiting:
                 key = f"affliction:{index:06d}:{int(a.id.lstrip('a') or 0):08d}"
                 yield a.next_save_at, key, partial(_due_save, character.id, a.id)
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
-           auto: bool = False) -> list[Event]:
-    """A player's die for a pending save; the interrupted advance then resumes up to its target."""
-    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
-    if pending is None:
-        known = ", ".join(p.id for p in ctx.state.pending) or "none"
-        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
-    if total is None and d20 is None:
-        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
+def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d20: int | None = None,
+            ) -> tuple[list[Event], Campaign]:
+    """Clear a pending save and make it (typed, or rolled) if it is still due as it was queued."""
     events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id}}]
-    state = fold(events, ctx.state)
+    state = fold(events, state)
     character = state.character(pending.character)
     a = next((x for x in character.afflictions if x.id == pending.affliction), None) if character else None
     if character is not None and not character.dead and a is not None and a.status == ACTIVE \
@@ -302,6 +297,23 @@ def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None 
         new = resolve_save(replace(ctx, state=state), character.id, a.id, total, d20)
         events += new
         state = fold(new, state)
-    if pending.target > state.clock:
+    return events, state
+
+
+def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+           auto: bool = False) -> list[Event]:
+    """A player's die for a pending save. Once no save waits any more, the interrupted advance resumes up to its
+    target (what else is due at this moment first); `auto` rolls the other saves queued with it as well."""
+    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
+    if pending is None:
+        known = ", ".join(p.id for p in ctx.state.pending) or "none"
+        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
+    if total is None and d20 is None:
+        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
+    events, state = _settle(ctx, ctx.state, pending, total, d20)
+    while auto and state.pending:
+        more, state = _settle(ctx, state, state.pending[0])
+        events += more
+    if not state.pending and pending.target >= state.clock:
         events += advance_to(replace(ctx, state=state), pending.target, auto)
     return events

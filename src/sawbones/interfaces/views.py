@@ -249,11 +249,11 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {d['check']} < {d['dc']} → DC {d['dc'] + 2}"
     if kind == "hp_changed":
         max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
-        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + d['cause'] if d.get('cause') else ''}"
+        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + _cause(d['cause'], lang) if d.get('cause') else ''}"
     if kind == "body_changed":
         return f"{who}: {d['part']} {d['change']:+d}"
     if kind == "character_died":
-        return f"{who}: {'MORT' if fr else 'DEAD'} ({d.get('cause', '')})"
+        return f"{who}: {'MORT' if fr else 'DEAD'} ({_cause(d.get('cause', ''), lang)})"
     if kind == "character_stabilized":
         return f"{who}: {'stabilisé' if fr else 'stable'}"
     if kind == "injury_changed" and d.get("note"):
@@ -261,6 +261,11 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
     if kind == "noted" and "results" in d:
         lines = []
         for r in d["results"]:
+            if r.get("on") == "dying":  # the hit point model's check for a dying character
+                verdict = ("stabilisé" if fr else "stable") if r["succeeded"] else ("perd des PV" if fr else "loses HP")
+                lines.append(f"{who}: {'mourant, test de' if fr else 'dying, check of'} {r['check'].upper()} "
+                             f"{r['total']} vs {r['dc']} → {verdict}")
+                continue
             src = r["source"]["name"]
             if "save" in r:
                 verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
@@ -272,6 +277,17 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
     if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
         return _affliction_line(d, kind, who, rules, lang)
     return None
+
+
+HP_CAUSES = {"massive_damage": ("tué sur le coup par des dégâts massifs", "killed outright by massive damage"),
+             "negative_hp": ("points de vie à l'opposé de la Constitution", "hit points down to minus Constitution"),
+             "dying": ("mourant", "dying")}
+
+
+def _cause(cause: str, lang: str) -> str:
+    """What caused a death or an HP change, in the reader's language (content ids stay as they are)."""
+    names = HP_CAUSES.get(cause)
+    return (names[0] if lang == "fr" else names[1]) if names else cause
 
 
 def save_total(d: dict[str, Any], lang: str) -> str:

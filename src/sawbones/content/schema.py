@@ -246,6 +246,12 @@ class SaveDef(Named):
 class SpellDef(Named):
     systems: tuple[SystemId, ...]
     injury_tier: Slug | None = None  # the magic tier this spell reaches for lingering injuries
+    # the spell's name in a system where it differs (PF French: heal is "Guérison suprême", not 5e "Guérison")
+    system_names: dict[SystemId, Text] = Field(default_factory=dict)
+
+    def title(self, lang: str, system: str | None = None) -> str:
+        """The spell's name as this game system's books give it."""
+        return (self.system_names.get(system) or self.name)(lang)  # type: ignore[arg-type]
 
 
 class DyingCheck(Strict):

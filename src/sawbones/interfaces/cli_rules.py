@@ -219,7 +219,11 @@ def register(cli: click.Group) -> None:
     @click.argument("table_id", required=False, metavar="[ID]")
     @pass_env
     def tables(env, table_id) -> None:
-        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons."""
+        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.
+
+        ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the
+        track, leprosy the disease with its track).
+        """
         from ..content.loader import load_rules
 
         rules = load_rules(env.content)

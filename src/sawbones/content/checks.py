@@ -191,6 +191,14 @@ class _Checker:
                                   f"{value!r} is not one of {list(opt.choices)}")
             if opt.type == "dice":
                 self.formula("options", opt_id, f"options[{opt_id}].default", opt.default)
+        models = self.sec["hit_point_models"]
+        for system in ("dnd5e", "pf1e"):
+            if system not in models:
+                raise ContentError(f"no hit point model for system {system!r}", "hit_point_models")
+        for system, model in models.items():
+            if model.dying_check is not None:
+                self.formula("hit_point_models", system, f"hit_point_models[{system}].dying_check.hp_loss",
+                             model.dying_check.hp_loss)
 
     def tracks(self) -> None:
         tracks = self.sec["tracks"]

@@ -135,6 +135,7 @@ class Outcome(Strict):
     fall_prone: bool = False
     hp_loss: DiceText | None = None
     hp_at_most: int | None = None  # HP become min(HP - hp_loss, hp_at_most)
+    stable: bool | None = None  # after the HP loss the character is stable (true: no dying rules) or not
     extra_damage: DiceText | None = None
     max_hp_loss: DiceText | None = None
     ability_loss: dict[Ability, DiceText] = Field(default_factory=dict)
@@ -245,6 +246,34 @@ class SaveDef(Named):
 class SpellDef(Named):
     systems: tuple[SystemId, ...]
     injury_tier: Slug | None = None  # the magic tier this spell reaches for lingering injuries
+    # the spell's name in a system where it differs (PF French: heal is "Guérison suprême", not 5e "Guérison")
+    system_names: dict[SystemId, Text] = Field(default_factory=dict)
+
+    def title(self, lang: str, system: str | None = None) -> str:
+        """The spell's name as this game system's books give it."""
+        return (self.system_names.get(system) or self.name)(lang)  # type: ignore[arg-type]
+
+
+class DyingCheck(Strict):
+    """Each turn a dying character who is not stable makes this check; a failure loses hit points."""
+
+    ability: Ability
+    dc: int
+    penalty_per_negative_hp: int = 1  # the check takes -1 per hit point below 0
+    hp_loss: DiceText = "1"
+
+
+class HitPointModel(Strict):
+    """How hit points behave in one game system: how low they go, when the character is dying or dead."""
+
+    id: SystemId
+    name: Text
+    floor: int | None = None  # HP never go below this (None: they go negative)
+    dying_at: int = 0  # HP at or below this: dying (unconscious) unless stable
+    dead_at_minus_ability: Ability | None = None  # dead once HP reach minus this ability's score
+    massive_damage: bool = False  # 5e: the damage left after dropping to 0 kills outright if it reaches max HP
+    dying_check: DyingCheck | None = None  # the check a dying character makes each turn (None: not modelled)
+    text: Text
 
 
 # ---------------------------------------------------------------- lingering injuries (5e)
@@ -459,6 +488,7 @@ class ContentFile(Strict):
     skills: tuple[SkillDef, ...] = ()
     saves: tuple[SaveDef, ...] = ()
     spells: tuple[SpellDef, ...] = ()
+    hit_point_models: tuple[HitPointModel, ...] = ()
     magic_tiers: tuple[MagicTier, ...] = ()
     severities: tuple[Severity, ...] = ()
     band_sets: tuple[BandSet, ...] = ()

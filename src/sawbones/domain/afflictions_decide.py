@@ -13,7 +13,7 @@ from typing import Any
 
 from ..content import schema as s
 from ..errors import RuleViolation, UsageError
-from . import saves
+from . import hit_points, saves
 from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate,
                           interval, land_onset, poison_damage, save_triggers, stage_index, step, to_dict)
 from .campaign import find_character
@@ -66,10 +66,13 @@ def roll_save(ctx: Any, character: Character, save: str, dc: int, why: str, tota
     return saves.roll(ctx.roller, ctx.state.system, read_save(ctx, character, save), dc, why, total, d20)
 
 
-def _hp_event(character: Character, hp: int, loss: int, why: str, system: str = "pf1e") -> Event:
-    """HP after a track's damage: PF1 goes below 0 (dying rules); 5e stops at 0."""
-    after = hp - loss if system == "pf1e" else max(0, hp - loss)
-    return {"type": "hp_changed", "data": {"character": character.id, "hp": after, "why": why}}
+def _hp_events(ctx: Any, character: Character, hp: int, loss: int, why: str, at_most: int | None = None,
+               ) -> tuple[int, list[Event]]:
+    """HP after a track's damage or HP loss, under the system's hit point model (pf1e: below 0, dead at -Con)."""
+    result = hit_points.lower(replace(character, hp=hp), loss, ctx.rules, ctx.options, ctx.state.system,
+                              at_most=at_most)
+    events = [{"type": "hp_changed", "data": {"character": character.id, "hp": result.hp, "why": why}}]
+    return result.hp, events + hit_points.death_event(character, result)
 
 
 def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
@@ -82,16 +85,15 @@ def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.T
         if outcome.poison_damage:
             loss = poison_damage(a.dc, ctx.options)
             if loss:
-                events.append(_hp_event(character, hp, loss, f"{a.affliction}: poison damage", ctx.state.system))
-                hp -= loss
+                hp, more = _hp_events(ctx, character, hp, loss, f"{a.affliction}: poison damage")
+                events += more
             done.append({"what": "poison_damage", "hp": loss})
         if outcome.hp_loss:
             loss = ctx.roller.roll(outcome.hp_loss, f"{a.affliction}: hit point loss")
-            if outcome.hp_at_most is not None:
-                loss = max(loss, hp - outcome.hp_at_most)
-            events.append(_hp_event(character, hp, loss, f"{a.affliction}: hit point loss", ctx.state.system))
-            hp -= loss
-            done.append({"what": "hp_loss", "hp": loss})
+            before = hp
+            hp, more = _hp_events(ctx, character, hp, loss, f"{a.affliction}: hit point loss", outcome.hp_at_most)
+            events += more
+            done.append({"what": "hp_loss", "hp": before - hp})
         if outcome.ability_loss:
             damage = dict(a.ability_damage)
             for ability, formula in outcome.ability_loss.items():
@@ -108,6 +110,19 @@ def _death(character: Character, a: AfflictionState, facts: list[dict[str, Any]]
     if any(f["what"] == "death" for f in facts) and not character.dead:
         return [{"type": "character_died", "data": {"character": character.id, "cause": a.affliction}}]
     return []
+
+
+def _one_death(events: list[Event]) -> list[Event]:
+    """A character dies once: the first cause (hit points or the track's end) is the one recorded."""
+    dead: set[str] = set()
+    out = []
+    for e in events:
+        if e["type"] == "character_died":
+            if e["data"]["character"] in dead:
+                continue
+            dead.add(e["data"]["character"])
+        out.append(e)
+    return out
 
 
 def _rolls(ctx: Any, start: int) -> list[dict[str, Any]]:
@@ -183,10 +198,13 @@ def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d2
     after: AfflictionState | None = None
     fired: list[dict[str, Any]] = []
     more: list[Event] = []
+    damage_events: list[Event] = []
+    if damage:
+        hp, damage_events = _hp_events(ctx, character, hp, damage, f"{defn.id}: poison damage")
     if dose == "extra":
         # a save against an extra dose is a save against the poison: Con Weakened damage fires (AMB-4-29)
-        a, hp2, more, fired = _fire(ctx, character, existing, save_triggers(existing, save["succeeded"], ctx.rules,
-                                                                             ctx.options), hp - damage)
+        a, _, more, fired = _fire(ctx, character, existing, save_triggers(existing, save["succeeded"], ctx.rules,
+                                                                          ctx.options), hp)
         if not save["succeeded"]:
             a, facts = step(a, False, ctx.rules, ctx.options, periodic=False)
             if a.status == ACTIVE and a.saves_left is not None:
@@ -214,14 +232,12 @@ def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d2
               "dose": dose, "at": state.clock, **save, "damage": damage, "facts": facts, "triggered": fired,
               "contracted": (not save["succeeded"]) and dose != "extra"}
     events.append({"type": "affliction_exposed", "data": {**record, "rolls": _rolls(ctx, mark)}})
-    if damage:
-        events.append(_hp_event(character, hp, damage, f"{defn.id}: poison damage", ctx.state.system))
-    events += more
+    events += damage_events + more
     if after is not None:
         kind = "affliction_contracted" if dose == "initial" else "affliction_changed"
         events.append({"type": kind, "data": {"character": character.id, "state": to_dict(after), "facts": facts}})
         events += _death(character, after, facts)
-    return events
+    return _one_death(events)
 
 
 # ---------------------------------------------------------------- periodic saves
@@ -253,7 +269,7 @@ def resolve_save(ctx: Any, character_id: str, affliction_key: str, total: int | 
     facts = pre_facts + facts
     data = {"character": character.id, "affliction": a.id, "content": a.affliction, "at": at, **save,
             "facts": facts, "triggered": fired, "state": to_dict(new), "rolls": _rolls(ctx, mark)}
-    return [{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts)
+    return _one_death([{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts))
 
 
 def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
@@ -275,26 +291,21 @@ def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
 
 @scheduler
 def _affliction_saves(ctx: Any):
+    waiting = {(p.character, p.affliction) for p in ctx.state.pending}  # queued: due, but not again
     for index, character in enumerate(ctx.state.characters):
         if character.dead:
             continue
         for a in character.afflictions:
-            if a.status == ACTIVE and a.next_save_at is not None:
+            if a.status == ACTIVE and a.next_save_at is not None and (character.id, a.id) not in waiting:
                 key = f"affliction:{index:06d}:{int(a.id.lstrip('a') or 0):08d}"
                 yield a.next_save_at, key, partial(_due_save, character.id, a.id)
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
-           auto: bool = False) -> list[Event]:
-    """A player's die for a pending save; the interrupted advance then resumes up to its target."""
-    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
-    if pending is None:
-        known = ", ".join(p.id for p in ctx.state.pending) or "none"
-        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
-    if total is None and d20 is None:
-        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
+def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d20: int | None = None,
+            ) -> tuple[list[Event], Campaign]:
+    """Clear a pending save and make it (typed, or rolled) if it is still due as it was queued."""
     events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id}}]
-    state = fold(events, ctx.state)
+    state = fold(events, state)
     character = state.character(pending.character)
     a = next((x for x in character.afflictions if x.id == pending.affliction), None) if character else None
     if character is not None and not character.dead and a is not None and a.status == ACTIVE \
@@ -302,6 +313,23 @@ def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None 
         new = resolve_save(replace(ctx, state=state), character.id, a.id, total, d20)
         events += new
         state = fold(new, state)
-    if pending.target > state.clock:
+    return events, state
+
+
+def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+           auto: bool = False) -> list[Event]:
+    """A player's die for a pending save. Once no save waits any more, the interrupted advance resumes up to its
+    target (what else is due at this moment first); `auto` rolls the other saves queued with it as well."""
+    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
+    if pending is None:
+        known = ", ".join(p.id for p in ctx.state.pending) or "none"
+        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
+    if total is None and d20 is None:
+        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
+    events, state = _settle(ctx, ctx.state, pending, total, d20)
+    while auto and state.pending:
+        more, state = _settle(ctx, state, state.pending[0])
+        events += more
+    if not state.pending and pending.target >= state.clock:
         events += advance_to(replace(ctx, state=state), pending.target, auto)
     return events

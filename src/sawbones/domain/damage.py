@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RuleViolation, UsageError
-from . import injuries
+from . import hit_points, injuries
 from .campaign import find_character
 from .effects import triggers_on
 from .evolve import fold
@@ -63,12 +63,15 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
             amount = ctx.roller.roll(outcome.extra_damage, f"{active.content_id}: extra damage")
             extra.append({"source": active.content_id, "injury": active.source_id, "amount": amount})
     total = sum(a for a, _ in parts) + sum(e["amount"] for e in extra)
-    hp = max(0, character.hp - total)
+    loss = hit_points.lower(character, total, ctx.rules, ctx.options, ctx.state.system, damage=True)
+    hp = loss.hp
     data = {"character": character.id, "parts": [[a, k] for a, k in parts], "extra": extra, "total": total,
             "hp": hp, "rolls": list(ctx.roller.made)}
     events: list[Event] = [{"type": "damage_taken", "data": data}]
-    dropped = character.hp > 0 and hp == 0
-    at_zero = character.hp == 0 and ctx.options.get("injury_on_damage_at_zero")
+    if loss.killed:  # killed outright: no lingering injury then (AMB-0-34)
+        return events + hit_points.death_event(character, loss)
+    dropped = character.hp > 0 and hp <= 0
+    at_zero = character.hp <= 0 and ctx.options.get("injury_on_damage_at_zero")
     if (dropped or at_zero) and total > 0 and injury_eligible(ctx, character):
         ctx.roller.made.clear()
         table = _injury_type(ctx, parts, injury_type)
@@ -85,13 +88,22 @@ def injure(ctx: Any, name: str, table: str, d20: int | None = None, site: str | 
     return injuries.gain(ctx, character, table, d20, site, cause=cause)
 
 
-def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any = None) -> list[Event]:
-    """HP loss that is not damage (Puncture Wound); at 0 HP the injury follows option puncture_zero_hp_injury."""
+def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any = None, *,
+            at_most: int | None = None, injury: bool = True, stable: bool | None = None) -> list[Event]:
+    """HP loss that is not damage, under the system's hit point model (`at_most`: "1 or down to -1, whichever is
+    worse"). `injury`: dropping to 0 HP gives the injury of option puncture_zero_hp_injury (Puncture Wound).
+    `stable`: the character's stability after the loss (None: unchanged)."""
     state = state or ctx.state
-    hp = max(0, character.hp - amount)
-    events: list[Event] = [{"type": "hp_changed", "data": {"character": character.id, "hp": hp, "cause": source}}]
+    loss = hit_points.lower(character, amount, ctx.rules, ctx.options, state.system, at_most=at_most)
+    hp = loss.hp
+    data: dict[str, Any] = {"character": character.id, "hp": hp, "cause": source}
+    if stable is not None:
+        data["stable"] = stable
+    events: list[Event] = [{"type": "hp_changed", "data": data}]
+    if loss.killed:
+        return events + hit_points.death_event(character, loss)
     table = ctx.options.get("puncture_zero_hp_injury", "piercing")
-    if character.hp > 0 and hp == 0 and table != "none" and injury_eligible(ctx, character):
+    if injury and character.hp > 0 and hp <= 0 and table != "none" and injury_eligible(ctx, character):
         after = fold(events, state)
         events += injuries.gain(ctx, after.character(character.id), table, state=after,
                                 cause=f"dropped to 0 HP by {source}")

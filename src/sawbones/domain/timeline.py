@@ -59,7 +59,8 @@ def next_due(ctx: Any) -> int | None:
 def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 
-    Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`).
+    Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
+    other save due at that moment is queued as well, and everything else due then runs, in key order.
     """
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
@@ -83,9 +84,11 @@ def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
             state = evolve(state, event)
             events.append(event)
 
+    limit = target
+    stopped = False
     for _ in range(MAX_STEPS):
         step_ctx = replace(base, state=state)
-        due = [d for s in _SCHEDULERS for d in s(step_ctx) if d[0] <= target]
+        due = [d for s in _SCHEDULERS for d in s(step_ctx) if d[0] <= limit]
         if not due:
             break
         when, _, decision = min(due, key=lambda d: (d[0], d[1]))
@@ -94,7 +97,9 @@ def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
         new = decision(replace(base, state=state))
         apply(new)
         if any(e["type"] == PENDING_EVENT for e in new):
-            return events
-    if target > state.clock:
+            # the advance stops at this moment, but everything else due at the very same moment still runs
+            # (other saves are queued too): nothing due at an instant is left behind by the interruption
+            stopped, limit = True, min(limit, max(when, state.clock))
+    if not stopped and target > state.clock:
         apply([clock_event(target - state.clock)])
     return events

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RuleViolation, UsageError
+from . import hit_points
 from . import saves as save_rolls
 from .campaign import find_character
 from .damage import is_standing, lose_hp
@@ -38,7 +39,13 @@ def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event
     results: list[dict[str, Any]] = []
     events: list[Event] = []
     state = ctx.state
-    for on in MOMENTS[moment]:
+    if moment == "turn":  # a dying character's check comes first (the hit point model of the system)
+        check, events = hit_points.dying_check(ctx, character, typed[0] if typed else None)
+        if check is not None:
+            typed = typed[1:]
+            results.append(check)
+            state = fold(events, state)
+    for on in MOMENTS[moment] if not state.character(character.id).dead else ():
         for active in triggers_on(state.character(character.id), ctx.rules, ctx.options, on):
             effect = active.effect
             current = state.character(character.id)
@@ -63,7 +70,8 @@ def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event
             results.append(result)
             if failed and effect.outcome.hp_loss:
                 loss = ctx.roller.roll(effect.outcome.hp_loss, f"{active.content_id}: hit point loss")
-                new = lose_hp(ctx, current, loss, active.content_id, state)
+                new = lose_hp(ctx, current, loss, active.content_id, state, at_most=effect.outcome.hp_at_most,
+                              injury=active.kind == "injury", stable=effect.outcome.stable)
                 events += new
                 state = fold(new, state)
     if typed:

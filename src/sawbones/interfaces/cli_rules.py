@@ -20,97 +20,196 @@ def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     return rules, effective_options(rules, state.option_overrides() if state else {})
 
 
+VECTORS = {"injury": ("Blessure", "Injury"), "contact": ("Contact", "Contact"), "inhaled": ("Inhalation", "Inhaled"),
+           "ingested": ("Ingestion", "Ingested")}
+KINDS = ("severity", "body_parts", "damage_table", "disease", "poison", "track", "body_part", "injury")
+
+
+def _track_doc(track: Any, lang: str) -> dict[str, Any]:
+    from ..domain.afflictions import end_index
+
+    end = end_index(track)
+    return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
+        {"index": i, "id": s.id, "name": s.name(lang), "text": s.text(lang) if s.text else "", "end_state": i == end}
+        for i, s in enumerate(track.stages)]}
+
+
+def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
+    """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
+    from ..domain.afflictions import interval
+    from ..domain.clock import describe_span
+
+    fr = lang == "fr"
+    every = describe_span(interval(a), lang)
+    every = every[2:] if a.frequency.every == 1 and every.startswith("1 ") else every
+    frequency = f"1/{every}" + (f" ({describe_span(interval(a) * a.frequency.count, lang)})" if a.frequency.count else "")
+    save = rules.saves[a.save].name(lang) if a.save in rules.saves else a.save
+    return {"kind": a.kind, "id": a.id, "name": a.name(lang), "dc": a.dc, "save": a.save,
+            "vectors": list(a.vectors), "tracks": list(a.tracks),
+            "onset": a.onset.model_dump() if a.onset else None, "frequency": a.frequency.model_dump(),
+            "cure": a.cure.text(lang), "text": a.table_text(lang),
+            "kind_name": ("maladie" if fr else "disease") if a.kind == "disease" else "poison",
+            "save_text": f"{save} ({'DD' if fr else 'DC'} {a.dc})",
+            "vectors_text": ", ".join(VECTORS[v][0 if fr else 1] for v in a.vectors),
+            "onset_text": describe_span(a.onset.amount * _unit(a.onset.unit), lang) if a.onset else "—",
+            "frequency_text": frequency,
+            "track_details": [_track_doc(rules.tracks[t], lang) for t in a.tracks]}
+
+
+def _unit(unit: str) -> int:
+    from ..domain.state import UNIT_SECONDS
+
+    return UNIT_SECONDS[unit]
+
+
+def _body_part_doc(p: Any, lang: str) -> dict[str, Any]:
+    return {"id": p.id, "name": p.name(lang), "sides": list(p.sides), "penalty": p.penalty, "affects": p.affects(lang),
+            "both_sides_condition": p.both_sides_condition}
+
+
+def _resolve(rules: Any, table_id: str) -> tuple[str, str] | None:
+    """(kind, id) for a table id: `KIND:ID` names one kind; a plain id takes the first kind that has it."""
+    kind, sep, key = table_id.partition(":")
+    wanted = [kind] if sep else list(KINDS)
+    key = key if sep else table_id
+    for k in wanted:
+        if k == "severity" and key in ("severity", "severities"):
+            return k, key
+        if k == "body_parts" and key in ("body_parts", "wounds"):
+            return k, key
+        pool = {"damage_table": rules.damage_tables, "track": rules.tracks, "body_part": rules.body_parts,
+                "injury": rules.injuries}.get(k)
+        if k in ("disease", "poison"):
+            a = rules.afflictions.get(key)
+            if a is not None and a.kind == k:
+                return k, key
+        elif pool is not None and key in pool:
+            return k, key
+    return None
+
+
+def ref(rules: Any, kind: str, entry_id: str) -> str:
+    """The id `tables` takes for this entry: the plain id, or `KIND:ID` where the plain id means another entry."""
+    return entry_id if _resolve(rules, entry_id) == (kind, entry_id) else f"{kind}:{entry_id}"
+
+
 def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
     from ..content.checks import band_of
 
-    standard = rules.band_sets["standard"]
-    if table_id in ("severity", "severities"):
+    found = _resolve(rules, table_id)
+    kind, key = found if found else ("", "")
+    if kind == "severity":
         return {"kind": "severity", "severities": [
             {"id": s.id, "name": s.name(lang), "untreated": s.untreated(lang), "dc": s.treatment.dc,
              "treatment": s.treatment.text(lang), "magic": s.magic_text(lang)} for s in rules.severities.values()],
             "bands": {b.id: [{"d20": x.d20, "severity": x.severity} for x in b.bands] for b in rules.band_sets.values()}}
-    if table_id in rules.damage_tables:
-        table = rules.damage_tables[table_id]
+    if kind == "damage_table":
+        standard = rules.band_sets["standard"]
+        table = rules.damage_tables[key]
         return {"kind": "damage_table", "id": table.id, "name": table.name(lang), "rows": [
             {"d20": r.d20, "severity": band_of(standard, r.d20), "injury": r.injury,
              "name": rules.injuries[r.injury].name(lang), "text": r.text(lang),
              "no_natural_healing": r.no_natural_healing, "magic_only": r.magic_only} for r in table.rows]}
-    if table_id in ("body_parts", "wounds"):
-        return {"kind": "body_parts", "body_parts": [
-            {"id": p.id, "name": p.name(lang), "sides": list(p.sides), "penalty": p.penalty, "affects": p.affects(lang),
-             "both_sides_condition": p.both_sides_condition} for p in rules.body_parts.values()]}
-    if table_id in rules.tracks:
-        track = rules.tracks[table_id]
-        return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
-            {"index": i, "id": s.id, "name": s.name(lang), "text": s.text(lang) if s.text else "",
-             "end_state": s.id == track.end_state} for i, s in enumerate(track.stages)]}
-    if table_id in rules.afflictions:
-        a = rules.afflictions[table_id]
-        return {"kind": a.kind, "id": a.id, "name": a.name(lang), "dc": a.dc, "save": a.save,
-                "vectors": list(a.vectors), "tracks": list(a.tracks),
-                "onset": a.onset.model_dump() if a.onset else None, "frequency": a.frequency.model_dump(),
-                "cure": a.cure.text(lang), "text": a.table_text(lang)}
-    if table_id in rules.injuries:
-        i = rules.injuries[table_id]
+    if kind == "body_parts":
+        return {"kind": "body_parts", "body_parts": [_body_part_doc(p, lang) for p in rules.body_parts.values()]}
+    if kind == "body_part":
+        return {"kind": "body_part", **_body_part_doc(rules.body_parts[key], lang)}
+    if kind == "track":
+        return _track_doc(rules.tracks[key], lang)
+    if kind in ("disease", "poison"):
+        return _affliction_doc(rules, rules.afflictions[key], lang)
+    if kind == "injury":
+        i = rules.injuries[key]
         return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
                 "tables": [t.id for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]}
     known = ["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions]
     from ..errors import NotFound
 
-    raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)})")
+    raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)}; or KIND:ID with KIND one of "
+                   f"{', '.join(KINDS[2:])})")
 
 
 def index_doc(rules: Any, lang: str) -> dict[str, Any]:
-    def names(section: str, kind: str | None = None) -> list[dict[str, str]]:
-        return [{"id": e.id, "name": e.name(lang)} for e in rules.section(section).values()
-                if kind is None or getattr(e, "kind", None) == kind]
+    """Every table `tables ID` shows, by section; each id is one the command takes (KIND:ID where needed)."""
+    def names(section: str, kind: str) -> list[dict[str, str]]:
+        return [{"id": ref(rules, kind, e.id), "name": e.name(lang)} for e in rules.section(section).values()
+                if section != "afflictions" or e.kind == kind]
 
-    return {"severity": "severity", "damage_tables": names("damage_tables"), "body_parts": names("body_parts"),
-            "tracks": names("tracks"), "diseases": names("afflictions", "disease"),
-            "poisons": names("afflictions", "poison")}
+    return {"severity": "severity", "damage_tables": names("damage_tables", "damage_table"),
+            "body_parts": names("body_parts", "body_part"), "tracks": names("tracks", "track"),
+            "diseases": names("afflictions", "disease"), "poisons": names("afflictions", "poison")}
 
 
 def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
     titles = {"damage_tables": ("Tables de blessures", "Injury tables"), "body_parts": ("Parties du corps", "Body parts"),
               "tracks": ("Échelles de progression", "Progression tracks"), "diseases": ("Maladies", "Diseases"),
               "poisons": ("Poisons", "Poisons")}
-    con.print("[bold]severity[/]")
+    con.print("[bold]severity[/] · [bold]body_parts[/]")
     for key, (fr, en) in titles.items():
         con.print(f"[bold]{fr if lang == 'fr' else en}[/]: " + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]),
                   markup=True)
 
 
-def render_table(doc: dict[str, Any], con: Any) -> None:
+def _heads(lang: str, *pairs: tuple[str, str]) -> list[str]:
+    return [fr if lang == "fr" else en for fr, en in pairs]
+
+
+def render_table(doc: dict[str, Any], con: Any, lang: str = "en") -> None:
     from rich.markup import escape
     from rich.table import Table
 
     kind = doc["kind"]
     if kind == "damage_table":
-        table = Table("d20", "severity", "injury", "text", title=doc["name"], show_lines=True)
+        table = Table("d20", *_heads(lang, ("sévérité", "severity"), ("blessure", "injury"), ("texte", "text")),
+                      title=doc["name"], show_lines=True)
         for r in doc["rows"]:
             table.add_row(r["d20"], r["severity"], f"{escape(r['name'])}\n[dim]{r['injury']}[/]", escape(r["text"]))
         con.print(table)
     elif kind == "severity":
-        table = Table("severity", "untreated", "DC", "treatment", "magic", show_lines=True)
+        table = Table(*_heads(lang, ("sévérité", "severity"), ("sans traitement", "untreated"), ("DD", "DC"),
+                              ("soin traditionnel", "treatment"), ("soin magique", "magic")), show_lines=True)
         for s in doc["severities"]:
             table.add_row(s["name"], s["untreated"], str(s["dc"]), s["treatment"], s["magic"])
         con.print(table)
         for band_id, bands in doc["bands"].items():
             con.print(f"{band_id}: " + ", ".join(f"{b['d20']} {b['severity']}" for b in bands))
     elif kind == "track":
-        table = Table("#", "stage", "effects", title=doc["name"], show_lines=True)
+        table = Table("#", *_heads(lang, ("cran", "stage"), ("effets", "effects")), title=doc["name"], show_lines=True)
         for s in doc["stages"]:
             mark = " ■" if s["end_state"] else ""
             table.add_row(str(s["index"]), f"{escape(s['name'])}{mark}\n[dim]{s['id']}[/]", escape(s["text"]))
         con.print(table)
     elif kind == "body_parts":
-        table = Table("part", "sides", "penalty", "affects", show_lines=True)
+        table = Table(*_heads(lang, ("partie", "part"), ("côtés", "sides"), ("malus", "penalty"), ("affecte", "affects")),
+                      show_lines=True)
         for p in doc["body_parts"]:
             table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", ", ".join(p["sides"]) or "-", str(p["penalty"]), escape(p["affects"]))
         con.print(table)
     else:
-        for key, value in doc.items():
-            con.print(f"[bold]{key}[/]: {escape(str(value))}")
+        _render_entry(doc, lang, con)
+
+
+def _render_entry(doc: dict[str, Any], lang: str, con: Any) -> None:
+    """One disease, poison, body part or injury: labelled lines in the reader's language, then its tracks."""
+    from rich.markup import escape
+
+    fr = lang == "fr"
+    con.print(f"[bold]{escape(doc['name'])}[/] [dim]{doc['id']}[/]")
+    if doc["kind"] in ("disease", "poison"):
+        rows = [(("Type", "Kind"), doc["kind_name"]), (("Jet de sauvegarde", "Save"), doc["save_text"]),
+                (("Vecteurs", "Vectors"), doc["vectors_text"]), (("Incubation", "Onset"), doc["onset_text"]),
+                (("Fréquence", "Frequency"), doc["frequency_text"]), (("Guérison", "Cure"), doc["cure"]),
+                (("Catalogue", "Catalog"), doc["text"])]
+    elif doc["kind"] == "body_part":
+        rows = [(("Côtés", "Sides"), ", ".join(doc["sides"]) or "-"), (("Malus", "Penalty"), str(doc["penalty"])),
+                (("Affecte", "Affects"), doc["affects"])]
+    else:  # an injury
+        rows = [(("Effets", "Effects"), doc["text"]), (("Tables", "Tables"), ", ".join(doc["tables"]))]
+    for (label_fr, label_en), value in rows:
+        con.print(f"[bold]{label_fr if fr else label_en}[/] : {escape(value)}" if fr
+                  else f"[bold]{label_en}[/]: {escape(value)}")
+    for track in doc.get("track_details", []):
+        render_table(track, con, lang)
 
 
 def register(cli: click.Group) -> None:
@@ -120,7 +219,11 @@ def register(cli: click.Group) -> None:
     @click.argument("table_id", required=False, metavar="[ID]")
     @pass_env
     def tables(env, table_id) -> None:
-        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons."""
+        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.
+
+        ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the
+        track, leprosy the disease with its track).
+        """
         from ..content.loader import load_rules
 
         rules = load_rules(env.content)
@@ -129,7 +232,7 @@ def register(cli: click.Group) -> None:
             env.emit(doc, partial(render_index, doc, env.lang))
         else:
             doc = table_doc(rules, table_id, env.lang)
-            env.emit(doc, partial(render_table, doc))
+            env.emit(doc, partial(render_table, doc, lang=env.lang))
 
     @cli.command()
     @click.argument("table_id", metavar="TABLE")

@@ -41,7 +41,8 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
             p.id for p in state.pending if p.character == character.id and p.affliction == a.id],
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
         "permanent": [{"condition": p.condition, "name": rules.conditions[p.condition].name(lang)
-                       if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by)}
+                       if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
+                       "removed_by_names": [views.spell_name(rules, x, state.system, lang) for x in p.removed_by]}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
     }
@@ -154,7 +155,7 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": a.affliction if a else None,
                     "affliction_name": rules.afflictions[a.affliction].name(lang) if a else None,
-                    "save": p.save, "dc": p.dc, "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
+                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang), "dc": p.dc, "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
 
@@ -164,7 +165,7 @@ def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
 
     for p in pending:
         con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(p['affliction_name'] or '')} · "
-                  f"{_t('Vigueur', 'Fortitude', lang) if p['save'] == 'fortitude' else p['save']} "
+                  f"{escape(p['save_name'])} "
                   f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
         con.print("  " + _t(f"répondre : sawbones answer {p['id']} TOTAL (reprend jusqu'à {p['target_text']})",
                             f"answer: sawbones answer {p['id']} TOTAL (resumes up to {p['target_text']})", lang))
@@ -294,7 +295,7 @@ def register(cli: click.Group) -> None:
         character = state.character(data["character"])
         lang = env.lang
         facts = [f["what"] for f in data.get("facts", [])]
-        spell_name = rules.spells[spell].name(lang) if spell in rules.spells else spell
+        spell_name = views.spell_name(rules, spell, state.system, lang)
         if "cl_check_failed" in facts:
             line = _t(f"{spell_name} : test de niveau de lanceur raté ({data['cl_check']['total']} contre DD "
                       f"{data['cl_check']['dc']}), sans effet.",

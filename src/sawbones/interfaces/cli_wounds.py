@@ -217,7 +217,8 @@ def register(cli: click.Group) -> None:
             if fort:
                 result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
                           else _fr(lang, "échec", "failure"))
-                con.print(f"  {_fr(lang, 'Vigueur', 'Fortitude')} DC {fort['dc']}: {fort['total']} ({result})")
+                save = views.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
+                con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
 

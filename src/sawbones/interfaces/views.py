@@ -192,7 +192,7 @@ def render_affliction(a: dict[str, Any], lang: str, con: Any) -> None:
         con.print("     " + " · ".join(parts))
     for p in a.get("permanent", []):
         con.print(f"     {'permanent' if not fr else 'définitif'}: {escape(p['name'])} "
-                  f"({'levé par' if fr else 'removed by'} {', '.join(p['removed_by']) or '—'})")
+                  f"({'levé par' if fr else 'removed by'} {', '.join(p.get('removed_by_names', p['removed_by'])) or '—'})")
     if a.get("ability_damage"):
         con.print(f"     {'dégâts de caractéristique' if fr else 'ability damage'}: "
                   + ", ".join(f"{k} -{v}" for k, v in a["ability_damage"].items()))
@@ -240,7 +240,8 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         how = d.get("how", "")
         if how == "replaced":
             return f"{who}: {d['injury']} {'se transforme' if fr else 'turns worse'} ({d.get('why', '')})"
-        return f"{who}: {d['injury']} {'guérie' if fr else 'healed'} ({how}{', ' + d['spell'] if d.get('spell') else ''})"
+        spell = spell_name(rules, d["spell"], state.system, lang) if d.get("spell") else ""
+        return f"{who}: {d['injury']} {'guérie' if fr else 'healed'} ({how}{', ' + spell if spell else ''})"
     if kind == "treatment_started":
         from ..domain.clock import describe_span
 
@@ -249,11 +250,11 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {d['check']} < {d['dc']} → DC {d['dc'] + 2}"
     if kind == "hp_changed":
         max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
-        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + d['cause'] if d.get('cause') else ''}"
+        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + _cause(d['cause'], lang) if d.get('cause') else ''}"
     if kind == "body_changed":
         return f"{who}: {d['part']} {d['change']:+d}"
     if kind == "character_died":
-        return f"{who}: {'MORT' if fr else 'DEAD'} ({d.get('cause', '')})"
+        return f"{who}: {'MORT' if fr else 'DEAD'} ({_cause(d.get('cause', ''), lang)})"
     if kind == "character_stabilized":
         return f"{who}: {'stabilisé' if fr else 'stable'}"
     if kind == "injury_changed" and d.get("note"):
@@ -261,17 +262,51 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
     if kind == "noted" and "results" in d:
         lines = []
         for r in d["results"]:
+            if r.get("on") == "dying":  # the hit point model's check for a dying character
+                verdict = ("stabilisé" if fr else "stable") if r["succeeded"] else ("perd des PV" if fr else "loses HP")
+                lines.append(f"{who}: {'mourant, test de' if fr else 'dying, check of'} {r['check'].upper()} "
+                             f"{r['total']} vs {r['dc']} → {verdict}")
+                continue
             src = r["source"]["name"]
             if "save" in r:
                 verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
-                lines.append(f"{who}: {src} — {r['save']} {save_total(r, lang)} vs {r['dc']} {verdict}"
+                lines.append(f"{who}: {src} — {save_name(rules, r['save'], state.system, lang)} {save_total(r, lang)} "
+                             f"vs {r['dc']} {verdict}"
                              + (f" → {', '.join(k for k in r['outcome'])}" if r["applies"] else ""))
             elif r["applies"]:
                 lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
         return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
     if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
-        return _affliction_line(d, kind, who, rules, lang)
+        return _affliction_line(d, kind, who, rules, lang, state.system)
     return None
+
+
+def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
+    """A spell's name as the campaign's game system gives it (pf1e: seed 004's "Guérison suprême")."""
+    spell = rules.spells.get(spell_id)
+    return spell.title(lang, system) if spell is not None else spell_id
+
+
+def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
+    """A save as the campaign's game system names it: Fortitude (Vigueur) in pf1e, the Con save in dnd5e."""
+    from ..domain.saves import sheet_key
+
+    key, ability = sheet_key(rules, system or "pf1e", save)
+    if key in rules.saves:
+        return rules.saves[key].name(lang)
+    name = rules.abilities[ability].name(lang) if ability in rules.abilities else ability
+    return f"sauvegarde de {name}" if lang == "fr" else f"{name} save"
+
+
+HP_CAUSES = {"massive_damage": ("tué sur le coup par des dégâts massifs", "killed outright by massive damage"),
+             "negative_hp": ("points de vie à l'opposé de la Constitution", "hit points down to minus Constitution"),
+             "dying": ("mourant", "dying")}
+
+
+def _cause(cause: str, lang: str) -> str:
+    """What caused a death or an HP change, in the reader's language (content ids stay as they are)."""
+    names = HP_CAUSES.get(cause)
+    return (names[0] if lang == "fr" else names[1]) if names else cause
 
 
 def save_total(d: dict[str, Any], lang: str) -> str:
@@ -286,7 +321,7 @@ def save_total(d: dict[str, Any], lang: str) -> str:
     return f"{d['total']} ({why})" if why else str(d["total"])
 
 
-def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: str) -> str:
+def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: str, system: str | None = None) -> str:
     """Exposures, spells and rest recovery of the progression tracks."""
     fr = lang == "fr"
     content = d.get("content") or d.get("affliction")
@@ -297,7 +332,8 @@ def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: s
         return (f"{who} · {what}: {'jet' if fr else 'save'} {save_total(d, lang)} "
                 f"{'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}")
     facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
-    return f"{who} · {what}: {d.get('spell', '') + ' → ' if d.get('spell') else ''}{facts or ('rien' if fr else 'no change')}"
+    spell = spell_name(rules, d["spell"], system, lang) + " → " if d.get("spell") else ""
+    return f"{who} · {what}: {spell}{facts or ('rien' if fr else 'no change')}"
 
 
 def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:

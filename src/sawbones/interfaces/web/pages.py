@@ -117,7 +117,7 @@ def dashboard(request: Request, campaign: str, key: str | None = None, mods: str
                                       if itype else (None, None))
     areas = web(request).areas
     return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links,
-                  choices=choices(rules, options, lang), actions=set(ACTIONS), gm=True,
+                  choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="api_wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_kinds=_roll_kinds(), odds_enabled="api_odds" in areas, odds=chart, odds_error=chart_error,
                   odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
@@ -170,13 +170,15 @@ def _roll_kinds() -> tuple[str, ...]:
     return KINDS
 
 
-def choices(rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
-    """What the dashboard's selects offer, from the content (names in the page's language)."""
+def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
+    """What the dashboard's selects offer, from the content (names in the page's language; spells under the
+    names of the campaign's game system)."""
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
         return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
+    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values()), key=lambda p: p[1])
     return {
-        "damage_types": named("damage_tables"), "spells": named("spells"),
+        "damage_types": named("damage_tables"), "spells": spells,
         "diseases": named("afflictions", lambda e: e.kind == "disease"),
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),

@@ -1,0 +1,96 @@
+"""One hit point model per game system (content: hit_point_models): how low HP go, dying, death.
+
+Every HP loss goes through `lower`: damage (with 5e massive damage), HP loss that is not damage
+(Puncture Wound, the Disabled stage's standard action: "1 or down to -1, whichever is worse"), poison
+damage. The model is data (content/data/hit_points.yaml); this module reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .state import Character
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Loss:
+    hp: int  # the character's HP after the loss
+    killed: str | None = None  # why it died ("massive_damage", "negative_hp"), or None
+
+
+def model(rules: Any, system: str) -> Any:
+    return rules.hit_point_models[system]
+
+
+def death_threshold(character: Character, rules: Any, options: dict[str, Any], system: str) -> int | None:
+    """HP at or below which the character is dead (pf1e: minus its Constitution score), or None."""
+    ability = model(rules, system).dead_at_minus_ability
+    if ability is None:
+        return None
+    from .injuries import effective_abilities
+
+    return -effective_abilities(character, rules, options)[ability]
+
+
+def lower(character: Character, amount: int, rules: Any, options: dict[str, Any], system: str, *,
+          at_most: int | None = None, damage: bool = False) -> Loss:
+    """HP after losing `amount` (at least down to `at_most` when given: "1 or down to -1, whichever is worse").
+
+    The system's floor bounds the result (5e: 0). `damage`: real damage, for 5e massive damage (the damage
+    left once at 0 HP kills outright when it reaches the HP maximum).
+    """
+    m = model(rules, system)
+    hp = character.hp - amount
+    if at_most is not None:
+        hp = min(hp, at_most)
+    if m.floor is not None:
+        hp = max(m.floor, hp)
+    if damage and m.massive_damage and amount > 0 and hp <= (m.floor or 0):
+        remaining = amount - max(0, character.hp - (m.floor or 0))
+        if remaining >= character.max_hp:
+            return Loss(hp, "massive_damage")
+    threshold = death_threshold(character, rules, options, system)
+    if threshold is not None and hp <= threshold:
+        return Loss(hp, "negative_hp")
+    return Loss(hp)
+
+
+def dying(character: Character, rules: Any, system: str) -> bool:
+    """Dying: HP at or below the model's dying line, not stable, not dead."""
+    return not character.dead and not character.stable and character.hp <= model(rules, system).dying_at
+
+
+def death_event(character: Character, loss: Loss) -> list[Event]:
+    if loss.killed is None or character.dead:
+        return []
+    return [{"type": "character_died", "data": {"character": character.id, "cause": loss.killed, "hp": loss.hp}}]
+
+
+def dying_check(ctx: Any, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
+    """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
+
+    `typed`: the check's total as rolled at the table. (None, []) when the system has no such check or the
+    character is not dying.
+    """
+    check = model(ctx.rules, ctx.state.system).dying_check
+    if check is None or not dying(character, ctx.rules, ctx.state.system):
+        return None, []
+    from .damage import lose_hp
+    from .injuries import effective_abilities
+
+    modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
+    penalty = check.penalty_per_negative_hp * max(0, -character.hp)
+    if typed is None:
+        d20 = ctx.roller.roll("1d20", f"dying: {check.ability} check to stabilize")
+        total = d20 + modifier - penalty
+    else:
+        d20, total = None, typed
+    result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": modifier,
+              "penalty": -penalty, "total": total, "succeeded": total >= check.dc}
+    if result["succeeded"]:
+        return result, [{"type": "character_stabilized", "data": {"character": character.id}}]
+    loss = ctx.roller.roll(check.hp_loss, "dying: hit point loss")
+    return result, lose_hp(ctx, character, loss, "dying", injury=False)

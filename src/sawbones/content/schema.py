@@ -36,6 +36,7 @@ WhileFlag = Literal[
     "wearing_metal_armor",
     "standing",
     "in_combat",
+    "fear_source_in_sight",
     "site_hand",
     "site_foot",
 ]

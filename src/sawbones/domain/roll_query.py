@@ -35,6 +35,7 @@ _T = {  # small interface words, by language
     "wearing_metal_armor": ("s'il porte une armure métallique", "if wearing metal armour"),
     "standing": ("s'il est debout", "if standing"),
     "in_combat": ("s'il est en combat", "if in combat"),
+    "fear_source_in_sight": ("si la source de sa peur est en vue", "if the source of its fear is in sight"),
     "ranged": ("à distance", "ranged"), "melee": ("au corps à corps", "melee"),
     "sight": ("la vue", "sight"), "hearing": ("l'ouïe", "hearing"),
     "left": ("côté gauche", "left"), "right": ("côté droit", "right"),

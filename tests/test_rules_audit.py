@@ -1,0 +1,64 @@
+"""Issue 19 (part B): every roll reads the roll query, conditions with durations, options that do something.
+
+Each test is written from the seed's words (seed 000: lingering injuries, 5e; seed 001: localized
+wounds; seed 004: progression tracks) or from a GM's steps, not from the audit's commands.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sawbones.application.service import Context
+from sawbones.content.loader import load_rules
+from sawbones.domain.campaign import add_character
+from sawbones.domain.evolve import fold
+from sawbones.domain.options import effective_options
+from sawbones.domain.roll_query import RollContext, query
+from sawbones.domain.rolls import Roller
+
+RULES = load_rules()
+
+
+def ctx(state, seed=0):
+    return Context(state, RULES, effective_options(RULES, state.option_overrides()), Roller(random.Random(seed)))
+
+
+def campaign(system, **options):
+    state = fold([{"type": "campaign_created", "data": {"name": "t", "system": system, "seed": 1}}])
+    for key, value in options.items():
+        state = fold([{"type": "option_set", "data": {"option": key, "value": value}}], state)
+    return state
+
+
+def with_character(state, name, sheet=None):
+    return fold(add_character(ctx(state), name, sheet or {}), state)
+
+
+def act(state, decision, *args, **kwargs):
+    return fold(decision(ctx(state), *args, **kwargs), state)
+
+
+def mods(state, name, kind, **roll):
+    return query(state.character(name), RULES, effective_options(RULES, state.option_overrides()), state.system,
+                 RollContext(kind, **roll))
+
+
+# ---------------------------------------------------------------- item 9: 5e frightened needs its source in sight
+
+
+def test_psychic_fright_disadvantage_only_while_the_source_is_in_sight():
+    """Seed 000, Psychic 18-20 "Effrayé : vous gagnez la condition effrayé"; 5e frightened gives disadvantage on
+    checks and attacks only while the source of fear is within line of sight."""
+    from sawbones.domain import injuries
+
+    state = with_character(campaign("dnd5e"), "Mira")
+    state = fold(injuries.gain(ctx(state), state.character("mira"), "psychic", d20=19), state)
+    unknown = mods(state, "mira", "attack")
+    assert unknown.mode == "normal" and not unknown.disadvantages
+    assert [line.needs for line in unknown.conditional] == [((("fear_source_in_sight", True),),)]
+    assert "source of its fear is in sight" in unknown.as_dict("en")["conditional"][0]["if"][0]
+    assert "source de sa peur est en vue" in unknown.as_dict("fr")["conditional"][0]["if"][0]
+    assert mods(state, "mira", "check", ability="wis", fear_source_in_sight=True).mode == "disadvantage"
+    assert mods(state, "mira", "attack", fear_source_in_sight=False).mode == "normal"

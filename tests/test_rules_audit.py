@@ -62,3 +62,26 @@ def test_psychic_fright_disadvantage_only_while_the_source_is_in_sight():
     assert "source de sa peur est en vue" in unknown.as_dict("fr")["conditional"][0]["if"][0]
     assert mods(state, "mira", "check", ability="wis", fear_source_in_sight=True).mode == "disadvantage"
     assert mods(state, "mira", "attack", fear_source_in_sight=False).mode == "normal"
+
+
+# ---------------------------------------------------------------- item 11: a 5e long rest needs at least 1 HP
+
+
+def test_long_rest_at_zero_hp_gives_no_benefit(cli):
+    """5e: a character must have at least 1 hit point at the start of a long rest to gain its benefits;
+    seed 000 L5: long rests heal minor and moderate injuries, a benefit of the rest like the others."""
+    assert cli("campaign", "create", "Rest", "--seed", "3").code == 0
+    assert cli("character", "add", "Tam", "--max-hp", "18").code == 0
+    assert cli("character", "add", "Ysa", "--max-hp", "10").code == 0
+    cli("damage", "Tam", "18", "bludgeoning", "--d20", "19")  # down, with a minor Leg Injury
+    cli("damage", "Ysa", "4", "fire")
+    rested = cli("--lang", "en", "rest", "--long")
+    assert rested.code == 0 and "no benefit" in rested.out
+    tam, ysa = (cli("--json", "status", n).json["characters"][0] for n in ("Tam", "Ysa"))
+    assert tam["hp"] == 0 and [i["injury"] for i in tam["injuries"]] == ["leg_injury"]
+    assert ysa["hp"] == 10
+    assert "aucun bienfait" in cli("--lang", "fr", "rest", "--long", "Tam").out
+    cli("campaign", "set", "long_rest_requires_hp", "false")
+    cli("rest", "--long", "Tam")
+    tam = cli("--json", "status", "Tam").json["characters"][0]
+    assert tam["hp"] == 18 and tam["injuries"] == []

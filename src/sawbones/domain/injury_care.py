@@ -121,7 +121,11 @@ def _heals_by_rest(ctx: Any, injury: Injury, kind: str) -> bool:
 
 
 def long_rest(ctx: Any, names: list[str]) -> list[Event]:
-    """8 hours pass; then each listed character (default: the party) heals what a long rest heals."""
+    """8 hours pass; then each listed character (default: the party) heals what a long rest heals.
+
+    With long_rest_requires_hp (5e), a character below 1 HP when the rest starts gains none of its
+    benefits (no HP, Hit Dice or healed injury); the log says so.
+    """
     characters = [find_character(ctx.state, n) for n in names] if names else \
         [c for c in ctx.state.characters if not c.dead]
     events = advance(ctx, 8 * HOUR, auto=True)
@@ -134,6 +138,12 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
         if ctx.options.get("daily_tick") == "long_rest":
             mine += injuries.daily_ticks_on_long_rest(replace(ctx, state=state), current)
             current = fold(mine, state).character(character.id)
+        if character.hp < 1 and ctx.options.get("long_rest_requires_hp", True):
+            mine.append({"type": "noted", "data": {"character": character.id, "moment": "long_rest",
+                                                   "no_benefit": "hp_below_1", "hp": character.hp}})
+            state = fold(mine, state)
+            events += mine
+            continue
         for injury in current.injuries:
             if _heals_by_rest(ctx, injury, "long_rest"):
                 mine += _healed(ctx, fold(mine, state).character(character.id), injury, "long_rest")

@@ -258,6 +258,9 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return f"{who}: {'stabilisé' if fr else 'stable'}"
     if kind == "injury_changed" and d.get("note"):
         return f"{who}: {d['injury']} {d['note']}"
+    if kind == "noted" and d.get("no_benefit") == "hp_below_1":
+        return (f"{who} : {d['hp']} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)" if fr else
+                f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
     if kind == "noted" and "results" in d:
         lines = []
         for r in d["results"]:

@@ -85,3 +85,32 @@ def test_long_rest_at_zero_hp_gives_no_benefit(cli):
     cli("rest", "--long", "Tam")
     tam = cli("--json", "status", "Tam").json["characters"][0]
     assert tam["hp"] == 18 and tam["injuries"] == []
+
+
+# ---------------------------------------------------------------- item 6: "Guérison ou Régénération (choix du DM)"
+
+
+def test_critical_injury_magic_follows_the_dms_choice(cli):
+    """Seed 000 L15: a critical injury's magical care is "Guérison ou Régénération (choix du DM)"."""
+    assert cli("campaign", "create", "Ribs", "--seed", "8").code == 0
+    assert cli("character", "add", "Odo", "--max-hp", "30").code == 0
+
+    def ribs():
+        cli("injure", "Odo", "--type", "force", "--d20", "1")  # Broken Ribs, critical
+        return cli("--json", "status", "Odo").json["characters"][0]["injuries"][-1]
+
+    first = ribs()
+    assert first["injury"] == "broken_ribs" and first["heals_by"][-1] == "magic: Heal or Regenerate"
+    assert cli("heal", "Odo", "--spell", "regenerate", "--injury", first["id"]).code == 0  # either spell, by default
+    cli("campaign", "set", "critical_magic", "regenerate")
+    second = ribs()
+    assert second["heals_by"][-1] == "magic: Regenerate"
+    fr = cli("--lang", "fr", "--json", "status", "Odo").json["characters"][0]["injuries"][-1]
+    assert fr["heals_by"][-1] == "magie : Régénération"
+    refused = cli("heal", "Odo", "--spell", "heal", "--injury", second["id"])
+    assert refused.code == 1 and "needs Regenerate" in refused.err and "needs Heal" not in refused.err
+    cli("campaign", "set", "critical_magic", "heal")
+    refused = cli("heal", "Odo", "--spell", "regenerate", "--injury", second["id"])
+    assert refused.code == 1 and "needs Heal" in refused.err
+    assert cli("heal", "Odo", "--spell", "heal", "--injury", second["id"]).code == 0
+    assert cli("--json", "status", "Odo").json["characters"][0]["injuries"] == []

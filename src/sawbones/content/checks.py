@@ -150,6 +150,18 @@ class _Checker:
             self.coverage("band_sets", band_id, f"{where}.bands", [(f"[{i}]", b.d20) for i, b in enumerate(band_set.bands)])
         for sev_id, sev in self.sec["severities"].items():
             self.need("severities", sev_id, f"severities[{sev_id}].magic_tier", "magic_tiers", sev.magic_tier)
+            choice = sev.magic_tier_choice
+            if choice is not None:
+                where = f"severities[{sev_id}].magic_tier_choice"
+                self.need("severities", sev_id, f"{where}.option", "options", choice.option)
+                option = self.sec["options"].get(choice.option)
+                if option is not None and set(option.choices) != set(choice.tiers):
+                    self.fail("severities", sev_id, f"{where}.tiers",
+                              f"must give the tiers of every value of option {choice.option!r}: "
+                              f"{', '.join(option.choices)}")
+                for value, tiers in choice.tiers.items():
+                    for tier in tiers:
+                        self.need("severities", sev_id, f"{where}.tiers.{value}", "magic_tiers", tier)
         for inj_id, inj in self.sec["injuries"].items():
             self.need("injuries", inj_id, f"injuries[{inj_id}].magic_tier", "magic_tiers", inj.magic_tier)
         for spell_id, spell in self.sec["spells"].items():

@@ -268,12 +268,20 @@ class MagicTier(Named):
     rank: Annotated[int, Field(ge=1)]
 
 
+class TierChoice(Strict):
+    """The magic that heals a severity, chosen by a campaign option: option value -> the tiers that heal it."""
+
+    option: Slug
+    tiers: dict[str, Annotated[tuple[Slug, ...], Field(min_length=1)]]
+
+
 class Severity(Named):
     rank: Annotated[int, Field(ge=1)]
     untreated: Text
     rests: tuple[Literal["long_rest", "hit_die"], ...] = ()
     treatment: Treatment
     magic_tier: Slug
+    magic_tier_choice: TierChoice | None = None  # the option that picks the tiers (critical: critical_magic)
     magic_text: Text
 
 

@@ -197,26 +197,37 @@ def _tier_rank(ctx: Any, tier: str) -> int:
     return ctx.rules.magic_tiers[tier].rank
 
 
+def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
+    """The magic tiers that heal this injury: its own (a lost part: regenerate), else its severity's, as the
+    severity's option picks them (critical: critical_magic, heal / regenerate / either)."""
+    definition = rules.injuries[injury.injury]
+    if definition.magic_tier:
+        return (definition.magic_tier,)
+    severity = rules.severities[injury.severity]
+    choice = severity.magic_tier_choice
+    if choice is not None:
+        return tuple(choice.tiers.get(str(options.get(choice.option)), (severity.magic_tier,)))
+    return (severity.magic_tier,)
+
+
 def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> bool:
-    """Does this casting reach this injury's severity (or is it a relevant remedy)?"""
+    """Does this casting reach this injury's severity (or is it a relevant remedy)?
+
+    A spell heals with one of the tiers the injury needs, or with a tier ranked above all of them
+    (greater restoration heals a moderate injury; heal and regenerate share the top rank).
+    """
     remedies = ctx.options.get("relevant_remedies") or {}
     listed = remedies.get(injury.injury, [])
     if spell.id in (listed if isinstance(listed, list) else [listed]):
         return True
     if spell.injury_tier is None:
         return False
-    definition = ctx.rules.injuries[injury.injury]
-    severity = ctx.rules.severities[injury.severity]
-    needed = definition.magic_tier or severity.magic_tier
-    if needed == "regenerate":
-        return spell.injury_tier == "regenerate"
-    if needed == "heal":
-        allowed = {"heal": {"heal"}, "regenerate": {"regenerate"}}.get(ctx.options.get("critical_magic"), {"heal", "regenerate"})
-        return spell.injury_tier in allowed
     if spell.injury_tier == "healing" and ctx.options.get("minor_magic_requires_stable", True):
         if character.hp <= 0 and not character.stable:
             return False
-    return _tier_rank(ctx, spell.injury_tier) >= _tier_rank(ctx, needed)
+    needed = magic_tiers(ctx.rules, ctx.options, injury)
+    return spell.injury_tier in needed or \
+        _tier_rank(ctx, spell.injury_tier) > max(_tier_rank(ctx, tier) for tier in needed)
 
 
 def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
@@ -260,10 +271,10 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
 def _why_not(ctx: Any, spell: Any, character: Character, injury: Injury) -> str:
     definition = ctx.rules.injuries[injury.injury]
     severity = ctx.rules.severities[injury.severity]
-    needed = ctx.rules.magic_tiers[definition.magic_tier or severity.magic_tier]
+    needed = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
     if spell.injury_tier == "healing" and character.hp <= 0 and not character.stable:
         return f"{injury.id} ({definition.name('en')}): magical healing heals a minor injury only once stable"
-    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed.name('en')}"
+    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed}"
 
 
 def stabilize(ctx: Any, name: str) -> list[Event]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.clock import describe, describe_span
+from ..domain.options import effective_options
 
 SEVERITY_STYLE = {"minor": "green", "moderate": "yellow", "severe": "red", "critical": "bold red"}
 
@@ -49,7 +50,7 @@ def render_options(doc: dict[str, Any], con: Any) -> None:
     con.print(table)
 
 
-def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
+def heals_doc(injury: Any, rules: Any, lang: str, options: dict[str, Any] | None = None) -> list[str]:
     severity = rules.severities[injury.severity]
     ways = []
     if not (injury.no_natural_healing or injury.magic_only):
@@ -58,9 +59,11 @@ def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
     if not injury.magic_only:
         ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
                     + " (" + severity.treatment.text(lang).split(";")[-1].strip() + ")")
-    definition = rules.injuries[injury.injury]
-    tier = rules.magic_tiers[definition.magic_tier or severity.magic_tier]
-    ways.append(("magie : " if lang == "fr" else "magic: ") + tier.name(lang))
+    from ..domain.injury_care import magic_tiers
+
+    tiers = magic_tiers(rules, options if options is not None else effective_options(rules, {}), injury)
+    ways.append(("magie : " if lang == "fr" else "magic: ")
+                + (" ou " if lang == "fr" else " or ").join(rules.magic_tiers[t].name(lang) for t in tiers))
     return ways
 
 
@@ -72,7 +75,7 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
         "severity": injury.severity, "severity_name": severity.name(lang), "d20": injury.d20, "dc": injury.dc,
         "failures": injury.failures, "no_natural_healing": injury.no_natural_healing,
         "magic_only": injury.magic_only, "site": injury.site, "text": definition.text(lang),
-        "heals_by": heals_doc(injury, rules, lang), "gained_at": injury.gained_at,
+        "heals_by": heals_doc(injury, rules, lang, effective_options(rules, state.option_overrides())), "gained_at": injury.gained_at,
         "treatment_started": injury.treatment_started,
         "timers": {},
     }

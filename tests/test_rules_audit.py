@@ -114,3 +114,46 @@ def test_critical_injury_magic_follows_the_dms_choice(cli):
     assert refused.code == 1 and "needs Heal" in refused.err
     assert cli("heal", "Odo", "--spell", "heal", "--injury", second["id"]).code == 0
     assert cli("--json", "status", "Odo").json["characters"][0]["injuries"] == []
+
+
+# ---------------------------------------------------------------- item 3: every check the engine rolls reads the query
+
+
+def test_first_aid_with_a_cut_hand_takes_the_minus_2(cli):
+    """Seed 001: a wound to the hand gives -2 on "Premiers secours" (Heal) checks; the healer whose hand is cut
+    rolls their first aid with it, and the log says why the bonus is what it is."""
+    assert cli("campaign", "create", "Trap", "--system", "pf1e", "--seed", "4").code == 0
+    assert cli("character", "add", "Lio", "--max-hp", "20", "--skills", "heal=6").code == 0
+    assert cli("character", "add", "Pak", "--max-hp", "20").code == 0
+    cli("wound", "Pak", "foot", "--side", "right", "--damage", "2")  # a caltrop: superficial
+    cli("wound", "Lio", "hand", "--damage", "3", "--side", "left")
+    done = cli("--json", "--dice", "10", "firstaid", "Pak", "w1", "--healer", "Lio")
+    assert done.code == 0, done.err
+    attempt = done.json["events"][0]["data"]
+    assert attempt["total"] == 10 + 6 - 2 and attempt["success"] is False
+    lines = attempt["breakdown"]["lines"]
+    assert [(x["value"], x["source"]["kind"], x["source"]["id"]) for x in lines] == [(-2, "wound", "w2")]
+    assert "sheet +6" in cli("--dice", "10", "firstaid", "Pak", "w1", "--healer", "Lio").out
+
+
+def test_a_poisoned_healer_treats_at_disadvantage(cli):
+    """Seed 000: treating an injury is a Wisdom (Medicine) check; a healer with Temporary Poisoning (poisoned:
+    disadvantage on ability checks) rolls it at disadvantage, and treating oneself is at disadvantage too
+    without doubling it."""
+    assert cli("campaign", "create", "Camp", "--seed", "2").code == 0
+    assert cli("character", "add", "Ines", "--max-hp", "12", "--prof", "medicine,herbalism_kit",
+               "--skills", "medicine=5").code == 0
+    assert cli("character", "add", "Rolf", "--max-hp", "20").code == 0
+    cli("injure", "Rolf", "--type", "fire", "--d20", "19")  # Heat Stroke, minor: DC 10
+    cli("injure", "Ines", "--type", "poison", "--d20", "7")  # Temporary Poisoning: poisoned
+    done = cli("--json", "--dice", "10", "--dice", "4", "treat", "Rolf", "i1", "--healer", "Ines")
+    assert done.code == 0, done.err
+    failed = next(e["data"] for e in done.json["events"] if e["type"] == "treatment_failed")
+    assert failed["check"] == 4 + 5  # the lower of two d20s (10 minutes of care first)
+    assert failed["breakdown"]["mode"] == "disadvantage"
+    assert [x["source"]["id"] for x in failed["breakdown"]["lines"]] == ["poisoned"]
+    cli("injure", "Ines", "--type", "fire", "--d20", "19")
+    own = cli("--json", "--dice", "10", "--dice", "3", "treat", "Ines", "i3", "--healer", "Ines").json
+    failed = next(e["data"] for e in own["events"] if e["type"] == "treatment_failed")
+    assert failed["check"] == 3 + 5 and failed["self_treatment_disadvantage"] is True
+    assert sorted(x["source"]["id"] for x in failed["breakdown"]["lines"]) == ["poisoned", "self_treatment"]

@@ -54,11 +54,22 @@ def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Char
     return healer
 
 
-def _treatment_bonus(ctx: Any, healer: Character) -> int:
+def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
+    """The healer's check as the roll query reads it (saves.read_check): Wisdom (Medicine), or an Intelligence
+    check with the herbalism kit (option treatment_check); self-treatment adds its disadvantage."""
+    from . import saves
+    from .roll_match import RollContext
+
     skills = dict(healer.skills)
     if ctx.options.get("treatment_check") == "int_herbalism_kit":
-        return skills.get("herbalism_kit", (healer.ability("int") - 10) // 2)
-    return skills.get("medicine", (healer.ability("wis") - 10) // 2)
+        roll = RollContext("check", ability="int")
+        sheet = skills.get("herbalism_kit", (healer.ability("int") - 10) // 2)
+    else:
+        roll = RollContext("skill", skill="medicine")
+        sheet = skills.get("medicine", (healer.ability("wis") - 10) // 2)
+    self_treat = healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
+    source = {"kind": "option", "id": "self_treatment", "name": "self-treatment"} if self_treat else None
+    return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)
 
 
 def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
@@ -90,16 +101,25 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
         return events  # died during treatment, or the injury turned into another one
     self_treat = healer is not None and healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
     ctx.roller.made.clear()
+    made: dict[str, Any] = {}
     if check is None:
-        formula = ("2d20kl1" if self_treat else "1d20") + f"{_treatment_bonus(ctx, healer):+d}"
-        total = ctx.roller.roll(formula, f"treatment check by {healer.name}")
+        from . import saves
+
+        reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
+        made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
+                          kind="check")
+        total = made["total"]
     else:
         total = check
     result = {"character": patient.id, "injury": current.id, "check": total, "dc": current.dc,
               "self_treatment_disadvantage": self_treat, "rolls": list(ctx.roller.made)}
-    if total >= current.dc:
+    if made.get("breakdown"):
+        result["breakdown"] = made["breakdown"]
+    if made.get("auto_fail"):
+        result["auto_fail"] = True
+    if total is not None and total >= current.dc and not made.get("auto_fail"):
         return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
-                                rolls=list(ctx.roller.made))
+                                rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
     events.append({"type": "treatment_failed", "data": result})
     if current.deadline_passed:
         state = fold(events[-1:], state)

@@ -234,10 +234,15 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
         attempt = events[0]["data"]
+        from rich.markup import escape
+
+        from .views import save_total
+
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
-               "events": events, "character": character_view(env, state, attempt["character"])}
+               "breakdown": attempt.get("breakdown"), "events": events,
+               "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {attempt['total']} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt, env.lang))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal")

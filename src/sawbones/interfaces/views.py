@@ -249,7 +249,8 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
 
         return f"{who}: {'traitement de' if fr else 'treating'} {d['injury']} ({describe_span(d['seconds'], lang)})"
     if kind == "treatment_failed":
-        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {d['check']} < {d['dc']} → DC {d['dc'] + 2}"
+        total = save_total({"total": d["check"], "breakdown": d.get("breakdown")}, lang)
+        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {total} < {d['dc']} → DC {d['dc'] + 2}"
     if kind == "hp_changed":
         max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
         return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + d['cause'] if d.get('cause') else ''}"

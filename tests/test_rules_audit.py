@@ -157,3 +157,30 @@ def test_a_poisoned_healer_treats_at_disadvantage(cli):
     failed = next(e["data"] for e in own["events"] if e["type"] == "treatment_failed")
     assert failed["check"] == 3 + 5 and failed["self_treatment_disadvantage"] is True
     assert sorted(x["source"]["id"] for x in failed["breakdown"]["lines"]) == ["poisoned", "self_treatment"]
+
+
+# ---------------------------------------------------------------- item 5: Nauseated for 1 minute, on the clock
+
+
+def test_impaired_disease_nauseates_for_one_minute_of_game_time(cli):
+    """Seed 004 L37-38, physical track, Diminué: "À chaque fois qu'il effectue une action standard, il doit
+    réussir un jet ... ou perdre l'action et gagner l'état Nauséeux pendant 1 minute"."""
+    assert cli("campaign", "create", "Plague", "--system", "pf1e", "--seed", "6").code == 0
+    assert cli("character", "add", "Ulf", "--max-hp", "25").code == 0
+    assert cli("expose", "Ulf", "slimy_doom", "--save", "1", "--deadly", "impaired").code == 0
+    made = cli("--lang", "en", "action", "Ulf", "--save", "30")
+    assert made.code == 0 and "Nauseated" not in made.out
+    failed = cli("--lang", "en", "action", "Ulf", "--save", "2")
+    assert failed.code == 0, failed.err
+    assert "loses the action, becomes Nauseated (1 min)" in failed.out
+    assert "lose_action" not in failed.out and "condition_minutes" not in failed.out
+    ulf = cli("--json", "status", "Ulf").json["characters"][0]
+    assert [(t["condition"], t["left"]) for t in ulf["timed_conditions"]] == [("nauseated", 60)]
+    nauseated = [c["id"] for c in cli("--json", "mods", "Ulf", "attack").json["conditions"]]
+    assert "nauseated" in nauseated
+    assert "Nauséeux" in cli("--lang", "fr", "status", "Ulf").out
+    cli("advance", "5r")
+    assert cli("--json", "status", "Ulf").json["characters"][0]["timed_conditions"][0]["left"] == 30
+    cli("advance", "5r")
+    assert cli("--json", "status", "Ulf").json["characters"][0]["timed_conditions"] == []
+    assert "nauseated" not in [c["id"] for c in cli("--json", "mods", "Ulf", "attack").json["conditions"]]

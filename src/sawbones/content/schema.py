@@ -96,6 +96,9 @@ class ConditionEffect(Guarded):
     type: Literal["condition"]
     condition: Slug
     permanent: bool = False
+    # an option whose value may give the condition a duration on the clock (its `durations`); otherwise it
+    # lasts as long as its source (temporary_condition_duration)
+    duration_option: Slug | None = None
 
 
 class AbilityChange(Guarded):
@@ -450,6 +453,8 @@ class OptionDef(Strict):
     choices: tuple[str, ...] = ()
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
+    durations: dict[str, str] = Field(default_factory=dict)  # choice -> a span of game time ("1min")
+    not_modelled: dict[str, Text] = Field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
 
 

@@ -86,7 +86,8 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     if check is None and healer is None:
         raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
     severity = ctx.rules.severities[injury.severity]
-    seconds = _treatment_seconds(ctx, severity)
+    retry_now = injury.failures > 0 and not ctx.options.get("retry_requires_time", True)  # INJ-T2, AMB-0-10
+    seconds = 0 if retry_now else _treatment_seconds(ctx, severity)
     start = {"type": "treatment_started", "data": {
         "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,
         "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
@@ -251,7 +252,8 @@ def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> b
 
 
 def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
-    """One casting heals one injury whose severity its tier reaches; it may also restore HP."""
+    """One casting heals one injury whose severity its tier reaches (magic_heals_per_effect: that many, the most
+    severe first; the --injury given first); it may also restore HP."""
     character = find_character(ctx.state, name)
     spell = ctx.rules.get("spells", spell_id)
     if character.dead:
@@ -259,24 +261,24 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
     if hp is not None and hp < 0:
         raise UsageError("healing cannot be negative")
     events: list[Event] = []
+    able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
+    rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
+    able.sort(key=lambda i: (rank[i.severity], -int(i.id[1:])), reverse=True)  # the most severe first
+    targets = able[:max(1, int(ctx.options.get("magic_heals_per_effect", 1)))]  # INJ-11, AMB-0-8
     if injury_key is not None:
         injury = find_injury(character, injury_key)
         if not spell_heals(ctx, spell, character, injury):
             raise RuleViolation(_why_not(ctx, spell, character, injury))
-        target: Injury | None = injury
-    else:
-        able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
-        rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
-        target = max(able, key=lambda i: (rank[i.severity], -int(i.id[1:])), default=None)
-        if target is None and not hp:
-            names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
-            raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
+        targets = [injury] + [i for i in targets if i.id != injury.id][:len(targets) - 1]
+    elif not targets and not hp:
+        names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
+        raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
     if hp:
         from .wounds import heal_wounds_by_magic
 
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
         events += heal_wounds_by_magic(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds
-    if target is not None:
+    for target in targets:
         current = fold(events, ctx.state).character(character.id)
         events += _healed(ctx, current, target, "magic", spell=spell.id)
         definition = ctx.rules.injuries[target.injury]

@@ -407,7 +407,20 @@ def _dedupe_restrictions(found: list[Line]) -> list[Line]:
 
 
 def _trigger_text(effect: Any, ae: ActiveEffect | None, rules: Any) -> s.Text:
-    o = effect.outcome
+    outcome = outcome_text(effect.outcome, rules)
+    chance = f"{effect.chance} % : " if effect.chance else ""
+    if effect.save:
+        dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
+        save = effect.save.save
+        dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
+        dc_en = f"DC {dc}" if dc else "the affliction's DC"
+        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save}, {dc_fr}), sinon {outcome.fr}",
+                      en=f"{chance}before acting: {save} save ({dc_en}), or {outcome.en}")
+    return s.Text(fr=f"{chance}en agissant : {outcome.fr}", en=f"{chance}when acting: {outcome.en}")
+
+
+def outcome_text(o: Any, rules: Any) -> s.Text:
+    """What a trigger's outcome does, in words ("loses the action, becomes Nauseated (1 min)"); "—" if nothing."""
     fr: list[str] = []
     en: list[str] = []
     if o.lose_action:
@@ -427,12 +440,4 @@ def _trigger_text(effect: Any, ae: ActiveEffect | None, rules: Any) -> s.Text:
         en.append(f"becomes {cond.name.en if cond else o.condition}{minutes}")
     if o.note:
         fr.append(o.note.fr), en.append(o.note.en)
-    chance = f"{effect.chance} % : " if effect.chance else ""
-    if effect.save:
-        dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
-        save = effect.save.save
-        dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
-        dc_en = f"DC {dc}" if dc else "the affliction's DC"
-        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save}, {dc_fr}), sinon {', '.join(fr) or '—'}",
-                      en=f"{chance}before acting: {save} save ({dc_en}), or {', '.join(en) or '—'}")
-    return s.Text(fr=f"{chance}en agissant : {', '.join(fr) or '—'}", en=f"{chance}when acting: {', '.join(en) or '—'}")
+    return s.Text(fr=", ".join(fr) or "—", en=", ".join(en) or "—")

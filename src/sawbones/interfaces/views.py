@@ -266,16 +266,28 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return (f"{who} : {d['hp']} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)" if fr else
                 f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
     if kind == "noted" and "results" in d:
+        from ..content.schema import Outcome
+        from ..domain.roll_query import outcome_text
+
         lines = []
         for r in d["results"]:
             src = r["source"]["name"]
+            does = outcome_text(Outcome.model_validate(r["outcome"]), rules)(lang)
             if "save" in r:
                 verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
                 lines.append(f"{who}: {src} — {r['save']} {save_total(r, lang)} vs {r['dc']} {verdict}"
-                             + (f" → {', '.join(k for k in r['outcome'])}" if r["applies"] else ""))
+                             + (f" → {does}" if r["applies"] else ""))
             elif r["applies"]:
-                lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
+                lines.append(f"{who}: {src} → {does}")
         return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
+    if kind == "condition_gained":
+        cond = rules.conditions.get(d["condition"])
+        name = cond.name(lang) if cond else d["condition"]
+        until = f" ({'jusqu’à' if fr else 'until'} {describe(d['until'], lang)})" if d.get("until") is not None else ""
+        return f"{who}: {'devient' if fr else 'becomes'} {name}{until} ← {d['source']['name']['fr' if fr else 'en']}"
+    if kind == "condition_ended":
+        cond = rules.conditions.get(d["id"].rpartition(":")[2])
+        return f"{who}: {'fin de' if fr else 'no longer'} {cond.name(lang) if cond else d['id']}"
     if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
         return _affliction_line(d, kind, who, rules, lang)
     return None
@@ -330,3 +342,33 @@ def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None
             "severity_name": rules.severities[pick.severity].name(lang), "injury": pick.injury.id,
             "name": pick.injury.name(lang), "text": pick.row.text(lang),
             "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
+
+
+# ---------------------------------------------------------------- conditions with a duration (domain/conditions.py)
+
+
+def timed_conditions_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    """The timed conditions in force: condition, source, end on the clock and time left."""
+    from ..domain.conditions import running
+
+    out = []
+    for timed in running(character):
+        definition = rules.conditions.get(timed.condition)
+        out.append({"id": timed.id, "condition": timed.condition,
+                    "name": definition.name(lang) if definition else timed.condition,
+                    "source": {"kind": timed.source_kind, "id": timed.source_id, "content_id": timed.content_id,
+                               "name": timed.name_fr if lang == "fr" else timed.name_en},
+                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock)})
+    return {"timed_conditions": out}
+
+
+def _render_timed(c: dict[str, Any], lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for t in c.get("timed_conditions", ()):
+        left = "" if t["left"] is None else f" · {'encore' if lang == 'fr' else 'for'} {describe_span(t['left'], lang)}"
+        con.print(f"  [bold magenta]{escape(t['name'])}[/] ← {escape(t['source']['name'])}{left}")
+
+
+CHARACTER_SECTIONS.append(timed_conditions_section)
+STATUS_RENDERERS.append(_render_timed)

@@ -61,12 +61,11 @@ def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
     from .roll_match import RollContext
 
     skills = dict(healer.skills)
-    if ctx.options.get("treatment_check") == "int_herbalism_kit":
-        roll = RollContext("check", ability="int")
-        sheet = skills.get("herbalism_kit", (healer.ability("int") - 10) // 2)
-    else:
-        roll = RollContext("skill", skill="medicine")
-        sheet = skills.get("medicine", (healer.ability("wis") - 10) // 2)
+    medicine = (RollContext("skill", skill="medicine"), skills.get("medicine", (healer.ability("wis") - 10) // 2))
+    kit = (RollContext("check", ability="int"), skills.get("herbalism_kit", (healer.ability("int") - 10) // 2))
+    rule = ctx.options.get("treatment_check")
+    # either: the healer's choice, read as the better of the two bonuses on the sheet
+    roll, sheet = kit if rule == "int_herbalism_kit" or (rule == "either" and kit[1] > medicine[1]) else medicine
     self_treat = healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
     source = {"kind": "option", "id": "self_treatment", "name": "self-treatment"} if self_treat else None
     return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)

@@ -184,3 +184,33 @@ def test_impaired_disease_nauseates_for_one_minute_of_game_time(cli):
     cli("advance", "5r")
     assert cli("--json", "status", "Ulf").json["characters"][0]["timed_conditions"] == []
     assert "nauseated" not in [c["id"] for c in cli("--json", "mods", "Ulf", "attack").json["conditions"]]
+
+
+# ---------------------------------------------------------------- item 4: Strength poison's load, through the query
+
+
+def test_strength_poison_loads_weigh_on_str_dex_skills_ac_and_are_noted(cli):
+    """Seed 004 L60-61: Affaibli, "sa capacité de charge est divisée par 3 ; il est toujours considéré comme
+    portant au moins une charge moyenne"; Diminué, "au moins une lourde charge". PF1 loads: check penalty on
+    Str- and Dex-based skills (-3 / -6), maximum Dex bonus to AC (+3 / +1), speed; capacity is not on the sheet."""
+    assert cli("campaign", "create", "Sting", "--system", "pf1e", "--seed", "9").code == 0
+    assert cli("character", "add", "Hild", "--max-hp", "40", "--abilities", "str=14,dex=18").code == 0
+    cli("expose", "Hild", "giant_scorpion_venom", "--save", "1")  # Weakened
+    climb = cli("--json", "mods", "Hild", "climb").json
+    assert climb["modifier"] == -2 - 3
+    load = [m for m in climb["modifiers"] if m["source"]["kind"] == "condition"]
+    assert [(m["source"]["id"], m["value"]) for m in load] == [("medium_load", -3)]
+    assert load[0]["source"]["from"][0]["name"] == "Giant Scorpion Venom"
+    assert any("Carrying capacity ÷ 3" in n["text"] for n in climb["notes"])
+    assert any("Capacité de charge ÷ 3" in n["text"] for n in cli("--lang", "fr", "--json", "mods", "Hild",
+                                                                    "climb").json["notes"])
+    ac = cli("--json", "mods", "Hild", "ac").json
+    assert ac["modifier"] == 3 - 4  # Dex +4 counts +3 at most
+    assert any("30 ft → 20 ft" in n["text"] for n in ac["notes"])
+    assert cli("--json", "mods", "Hild", "will").json["modifier"] == 0  # a load weighs on no save in PF1
+    cli("expose", "Hild", "giant_scorpion_venom", "--save", "1")  # another dose: Impaired
+    assert cli("--json", "mods", "Hild", "climb").json["modifier"] == -2 - 2 - 6
+    escape = cli("--json", "mods", "Hild", "escape_artist").json
+    assert escape["modifier"] == -6 and [c["id"] for c in escape["conditions"] if c.get("superseded_by")] == \
+        ["medium_load"]
+    assert cli("--json", "mods", "Hild", "ac").json["modifier"] == 1 - 4

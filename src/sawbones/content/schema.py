@@ -121,9 +121,21 @@ class Restriction(Guarded):
 
 
 class Carrying(Guarded):
+    """Carrying capacity times `multiplier` (outside the sheet: a note), and at least `min_load`: the roll query
+    brings the condition `<min_load>_load` (medium_load, heavy_load), whose reading says what the load does."""
+
     type: Literal["carrying"]
     multiplier: float
     min_load: Literal["light", "medium", "heavy"] | None = None
+
+
+class MaxBonus(Guarded):
+    """An ability's modifier counts at most `cap` on these rolls (PF1 load or armour: maximum Dex bonus to AC)."""
+
+    type: Literal["max_bonus"]
+    ability: Ability
+    cap: int
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
 
 
 class SaveSpec(Strict):
@@ -208,6 +220,7 @@ Effect = Annotated[
         Speed,
         Restriction,
         Carrying,
+        MaxBonus,
         Trigger,
         NoteEffect,
         LosePart,

@@ -267,7 +267,7 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
                 f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
     if kind == "noted" and "results" in d:
         from ..content.schema import Outcome
-        from ..domain.roll_query import outcome_text
+        from ..domain.outcomes import outcome_text
 
         lines = []
         for r in d["results"]:

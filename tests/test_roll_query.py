@@ -163,8 +163,9 @@ def test_sickened_pf1e_and_5e(give):
     pf = campaign("pf1e")
     assert mods(pf, "attack", range="melee").modifier == -2
     assert mods(pf, "save", save="will").modifier == -2
-    damage = mods(pf, "damage", range="melee")
+    damage = mods(pf, "damage", range="melee", weapon=True)
     assert damage.modifier == -2 and damage.modifiers[0].note.en == "Weapon damage only."
+    assert mods(pf, "damage", range="melee").conditional[0].needs == ((("weapon", True),),)
     five = campaign("dnd5e")
     attack = mods(five, "attack", range="melee")
     assert attack.modifier == 0 and attack.mode == "disadvantage"

@@ -214,3 +214,15 @@ def test_strength_poison_loads_weigh_on_str_dex_skills_ac_and_are_noted(cli):
     assert escape["modifier"] == -6 and [c["id"] for c in escape["conditions"] if c.get("superseded_by")] == \
         ["medium_load"]
     assert cli("--json", "mods", "Hild", "ac").json["modifier"] == 1 - 4
+
+
+def test_sickened_takes_two_from_weapon_damage_only(cli):
+    """PF1 sickened (the physical Weakened stage, seed 004 L34-36): -2 on weapon damage rolls; a damage roll the
+    GM does not say is a weapon's is conditional, a spell's damage takes nothing."""
+    assert cli("campaign", "create", "Fever", "--system", "pf1e", "--seed", "5").code == 0
+    assert cli("character", "add", "Ren", "--max-hp", "20").code == 0
+    cli("expose", "Ren", "filth_fever", "--save", "1", "--deadly", "weakened")
+    unknown = cli("--json", "mods", "Ren", "damage").json
+    assert unknown["modifier"] == 0 and any("if made with a weapon" in c["if"][0] for c in unknown["conditional"])
+    assert cli("--json", "mods", "Ren", "damage", "--weapon").json["modifier"] == -2
+    assert cli("--json", "mods", "Ren", "damage", "--no-weapon").json["modifier"] == 0

@@ -37,6 +37,7 @@ WhileFlag = Literal[
     "standing",
     "in_combat",
     "fear_source_in_sight",
+    "weapon",
     "site_hand",
     "site_foot",
 ]

@@ -37,6 +37,7 @@ _T = {  # small interface words, by language
     "standing": ("s'il est debout", "if standing"),
     "in_combat": ("s'il est en combat", "if in combat"),
     "fear_source_in_sight": ("si la source de sa peur est en vue", "if the source of its fear is in sight"),
+    "weapon": ("si c'est avec une arme", "if made with a weapon"),
     "ranged": ("à distance", "ranged"), "melee": ("au corps à corps", "melee"),
     "sight": ("la vue", "sight"), "hearing": ("l'ouïe", "hearing"),
     "left": ("côté gauche", "left"), "right": ("côté droit", "right"),

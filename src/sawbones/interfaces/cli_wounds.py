@@ -289,8 +289,10 @@ def register(cli: click.Group) -> None:
     @click.option("--combat/--no-combat", default=None, help="In combat or not.")
     @click.option("--fear-in-sight/--fear-out-of-sight", "fear", default=None,
                   help="5e frightened: the source of its fear is in sight, or not.")
+    @click.option("--weapon/--no-weapon", default=None, help="Made with a weapon, or not (PF1 sickened: weapon damage).")
     @pass_env
-    def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear) -> None:
+    def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear,
+                 weapon) -> None:
         """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
 
         ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
@@ -305,7 +307,7 @@ def register(cli: click.Group) -> None:
         character = find_character(state, name)
         context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
-                               fear_source_in_sight=fear)
+                               fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
         doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
         env.emit(doc, partial(render_answer, doc, character.name, env.lang))

@@ -226,3 +226,29 @@ def test_sickened_takes_two_from_weapon_damage_only(cli):
     assert unknown["modifier"] == 0 and any("if made with a weapon" in c["if"][0] for c in unknown["conditional"])
     assert cli("--json", "mods", "Ren", "damage", "--weapon").json["modifier"] == -2
     assert cli("--json", "mods", "Ren", "damage", "--no-weapon").json["modifier"] == 0
+
+
+# ---------------------------------------------------------------- item 7: temporary conditions for 1 minute
+
+
+def test_temporary_paralysis_for_one_minute_when_the_gm_shortens_it(cli):
+    """Seed 000, Force 06-10 "Paralysie temporaire : vous obtenez la condition Paralysée"; the GM's option makes
+    such conditions last 1 minute of game time (AMB-0-13); the injury stays until a long rest heals it."""
+    assert cli("campaign", "create", "Quake", "--seed", "4").code == 0
+    assert cli("character", "add", "Nia", "--max-hp", "20").code == 0
+    refused = cli("campaign", "set", "temporary_condition_duration", "until_end_of_combat")
+    assert refused.code == 1 and "not modelled" in refused.err and "end of a combat" in refused.err
+    assert cli("campaign", "set", "temporary_condition_duration", "1_minute").code == 0
+    cli("injure", "Nia", "--type", "force", "--d20", "7")
+    assert cli("--json", "mods", "Nia", "save", "--save", "str").json["auto_fail"] is True
+    nia = cli("--json", "status", "Nia").json["characters"][0]
+    assert [(t["condition"], t["source"]["id"], t["left"]) for t in nia["timed_conditions"]] == \
+        [("paralyzed", "i1", 60)]
+    cli("advance", "9r")
+    assert cli("--json", "mods", "Nia", "save", "--save", "str").json["auto_fail"] is True
+    cli("advance", "1r")
+    assert cli("--json", "mods", "Nia", "save", "--save", "str").json["auto_fail"] is False
+    nia = cli("--json", "status", "Nia").json["characters"][0]
+    assert nia["timed_conditions"] == [] and [i["injury"] for i in nia["injuries"]] == ["temporary_paralysis"]
+    cli("rest", "--long")
+    assert cli("--json", "status", "Nia").json["characters"][0]["injuries"] == []

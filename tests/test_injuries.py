@@ -114,7 +114,9 @@ def test_treatment_rolled_with_healer_bonus(party):
     result = party("--json", "treat", "Bob", "i1", "--healer", "Aria")
     assert result.code == 0
     rolls = [r for e in result.json["events"] for r in e["data"].get("rolls", []) if "treatment check" in r["why"]]
-    assert rolls and rolls[0]["formula"] == "1d20+5"
+    assert rolls and rolls[0]["formula"] == "1d20"
+    outcome = next(e["data"] for e in result.json["events"] if e["type"] in ("injury_healed", "treatment_failed"))
+    assert outcome["check"] == rolls[0]["total"] + 5 and outcome["breakdown"]["sheet"] == 5
 
 
 def test_magic_only_refuses_mundane_treatment(party):

@@ -163,8 +163,9 @@ def test_sickened_pf1e_and_5e(give):
     pf = campaign("pf1e")
     assert mods(pf, "attack", range="melee").modifier == -2
     assert mods(pf, "save", save="will").modifier == -2
-    damage = mods(pf, "damage", range="melee")
+    damage = mods(pf, "damage", range="melee", weapon=True)
     assert damage.modifier == -2 and damage.modifiers[0].note.en == "Weapon damage only."
+    assert mods(pf, "damage", range="melee").conditional[0].needs == ((("weapon", True),),)
     five = campaign("dnd5e")
     attack = mods(five, "attack", range="melee")
     assert attack.modifier == 0 and attack.mode == "disadvantage"
@@ -312,10 +313,11 @@ def test_burnt_hand_blisters_and_str_poison(system, give):
     assert totals == {wound_key: -2, poison_key: -4}
     assert answer.modifier == -6
     assert answer.mode == "disadvantage"
-    assert [d.source.key() for d in answer.disadvantages] == [("injury", injury_id)]
+    heavy = system == "dnd5e"  # Impaired: at least a heavy load, read in 5e as heavily encumbered (seed 004 L61)
+    assert [d.source.key() for d in answer.disadvantages] == [("injury", injury_id)] + ([poison_key] if heavy else [])
     doc = answer.as_dict("en")
     names = {m["source"]["name"] for m in doc["modifiers"]} | {d["source"]["name"] for d in doc["disadvantage"]}
-    assert names == {"Hand (right)", "Giant Scorpion Venom", "Blisters"}
+    assert names == {"Hand (right)", "Giant Scorpion Venom", "Blisters"} | ({"Heavy load"} if heavy else set())
     assert {m["source"].get("stage") for m in doc["modifiers"] if m["source"]["kind"] == "affliction"} == \
         {"weakened", "impaired"}
     # the other hand: no wound penalty, the rest still applies

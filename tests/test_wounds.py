@@ -317,7 +317,9 @@ def test_first_aid_rolled_by_a_healer():
     with pytest.raises(UsageError, match="--check"):
         act(state, w.first_aid, "Vex", "w1")
     _, events = act(state, w.first_aid, "Vex", "w1", healer_name="Vex")
-    assert events[0]["data"]["rolls"][0]["formula"] == "1d20+7"
+    data = events[0]["data"]
+    assert data["rolls"][0]["formula"] == "1d20" and data["total"] == data["d20"] + 7
+    assert data["breakdown"]["sheet"] == 7
     assert w.heal_bonus(vex(campaign("dnd5e", sheet={"skills": {"medicine": 3}})), RULES) == 3
 
 

@@ -84,6 +84,12 @@ class _Checker:
                 self.need(section, entry_id, f"{path}.saves", "saves", save)
         elif isinstance(m, s.ConditionEffect):
             self.need(section, entry_id, f"{path}.condition", "conditions", m.condition)
+            if m.duration_option is not None:
+                self.need(section, entry_id, f"{path}.duration_option", "options", m.duration_option)
+                option = self.sec["options"].get(m.duration_option)
+                if option is not None and not option.durations:
+                    self.fail(section, entry_id, f"{path}.duration_option",
+                              f"option {option.id!r} gives no durations")
         elif isinstance(m, s.Restriction):
             self.need(section, entry_id, f"{path}.restriction", "restrictions", m.restriction)
         elif isinstance(m, s.AbilityChange) and isinstance(m.change, str):
@@ -150,6 +156,18 @@ class _Checker:
             self.coverage("band_sets", band_id, f"{where}.bands", [(f"[{i}]", b.d20) for i, b in enumerate(band_set.bands)])
         for sev_id, sev in self.sec["severities"].items():
             self.need("severities", sev_id, f"severities[{sev_id}].magic_tier", "magic_tiers", sev.magic_tier)
+            choice = sev.magic_tier_choice
+            if choice is not None:
+                where = f"severities[{sev_id}].magic_tier_choice"
+                self.need("severities", sev_id, f"{where}.option", "options", choice.option)
+                option = self.sec["options"].get(choice.option)
+                if option is not None and set(option.choices) != set(choice.tiers):
+                    self.fail("severities", sev_id, f"{where}.tiers",
+                              f"must give the tiers of every value of option {choice.option!r}: "
+                              f"{', '.join(option.choices)}")
+                for value, tiers in choice.tiers.items():
+                    for tier in tiers:
+                        self.need("severities", sev_id, f"{where}.tiers.{value}", "magic_tiers", tier)
         for inj_id, inj in self.sec["injuries"].items():
             self.need("injuries", inj_id, f"injuries[{inj_id}].magic_tier", "magic_tiers", inj.magic_tier)
         for spell_id, spell in self.sec["spells"].items():
@@ -255,6 +273,27 @@ class _Checker:
                                   "a stage's own stage_entered trigger fires on entering that stage: "
                                   "leave stage out or name this stage")
 
+    def options(self) -> None:
+        """Durations and refused values name declared choices; a duration reads; the default is never refused."""
+        from ..domain.clock import parse_duration
+        from ..errors import UsageError
+
+        for opt_id, opt in self.sec["options"].items():
+            allowed = ("true", "false") if opt.type == "bool" else opt.choices
+            for field in ("durations", "not_modelled"):
+                for value in getattr(opt, field):
+                    if value not in allowed and not (field == "not_modelled" and value == "*"):
+                        self.fail("options", opt_id, f"options[{opt_id}].{field}.{value}",
+                                  f"{value!r} is not one of the values ({', '.join(allowed)})")
+            for value, text in opt.durations.items():
+                try:
+                    parse_duration(text)
+                except UsageError as exc:
+                    self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", str(exc))
+            default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default
+            if isinstance(default, str) and default in opt.not_modelled:
+                self.fail("options", opt_id, f"options[{opt_id}].not_modelled", "the default cannot be refused")
+
 
 def band_of(band_set: s.BandSet, d20_range: str) -> str | None:
     """The severity whose band holds the whole range, or None when it straddles two."""
@@ -272,3 +311,4 @@ def check_rules(rules: "Rules") -> None:
     checker.injuries()
     checker.vocabulary()
     checker.tracks()
+    checker.options()

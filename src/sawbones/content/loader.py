@@ -98,7 +98,7 @@ def _format_loc(raw: Any, loc: Iterable[Any]) -> str:
 
 _UNION_TAGS = {
     "modifier", "advantage", "disadvantage", "auto_fail", "condition", "ability", "speed",
-    "restriction", "carrying", "trigger", "note", "lose_part", "int", "str",
+    "restriction", "carrying", "max_bonus", "trigger", "note", "lose_part", "int", "str",
 }
 
 

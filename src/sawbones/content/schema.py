@@ -36,6 +36,8 @@ WhileFlag = Literal[
     "wearing_metal_armor",
     "standing",
     "in_combat",
+    "fear_source_in_sight",
+    "weapon",
     "site_hand",
     "site_foot",
 ]
@@ -95,6 +97,9 @@ class ConditionEffect(Guarded):
     type: Literal["condition"]
     condition: Slug
     permanent: bool = False
+    # an option whose value may give the condition a duration on the clock (its `durations`); otherwise it
+    # lasts as long as its source (temporary_condition_duration)
+    duration_option: Slug | None = None
 
 
 class AbilityChange(Guarded):
@@ -117,9 +122,21 @@ class Restriction(Guarded):
 
 
 class Carrying(Guarded):
+    """Carrying capacity times `multiplier` (outside the sheet: a note), and at least `min_load`: the roll query
+    brings the condition `<min_load>_load` (medium_load, heavy_load), whose reading says what the load does."""
+
     type: Literal["carrying"]
     multiplier: float
     min_load: Literal["light", "medium", "heavy"] | None = None
+
+
+class MaxBonus(Guarded):
+    """An ability's modifier counts at most `cap` on these rolls (PF1 load or armour: maximum Dex bonus to AC)."""
+
+    type: Literal["max_bonus"]
+    ability: Ability
+    cap: int
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
 
 
 class SaveSpec(Strict):
@@ -205,6 +222,7 @@ Effect = Annotated[
         Speed,
         Restriction,
         Carrying,
+        MaxBonus,
         Trigger,
         NoteEffect,
         LosePart,
@@ -296,12 +314,20 @@ class MagicTier(Named):
     rank: Annotated[int, Field(ge=1)]
 
 
+class TierChoice(Strict):
+    """The magic that heals a severity, chosen by a campaign option: option value -> the tiers that heal it."""
+
+    option: Slug
+    tiers: dict[str, Annotated[tuple[Slug, ...], Field(min_length=1)]]
+
+
 class Severity(Named):
     rank: Annotated[int, Field(ge=1)]
     untreated: Text
     rests: tuple[Literal["long_rest", "hit_die"], ...] = ()
     treatment: Treatment
     magic_tier: Slug
+    magic_tier_choice: TierChoice | None = None  # the option that picks the tiers (critical: critical_magic)
     magic_text: Text
 
 
@@ -470,6 +496,8 @@ class OptionDef(Strict):
     choices: tuple[str, ...] = ()
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
+    durations: dict[str, str] = Field(default_factory=dict)  # choice -> a span of game time ("1min")
+    not_modelled: dict[str, Text] = Field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
 
 

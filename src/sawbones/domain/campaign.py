@@ -82,8 +82,13 @@ def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
             data[key] = sheet[key] if not isinstance(sheet[key], dict) else [[k, v] for k, v in sheet[key].items()]
     if "hit_dice" in sheet:
         data["hit_dice_max"] = sheet.get("hit_dice_max", sheet["hit_dice"])
-    if "body" in sheet:
-        data["body"] = Body(**sheet["body"]).__dict__
+    anatomy = (getattr(ctx, "options", None) or {}).get("anatomy") or {}  # the creature's eyes, hands, feet
+    try:
+        body = {k: int(v) for k, v in anatomy.items() if k in Body.__dataclass_fields__} | sheet.get("body", {})
+    except (TypeError, ValueError):
+        raise UsageError("option anatomy: counts must be whole numbers, e.g. eyes=2,hands=2,feet=2") from None
+    if body and body != {k: getattr(Body(), k) for k in body}:
+        data["body"] = Body(**_check_sheet({"body": body})["body"]).__dict__
     return [{"type": "character_added", "data": data}]
 
 

@@ -57,11 +57,16 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
     extra = []
+    # option open_wound_type: the extra damage has the type of the hit (its largest share), no type, or slashing;
+    # a typed extra counts toward the injury table if it drops the character to 0 (INJ-E5)
+    extra_type = {"same": max(parts)[1], "untyped": None}.get(ctx.options.get("open_wound_type", "same"),
+                                                              ctx.options.get("open_wound_type"))
     for active in triggers_on(character, ctx.rules, ctx.options, "damaged"):
         outcome = active.effect.outcome
         if outcome.extra_damage and active.content_id not in {e["source"] for e in extra}:
             amount = ctx.roller.roll(outcome.extra_damage, f"{active.content_id}: extra damage")
-            extra.append({"source": active.content_id, "injury": active.source_id, "amount": amount})
+            extra.append({"source": active.content_id, "injury": active.source_id, "amount": amount,
+                          "type": extra_type})
     total = sum(a for a, _ in parts) + sum(e["amount"] for e in extra)
     loss = hit_points.lower(character, total, ctx.rules, ctx.options, ctx.state.system, damage=True)
     hp = loss.hp
@@ -74,7 +79,7 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
     at_zero = character.hp <= 0 and ctx.options.get("injury_on_damage_at_zero")
     if (dropped or at_zero) and total > 0 and injury_eligible(ctx, character):
         ctx.roller.made.clear()
-        table = _injury_type(ctx, parts, injury_type)
+        table = _injury_type(ctx, parts + [(e["amount"], e["type"]) for e in extra if e.get("type")], injury_type)
         state = fold(events, ctx.state)
         events += injuries.gain(ctx, state.character(character.id), table, d20, site, state,
                                 cause=f"dropped to 0 HP by {table} damage")

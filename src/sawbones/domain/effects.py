@@ -42,11 +42,21 @@ def option_matches(effect: Any, options: dict[str, Any]) -> bool:
     return all(options.get(key) == value for key, value in wanted.items())
 
 
+def replaced(character: Any, active: ActiveEffect) -> bool:
+    """A source's condition effect with a `duration_option` that a timed condition stands for (conditions.py)."""
+    effect = active.effect
+    if not getattr(effect, "duration_option", None):
+        return False
+    return any(t.replaces and t.source_id == active.source_id and t.condition == effect.condition
+               for t in getattr(character, "conditions", ()))
+
+
 def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[ActiveEffect]:
     _load_providers()
     out: list[ActiveEffect] = []
     for fn in _PROVIDERS:
-        out.extend(e for e in fn(character, rules, options) if option_matches(e.effect, options))
+        out.extend(e for e in fn(character, rules, options)
+                   if option_matches(e.effect, options) and not replaced(character, e))
     return out
 
 
@@ -71,7 +81,7 @@ def _load_providers() -> None:
         _LOADED = True
         from importlib import import_module
 
-        for name in ("injuries", "wounds", "afflictions"):
+        for name in ("injuries", "wounds", "afflictions", "conditions"):
             try:
                 import_module(f"{__package__}.{name}")
             except ModuleNotFoundError as exc:  # a rule module not written yet

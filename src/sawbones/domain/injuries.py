@@ -99,6 +99,10 @@ def _gain_row(ctx: Any, character: Character, pick: Any, site: str | None, state
     events += _lose_parts(definition, character, data.get("site"))
     for trigger in triggers(definition, "gained"):
         events += _apply_outcome(ctx, character, injury_id, definition, trigger.outcome, events)
+    from .conditions import on_gain  # temporary conditions with a duration (temporary_condition_duration)
+
+    events += on_gain(ctx, character, [ActiveEffect(e, "injury", injury_id, definition.id, definition.name)
+                                       for e in definition.effects], now)
     data["rolls"] = list(ctx.roller.made)
     return events
 

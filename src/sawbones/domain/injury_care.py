@@ -54,11 +54,21 @@ def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Char
     return healer
 
 
-def _treatment_bonus(ctx: Any, healer: Character) -> int:
+def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
+    """The healer's check as the roll query reads it (saves.read_check): Wisdom (Medicine), or an Intelligence
+    check with the herbalism kit (option treatment_check); self-treatment adds its disadvantage."""
+    from . import saves
+    from .roll_match import RollContext
+
     skills = dict(healer.skills)
-    if ctx.options.get("treatment_check") == "int_herbalism_kit":
-        return skills.get("herbalism_kit", (healer.ability("int") - 10) // 2)
-    return skills.get("medicine", (healer.ability("wis") - 10) // 2)
+    medicine = (RollContext("skill", skill="medicine"), skills.get("medicine", (healer.ability("wis") - 10) // 2))
+    kit = (RollContext("check", ability="int"), skills.get("herbalism_kit", (healer.ability("int") - 10) // 2))
+    rule = ctx.options.get("treatment_check")
+    # either: the healer's choice, read as the better of the two bonuses on the sheet
+    roll, sheet = kit if rule == "int_herbalism_kit" or (rule == "either" and kit[1] > medicine[1]) else medicine
+    self_treat = healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
+    source = {"kind": "option", "id": "self_treatment", "name": "self-treatment"} if self_treat else None
+    return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)
 
 
 def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
@@ -75,7 +85,8 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     if check is None and healer is None:
         raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
     severity = ctx.rules.severities[injury.severity]
-    seconds = _treatment_seconds(ctx, severity)
+    retry_now = injury.failures > 0 and not ctx.options.get("retry_requires_time", True)  # INJ-T2, AMB-0-10
+    seconds = 0 if retry_now else _treatment_seconds(ctx, severity)
     start = {"type": "treatment_started", "data": {
         "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,
         "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
@@ -90,16 +101,25 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
         return events  # died during treatment, or the injury turned into another one
     self_treat = healer is not None and healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
     ctx.roller.made.clear()
+    made: dict[str, Any] = {}
     if check is None:
-        formula = ("2d20kl1" if self_treat else "1d20") + f"{_treatment_bonus(ctx, healer):+d}"
-        total = ctx.roller.roll(formula, f"treatment check by {healer.name}")
+        from . import saves
+
+        reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
+        made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
+                          kind="check")
+        total = made["total"]
     else:
         total = check
     result = {"character": patient.id, "injury": current.id, "check": total, "dc": current.dc,
               "self_treatment_disadvantage": self_treat, "rolls": list(ctx.roller.made)}
-    if total >= current.dc:
+    if made.get("breakdown"):
+        result["breakdown"] = made["breakdown"]
+    if made.get("auto_fail"):
+        result["auto_fail"] = True
+    if total is not None and total >= current.dc and not made.get("auto_fail"):
         return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
-                                rolls=list(ctx.roller.made))
+                                rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
     events.append({"type": "treatment_failed", "data": result})
     if current.deadline_passed:
         state = fold(events[-1:], state)
@@ -121,7 +141,11 @@ def _heals_by_rest(ctx: Any, injury: Injury, kind: str) -> bool:
 
 
 def long_rest(ctx: Any, names: list[str]) -> list[Event]:
-    """8 hours pass; then each listed character (default: the party) heals what a long rest heals."""
+    """8 hours pass; then each listed character (default: the party) heals what a long rest heals.
+
+    With long_rest_requires_hp (5e), a character below 1 HP when the rest starts gains none of its
+    benefits (no HP, Hit Dice or healed injury); the log says so.
+    """
     characters = [find_character(ctx.state, n) for n in names] if names else \
         [c for c in ctx.state.characters if not c.dead]
     events = advance(ctx, 8 * HOUR, auto=True)
@@ -134,6 +158,12 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
         if ctx.options.get("daily_tick") == "long_rest":
             mine += injuries.daily_ticks_on_long_rest(replace(ctx, state=state), current)
             current = fold(mine, state).character(character.id)
+        if character.hp < 1 and ctx.options.get("long_rest_requires_hp", True):
+            mine.append({"type": "noted", "data": {"character": character.id, "moment": "long_rest",
+                                                   "no_benefit": "hp_below_1", "hp": character.hp}})
+            state = fold(mine, state)
+            events += mine
+            continue
         for injury in current.injuries:
             if _heals_by_rest(ctx, injury, "long_rest"):
                 mine += _healed(ctx, fold(mine, state).character(character.id), injury, "long_rest")
@@ -187,30 +217,42 @@ def _tier_rank(ctx: Any, tier: str) -> int:
     return ctx.rules.magic_tiers[tier].rank
 
 
+def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
+    """The magic tiers that heal this injury: its own (a lost part: regenerate), else its severity's, as the
+    severity's option picks them (critical: critical_magic, heal / regenerate / either)."""
+    definition = rules.injuries[injury.injury]
+    if definition.magic_tier:
+        return (definition.magic_tier,)
+    severity = rules.severities[injury.severity]
+    choice = severity.magic_tier_choice
+    if choice is not None:
+        return tuple(choice.tiers.get(str(options.get(choice.option)), (severity.magic_tier,)))
+    return (severity.magic_tier,)
+
+
 def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> bool:
-    """Does this casting reach this injury's severity (or is it a relevant remedy)?"""
+    """Does this casting reach this injury's severity (or is it a relevant remedy)?
+
+    A spell heals with one of the tiers the injury needs, or with a tier ranked above all of them
+    (greater restoration heals a moderate injury; heal and regenerate share the top rank).
+    """
     remedies = ctx.options.get("relevant_remedies") or {}
     listed = remedies.get(injury.injury, [])
     if spell.id in (listed if isinstance(listed, list) else [listed]):
         return True
     if spell.injury_tier is None:
         return False
-    definition = ctx.rules.injuries[injury.injury]
-    severity = ctx.rules.severities[injury.severity]
-    needed = definition.magic_tier or severity.magic_tier
-    if needed == "regenerate":
-        return spell.injury_tier == "regenerate"
-    if needed == "heal":
-        allowed = {"heal": {"heal"}, "regenerate": {"regenerate"}}.get(ctx.options.get("critical_magic"), {"heal", "regenerate"})
-        return spell.injury_tier in allowed
     if spell.injury_tier == "healing" and ctx.options.get("minor_magic_requires_stable", True):
         if character.hp <= 0 and not character.stable:
             return False
-    return _tier_rank(ctx, spell.injury_tier) >= _tier_rank(ctx, needed)
+    needed = magic_tiers(ctx.rules, ctx.options, injury)
+    return spell.injury_tier in needed or \
+        _tier_rank(ctx, spell.injury_tier) > max(_tier_rank(ctx, tier) for tier in needed)
 
 
 def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
-    """One casting heals one injury whose severity its tier reaches; it may also restore HP."""
+    """One casting heals one injury whose severity its tier reaches (magic_heals_per_effect: that many, the most
+    severe first; the --injury given first); it may also restore HP."""
     character = find_character(ctx.state, name)
     spell = ctx.rules.get("spells", spell_id)
     if character.dead:
@@ -218,24 +260,24 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
     if hp is not None and hp < 0:
         raise UsageError("healing cannot be negative")
     events: list[Event] = []
+    able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
+    rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
+    able.sort(key=lambda i: (rank[i.severity], -int(i.id[1:])), reverse=True)  # the most severe first
+    targets = able[:max(1, int(ctx.options.get("magic_heals_per_effect", 1)))]  # INJ-11, AMB-0-8
     if injury_key is not None:
         injury = find_injury(character, injury_key)
         if not spell_heals(ctx, spell, character, injury):
             raise RuleViolation(_why_not(ctx, spell, character, injury))
-        target: Injury | None = injury
-    else:
-        able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
-        rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
-        target = max(able, key=lambda i: (rank[i.severity], -int(i.id[1:])), default=None)
-        if target is None and not hp:
-            names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
-            raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
+        targets = [injury] + [i for i in targets if i.id != injury.id][:len(targets) - 1]
+    elif not targets and not hp:
+        names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
+        raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
     if hp:
         from .wounds import heal_wounds_by_magic
 
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
         events += heal_wounds_by_magic(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds
-    if target is not None:
+    for target in targets:
         current = fold(events, ctx.state).character(character.id)
         events += _healed(ctx, current, target, "magic", spell=spell.id)
         definition = ctx.rules.injuries[target.injury]
@@ -250,10 +292,10 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
 def _why_not(ctx: Any, spell: Any, character: Character, injury: Injury) -> str:
     definition = ctx.rules.injuries[injury.injury]
     severity = ctx.rules.severities[injury.severity]
-    needed = ctx.rules.magic_tiers[definition.magic_tier or severity.magic_tier]
+    needed = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
     if spell.injury_tier == "healing" and character.hp <= 0 and not character.stable:
         return f"{injury.id} ({definition.name('en')}): magical healing heals a minor injury only once stable"
-    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed.name('en')}"
+    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed}"
 
 
 def stabilize(ctx: Any, name: str) -> list[Event]:

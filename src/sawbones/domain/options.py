@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from .. import dice
-from ..errors import UsageError
+from ..errors import RuleViolation, UsageError
 
 _TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
 _FALSE = {"false", "no", "off", "0", "non", "faux"}
@@ -33,14 +33,15 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
     opt = rules.get("options", option_id)
     raw = text.strip()
     if opt.type == "bool":
-        if raw.lower() in _TRUE:
-            return True
-        if raw.lower() in _FALSE:
-            return False
+        if raw.lower() in _TRUE | _FALSE:
+            value = raw.lower() in _TRUE
+            _refuse_not_modelled(opt, value, str(value).lower())
+            return value
         raise UsageError(f"option {option_id} takes true or false, not {text!r}")
     if opt.type == "choice":
         if raw not in opt.choices:
             raise UsageError(f"option {option_id} takes one of {', '.join(opt.choices)}, not {text!r}")
+        _refuse_not_modelled(opt, raw, raw)
         return raw
     if opt.type == "int":
         try:
@@ -67,4 +68,16 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
     expected = list if opt.type == "list" else dict
     if not isinstance(value, expected):
         raise UsageError(f"option {option_id} takes a {opt.type}, not {text!r}")
+    _refuse_not_modelled(opt, value, raw)
     return value
+
+
+def _refuse_not_modelled(opt: Any, value: Any, shown: str) -> None:
+    """A declared value the engine does not model (options.yaml `not_modelled`: the value, "true"/"false" for a
+    bool, or "*" for any value but the default) is refused, saying why."""
+    key = str(value).lower() if isinstance(value, bool) else value if isinstance(value, str) else None
+    reason = opt.not_modelled.get(key) if key is not None else None
+    if reason is None and "*" in opt.not_modelled and value != opt.default:
+        reason = opt.not_modelled["*"]
+    if reason is not None:
+        raise RuleViolation(f"option {opt.id}: {shown} is not modelled by sawbones: {reason('en')}")

@@ -54,6 +54,8 @@ class RollContext:
     armor: str | None = None  # "metal", "none", or an armour id (option metal_armor lists the metal ones)
     standing: bool | None = None
     in_combat: bool | None = None
+    fear_source_in_sight: bool | None = None  # 5e frightened: the source of its fear is within line of sight
+    weapon: bool | None = None  # made with a weapon (PF1 sickened: weapon damage only)
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,15 @@ class ReadRoll:
     metal: bool | None
     standing: bool | None
     in_combat: bool | None
+    fear_source_in_sight: bool | None = None
+    weapon: bool | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "counts_as": sorted(self.kinds), "ability": self.ability, "skill": self.skill,
                 "skill_given": self.skill_typed, "save": self.save,
                 "sense": self.senses[0] if len(self.senses) == 1 else None, "hand": self.hand, "range": self.range,
-                "metal_armor": self.metal, "standing": self.standing, "in_combat": self.in_combat}
+                "metal_armor": self.metal, "standing": self.standing, "in_combat": self.in_combat,
+                "fear_source_in_sight": self.fear_source_in_sight, "weapon": self.weapon}
 
 
 # ---------------------------------------------------------------- reading the roll
@@ -174,7 +179,8 @@ def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: st
     if roll.armor is not None:
         metal = roll.armor == "metal" or roll.armor in (options.get("metal_armor") or ())
     return ReadRoll(kind, frozenset(kinds), ability, skill, typed, save, senses, roll.sense is not None, roll.hand,
-                roll.range, metal, roll.standing, roll.in_combat)
+                roll.range, metal, roll.standing, roll.in_combat, roll.fear_source_in_sight,
+                roll.weapon)
 
 
 # ---------------------------------------------------------------- matching
@@ -269,7 +275,8 @@ def _guards(effect: Any, r: ReadRoll, ae: ActiveEffect | None) -> tuple[str, tup
             if site is not None and site != flag[5:]:
                 return NO, ()
             continue
-        value = {"wearing_metal_armor": r.metal, "standing": r.standing, "in_combat": r.in_combat}[flag]
+        value = {"wearing_metal_armor": r.metal, "standing": r.standing, "in_combat": r.in_combat,
+                 "fear_source_in_sight": r.fear_source_in_sight, "weapon": r.weapon}[flag]
         if value is None:
             needs.append((flag, True))
         elif not value:

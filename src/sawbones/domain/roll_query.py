@@ -19,6 +19,7 @@ from typing import Any
 
 from ..content import schema as s
 from .effects import ActiveEffect, active_effects
+from .outcomes import trigger_text
 from .roll_match import KINDS, NO, Need, ReadRoll, RollContext, applies, read_roll  # noqa: F401 (re-exported)
 from .state import ABILITIES
 
@@ -35,6 +36,8 @@ _T = {  # small interface words, by language
     "wearing_metal_armor": ("s'il porte une armure métallique", "if wearing metal armour"),
     "standing": ("s'il est debout", "if standing"),
     "in_combat": ("s'il est en combat", "if in combat"),
+    "fear_source_in_sight": ("si la source de sa peur est en vue", "if the source of its fear is in sight"),
+    "weapon": ("si c'est avec une arme", "if made with a weapon"),
     "ranged": ("à distance", "ranged"), "melee": ("au corps à corps", "melee"),
     "sight": ("la vue", "sight"), "hearing": ("l'ouïe", "hearing"),
     "left": ("côté gauche", "left"), "right": ("côté droit", "right"),
@@ -249,6 +252,9 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
         if isinstance(effect, s.NoteEffect):
             notes.append((effect, source))
             return
+        if isinstance(effect, s.Carrying):
+            _carrying(effect, source, ae, rules, notes, direct_conditions)
+            return
         status, needs = applies(effect, getattr(effect, "rolls", None), r, ae, rules, system)
         if status == NO:
             return
@@ -265,8 +271,14 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
         elif isinstance(effect, s.Trigger):
             if effect.on in TRIGGERS_BEFORE.get(r.kind, ()) and not (effect.on == "action_in_combat"
                                                                       and r.in_combat is False):
-                lines["trigger"].append(Line("trigger", source, text=_trigger_text(effect, ae, rules),
+                lines["trigger"].append(Line("trigger", source, text=trigger_text(effect, ae, rules),
                                              note=effect.note, needs=needs, extra=(("on", effect.on),)))
+        elif isinstance(effect, s.MaxBonus):
+            modifier = (dict(character.abilities).get(effect.ability, 10) - 10) // 2
+            if modifier > effect.cap:
+                lines["conditional" if needs else "modifier"].append(Line(
+                    "modifier", source, value=effect.cap - modifier, note=effect.note, needs=needs,
+                    extra=(("ability", effect.ability), ("max_bonus", effect.cap))))
         elif isinstance(effect, (s.Modifier, s.Advantage, s.AutoFail)):
             value = effect.value if isinstance(effect, s.Modifier) else None
             detail = ae.detail if ae is not None else {}
@@ -324,6 +336,21 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
         conditions=tuple(replace(c, matters=c.id in matters) for c in conditions),
         restrictions=tuple(_dedupe_restrictions(lines["restriction"])), triggers=tuple(lines["trigger"]),
         notes=tuple(lines["note"] + extra_notes), rules=rules)
+
+
+def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, notes: list,
+              direct_conditions: list) -> None:
+    """A load effect: at least a medium / heavy load is the condition `<load>_load` (its reading in the system
+    says what the load does); the carrying capacity is outside the sheet, so its change is a note."""
+    if effect.min_load and ae is not None and f"{effect.min_load}_load" in rules.conditions:
+        direct_conditions.append((f"{effect.min_load}_load", ae, ()))
+    if effect.multiplier != 1:
+        share = round(1 / effect.multiplier) if effect.multiplier < 1 else None
+        fr = f"÷ {share}" if share else f"× {effect.multiplier:g}"
+        notes.append((s.NoteEffect(type="note", text=s.Text(
+            fr=f"Capacité de charge {fr}.", en=f"Carrying capacity {fr}."), reason=s.Text(
+            fr="La fiche ne donne pas la capacité de charge : le MJ l'applique.",
+            en="The sheet does not hold the carrying capacity: the GM applies it.")), source))
 
 
 def _join(first: tuple, second: tuple) -> tuple:
@@ -403,35 +430,3 @@ def _dedupe_restrictions(found: list[Line]) -> list[Line]:
             seen.add(key)
             out.append(line)
     return out
-
-
-def _trigger_text(effect: Any, ae: ActiveEffect | None, rules: Any) -> s.Text:
-    o = effect.outcome
-    fr: list[str] = []
-    en: list[str] = []
-    if o.lose_action:
-        fr.append("perd son action"), en.append("loses the action")
-    if o.lose_reactions:
-        fr.append("perd ses réactions"), en.append("loses its reactions")
-    if o.fall_prone:
-        fr.append("tombe à terre"), en.append("falls prone")
-    if o.hp_loss:
-        fr.append(f"perd {o.hp_loss} pv"), en.append(f"loses {o.hp_loss} HP")
-    if o.hp_at_most is not None:
-        fr.append(f"pv ramenés à {o.hp_at_most} au plus"), en.append(f"HP drop to {o.hp_at_most} at most")
-    if o.condition:
-        cond = rules.conditions.get(o.condition)
-        minutes = f" ({o.condition_minutes} min)" if o.condition_minutes else ""
-        fr.append(f"devient {cond.name.fr if cond else o.condition}{minutes}")
-        en.append(f"becomes {cond.name.en if cond else o.condition}{minutes}")
-    if o.note:
-        fr.append(o.note.fr), en.append(o.note.en)
-    chance = f"{effect.chance} % : " if effect.chance else ""
-    if effect.save:
-        dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
-        save = effect.save.save
-        dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
-        dc_en = f"DC {dc}" if dc else "the affliction's DC"
-        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save}, {dc_fr}), sinon {', '.join(fr) or '—'}",
-                      en=f"{chance}before acting: {save} save ({dc_en}), or {', '.join(en) or '—'}")
-    return s.Text(fr=f"{chance}en agissant : {', '.join(fr) or '—'}", en=f"{chance}when acting: {', '.join(en) or '—'}")

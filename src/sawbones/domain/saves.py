@@ -1,4 +1,7 @@
-"""The saves the engine rolls itself: what applies to them, read by the roll query, and the die.
+"""The saves and checks the engine rolls itself: what applies to them, read by the roll query, and the die.
+
+Checks (an injury's treatment, first aid on a wound) go the same way: `read_check` reads the roll
+query for the healer's check on top of the sheet's bonus, `roll(..., kind="check")` rolls it.
 
 One way for every automatic save (affliction exposure and periodic saves, answers to pending
 saves: afflictions_decide.py; the triggers of a turn, a Dash or an action: turns.py) and for the
@@ -21,7 +24,7 @@ source), so the log shows why the bonus is what it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -109,6 +112,25 @@ def read(character: Any, rules: Any, options: dict[str, Any], system: str, save:
     return SaveReading(save, sheet, terms, breakdown(answer, sheet, terms, rules))
 
 
+def read_check(character: Any, rules: Any, options: dict[str, Any], system: str, roll: RollContext, sheet: int,
+               disadvantage: dict[str, Any] | None = None) -> SaveReading:
+    """A check the engine rolls (treatment's Medicine, first aid's Heal): the roll query for it on top of the
+    sheet's bonus, as for a save. `disadvantage`: one more the rules give (self-treatment), as a line with its
+    source; in 5e it cancels against any advantage like the others, in pf1e it is listed as not applied."""
+    answer = query(character, rules, options, system, roll)
+    terms = terms_of(answer)
+    out = breakdown(answer, sheet, terms, rules)
+    if disadvantage is not None:
+        line = {"type": DISADVANTAGE, "source": disadvantage}
+        if system == "dnd5e":
+            terms = replace(terms, mode=NORMAL if answer.advantages else DISADVANTAGE)
+            out["mode"] = terms.mode
+            out["lines"].append(line)
+        else:
+            out.setdefault("not_applied", []).append(line)
+    return SaveReading(roll.skill or roll.ability or roll.kind, sheet, terms, out)
+
+
 # ---------------------------------------------------------------- the breakdown (event data)
 
 
@@ -181,12 +203,12 @@ def describe(breakdown: dict[str, Any], lang: str = "en") -> str:
 
 
 def roll(roller: Any, system: str, reading: SaveReading, dc: int, why: str, total: int | None = None,
-         d20: int | None = None) -> dict[str, Any]:
-    """A save: the typed total, or the typed d20 (the kept one with advantage) plus the bonus, or a rolled
-    d20 (2d20kh1 / 2d20kl1 with advantage / disadvantage) plus the bonus.
+         d20: int | None = None, kind: str = "save") -> dict[str, Any]:
+    """A save (or, kind "check", a check): the typed total, or the typed d20 (the kept one with advantage)
+    plus the bonus, or a rolled d20 (2d20kh1 / 2d20kl1 with advantage / disadvantage) plus the bonus.
 
     An automatic failure fails whatever the total, and rolls nothing. In a pf1e campaign a natural 1
-    fails and a natural 20 succeeds (known only when the d20 is known).
+    fails and a natural 20 succeeds on a save (known only when the d20 is known), not on a check.
     """
     terms = reading.terms
     bonus = reading.bonus
@@ -200,11 +222,11 @@ def roll(roller: Any, system: str, reading: SaveReading, dc: int, why: str, tota
     if total is None and natural is not None:
         total = natural + bonus
     succeeded = total is not None and total >= dc
-    if system == "pf1e" and natural in (1, 20):
+    if system == "pf1e" and natural in (1, 20) and kind == "save":
         succeeded = natural == 20
     if terms.auto_fail:
         succeeded = False
-    out = {"save": reading.save, "dc": dc, "total": total, "bonus": bonus, "succeeded": succeeded, "typed": typed}
+    out = {kind: reading.save, "dc": dc, "total": total, "bonus": bonus, "succeeded": succeeded, "typed": typed}
     if natural is not None:
         out["d20"] = natural
     if terms.mode != NORMAL:

@@ -49,6 +49,22 @@ class Injury:
 
 
 @dataclass(frozen=True)
+class TimedCondition:
+    """A condition with a duration on the game clock, from one source (domain/conditions.py)."""
+
+    id: str  # "<source id>:<condition>"
+    condition: str
+    until: int | None  # game clock, seconds
+    source_kind: str  # injury | affliction | wound
+    source_id: str
+    content_id: str
+    name_fr: str
+    name_en: str
+    replaces: bool = False  # stands for its source's own condition effect (kept, ended, once over)
+    ended: bool = False
+
+
+@dataclass(frozen=True)
 class Character:
     id: str
     name: str
@@ -66,6 +82,7 @@ class Character:
     injuries: tuple[Injury, ...] = ()
     wounds: tuple[Any, ...] = ()  # localized wounds (domain/wounds.py)
     afflictions: tuple[Any, ...] = ()  # diseases and poisons on their tracks (domain/afflictions.py)
+    conditions: tuple[TimedCondition, ...] = ()  # conditions with a duration on the clock (domain/conditions.py)
     dead: bool = False
     stable: bool = False
     notes: str = ""

@@ -14,9 +14,11 @@ from ..errors import RuleViolation, UsageError
 from . import hit_points
 from . import saves as save_rolls
 from .campaign import find_character
+from .conditions import gained
 from .damage import is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
+from .state import MINUTE
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
@@ -68,6 +70,12 @@ def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event
                 result["d100"] = d100
             result["applies"] = failed
             results.append(result)
+            if failed and effect.outcome.condition and not effect.outcome.permanent:
+                minutes = effect.outcome.condition_minutes  # on the clock (conditions.py); else while the source lasts
+                until = state.clock + minutes * MINUTE if minutes else None
+                new = [gained(current, effect.outcome.condition, until, active)]
+                events += new
+                state = fold(new, state)
             if failed and effect.outcome.hp_loss:
                 loss = ctx.roller.roll(effect.outcome.hp_loss, f"{active.content_id}: hit point loss")
                 new = lose_hp(ctx, current, loss, active.content_id, state, at_most=effect.outcome.hp_at_most,

@@ -81,10 +81,8 @@ def resolve_part(rules: Any, text: str) -> Any:
     raise NotFound(f"unknown body part {text!r} (known: {', '.join(parts)})")
 
 
-def _record_total(ctx: Any, why: str, total: int | None, bonus: int) -> int:
-    """A check or save: the total the GM typed (any value: the bonus is the table's business), or d20 + bonus."""
-    if total is None:
-        return ctx.roller.roll(f"1d20{bonus:+d}", why)
+def _record_total(ctx: Any, why: str, total: int) -> int:
+    """A check the GM typed (any value: the bonus is the table's business), recorded with the action's rolls."""
     ctx.roller.made.append({"why": why, "formula": "total", "total": total, "faces": [], "typed": True})
     return total
 
@@ -155,7 +153,8 @@ def heal_bonus(character: Character, rules: Any) -> int:
 def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, healer_name: str | None = None) -> list[Event]:
     """A DC 15 first-aid (Heal) check on a superficial wound (LOC-6 a); success heals it now.
 
-    The check is the total the GM typed, or rolled with the healer's Heal (5e: Medicine) bonus.
+    The check is the total the GM typed, or rolled with the healer's Heal (5e: Medicine) bonus and what the
+    roll query says applies to the healer's Heal check (a wounded hand: -2; 5e poisoned: disadvantage...).
     """
     state: Campaign = ctx.state
     character = find_character(state, key)
@@ -165,12 +164,26 @@ def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, heale
                             "heal it by magic or rest")
     if total is None and healer_name is None:
         raise UsageError("give the check total with --check, or name a --healer whose Heal bonus is rolled")
-    bonus = heal_bonus(find_character(state, healer_name), ctx.rules) if healer_name else 0
-    result = _record_total(ctx, f"first aid (Heal) DC {FIRST_AID_DC}", total, bonus)
-    success = result >= FIRST_AID_DC
-    events = [{"type": "wound_first_aid", "data": {
-        "character": character.id, "wound": target.id, "dc": FIRST_AID_DC, "total": result, "success": success,
-        "at": state.clock, "rolls": list(ctx.roller.made)}}]
+    why = f"first aid (Heal) DC {FIRST_AID_DC}"
+    made: dict[str, Any] = {}
+    if total is not None:
+        result = _record_total(ctx, why, total)
+        success = result >= FIRST_AID_DC
+    else:
+        from . import saves
+        from .roll_match import RollContext
+
+        healer = find_character(state, healer_name or "")
+        reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),
+                                   heal_bonus(healer, ctx.rules))
+        made = saves.roll(ctx.roller, state.system, reading, FIRST_AID_DC, why, kind="check")
+        result, success = made["total"], made["succeeded"]
+    data = {"character": character.id, "wound": target.id, "dc": FIRST_AID_DC, "total": result, "success": success,
+            "at": state.clock, "rolls": list(ctx.roller.made)}
+    for key in ("breakdown", "mode", "auto_fail", "d20"):
+        if key in made:
+            data[key] = made[key]
+    events = [{"type": "wound_first_aid", "data": data}]
     if success:
         events.append(_healed(character, target, "first_aid", state.clock))
     return events

@@ -235,10 +235,15 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
         attempt = events[0]["data"]
+        from rich.markup import escape
+
+        from .views import save_total
+
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
-               "events": events, "character": character_view(env, state, attempt["character"])}
+               "breakdown": attempt.get("breakdown"), "events": events,
+               "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {attempt['total']} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt, env.lang))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal")
@@ -283,8 +288,12 @@ def register(cli: click.Group) -> None:
     @click.option("--armor", metavar="metal|none|ID", help="Armour worn: metal, none, or an armour id.")
     @click.option("--standing/--prone", default=None, help="Standing or prone.")
     @click.option("--combat/--no-combat", default=None, help="In combat or not.")
+    @click.option("--fear-in-sight/--fear-out-of-sight", "fear", default=None,
+                  help="5e frightened: the source of its fear is in sight, or not.")
+    @click.option("--weapon/--no-weapon", default=None, help="Made with a weapon, or not (PF1 sickened: weapon damage).")
     @pass_env
-    def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat) -> None:
+    def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear,
+                 weapon) -> None:
         """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
 
         ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
@@ -298,7 +307,8 @@ def register(cli: click.Group) -> None:
         rules = env.service.rules_for(state)
         character = find_character(state, name)
         context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
-                               sense=sense, armor=armor, standing=standing, in_combat=combat)
+                               sense=sense, armor=armor, standing=standing, in_combat=combat,
+                               fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
         doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
         env.emit(doc, partial(render_answer, doc, character.name, env.lang))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.clock import describe, describe_span
+from ..domain.options import effective_options
 
 SEVERITY_STYLE = {"minor": "green", "moderate": "yellow", "severe": "red", "critical": "bold red"}
 
@@ -49,7 +50,7 @@ def render_options(doc: dict[str, Any], con: Any) -> None:
     con.print(table)
 
 
-def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
+def heals_doc(injury: Any, rules: Any, lang: str, options: dict[str, Any] | None = None) -> list[str]:
     severity = rules.severities[injury.severity]
     ways = []
     if not (injury.no_natural_healing or injury.magic_only):
@@ -58,9 +59,11 @@ def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:
     if not injury.magic_only:
         ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
                     + " (" + severity.treatment.text(lang).split(";")[-1].strip() + ")")
-    definition = rules.injuries[injury.injury]
-    tier = rules.magic_tiers[definition.magic_tier or severity.magic_tier]
-    ways.append(("magie : " if lang == "fr" else "magic: ") + tier.name(lang))
+    from ..domain.injury_care import magic_tiers
+
+    tiers = magic_tiers(rules, options if options is not None else effective_options(rules, {}), injury)
+    ways.append(("magie : " if lang == "fr" else "magic: ")
+                + (" ou " if lang == "fr" else " or ").join(rules.magic_tiers[t].name(lang) for t in tiers))
     return ways
 
 
@@ -72,7 +75,7 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
         "severity": injury.severity, "severity_name": severity.name(lang), "d20": injury.d20, "dc": injury.dc,
         "failures": injury.failures, "no_natural_healing": injury.no_natural_healing,
         "magic_only": injury.magic_only, "site": injury.site, "text": definition.text(lang),
-        "heals_by": heals_doc(injury, rules, lang), "gained_at": injury.gained_at,
+        "heals_by": heals_doc(injury, rules, lang, effective_options(rules, state.option_overrides())), "gained_at": injury.gained_at,
         "treatment_started": injury.treatment_started,
         "timers": {},
     }
@@ -247,7 +250,8 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
 
         return f"{who}: {'traitement de' if fr else 'treating'} {d['injury']} ({describe_span(d['seconds'], lang)})"
     if kind == "treatment_failed":
-        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {d['check']} < {d['dc']} → DC {d['dc'] + 2}"
+        total = save_total({"total": d["check"], "breakdown": d.get("breakdown")}, lang)
+        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {total} < {d['dc']} → DC {d['dc'] + 2}"
     if kind == "hp_changed":
         max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
         return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + _cause(d['cause'], lang) if d.get('cause') else ''}"
@@ -259,7 +263,13 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return f"{who}: {'stabilisé' if fr else 'stable'}"
     if kind == "injury_changed" and d.get("note"):
         return f"{who}: {d['injury']} {d['note']}"
+    if kind == "noted" and d.get("no_benefit") == "hp_below_1":
+        return (f"{who} : {d['hp']} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)" if fr else
+                f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
     if kind == "noted" and "results" in d:
+        from ..content.schema import Outcome
+        from ..domain.outcomes import outcome_text
+
         lines = []
         for r in d["results"]:
             if r.get("on") == "dying":  # the hit point model's check for a dying character
@@ -268,14 +278,23 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
                              f"{r['total']} vs {r['dc']} → {verdict}")
                 continue
             src = r["source"]["name"]
+            does = outcome_text(Outcome.model_validate(r["outcome"]), rules)(lang)
             if "save" in r:
                 verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
                 lines.append(f"{who}: {src} — {save_name(rules, r['save'], state.system, lang)} {save_total(r, lang)} "
                              f"vs {r['dc']} {verdict}"
-                             + (f" → {', '.join(k for k in r['outcome'])}" if r["applies"] else ""))
+                             + (f" → {does}" if r["applies"] else ""))
             elif r["applies"]:
-                lines.append(f"{who}: {src} → {', '.join(f'{k} {v}' for k, v in r['outcome'].items())}")
+                lines.append(f"{who}: {src} → {does}")
         return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
+    if kind == "condition_gained":
+        cond = rules.conditions.get(d["condition"])
+        name = cond.name(lang) if cond else d["condition"]
+        until = f" ({'jusqu’à' if fr else 'until'} {describe(d['until'], lang)})" if d.get("until") is not None else ""
+        return f"{who}: {'devient' if fr else 'becomes'} {name}{until} ← {d['source']['name']['fr' if fr else 'en']}"
+    if kind == "condition_ended":
+        cond = rules.conditions.get(d["id"].rpartition(":")[2])
+        return f"{who}: {'fin de' if fr else 'no longer'} {cond.name(lang) if cond else d['id']}"
     if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
         return _affliction_line(d, kind, who, rules, lang, state.system)
     return None
@@ -359,3 +378,33 @@ def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None
             "severity_name": rules.severities[pick.severity].name(lang), "injury": pick.injury.id,
             "name": pick.injury.name(lang), "text": pick.row.text(lang),
             "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
+
+
+# ---------------------------------------------------------------- conditions with a duration (domain/conditions.py)
+
+
+def timed_conditions_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    """The timed conditions in force: condition, source, end on the clock and time left."""
+    from ..domain.conditions import running
+
+    out = []
+    for timed in running(character):
+        definition = rules.conditions.get(timed.condition)
+        out.append({"id": timed.id, "condition": timed.condition,
+                    "name": definition.name(lang) if definition else timed.condition,
+                    "source": {"kind": timed.source_kind, "id": timed.source_id, "content_id": timed.content_id,
+                               "name": timed.name_fr if lang == "fr" else timed.name_en},
+                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock)})
+    return {"timed_conditions": out}
+
+
+def _render_timed(c: dict[str, Any], lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for t in c.get("timed_conditions", ()):
+        left = "" if t["left"] is None else f" · {'encore' if lang == 'fr' else 'for'} {describe_span(t['left'], lang)}"
+        con.print(f"  [bold magenta]{escape(t['name'])}[/] ← {escape(t['source']['name'])}{left}")
+
+
+CHARACTER_SECTIONS.append(timed_conditions_section)
+STATUS_RENDERERS.append(_render_timed)

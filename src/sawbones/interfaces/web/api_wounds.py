@@ -93,8 +93,10 @@ def mods(character: str = CharacterKey,
          skill: str | None = Query(None, max_length=40), save: str | None = Query(None, max_length=40),
          hand: Literal["left", "right", "both"] | None = None, range: Literal["ranged", "melee"] | None = None,
          sense: Literal["sight", "hearing"] | None = None, armor: str | None = Query(None, max_length=40),
-         standing: bool | None = None, combat: bool | None = None,
+         standing: bool | None = None, combat: bool | None = None, fear_in_sight: bool | None = None,
+         weapon: bool | None = None,
          gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
     with gm.open() as service:
         return mods_doc(service, gm.campaign, character, roll, lang, ability=ability, skill=skill, save=save,
-                        hand=hand, range=range, sense=sense, armor=armor, standing=standing, in_combat=combat)
+                        hand=hand, range=range, sense=sense, armor=armor, standing=standing, in_combat=combat,
+                        fear_source_in_sight=fear_in_sight, weapon=weapon)

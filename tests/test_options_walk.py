@@ -184,6 +184,8 @@ STORIES: dict[str, tuple] = {
                                        CENTIPEDE_2_SAVES),
     "mummy_rot_heal_cures": ("pf1e", {}, PF + [("expose", "Vex", "mummy_rot", "--save", "1"),
                                                ("cure", "Vex", "mummy_rot", "--spell", "heal"), ("status", "Vex")]),
+    "disabled_stage_dying": ("pf1e", {}, PF + [("expose", "Vex", "black_lotus_extract", "--save", "1", "--deadly",
+                                                "disabled"), ("action", "Vex"), ("turn", "Vex"), ("status", "Vex")]),
     "catatonic_helpless": ("pf1e", {}, PF + [("expose", "Vex", "ungol_dust", "--save", "1", "--deadly", "catatonic"),
                                             ("mods", "Vex", "ac")]),
     "deadly_start": ("pf1e", {}, PF + [("expose", "Vex", "filth_fever", "--save", "1"), ("status", "Vex")]),

@@ -106,11 +106,12 @@ def test_pf1e_dying_character_checks_each_turn_to_stabilize_or_bleed(cli):
     _campaign(cli, "pf1e")
     _add(cli, "Elfe", "pf1e", 10, con=12)
     ok(cli("damage", "Elfe", "13", "piercing"))  # -3: dying
+    assert _sheet(cli, "Elfe")["dying"] and "mourant" in ok(cli("--lang", "fr", "status", "Elfe")).out
     ok(cli("turn", "Elfe", "--save", "9"))  # the Con check's total: failed, 1 HP lost
     assert _sheet(cli, "Elfe")["hp"] == -4
     ok(cli("turn", "Elfe", "--save", "10"))
     sheet = _sheet(cli, "Elfe")
-    assert sheet["hp"] == -4 and sheet["stable"]
+    assert sheet["hp"] == -4 and sheet["stable"] and not sheet["dying"]
     ok(cli("turn", "Elfe"))  # stable: no more checks, no more bleeding
     assert _sheet(cli, "Elfe")["hp"] == -4
 

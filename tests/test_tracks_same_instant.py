@@ -55,3 +55,18 @@ def test_auto_answer_rolls_the_saves_queued_with_it_at_their_moment(cli):
     assert _saves(doc) == [("mira", 86400), ("tobin", 86400)]
     assert ok(cli("--json", "pending")).json["pending"] == []
 
+
+
+def test_what_else_falls_due_at_the_interrupted_moment_happens_then(cli):
+    # seed 001: a superficial wound heals after a day of rest (option: a normal day); seed 004: filth fever's
+    # first save comes one day after contraction. Both fall due at the same moment; a player's die for the
+    # save must not hold the healing back, nor push it to a later advance.
+    _party(cli)
+    ok(cli("campaign", "set", "day_of_rest", "normal_day"))
+    ok(cli("wound", "Tobin", "hand", "--damage", "2", "--side", "left", "--superficial"))
+    expose(cli, "Mira", "filth_fever", F)
+    doc = ok(cli("--json", "advance", "1d")).json
+    assert doc["clock"] == 86400 and [p["name"] for p in doc["pending"]] == ["Mira"]
+    ok(cli("--json", "answer", doc["pending"][0]["id"], "15"))
+    tobin = ok(cli("--json", "status", "Tobin")).json["characters"][0]
+    assert tobin["wounds"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..domain import hit_points
 from ..domain.clock import describe, describe_span
 from ..domain.options import effective_options
 
@@ -108,6 +109,7 @@ def _base_character_doc(character: Any, state: Any, rules: Any, lang: str) -> di
     return {
         "id": character.id, "name": character.name, "npc": character.npc, "hp": character.hp,
         "max_hp": character.max_hp, "dead": character.dead, "stable": character.stable,
+        "dying": hit_points.dying(character, rules, state.system),
         "abilities": dict(character.abilities), "saves": dict(character.saves), "skills": dict(character.skills),
         "proficiencies": list(character.proficiencies), "hit_die": character.hit_die,
         "hit_dice": character.hit_dice, "hit_dice_max": character.hit_dice_max, "body": character.body.__dict__,
@@ -130,7 +132,8 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
     if not doc["characters"]:
         con.print("no characters yet")
     for c in doc["characters"]:
-        state = " · [bold red]DEAD[/]" if c["dead"] else ""
+        state = " · [bold red]DEAD[/]" if c["dead"] else (
+            " · [red]" + ("mourant" if lang == "fr" else "dying") + "[/]" if c.get("dying") else "")
         body = c["body"]
         lost = [f"{k} {v}/2" for k, v in body.items() if v < 2]
         con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} HP · HD {c['hit_dice']}/{c['hit_dice_max']}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ...errors import SawbonesError
@@ -22,8 +23,13 @@ MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
-class TooLarge(Exception):
-    pass
+class TooLarge(HTTPException):
+    """Raised while a body is read past the limit: an HTTP 413, which FastAPI's body parsing lets through."""
+
+    def __init__(self, limit: int) -> None:
+        from .i18n import text
+
+        super().__init__(413, text("too_large", "en").format(limit=limit))
 
 
 def host_name(value: str) -> str:
@@ -70,7 +76,7 @@ class Guard:
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
                 if size > self.max_body:
-                    raise TooLarge
+                    raise TooLarge(self.max_body)
             return message
 
         async def watched(message: dict) -> None:
@@ -80,15 +86,10 @@ class Guard:
 
         try:
             await self.app(scope, counted, watched)
-        except TooLarge:
+        except TooLarge as exc:  # read outside a route (the app's handlers answer it inside one)
             if started:  # pragma: no cover - the app answered before reading its whole body
                 raise
-            await self._answer(scope, receive, send, 413, "too_large", self._too_large(scope, headers))
-
-    def _too_large(self, scope: dict, headers: dict[str, str]) -> str:
-        from .i18n import text
-
-        return text("too_large", "en").format(limit=self.max_body)
+            await self._answer(scope, receive, send, 413, "too_large", str(exc.detail))
 
     def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, str] | None:
         if self.allowed is not None and host_name(headers.get("host", "")) not in self.allowed:
@@ -100,7 +101,7 @@ class Guard:
             if not (length.isascii() and length.isdigit()):
                 return 400, "bad_request", "Content-Length is not a number"
             if int(length) > self.max_body:
-                return 413, "too_large", self._too_large(scope, headers)
+                return 413, "too_large", str(TooLarge(self.max_body).detail)
         return None
 
     async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, str] | None:

@@ -9,6 +9,7 @@ from urllib.parse import quote, urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
 from .deps import LANGS, accept_language, open_service, web
@@ -129,6 +130,8 @@ async def checked_form(request: Request) -> Any:
         raise Forbidden("cross-site request refused", "origin")
     try:
         form = await request.form()
+    except HTTPException:  # too large (guard.py)
+        raise
     except Exception:
         from .errors import WebError
 

@@ -360,3 +360,38 @@ def test_no_swagger_ui_from_a_cdn(client):
     assert offline.status_code == 200 and "cdn" not in offline.text.lower()
     assert "script-src 'self'" in offline.headers["content-security-policy"]
     assert "script-src 'self'" in client.get("/api/openapi.json").headers["content-security-policy"]
+
+
+def test_undoing_back_to_an_older_character_of_the_same_id_kills_the_link(client):
+    """Nia (1) is removed, Nia (2) takes her id and gets a link; undoing back to before the removal brings
+    Nia (1) back under that id: the link of Nia (2) must not show her."""
+    secret = new_campaign(client)["gm_secret"]
+    client.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 9}, headers=bearer(secret))
+    client.delete("/api/campaigns/Alpha/characters/Nia", headers=bearer(secret))
+    client.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
+    second = player_link(client, secret, "Nia")["url"]
+    assert client.get(second).status_code == 200
+    client.post("/api/campaigns/Alpha/undo", headers=bearer(secret))  # Nia (2) was never added
+    client.post("/api/campaigns/Alpha/undo", headers=bearer(secret))  # Nia (1) was never removed
+    status = client.get("/api/campaigns/Alpha/characters/Nia", headers=bearer(secret)).json()
+    assert status["max_hp"] == 9  # the first Nia is back
+    assert client.get(second).status_code == 404
+
+
+def test_a_long_log_after_a_player_link_is_read_once(client, db, monkeypatch):
+    from sawbones.interfaces.web import access
+
+    monkeypatch.setattr(access, "CHECKPOINT", 3)
+    secret = new_campaign(client)["gm_secret"]
+    for name in ("Nia", "Oda"):
+        client.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 9}, headers=bearer(secret))
+    link = player_link(client, secret, "Nia")["url"]
+    for _ in range(5):
+        client.post("/api/campaigns/Alpha/damage", json={"character": "Oda", "parts": [{"amount": 1, "type": "fire"}]},
+                    headers=bearer(secret))
+    assert client.get(link).status_code == 200
+    with closing(Service.open(db)) as service:
+        record = json.loads(service.store.get_meta("player_token:" + link.rsplit("/", 1)[1]))
+        assert record["since"] == service.store.head(service.store.campaign_id("Alpha"))
+    client.delete("/api/campaigns/Alpha/characters/Nia", headers=bearer(secret))
+    assert client.get(link).status_code == 404

@@ -1,9 +1,10 @@
 """Player links (a stored, revocable token per character *instance*) and the server-side flash.
 
 A player token's record (`player_token:{token}` in the store's meta table) names the campaign (and its
-id), the character's id and the version of the log when it was made. The link shows the character
-while it is that same character: a non-undone `character_added` or `character_removed` of its id after
-that version means it was removed (and maybe another took its id), and the link is dead. The GM
+id), the character's id and the version (and action) of the log when it was made. The link shows the
+character while it is that same character: a non-undone `character_added` or `character_removed` of its
+id after that version means it was removed (and maybe another took its id), and so does an undo that
+reaches back to an older add or removal; then the link is dead. The GM
 renews (a new token, the old one dead) or revokes it from the dashboard or the API; a new API secret
 changes nothing here. `player_of:{campaign}\x1f{character}` holds the character's current token.
 
@@ -23,22 +24,35 @@ PLAYER_TOKEN = "player_token:{token}"
 PLAYER_OF = "player_of:{campaign}\x1f{character}"
 FLASH = "flash:{sid}"
 INSTANCE_EVENTS = ("character_added", "character_removed")
+UNDO = "action_undone"
+CHECKPOINT = 1000  # events read past a token before its record moves forward
 
 
-def _changed_since(store: Any, cid: int, since: int) -> set[str]:
-    """Ids of the characters added or removed (by an action not undone) after version `since`."""
-    events = [e for e in store.events(cid, after=since, upcast=False) if e.type in INSTANCE_EVENTS]
-    if not events:
-        return set()
-    undone = {action for _, action in store.undo_markers(cid)}
-    return {str(e.data.get("id")) for e in events if e.action not in undone and isinstance(e.data, dict)}
+def _same_character(store: Any, record: dict[str, Any]) -> bool:
+    """No action after the token (not undone) added or removed its character's id, and no undo after it reached
+    back to an add or a removal older than the token (which could bring back another character of that id)."""
+    cid, character = record["cid"], record["character"]
+    events = store.events(cid, after=int(record.get("since", 0)), upcast=False)
+    undone = {int(e.data["action"]) for e in events if e.type == UNDO}
+    if undone:
+        undone |= {action for _, action in store.undo_markers(cid)}
+    for event in events:
+        if event.type in INSTANCE_EVENTS and event.action not in undone and event.data.get("id") == character:
+            return False
+    older = {action for action in undone if action <= int(record.get("action", 0))}
+    if older and any(kind in INSTANCE_EVENTS for action, kind in store.actions(cid) if action in older):
+        return False
+    if len(events) > CHECKPOINT:  # the next check starts here (sound: nothing above changed the character)
+        record.update(since=events[-1].version, action=events[-1].action)
+        store.set_meta(PLAYER_TOKEN.format(token=record["token"]), json.dumps(record))
+    return True
 
 
 def _live(store: Any, record: dict[str, Any] | None, state: Any) -> bool:
     """The token's character is still the one it was made for (and the token is not revoked)."""
     if record is None or record.get("revoked") or state.character(record.get("character", "")) is None:
         return False
-    return record["character"] not in _changed_since(store, record["cid"], int(record.get("since", 0)))
+    return _same_character(store, record)
 
 
 def player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
@@ -54,7 +68,10 @@ def renew_player_token(store: Any, campaign: str, state: Any, character_id: str)
     revoke_player_token(store, campaign, character_id)
     cid = require_campaign(store, campaign)
     token = secrets.token_urlsafe(18)
-    record = {"campaign": campaign, "cid": cid, "character": character_id, "since": store.head(cid)}
+    head = store.head(cid)
+    last = store.events(cid, after=head - 1, upcast=False) if head else []
+    record = {"token": token, "campaign": campaign, "cid": cid, "character": character_id, "since": head,
+              "action": last[-1].action if last else 0}
     store.set_meta(PLAYER_TOKEN.format(token=token), json.dumps(record))
     store.set_meta(PLAYER_OF.format(campaign=campaign, character=character_id), token)
     return token

@@ -395,3 +395,18 @@ def test_a_long_log_after_a_player_link_is_read_once(client, db, monkeypatch):
         assert record["since"] == service.store.head(service.store.campaign_id("Alpha"))
     client.delete("/api/campaigns/Alpha/characters/Nia", headers=bearer(secret))
     assert client.get(link).status_code == 404
+
+
+def test_each_demo_start_prints_a_new_sign_in_link_and_signs_no_one_out(app, db):
+    from sawbones.demo import DEMO_CAMPAIGN, ensure_demo
+
+    with closing(Service.open(db)) as service:
+        name, first, players = ensure_demo(service, "http://127.0.0.1:8000")
+    assert name == DEMO_CAMPAIGN and "?code=" in first and len(players) == 4
+    with TestClient(app) as browser:
+        assert browser.get(first.removeprefix("http://127.0.0.1:8000")).status_code == 200
+        with closing(Service.open(db)) as service:  # run.sh starts again
+            _, second, again = ensure_demo(service, "http://127.0.0.1:8000")
+        assert second != first and again == players  # the same player links
+        assert browser.get(f"/c/{DEMO_CAMPAIGN}").status_code == 200  # still signed in
+        assert browser.get(first.removeprefix("http://127.0.0.1:8000")).status_code == 403  # spent

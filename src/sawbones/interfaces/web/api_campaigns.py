@@ -226,21 +226,21 @@ PLAYER_LINKS = ("A player link shows one character, read-only, as long as it is 
 @router.get("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
             summary="The character's read-only player link (made when it has none)", description=PLAYER_LINKS)
 def player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+    return _player_link(gm, character, access.player_token)
+
+
+def _player_link(gm: GmAccess, character: str, make) -> dict:
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
-        token = access.player_token(service.store, gm.campaign, state, found.id)
+        token = make(service.store, gm.campaign, state, found.id)
         return {"character": found.id, "token": token, "url": f"/p/{token}"}
 
 
 @router.post("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
              summary="Renew the character's player link (the old one stops working)", description=PLAYER_LINKS)
 def renew_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
-    with gm.open() as service:
-        state = service.load(gm.campaign).state
-        found = decisions.find_character(state, character)
-        token = access.renew_player_token(service.store, gm.campaign, state, found.id)
-        return {"character": found.id, "token": token, "url": f"/p/{token}"}
+    return _player_link(gm, character, access.renew_player_token)
 
 
 @router.delete("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLinkRevoked,

@@ -410,3 +410,20 @@ def test_each_demo_start_prints_a_new_sign_in_link_and_signs_no_one_out(app, db)
         assert second != first and again == players  # the same player links
         assert browser.get(f"/c/{DEMO_CAMPAIGN}").status_code == 200  # still signed in
         assert browser.get(first.removeprefix("http://127.0.0.1:8000")).status_code == 403  # spent
+
+
+def test_a_revoked_link_ends_its_live_stream(client, app):
+    secret = new_campaign(client)["gm_secret"]
+    for name in ("Nia", "Oda"):
+        client.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 9}, headers=bearer(secret))
+    link = player_link(client, secret, "Nia")["url"]
+    seen = []
+    with TestClient(app) as player:
+        with player.stream("GET", link + "/events") as stream:
+            for line in stream.iter_lines():
+                seen.append(line)
+                if line == "event: hello":
+                    player_link(client, secret, "Nia", "DELETE")
+                    client.post("/api/campaigns/Alpha/damage", headers=bearer(secret),
+                                json={"character": "Oda", "parts": [{"amount": 1, "type": "fire"}]})
+    assert "event: hello" in seen and "event: change" not in seen  # ended at the change, before saying it

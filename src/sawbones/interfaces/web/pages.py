@@ -255,7 +255,7 @@ async def player_events(request: Request, token: str) -> Response:
         from ...errors import NotFound
 
         raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return live.stream(request, found[0])
+    return live.stream(request, found[0], still=lambda: target() == found)
 
 
 @router.get("/c/{campaign}/events")

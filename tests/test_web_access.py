@@ -427,3 +427,26 @@ def test_a_revoked_link_ends_its_live_stream(client, app):
                     client.post("/api/campaigns/Alpha/damage", headers=bearer(secret),
                                 json={"character": "Oda", "parts": [{"amount": 1, "type": "fire"}]})
     assert "event: hello" in seen and "event: change" not in seen  # ended at the change, before saying it
+
+
+def test_refusals_on_pages_speak_the_page_language(db):
+    app = make(db, allowed_hosts=("localhost",), max_body=2048)
+    with TestClient(app, base_url="http://elsewhere.example") as rebound:
+        page = rebound.get("/", headers={"Accept-Language": "fr"})
+        assert page.status_code == 400 and "ne répond pas" in page.text and "<html" in page.text
+    with TestClient(app, base_url="http://localhost") as local:
+        big = local.post("/campaigns", content=b"x" * 5000, headers={"Accept-Language": "fr",
+                                                                      "Content-Type": "application/x-www-form-urlencoded"})
+        assert big.status_code == 413 and "octets au plus" in big.text
+
+
+def test_the_workers_read_the_server_settings(tmp_path, monkeypatch):
+    from sawbones.interfaces.cli_web import SERVER_ENV, app_from_env
+
+    monkeypatch.setenv("SAWBONES_DATABASE_URL", str(tmp_path / "w.db"))
+    monkeypatch.setenv(SERVER_ENV, json.dumps(server_settings("0.0.0.0", None, ("table.example",), 2048)))
+    with TestClient(app_from_env(), base_url="http://table.example") as client:
+        assert client.get("/api/campaigns").status_code == 401  # closed
+        assert client.post("/api/campaigns", content=b"x" * 3000).status_code == 413
+    with TestClient(app_from_env(), base_url="http://other.example") as client:
+        assert client.get("/").status_code == 400

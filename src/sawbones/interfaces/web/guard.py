@@ -89,22 +89,20 @@ class Guard:
         except TooLarge as exc:  # read outside a route (the app's handlers answer it inside one)
             if started:  # pragma: no cover - the app answered before reading its whole body
                 raise
-            await self._answer(scope, receive, send, 413, "too_large", str(exc.detail))
+            await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
 
-    def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, str] | None:
+    def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
         if self.allowed is not None and host_name(headers.get("host", "")) not in self.allowed:
-            from .i18n import text
-
-            return 400, "host_refused", text("host_refused", "en").format(host=headers.get("host", ""))
+            return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
         length = headers.get("content-length")
         if length is not None:
             if not (length.isascii() and length.isdigit()):
                 return 400, "bad_request", "Content-Length is not a number"
             if int(length) > self.max_body:
-                return 413, "too_large", str(TooLarge(self.max_body).detail)
+                return 413, "too_large", ("too_large", {"limit": self.max_body})
         return None
 
-    async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, str] | None:
+    async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
         """The secret, checked before the body is read (the endpoint checks it again, in its thread)."""
         need = needs(scope.get("path", ""))
         if need is None or (need[0] == "admin" and scope.get("method") not in ("GET", "HEAD", "POST")):
@@ -130,8 +128,17 @@ class Guard:
             return errors.status_of(exc), exc.code, exc.message
         return None
 
-    async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str, message: str) -> None:
+    async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,
+                      message: str | tuple[str, dict[str, Any]]) -> None:
+        """The error, in the page's language on a page (`message`: text, or an i18n key and its values)."""
         request = Request(scope, receive)
+        if not isinstance(message, str):
+            from .i18n import text
+            from .pages_common import page_lang
+
+            key, values = message
+            api = scope.get("path", "").startswith("/api/")
+            message = text(key, "en" if api else page_lang(request)).format(**values)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         if status == 413:
             headers = {"Connection": "close"}

@@ -67,7 +67,7 @@ async def create_campaign(request: Request) -> Response:
                 raise Forbidden(i18n.text("need_admin", lang), "campaigns")
             state = service.create_campaign(body.name, body.system, body.seed)
             security.new_gm_secret(service.store, state.name)
-            session.grant(state.name, security.gm_fingerprint(service.store, state.name))
+            session.grant(state.name, security.gm_fingerprint(service.store, state.name, create=True))
 
     try:
         await run_in_threadpool(create)

@@ -26,7 +26,8 @@ router = APIRouter(include_in_schema=False)
 def is_gm(request: Request, service: Any, campaign: str) -> bool:
     """This browser signed in as GM of the campaign, and its session was not ended since."""
     held = session_of(request).gm_of(campaign)
-    return held is not None and hmac.compare_digest(held, security.gm_fingerprint(service.store, campaign))
+    fingerprint = security.gm_fingerprint(service.store, campaign)
+    return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
 
 
 def gm_check(request: Request, service: Any, campaign: str) -> None:

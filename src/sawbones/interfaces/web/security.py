@@ -115,27 +115,30 @@ def redeem_signin_code(store: Any, campaign: str, code: str | None) -> str:
     record = _record(store, key)
     if record is None or record.get("campaign") != campaign or record.get("cid") != require_campaign(store, campaign):
         raise SignInRefused("used" if store.get_meta(key) == "used" else "unknown")
-    store.set_meta(key, "used")
+    store.set_meta(key, "used")  # (two uses at the same instant could both pass: the window is one request)
     if float(record.get("expires", 0)) < time.time():
         raise SignInRefused("expired")
-    return gm_fingerprint(store, campaign)
+    return gm_fingerprint(store, campaign, create=True)
 
 
-def gm_fingerprint(store: Any, campaign: str) -> str:
-    """What a GM cookie holds for the campaign: a digest of its session key and id (made on first use)."""
+def gm_fingerprint(store: Any, campaign: str, create: bool = False) -> str | None:
+    """What a GM cookie holds for the campaign: a digest of its session key and id. The key is made when a
+    session is first granted (`create`); before that no session can be valid (None)."""
     key = GM_SESSIONS.format(campaign=campaign)
     value = store.get_meta(key)
     if not value:
+        if not create:
+            return None
         store.set_meta(key, secrets.token_urlsafe(24))
         value = store.get_meta(key)
     digest = f"{value}\x00{require_campaign(store, campaign)}".encode()
     return hashlib.sha256(digest).hexdigest()[:24]
 
 
-def end_gm_sessions(store: Any, campaign: str) -> str:
+def end_gm_sessions(store: Any, campaign: str) -> str | None:
     """Every browser signed in as GM of the campaign is signed out; the fingerprint of the new key."""
     store.set_meta(GM_SESSIONS.format(campaign=campaign), secrets.token_urlsafe(24))
-    return gm_fingerprint(store, campaign)
+    return gm_fingerprint(store, campaign, create=True)
 
 
 # ------------------------------------------------------------------ the server's admin secret

@@ -10,3 +10,4 @@ echo; echo "## Engine"; $py benchmarks/bench_engine.py
 echo; echo "## Odds"; $py benchmarks/bench_odds.py
 echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
+echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py

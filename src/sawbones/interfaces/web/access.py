@@ -25,7 +25,7 @@ PLAYER_OF = "player_of:{campaign}\x1f{character}"
 FLASH = "flash:{sid}"
 INSTANCE_EVENTS = ("character_added", "character_removed")
 UNDO = "action_undone"
-CHECKPOINT = 1000  # events read past a token before its record moves forward
+CHECKPOINT = 100  # events read past a token before its record moves forward (one small write)
 
 
 def _same_character(store: Any, record: dict[str, Any]) -> bool:

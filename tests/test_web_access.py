@@ -450,3 +450,14 @@ def test_the_workers_read_the_server_settings(tmp_path, monkeypatch):
         assert client.post("/api/campaigns", content=b"x" * 3000).status_code == 413
     with TestClient(app_from_env(), base_url="http://other.example") as client:
         assert client.get("/").status_code == 400
+
+
+@pytest.mark.parametrize("index", ["²", "٣", "9" * 5000])
+def test_a_form_field_index_is_strict(client, index):
+    secret = new_campaign(client)["gm_secret"]
+    client.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 9}, headers=bearer(secret))
+    client.get(client.post("/api/campaigns/Alpha/sign-in-link", headers=bearer(secret)).json()["gm_link"])
+    csrf = csrf_of(client.get("/c/Alpha"))
+    answer = client.post("/c/Alpha/act/damage", data={"csrf": csrf, "character": "nia", f"parts.{index}.amount": "3",
+                                                      f"parts.{index}.type": "fire"})
+    assert answer.status_code == 200 and "flash-error" in answer.text  # a message, not a 500

@@ -198,10 +198,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "death": ("death", "mort"),
     "expected_duration": ("expected duration", "durée attendue"),
     "api_intro": ("Every action of the dashboard, for bots and virtual tabletops. Routes marked GM need the campaign's "
-                  "GM secret: Authorization: Bearer <secret>. Every failure is {\"error\": {\"code\", \"message\", "
+                  "API secret (on the dashboard, under Access): Authorization: Bearer <secret>. Every failure is {\"error\": {\"code\", \"message\", "
                   "\"where\"}}.",
                   "Toutes les actions du tableau de bord, pour les bots et les tables virtuelles. Les routes marquées "
-                  "MJ demandent le secret du MJ de la campagne : Authorization: Bearer <secret>. Toute erreur est "
+                  "MJ demandent le secret d'API de la campagne (sur le tableau de bord, sous Accès) : "
+                  "Authorization: Bearer <secret>. Toute erreur est "
                   "{\"error\": {\"code\", \"message\", \"where\"}}."),
     "needs_internet": ("needs the internet", "demande internet"),
     "path": ("path", "chemin"),

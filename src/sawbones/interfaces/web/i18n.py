@@ -204,7 +204,6 @@ STRINGS: dict[str, tuple[str, str]] = {
                   "MJ demandent le secret d'API de la campagne (sur le tableau de bord, sous Accès) : "
                   "Authorization: Bearer <secret>. Toute erreur est "
                   "{\"error\": {\"code\", \"message\", \"where\"}}."),
-    "needs_internet": ("needs the internet", "demande internet"),
     "path": ("path", "chemin"),
     "what": ("what it does", "ce qu'elle fait"),
     "kind_disease": ("disease", "maladie"),

@@ -20,7 +20,6 @@ from .deps import NEED_SECRET, AdminAccess, check_gm_secret, open_service
 from .errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
 class TooLarge(HTTPException):
@@ -86,7 +85,7 @@ class Guard:
 
         try:
             await self.app(scope, counted, watched)
-        except TooLarge as exc:  # read outside a route (the app's handlers answer it inside one)
+        except TooLarge:  # read outside a route (the app's handlers answer it inside one)
             if started:  # pragma: no cover - the app answered before reading its whole body
                 raise
             await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))

@@ -11,3 +11,4 @@ echo; echo "## Odds"; $py benchmarks/bench_odds.py
 echo; echo "## Injury odds"; $py benchmarks/bench_injury_odds.py
 echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
+echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py

@@ -47,6 +47,15 @@ def gm(client):
     return client
 
 
+def sign_in(client, campaign="Alpha", secret=None):
+    """This client's browser signs in as GM with a fresh one-time sign-in link (asked through the API)."""
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+    link = ok(client.post(f"/api/campaigns/{campaign}/sign-in-link", headers=headers))["gm_link"]
+    opened = client.get(link, follow_redirects=False)
+    assert opened.status_code == 303, opened.text
+    return opened
+
+
 def ok(response, status=200):
     assert response.status_code == status, response.text
     return response.json()
@@ -74,7 +83,8 @@ def party(gm):
 def test_create_list_show_campaign(client):
     created = ok(client.post("/api/campaigns", json={"name": "Alpha", "system": "pf1e", "seed": 3}), 201)
     assert created["campaign"]["name"] == "Alpha" and created["campaign"]["system"] == "pf1e"
-    assert created["gm_link"] == f"/c/Alpha?key={created['gm_secret']}" and len(created["gm_secret"]) >= 24
+    assert created["gm_link"].startswith("/c/Alpha?code=") and len(created["gm_secret"]) >= 24
+    assert created["gm_secret"] not in created["gm_link"]
     assert ok(client.get("/api/campaigns")) == {"campaigns": ["Alpha"], "current": "Alpha"}
     shown = ok(client.get("/api/campaigns/Alpha", headers={"Authorization": f"Bearer {created['gm_secret']}"}))
     assert shown["seed"] == 3 and shown["characters"] == []
@@ -111,9 +121,9 @@ def test_campaign_made_by_the_cli_needs_a_gm_link(client, cli):
     assert cli("campaign", "create", "Old").code == 0
     message = error(client.get("/api/campaigns/Old/status", headers={"Authorization": "Bearer x"}), 403)["message"]
     assert "gm-link" in message
-    link = cli("--json", "--campaign", "Old", "gm-link").json
+    link = cli("--json", "--campaign", "Old", "gm-link", "--api-secret").json
     ok(client.get("/api/campaigns/Old/status", headers={"Authorization": f"Bearer {link['gm_secret']}"}))
-    assert link["gm_link"].endswith(f"/c/Old?key={link['gm_secret']}")
+    assert "/c/Old?code=" in link["gm_link"] and link["gm_secret"] not in link["gm_link"]
 
 
 def test_options_get_set_reset(gm):
@@ -295,7 +305,7 @@ def test_wounds_first_aid_heal_and_the_roll_query(gm):
     mods = ok(gm.get("/api/campaigns/Alpha/characters/Borin/mods", params={"roll": "attack", "hand": "right"}))
     assert mods["modifier"] <= -2 and any(m["source"].get("id") == wound["id"] for m in mods["modifiers"])
     error(gm.get("/api/campaigns/Alpha/characters/Borin/mods", params={"roll": "juggling"}), 422, "usage")
-    gm.get(f"/c/Alpha?key={gm.secret}")
+    sign_in(gm)
     panel = gm.get("/c/Alpha", params={"mods": "borin", "roll": "attack", "hand": "right"})
     assert panel.status_code == 200 and f'class="mod-total">{mods["modifier"]:+d}<' in panel.text
     assert "juggling" in gm.get("/c/Alpha", params={"mods": "borin", "roll": "juggling"}).text
@@ -390,8 +400,8 @@ def test_gm_pages_with_the_link_csrf_and_escaping(client):
     cookie = made.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
     page = client.get("/c/Alpha")
-    assert page.status_code == 200 and "?key=" in page.text  # the GM link, shown once
-    assert "?key=" not in client.get("/c/Alpha").text
+    assert page.status_code == 200 and "flash-done" in page.text  # what happened, shown once
+    assert "flash-done" not in client.get("/c/Alpha").text
     csrf = _csrf(page)
     added = client.post("/c/Alpha/act/add_character", data={"csrf": csrf, "name": XSS, "max_hp": "12",
                                                             "abilities_text": "str=14, con=12"}, follow_redirects=False)
@@ -417,21 +427,23 @@ def test_gm_pages_with_the_link_csrf_and_escaping(client):
     assert unknown.status_code == 200 and "no action &#39;no_such_action&#39;" in unknown.text
 
 
-def test_gm_link_opens_the_dashboard_and_a_new_link_closes_old_sessions(client, app):
+def test_sign_in_link_opens_the_dashboard_and_ending_sessions_closes_them(client, app):
     secret = ok(client.post("/api/campaigns", json={"name": "Alpha"}), 201)["gm_secret"]
     assert client.get("/c/Alpha").status_code == 403
-    assert client.get("/c/Alpha?key=wrong").status_code == 403
-    opened = client.get(f"/c/Alpha?key={secret}", follow_redirects=False)
-    assert opened.status_code == 303 and opened.headers["location"] == "/c/Alpha"
+    assert client.get(f"/c/Alpha?key={secret}").status_code == 403  # the API secret is no sign-in link
+    opened = sign_in(client, secret=secret)
+    assert opened.headers["location"] == "/c/Alpha"
     page = client.get("/c/Alpha")
     assert page.status_code == 200
     with TestClient(app) as other_device:
-        other_device.get(f"/c/Alpha?key={secret}")
+        made = client.post("/c/Alpha/sign-in-link", data={"csrf": _csrf(page)})
+        assert made.status_code == 200 and "?code=" in made.text and made.headers["cache-control"] == "no-store"
+        link = re.search(r'id="shown-secret">[^<]*(/c/Alpha\?code=[^<]+)<', made.text).group(1)
+        assert other_device.get(link).status_code == 200
         assert other_device.get("/c/Alpha").status_code == 200
-        rotated = client.post("/c/Alpha/gm-link", data={"csrf": _csrf(page)})
-        assert rotated.status_code == 200 and "?key=" in rotated.text
+        client.post("/c/Alpha/end-sessions", data={"csrf": _csrf(page)})
         assert other_device.get("/c/Alpha").status_code == 403
-    assert client.get("/c/Alpha").status_code == 200
+    assert client.get("/c/Alpha").status_code == 403  # this browser too
     assert client.get("/c/Nope").status_code == 404
 
 
@@ -453,7 +465,8 @@ def test_tables_pages(client):
         assert client.get(f"/tables/{table}").status_code == 200
     missing = client.get("/tables/nope", headers={"Accept": "text/html"})
     assert missing.status_code == 404 and "<html" in missing.text
-    assert client.get("/tables/nope").json()["error"]["code"] == "not_found"
+    assert "<html" in client.get("/tables/nope").text  # a page's error is a page, whatever the client accepts
+    assert client.get("/api/tables/nope").json()["error"]["code"] == "not_found"
 
 
 def test_security_headers(client):
@@ -477,6 +490,6 @@ def test_odds_of_an_affliction(gm, cli):
     table = ok(gm.get("/api/odds", params={"bonus_from": 0, "bonus_to": 3}))
     assert table["bonuses"] == [0, 1, 2, 3] and len(table["afflictions"]) >= 22
     error(gm.get("/api/odds", params={"bonus_from": 3, "bonus_to": 0}), 422, "usage")
-    gm.get(f"/c/Alpha?key={gm.secret}")
+    sign_in(gm)
     page = gm.get("/c/Alpha", params={"odds": "small_centipede_poison", "bonus": "2"})
     assert page.status_code == 200 and "odds-chart" in page.text and "60.0%" in page.text

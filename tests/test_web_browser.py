@@ -12,6 +12,8 @@ SAWBONES_REQUIRE_BROWSER=1: then, as under CI, a browser that cannot start fails
 
 from __future__ import annotations
 
+import re
+
 import os
 import shutil
 import socket
@@ -38,6 +40,10 @@ def _unavailable(why: str):
     if _required():
         pytest.fail(f"the browser tests must run here (CI or SAWBONES_REQUIRE_BROWSER=1): {why}", pytrace=False)
     pytest.skip(why)
+
+
+def _chromium() -> str:
+    return os.environ.get("SAWBONES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 def _free_port() -> int:
@@ -87,7 +93,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError as exc:  # pragma: no cover
         _unavailable(f"playwright is not installed ({exc})")
-    executable = os.environ.get("SAWBONES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    executable = _chromium()
     if not Path(executable).exists():
         _unavailable(f"no chromium at {executable} (bash test.sh installs Debian's package when it can)")
     with sync_playwright() as playwright:
@@ -118,16 +124,19 @@ def player_context(browser, server):
 
 
 def create_campaign(page, name: str) -> str:
-    """Create the campaign from the home page; its GM secret (shown once, in the GM link)."""
+    """Create the campaign from the home page (this browser is its GM); its API secret, from the Access panel."""
     from playwright.sync_api import expect
 
     page.goto("/")
     page.fill("#create-campaign input[name=name]", name)
     page.fill("#create-campaign input[name=seed]", "7")
     page.click("#create-campaign button")
-    expect(page.locator("#flash")).to_contain_text("?key=")  # the GM link, shown once
+    expect(page.locator("#flash")).to_contain_text(re.compile("Campaign created|Campagne créée"))
     assert page.url.endswith("/c/" + name)
-    return page.locator("#flash code.secret-link").inner_text().split("?key=", 1)[1]
+    page.click("#access button[data-access=reveal]")
+    secret = page.locator("#shown-secret").inner_text()
+    page.goto("/c/" + name)
+    return secret
 
 
 def add_character(page, name: str, max_hp: int, **more: str) -> None:
@@ -327,3 +336,44 @@ def test_injury_odds_read_on_a_phone(browser, server):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
     finally:
         context.close()
+def test_no_secret_in_the_browser_history(browser, server, tmp_path):
+    """A GM signs in with a sign-in link and reveals the API secret in a browser with a real, persistent
+    profile: the profile on disk (history, cache, session) never holds the API secret, and the sign-in
+    link its history keeps no longer signs anyone in."""
+    import json
+    import sqlite3
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    request = urllib.request.Request(f"{server}/api/campaigns", data=json.dumps({"name": "History"}).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request) as answer:
+        created = json.load(answer)
+    secret, link = created["gm_secret"], created["gm_link"]
+    profile = tmp_path / "profile"
+    context = browser.browser_type.launch_persistent_context(
+        str(profile), executable_path=_chromium(), args=ARGS,
+        base_url=server, locale="en-US")
+    page = context.new_page()
+    page.goto(link)
+    assert page.url.endswith("/c/History")  # signed in, the code gone from the address bar
+    page.click("#access button[data-access=reveal]")
+    expect(page.locator("#shown-secret")).to_have_text(secret)
+    page.goto("/c/History")
+    page.goto("/")
+    context.close()  # the profile is written to disk
+    history = sqlite3.connect(profile / "Default" / "History")
+    urls = [row[0] for row in history.execute("SELECT url FROM urls")]
+    history.close()
+    assert any("/c/History?code=" in url for url in urls), urls  # the browser did record the link ...
+    for path in profile.rglob("*"):
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path  # ... never the API secret
+    # the recorded sign-in link is dead: another browser following it is not signed in
+    other = browser.new_context(base_url=server, locale="en-US")
+    again = other.new_page()
+    response = again.goto(next(url for url in urls if "?code=" in url))
+    assert response.status == 403 and "already used" in again.locator(".error-message").inner_text()
+    assert again.goto("/c/History").status == 403
+    other.close()

@@ -62,6 +62,9 @@ def report():
     yield
     print(f"\nschemathesis: {STATS['examples']} examples over {STATS['operations']} operations "
           f"({STATS['2xx']} 2xx, {STATS['4xx']} 4xx), {STATS['5xx']} 5xx, {STATS['violations']} schema violations")
+    print(f"schemathesis without a secret: {STATS['anonymous examples']} examples "
+          f"({STATS['anonymous 2xx']} 2xx, {STATS['anonymous 4xx']} 4xx), {STATS['anonymous 5xx']} 5xx, "
+          f"{STATS['anonymous violations']} schema violations")
 
 
 # Values that exist in the seeded campaign, for generated fields of these names (positive cases only:
@@ -105,3 +108,25 @@ def test_api_conforms_to_its_schema(case):
         STATS["violations"] += 1
         raise
     STATS[f"{response.status_code // 100}xx"] += 1
+
+
+ANONYMOUS_EXAMPLES = 8  # per operation: without a secret, most answers are the same 401
+
+
+@schema.parametrize()
+@settings(max_examples=ANONYMOUS_EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_api_without_the_secret_conforms_and_never_fails(case):
+    """The same generated requests from a client without any secret: refused (401) or public, never a 5xx."""
+    steer(case)
+    if case.headers:
+        case.headers.pop("Authorization", None)
+    STATS["anonymous examples"] += 1
+    try:
+        response = case.call_and_validate()
+    except BaseException:
+        STATS["anonymous violations"] += 1
+        raise
+    STATS[f"anonymous {response.status_code // 100}xx"] += 1
+    if case.path.startswith("/api/campaigns/{campaign}"):  # everything about a campaign: the secret first
+        assert response.status_code == 401, response.text

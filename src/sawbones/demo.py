@@ -3,7 +3,7 @@ guided tour of the CLI (`python -m sawbones.demo --tour`).
 
 The web app serves ./sawbones.db (the CLI's default database), where the demo campaign is created
 when absent: a party with injuries, a wound and a disease under way. Each start prints the address,
-a new GM link and the players' links. The tour runs real CLI commands against ./sawbones-demo.db
+a one-time GM sign-in link (browsers already signed in stay signed in) and the players' links. The tour runs real CLI commands against ./sawbones-demo.db
 (recreated each time) and shows each one.
 """
 
@@ -93,16 +93,18 @@ def _build_demo(service: Any) -> None:
         pass
 
 
-def ensure_demo(service: Any) -> tuple[str, str, list[tuple[str, str]]]:
-    """Create the demo campaign when absent; make a new GM link. (name, GM secret, [(character, player token)])."""
-    from .interfaces.web import security
+def ensure_demo(service: Any, base: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """Create the demo campaign when absent; a fresh GM sign-in link (sessions already signed in stay).
+    (name, sign-in link, [(character, player token)])."""
+    from .interfaces.cli_web import sign_in_link
+    from .interfaces.web import access, security
 
     if DEMO_CAMPAIGN not in service.store.campaign_names():
         _build_demo(service)
-    secret = security.new_gm_secret(service.store, DEMO_CAMPAIGN)
+        security.new_gm_secret(service.store, DEMO_CAMPAIGN)
     state = service.load(DEMO_CAMPAIGN).state
-    players = [(c.name, security.player_token(service.store, DEMO_CAMPAIGN, c.id)) for c in state.characters]
-    return DEMO_CAMPAIGN, secret, players
+    players = [(c.name, access.player_token(service.store, DEMO_CAMPAIGN, state, c.id)) for c in state.characters]
+    return DEMO_CAMPAIGN, sign_in_link(base, service.store, DEMO_CAMPAIGN), players
 
 
 def free_port(host: str, first: int, tries: int = 20) -> int:

@@ -1,4 +1,5 @@
-"""CLI: serve the web app (GM dashboard, player pages, JSON API); make a campaign's GM link.
+"""CLI: serve the web app (GM dashboard, player pages, JSON API); a campaign's GM sign-in link; the server's
+admin secret.
 
 FastAPI and uvicorn are imported inside `serve` only, so `sawbones --help` stays fast.
 """
@@ -12,6 +13,8 @@ import click
 
 APP_FACTORY = "sawbones.interfaces.cli_web:app_from_env"
 PACKS_ENV = "SAWBONES_CONTENT"
+SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def service_factory(db: str | None, packs: tuple[str, ...]):
@@ -25,14 +28,28 @@ def app_from_env() -> Any:
     """The app for uvicorn's worker processes (`--workers N`): the database and packs come from the environment."""
     from .web import create_app
 
+    import json
+
     packs = tuple(p for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p)
-    return create_app(service_factory(None, packs))
+    settings = json.loads(os.environ.get(SERVER_ENV) or "{}")
+    hosts = settings.get("allowed_hosts")
+    return create_app(service_factory(None, packs), closed=bool(settings.get("closed")),
+                      allowed_hosts=tuple(hosts) if hosts else None, max_body=int(settings.get("max_body", 1_000_000)))
 
 
-def gm_link(base: str, campaign: str, secret: str) -> str:
-    from urllib.parse import quote
+def sign_in_link(base: str, store: Any, campaign: str) -> str:
+    """A fresh one-time GM sign-in link (the sessions already signed in are not touched)."""
+    from .web.api_campaigns import sign_in_link as path
 
-    return f"{base}/c/{quote(campaign, safe='')}?key={secret}"
+    return base + path(store, campaign)
+
+
+def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max_body: int) -> dict[str, Any]:
+    """Closed unless asked open or listening on the loopback only; the loopback names only, on the loopback."""
+    loopback = host in LOOPBACK
+    closed = access == "closed" if access else not loopback
+    hosts = list(allowed) or (["127.0.0.1", "localhost", "[::1]"] if loopback else None)
+    return {"closed": closed, "allowed_hosts": hosts, "max_body": max_body}
 
 
 def register(cli: click.Group) -> None:
@@ -42,24 +59,41 @@ def register(cli: click.Group) -> None:
     @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: the whole network).")
     @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
     @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
-    @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM and player links.")
+    @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM sign-in and "
+                  "player links.")
+    @click.option("--access", type=click.Choice(["open", "closed"]), default=None,
+                  help="open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
+                  "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise.")
+    @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+                  help="A host name the server answers to (repeatable; against DNS rebinding). Default: the "
+                  "loopback names when listening on 127.0.0.1, any otherwise.")
+    @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
+                  metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
     @pass_env
-    def serve(env, host, port, workers, demo) -> None:
+    def serve(env, host, port, workers, demo, access, allowed_hosts, max_body) -> None:
         """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
+        import json
+
         import uvicorn
 
         from .web import security
 
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
+        settings = server_settings(host, access, allowed_hosts, max_body)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
         click.echo(f"sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)")
+        if settings["closed"]:
+            click.echo("closed server: listing and creating campaigns need the admin secret"
+                       + ("" if security.has_admin_secret(service.store) else
+                          f" (made now, shown once: {security.new_admin_secret(service.store)}; "
+                          "`sawbones admin-secret` replaces it)"))
         if demo:
             from ..demo import ensure_demo
 
-            name, secret, players = ensure_demo(service)
-            click.echo(f"demo campaign {name!r}, GM dashboard: {gm_link(base, name, secret)}")
+            name, link, players = ensure_demo(service, base)
+            click.echo(f"demo campaign {name!r}, GM sign-in link (once, within 15 minutes): {link}")
             for character, token in players:
                 click.echo(f"  player link for {character}: {base}/p/{token}")
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
@@ -72,21 +106,42 @@ def register(cli: click.Group) -> None:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db
             os.environ[PACKS_ENV] = os.pathsep.join(env.content)
+            os.environ[SERVER_ENV] = json.dumps(settings)
             uvicorn.run(APP_FACTORY, factory=True, workers=workers, **config)
         else:
             from .web import create_app
 
-            uvicorn.run(create_app(service_factory(env.db, env.content)), **config)
+            hosts = settings["allowed_hosts"]
+            uvicorn.run(create_app(service_factory(env.db, env.content), closed=settings["closed"],
+                                   allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body), **config)
 
     @cli.command("gm-link")
     @click.option("--base", default="http://127.0.0.1:8000", show_default=True, help="The web app's address.")
+    @click.option("--api-secret", "api_secret", is_flag=True,
+                  help="Also make a new API secret (the old one stops working) and print it.")
     @pass_env
-    def gm_link_command(env, base) -> None:
-        """Make a new GM link for the current campaign (the old one, and every GM session, stop working)."""
+    def gm_link_command(env, base, api_secret) -> None:
+        """Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already
+        signed in stay signed in."""
         from .web import security
 
         name = env.campaign_name()
-        env.service.store.campaign_id(name)
-        secret = security.new_gm_secret(env.service.store, name)
-        link = gm_link(base.rstrip("/"), name, secret)
-        env.emit({"campaign": name, "gm_secret": secret, "gm_link": link}, lambda con: click.echo(link))
+        store = env.service.store
+        store.campaign_id(name)
+        doc: dict[str, Any] = {"campaign": name}
+        if api_secret:
+            doc["gm_secret"] = security.new_gm_secret(store, name)
+        doc["gm_link"] = sign_in_link(base.rstrip("/"), store, name)
+        doc["expires_in"] = security.SIGNIN_SECONDS
+        env.emit(doc, lambda con: click.echo("\n".join(
+            ([f"API secret: {doc['gm_secret']}"] if api_secret else []) + [doc["gm_link"]])))
+
+    @cli.command("admin-secret")
+    @pass_env
+    def admin_secret_command(env) -> None:
+        """Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one
+        stops working."""
+        from .web import security
+
+        secret = security.new_admin_secret(env.service.store)
+        env.emit({"admin_secret": secret}, lambda con: click.echo(secret))

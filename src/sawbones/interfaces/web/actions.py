@@ -62,7 +62,7 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
             continue
         if key.count(".") == 2:
             name, index, sub = key.split(".")
-            if index.isdigit():
+            if index.isascii() and index.isdigit() and len(index) <= 3:  # ('²'.isdigit() is true)
                 nested.setdefault(name, {}).setdefault(int(index), {})[sub] = value
             continue
         if key.endswith("_text") and key[:-5] in fields:  # "str=14,con=12" for a dict field

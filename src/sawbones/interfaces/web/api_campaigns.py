@@ -7,7 +7,8 @@ from ...domain import campaign as decisions
 from . import models as m
 from . import reports, security
 from .actions import Action, decided, register
-from .deps import CharacterKey, GmAccess, OptionId, api_lang, gm_access, open_service, web
+from . import access
+from .deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access
 
 router = APIRouter(prefix="/campaigns")
 
@@ -21,30 +22,40 @@ def sheet_of(body: m.Sheet) -> dict:
     return sheet
 
 
-def gm_link(campaign: str, secret: str) -> str:
+def gm_link(campaign: str, code: str) -> str:
+    """The GM's sign-in link: a one-time code, never the API secret (an address lands in browser history)."""
     from urllib.parse import quote
 
-    return f"/c/{quote(campaign, safe='')}?key={secret}"
+    return f"/c/{quote(campaign, safe='')}?code={code}"
+
+
+def sign_in_link(store, campaign: str) -> str:
+    return gm_link(campaign, security.new_signin_code(store, campaign))
 
 
 # ------------------------------------------------------------------ campaigns
 
 
-@router.get("", response_model=m.CampaignList, tags=["campaigns"], summary="List campaigns")
-def list_campaigns(request: Request):
-    with open_service(web(request)) as service:
+CLOSED = ("On a closed server (`sawbones serve --access closed`, the default beyond 127.0.0.1) this needs the "
+          "server's admin secret: `Authorization: Bearer <admin secret>`.")
+
+
+@router.get("", response_model=m.CampaignList, tags=["campaigns"], summary="List campaigns", description=CLOSED)
+def list_campaigns(admin: AdminAccess = Depends(admin_access)):
+    with admin.open() as service:
         return {"campaigns": service.store.campaign_names(), "current": service.store.get_meta("current_campaign")}
 
 
 @router.post("", response_model=m.CampaignCreated, status_code=201, tags=["campaigns"], summary="Create a campaign",
-             description="Creates the campaign and its GM secret, shown only in this response.")
-def create_campaign(request: Request, body: m.CampaignIn, response: Response):
-    with open_service(web(request)) as service:
+             description="Creates the campaign and its API secret, and a one-time GM sign-in link (valid 15 "
+                         "minutes) for the web dashboard. " + CLOSED)
+def create_campaign(body: m.CampaignIn, response: Response, admin: AdminAccess = Depends(admin_access)):
+    with admin.open() as service:
         state = service.create_campaign(body.name, body.system, body.seed)
         secret = security.new_gm_secret(service.store, state.name)
         response.headers["Cache-Control"] = "no-store"
         return {"campaign": views.campaign_doc(state, service.rules_for(state)), "gm_secret": secret,
-                "gm_link": gm_link(state.name, secret)}
+                "gm_link": sign_in_link(service.store, state.name)}
 
 
 @router.get("/{campaign}", response_model=m.CampaignOut, tags=["campaigns"], summary="Show a campaign")
@@ -55,12 +66,34 @@ def show_campaign(gm: GmAccess = Depends(gm_access)):
 
 
 @router.post("/{campaign}/gm-secret", response_model=m.GmSecretOut, tags=["campaigns"],
-             summary="Replace the GM secret", description="The old secret and every GM session stop working.")
+             summary="Replace the API secret",
+             description="The old API secret stops working; signed-in browsers and player links are not touched. "
+                         "The answer also carries a new one-time GM sign-in link.")
 def rotate_secret(response: Response, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         secret = security.new_gm_secret(service.store, gm.campaign)
         response.headers["Cache-Control"] = "no-store"
-        return {"gm_secret": secret, "gm_link": gm_link(gm.campaign, secret)}
+        return {"gm_secret": secret, "gm_link": sign_in_link(service.store, gm.campaign)}
+
+
+@router.post("/{campaign}/sign-in-link", response_model=m.SignInLink, tags=["campaigns"],
+             summary="A one-time GM sign-in link for a browser",
+             description="Valid once, for 15 minutes: opening it signs the browser in as GM (a session cookie). "
+                         "Sessions already signed in are not touched.")
+def new_sign_in_link(response: Response, gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        response.headers["Cache-Control"] = "no-store"
+        return {"gm_link": sign_in_link(service.store, gm.campaign), "expires_in": security.SIGNIN_SECONDS}
+
+
+@router.post("/{campaign}/end-sessions", response_model=m.SessionsEnded, tags=["campaigns"],
+             summary="Sign every browser out of the GM dashboard",
+             description="Every browser signed in as GM of the campaign must sign in again (with a new sign-in "
+                         "link). The API secret and player links are not touched.")
+def end_sessions(gm: GmAccess = Depends(gm_access)):
+    with gm.open() as service:
+        security.end_gm_sessions(service.store, gm.campaign)
+        return {"campaign": gm.campaign, "ended": True}
 
 
 @router.get("/{campaign}/options", response_model=m.OptionsOut, tags=["campaigns"],
@@ -186,13 +219,36 @@ def remove_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_ac
         return {"removed": character}
 
 
+PLAYER_LINKS = ("A player link shows one character, read-only, as long as it is that character: removing it "
+                "ends the link, and a new character that gets the same id never inherits it.")
+
+
 @router.get("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
-            summary="The character's read-only player link")
+            summary="The character's read-only player link (made when it has none)", description=PLAYER_LINKS)
 def player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+    return _player_link(gm, character, access.player_token)
+
+
+def _player_link(gm: GmAccess, character: str, make) -> dict:
+    with gm.open() as service:
+        state = service.load(gm.campaign).state
+        found = decisions.find_character(state, character)
+        token = make(service.store, gm.campaign, state, found.id)
+        return {"character": found.id, "token": token, "url": f"/p/{token}"}
+
+
+@router.post("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
+             summary="Renew the character's player link (the old one stops working)", description=PLAYER_LINKS)
+def renew_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+    return _player_link(gm, character, access.renew_player_token)
+
+
+@router.delete("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLinkRevoked,
+               tags=["characters"], summary="Revoke the character's player link", description=PLAYER_LINKS)
+def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         found = decisions.find_character(service.load(gm.campaign).state, character)
-        token = security.player_token(service.store, gm.campaign, found.id)
-        return {"character": found.id, "token": token, "url": f"/p/{token}"}
+        return {"character": found.id, "revoked": access.revoke_player_token(service.store, gm.campaign, found.id)}
 
 
 # ------------------------------------------------------------------ reading the campaign

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from . import errors, security
+from . import errors, guard, security
 from .actions import ACTIONS, Action
 from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
@@ -83,15 +83,12 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope.get("path", "").startswith("/api/docs")
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
-                            (b"x-frame-options", b"DENY")]
-                if not docs:
-                    headers.append((b"content-security-policy", CSP.encode()))
+                            (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode())]
                 message["headers"] = headers
             await send(message)
 
@@ -99,30 +96,52 @@ class SecurityHeaders:
 
 
 def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0,
-               stream_seconds: float = 300.0) -> FastAPI:
-    """The web app on the campaigns `service_factory()` opens (called once per request)."""
+               stream_seconds: float = 300.0, closed: bool = False, allowed_hosts: tuple[str, ...] | None = None,
+               max_body: int = guard.MAX_BODY) -> FastAPI:
+    """The web app on the campaigns `service_factory()` opens (called once per request).
+
+    `closed`: listing and creating campaigns need the server's admin secret. `allowed_hosts`: the only
+    Host names answered (None: any). `max_body`: the largest request body read, in bytes."""
     from fastapi.templating import Jinja2Templates
 
-    from . import pages
+    from . import pages, pages_access
 
     with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
         key = security.cookie_key(service.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url="/api/docs",
+    app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url=None,
                   redoc_url=None, description=(
                       "The table's API: lingering injuries, localized wounds and disease/poison tracks for a whole "
-                      "campaign. Every change needs the campaign's GM secret (`Authorization: Bearer <secret>`), "
-                      "given once when the campaign is created. Every failure is "
-                      "`{\"error\": {\"code\", \"message\", \"where\"}}`."))
+                      "campaign. Everything about a campaign needs its API secret (`Authorization: Bearer <secret>`), "
+                      "given when the campaign is created and shown again on the GM dashboard. Every failure is "
+                      "`{\"error\": {\"code\", \"message\", \"where\"}}`. Routes are described offline at "
+                      "/api-docs."))
     areas = load_areas()
     app.state.sawbones = WebState(service_factory, security.Signer(key), templates, poll_interval, stream_seconds,
-                                  frozenset(module.__name__.rsplit(".", 1)[1] for module in areas))
+                                  frozenset(module.__name__.rsplit(".", 1)[1] for module in areas), closed)
     errors.install(app)
     app.include_router(api_router(areas))
     app.include_router(pages.router)
+    app.include_router(pages_access.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
     app.add_middleware(SecurityHeaders)
+    if not closed:
+        _open_server_schema(app)
     return app
+
+
+def _open_server_schema(app: FastAPI) -> None:
+    """An open server lists and creates campaigns for anyone: its OpenAPI document says so (no secret there)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            for operation in build()["paths"].get("/api/campaigns", {}).values():
+                operation.pop("security", None)
+        return app.openapi_schema  # type: ignore[return-value]
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _version() -> str:

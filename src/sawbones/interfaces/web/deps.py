@@ -24,6 +24,7 @@ class WebState:
     poll_interval: float = 1.0
     stream_seconds: float = 300.0  # an SSE stream ends after this; the browser reconnects by itself
     areas: frozenset[str] = frozenset()  # the api_* modules loaded (the rule areas that exist)
+    closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
 
 
 def web(request: Request) -> WebState:
@@ -74,6 +75,9 @@ OptionId = Path(..., description="The option's id (see GET /api/options).", min_
 bearer = HTTPBearer(auto_error=False, description="The campaign's GM secret, given once when the campaign is created.")
 
 
+NEED_SECRET = "this needs the campaign's API secret: send `Authorization: Bearer <secret>`"
+
+
 @dataclass
 class GmAccess:
     """A campaign the caller claims to be GM of; `open()` checks the claim in the request's thread."""
@@ -84,18 +88,46 @@ class GmAccess:
 
     @contextmanager
     def open(self) -> Iterator[Any]:
+        if self.secret is None:  # before anything is read: an anonymous client learns nothing
+            raise Unauthorized(NEED_SECRET)
         with open_service(self.state) as service:
-            service.store.campaign_id(self.campaign)  # NotFound first: the list of names is public
-            if self.secret is None:
-                raise Unauthorized("this needs the campaign's GM secret: send `Authorization: Bearer <secret>`")
-            if not security.is_gm_secret(service.store, self.campaign, self.secret):
-                if security.gm_fingerprint(service.store, self.campaign) is None:
-                    raise Forbidden(f"campaign {self.campaign!r} has no GM secret yet: make one with "
-                                    f"`sawbones --campaign {self.campaign!r} gm-link`")
-                raise Forbidden("wrong GM secret for this campaign")
+            check_gm_secret(service.store, self.campaign, self.secret)
             yield service
+
+
+def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
+    """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret."""
+    security.require_campaign(store, campaign)
+    if not security.is_gm_secret(store, campaign, secret):
+        if security.gm_secret(store, campaign) is None:
+            raise Forbidden(f"campaign {campaign!r} has no API secret yet: make one with "
+                            f"`sawbones --campaign {campaign!r} gm-link --api-secret`")
+        raise Forbidden("wrong API secret for this campaign")
 
 
 def gm_access(request: Request, campaign: str = CampaignName,
               credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> GmAccess:
     return GmAccess(web(request), campaign, credentials.credentials if credentials else None)
+
+
+@dataclass
+class AdminAccess:
+    """The caller of a server-level route (list or create campaigns): anyone in open mode; in closed mode,
+    only with the server's admin secret (`Authorization: Bearer <admin secret>`)."""
+
+    state: WebState
+    secret: str | None
+
+    @contextmanager
+    def open(self) -> Iterator[Any]:
+        if self.state.closed and self.secret is None:
+            raise Unauthorized("this server is closed: listing and creating campaigns need its admin secret "
+                               "(`Authorization: Bearer <admin secret>`, see `sawbones admin-secret`)")
+        with open_service(self.state) as service:
+            if self.state.closed and not security.is_admin_secret(service.store, self.secret):
+                raise Forbidden("wrong admin secret for this server")
+            yield service
+
+
+def admin_access(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> AdminAccess:
+    return AdminAccess(web(request), credentials.credentials if credentials else None)

@@ -62,7 +62,9 @@ def _where(request: Request) -> str:
 
 
 def _wants_html(request: Request) -> bool:
-    return not request.url.path.startswith("/api") and "text/html" in request.headers.get("accept", "")
+    """Everything but the API answers errors as an HTML page (a page's link, a form, a typed address)."""
+    path = request.url.path
+    return not (path == "/api" or path.startswith("/api/"))
 
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
@@ -137,3 +139,9 @@ def install(app: FastAPI) -> None:
         log.exception("internal error on %s", _where(request))
         return JSONResponse(error_body("internal", "internal error: the server could not complete the request",
                                        _where(request)), status_code=500)
+
+
+def respond(request: Request, status: int, code: str, message: str, where: str,
+            headers: dict[str, str] | None = None) -> Response:
+    """The one error answer, outside an exception handler (guard.py): JSON, or an HTML page for the pages."""
+    return _respond(request, status, code, message, where, headers)

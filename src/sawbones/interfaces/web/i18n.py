@@ -24,12 +24,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm_link_made": ("Your GM link — keep it: it is shown only now, and opens this dashboard on any device:",
                      "Votre lien de MJ — gardez-le : il n'est affiché qu'une fois et ouvre ce tableau de bord "
                      "sur n'importe quel appareil :"),
-    "need_gm_link": ("This dashboard needs the GM link (/c/NAME?key=…), given when the campaign was created "
-                     "(or `sawbones gm-link`).",
-                     "Ce tableau de bord demande le lien du MJ (/c/NOM?key=…), donné à la création de la campagne "
-                     "(ou `sawbones gm-link`)."),
-    "wrong_gm_link": ("This GM link is not (or no longer) valid for this campaign.",
-                      "Ce lien de MJ n'est pas (ou plus) valable pour cette campagne."),
+    "need_gm_link": ("This dashboard needs a GM sign-in link (/c/NAME?code=…): `sawbones --campaign NAME gm-link` "
+                     "prints one, and so does the dashboard of a browser already signed in.",
+                     "Ce tableau de bord demande un lien de connexion du MJ (/c/NOM?code=…) : "
+                     "`sawbones --campaign NOM gm-link` en affiche un, tout comme le tableau de bord d'un navigateur "
+                     "déjà connecté."),
+    "wrong_gm_link": ("Links with ?key= no longer sign in (they put the API secret in the browser's history): "
+                      "ask for a sign-in link with `sawbones --campaign NAME gm-link`.",
+                      "Les liens avec ?key= ne connectent plus (ils laissaient le secret d'API dans l'historique "
+                      "du navigateur) : demandez un lien de connexion avec `sawbones --campaign NOM gm-link`."),
     "no_player_link": ("This player link is unknown or its character is gone.",
                        "Ce lien de joueur est inconnu, ou son personnage n'existe plus."),
     "error": ("Error", "Erreur"),
@@ -144,7 +147,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "undo": ("Undo the last action", "Annuler la dernière action"),
     "undone": ("Action {action} undone.", "Action {action} annulée."),
     "undone_mark": ("undone", "annulée"),
-    "new_gm_link": ("New GM link (ends other GM sessions)", "Nouveau lien de MJ (ferme les autres sessions)"),
     "done": ("Done.", "Fait."),
     "player_view": ("Player view", "Vue du joueur"),
     "live": ("live", "en direct"),
@@ -196,12 +198,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "death": ("death", "mort"),
     "expected_duration": ("expected duration", "durée attendue"),
     "api_intro": ("Every action of the dashboard, for bots and virtual tabletops. Routes marked GM need the campaign's "
-                  "GM secret: Authorization: Bearer <secret>. Every failure is {\"error\": {\"code\", \"message\", "
+                  "API secret (on the dashboard, under Access): Authorization: Bearer <secret>. Every failure is {\"error\": {\"code\", \"message\", "
                   "\"where\"}}.",
                   "Toutes les actions du tableau de bord, pour les bots et les tables virtuelles. Les routes marquées "
-                  "MJ demandent le secret du MJ de la campagne : Authorization: Bearer <secret>. Toute erreur est "
+                  "MJ demandent le secret d'API de la campagne (sur le tableau de bord, sous Accès) : "
+                  "Authorization: Bearer <secret>. Toute erreur est "
                   "{\"error\": {\"code\", \"message\", \"where\"}}."),
-    "needs_internet": ("needs the internet", "demande internet"),
     "path": ("path", "chemin"),
     "what": ("what it does", "ce qu'elle fait"),
     "kind_disease": ("disease", "maladie"),
@@ -225,6 +227,57 @@ STRINGS: dict[str, tuple[str, str]] = {
     "days": ("days", "jours"),
     "days_until_healed": ("game days from the drop until it heals", "jours de jeu de la chute à la guérison"),
     "damage_type": ("damage type", "type de dégâts"),
+    # access (sign-in codes, API secret, player links, server modes)
+    "signin_unknown": ("This sign-in link is not valid for this campaign. Ask for a new one: "
+                       "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser.",
+                       "Ce lien de connexion n'est pas valable pour cette campagne. Demandez-en un nouveau : "
+                       "`sawbones --campaign NOM gm-link`, ou le tableau de bord d'un navigateur connecté."),
+    "signin_used": ("This sign-in link was already used: each link signs in one browser, once. Ask for a new one: "
+                    "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser.",
+                    "Ce lien de connexion a déjà servi : chaque lien connecte un navigateur, une fois. Demandez-en "
+                    "un nouveau : `sawbones --campaign NOM gm-link`, ou le tableau de bord d'un navigateur connecté."),
+    "signin_expired": ("This sign-in link has expired (a link is valid 15 minutes). Ask for a new one: "
+                       "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser.",
+                       "Ce lien de connexion a expiré (un lien vaut 15 minutes). Demandez-en un nouveau : "
+                       "`sawbones --campaign NOM gm-link`, ou le tableau de bord d'un navigateur connecté."),
+    "access": ("Access", "Accès"),
+    "signin_link": ("Sign in another device", "Connecter un autre appareil"),
+    "signin_link_made": ("A sign-in link for another device: it works once, within 15 minutes.",
+                         "Un lien de connexion pour un autre appareil : il sert une fois, dans les 15 minutes."),
+    "api_secret": ("API secret", "Secret d'API"),
+    "reveal": ("Reveal", "Afficher"),
+    "new_api_secret": ("New API secret (the old one stops working)",
+                       "Nouveau secret d'API (l'ancien cesse de fonctionner)"),
+    "api_secret_is": ("The campaign's API secret, for bots and virtual tabletops (Authorization: Bearer …):",
+                      "Le secret d'API de la campagne, pour les bots et les tables virtuelles "
+                      "(Authorization: Bearer …) :"),
+    "no_api_secret": ("This campaign has no API secret yet: make one.", "Cette campagne n'a pas encore de secret "
+                      "d'API : créez-en un."),
+    "end_sessions": ("Sign out every browser (this one too)", "Déconnecter tous les navigateurs (celui-ci aussi)"),
+    "sessions_ended": ("Every browser is signed out: sign in again with `sawbones --campaign NAME gm-link`.",
+                       "Tous les navigateurs sont déconnectés : reconnectez-vous avec "
+                       "`sawbones --campaign NOM gm-link`."),
+    "new_player_link": ("New link", "Nouveau lien"),
+    "revoke_player_link": ("Revoke link", "Révoquer le lien"),
+    "player_link_revoked": ("Player link revoked:", "Lien de joueur révoqué :"),
+    "player_link_renewed": ("New player link (the old one stops working):",
+                            "Nouveau lien de joueur (l'ancien cesse de fonctionner) :"),
+    "back_dashboard": ("Back to the dashboard", "Retour au tableau de bord"),
+    "campaign_made": ("Campaign created: you are its GM in this browser. Its API secret is under Access.",
+                      "Campagne créée : vous en êtes le MJ dans ce navigateur. Son secret d'API est sous Accès."),
+    "closed_server": ("This server is closed: its admin lists and creates campaigns. A GM opens their campaign "
+                      "with a sign-in link.",
+                      "Ce serveur est fermé : son administrateur liste et crée les campagnes. Un MJ ouvre sa "
+                      "campagne avec un lien de connexion."),
+    "admin_secret": ("Admin secret", "Secret d'administration"),
+    "admin_sign_in": ("Sign in as admin", "Se connecter comme administrateur"),
+    "wrong_admin_secret": ("Wrong admin secret for this server.", "Mauvais secret d'administration pour ce serveur."),
+    "need_admin": ("This server is closed: creating a campaign needs its admin secret.",
+                   "Ce serveur est fermé : créer une campagne demande son secret d'administration."),
+    "host_refused": ("This server does not answer to the host name {host!r} (see --allowed-host).",
+                     "Ce serveur ne répond pas au nom d'hôte {host!r} (voir --allowed-host)."),
+    "too_large": ("The request is larger than this server accepts ({limit} bytes at most).",
+                  "La requête dépasse ce que ce serveur accepte ({limit} octets au plus)."),
 }
 
 

@@ -2,14 +2,15 @@
 
 The stream polls the campaign's version (the head of its event log) every `poll_interval` seconds
 in a worker thread and sends `event: change` when it moves; the page then reloads its fragment.
-Streams end after `stream_seconds`; EventSource reconnects by itself.
+Streams end after `stream_seconds`; EventSource reconnects by itself. A stream opened with `still`
+(a player link) ends as soon as `still()` is false, checked at each change and keep-alive.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
@@ -21,7 +22,7 @@ from .deps import open_service, web
 KEEP_ALIVE = 15.0
 
 
-def stream(request: Request, campaign: str) -> StreamingResponse:
+def stream(request: Request, campaign: str, still: Callable[[], bool] | None = None) -> StreamingResponse:
     state = web(request)
 
     def head() -> int | None:
@@ -40,6 +41,9 @@ def stream(request: Request, campaign: str) -> StreamingResponse:
             if await request.is_disconnected():
                 break
             now = await run_in_threadpool(head)
+            due = now != last or time.monotonic() - beat > KEEP_ALIVE
+            if due and still is not None and not await run_in_threadpool(still):
+                break  # the link was revoked, or its character is gone
             if now != last:
                 last = now
                 beat = time.monotonic()

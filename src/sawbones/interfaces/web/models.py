@@ -84,13 +84,24 @@ class CampaignOut(Doc):
 
 class CampaignCreated(Doc):
     campaign: CampaignOut
-    gm_secret: str = Field(description="The GM secret: shown this once. Send it as `Authorization: Bearer <secret>`.")
-    gm_link: str = Field(description="The GM dashboard link (path), which signs this browser in.")
+    gm_secret: str = Field(description="The API secret: send it as `Authorization: Bearer <secret>` (the GM can "
+                                      "reveal it again on the dashboard).")
+    gm_link: str = Field(description="A one-time GM sign-in link (path, valid 15 minutes) for the web dashboard.")
 
 
 class GmSecretOut(Doc):
     gm_secret: str
-    gm_link: str
+    gm_link: str = Field(description="A one-time GM sign-in link (path, valid 15 minutes).")
+
+
+class SignInLink(Doc):
+    gm_link: str = Field(description="A one-time GM sign-in link (path): it signs one browser in, once.")
+    expires_in: int = Field(description="Seconds the link stays valid.")
+
+
+class SessionsEnded(Doc):
+    campaign: str
+    ended: bool
 
 
 class CampaignList(Doc):
@@ -208,6 +219,11 @@ class PlayerLink(Doc):
     character: str
     token: str
     url: str = Field(description="The read-only player page (path).")
+
+
+class PlayerLinkRevoked(Doc):
+    character: str
+    revoked: bool = Field(description="False when the character had no live link.")
 
 
 class StatusOut(Doc):

@@ -1,28 +1,29 @@
 """HTML pages: home (campaigns), the GM dashboard and its forms, the player's page, the tables.
 
 Forms post to the same actions as the API (actions.py), then redirect back (POST-redirect-GET)
-with what happened as a flash message. The GM is known by a signed cookie set when they open
-the link /c/{campaign}?key=SECRET; players get read-only links /p/{token}.
+with what happened as a flash message (kept on the server). The GM is known by a signed cookie set
+when they open a one-time sign-in link /c/{campaign}?code=CODE (pages_access.py); players get
+read-only links /p/{token} (access.py). Query parameters are validated: a bad one is a 422 page.
 """
 
 from __future__ import annotations
 
-import hmac
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
-from . import i18n, live, odds_charts, reports, security
+from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
 from .errors import Forbidden
 from .models import CampaignIn
-from .pages_common import campaign_url, checked_form, page_lang, redirect, render, session_of
+from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
+from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -36,9 +37,17 @@ def _validation_lines(exc: ValidationError) -> list[str]:
 
 @router.get("/")
 def home(request: Request) -> Response:
+    """Open mode (or the admin): every campaign. Closed mode: only those this browser is GM of."""
     with open_service(web(request)) as service:
-        campaigns = [{"name": name, "gm": _is_gm(request, service, name)} for name in service.store.campaign_names()]
-    return render(request, "home.html", campaigns=campaigns)
+        every = is_admin(request, service) or not web(request).closed
+        names = service.store.campaign_names()
+        if not every:
+            mine = set(session_of(request).gm_campaigns())
+            names = [name for name in names if name in mine]
+        campaigns = [{"name": name, "gm": is_gm(request, service, name)} for name in names]
+        campaigns = [c for c in campaigns if every or c["gm"]]
+        create = may_create(request, service)
+    return render(request, "home.html", campaigns=campaigns, may_create=create, closed=web(request).closed)
 
 
 @router.post("/campaigns")
@@ -50,23 +59,25 @@ async def create_campaign(request: Request) -> Response:
         body = CampaignIn.model_validate(form_to_fields(form, ("name", "system", "seed")), strict=False)
     except ValidationError as exc:
         session.flash("error", _validation_lines(exc))
-        return redirect(request, "/")
+        return await run_in_threadpool(redirect, request, "/")
 
-    def create() -> str:
+    def create() -> None:
         with open_service(web(request)) as service:
+            if not may_create(request, service):
+                raise Forbidden(i18n.text("need_admin", lang), "campaigns")
             state = service.create_campaign(body.name, body.system, body.seed)
-            secret = security.new_gm_secret(service.store, state.name)
-            session.grant(state.name, security.gm_fingerprint(service.store, state.name))
-            return secret
+            security.new_gm_secret(service.store, state.name)
+            session.grant(state.name, security.gm_fingerprint(service.store, state.name, create=True))
 
     try:
-        secret = await run_in_threadpool(create)
+        await run_in_threadpool(create)
+    except Forbidden:
+        raise
     except SawbonesError as exc:
         session.flash("error", [exc.message])
-        return redirect(request, "/")
-    link = f"{request.base_url}{campaign_url(body.name)[1:]}?key={secret}"
-    session.flash("secret", [i18n.text("gm_link_made", lang), link])
-    return redirect(request, campaign_url(body.name))
+        return await run_in_threadpool(redirect, request, "/")
+    session.flash("done", [i18n.text("campaign_made", lang)])
+    return await run_in_threadpool(redirect, request, campaign_url(body.name))
 
 
 def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
@@ -76,42 +87,31 @@ def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
 # ------------------------------------------------------------------ the GM dashboard
 
 
-def _is_gm(request: Request, service: Any, campaign: str) -> bool:
-    """This browser opened the campaign's current GM link."""
-    fingerprint = security.gm_fingerprint(service.store, campaign)
-    held = session_of(request).gm_of(campaign)
-    return fingerprint is not None and held is not None and hmac.compare_digest(held, fingerprint)
-
-
-def _gm_check(request: Request, service: Any, campaign: str) -> None:
-    service.store.campaign_id(campaign)
-    if not _is_gm(request, service, campaign):
-        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
-
-
 @router.get("/c/{campaign}")
-def dashboard(request: Request, campaign: str, key: str | None = None, mods: str | None = None,
-              roll: str | None = None, hand: str | None = None, range: str | None = None,
-              sense: str | None = None, odds: str | None = None, bonus: str | None = None,
-              itype: str | None = None, id20: str | None = None, ibonus: str | None = None,
-              iwait: str | None = None) -> Response:
+def dashboard(request: Request, campaign: str, code: str | None = Query(None, max_length=64),
+              key: str | None = Query(None, max_length=200), mods: str | None = Query(None, max_length=80),
+              roll: str | None = Query(None, max_length=40), hand: Literal["left", "right", "both", ""] | None = None,
+              range: Literal["ranged", "melee", ""] | None = None, sense: Literal["sight", "hearing", ""] | None = None,
+              odds: str | None = Query(None, max_length=80), bonus: str | None = Query(None, max_length=12),
+              itype: str | None = Query(None, max_length=40), id20: str | None = Query(None, max_length=4),
+              ibonus: str | None = Query(None, max_length=12), iwait: str | None = Query(None, max_length=12)) -> Response:
     lang = page_lang(request)
+    bonus_value = query_int(bonus, "bonus", -30, 60) or 0
     asked = {"character": mods, "roll": roll, "hand": hand or None, "range": range or None, "sense": sense or None}
     with open_service(web(request)) as service:
-        service.store.campaign_id(campaign)
-        if key is not None:
-            if not security.is_gm_secret(service.store, campaign, key):
-                raise Forbidden(i18n.text("wrong_gm_link", lang), campaign)
-            session_of(request).grant(campaign, security.gm_fingerprint(service.store, campaign))
-            return redirect(request, campaign_url(campaign))  # the secret leaves the address bar and history
-        _gm_check(request, service, campaign)
+        if key is not None:  # an old link carried the API secret itself: it no longer signs in
+            raise Forbidden(i18n.text("wrong_gm_link", lang), "key")
+        if code is not None:
+            return sign_in(request, service, campaign, code)
+        gm_check(request, service, campaign)
         loaded = service.load(campaign)
         doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
         rules = service.rules_for(loaded.state)
-        links = {c.id: "/p/" + security.player_token(service.store, campaign, c.id) for c in loaded.state.characters}
+        links = {c.id: "/p/" + access.player_token(service.store, campaign, loaded.state, c.id)
+                 for c in loaded.state.characters}
         options = service.context(loaded).options
         answer, problem = _roll_query(service, campaign, asked, lang) if mods and roll else (None, None)
-        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus, lang) if odds
+        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
                               else (None, None))
         injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
                                       if itype else (None, None))
@@ -125,20 +125,14 @@ def dashboard(request: Request, campaign: str, key: str | None = None, mods: str
                   injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait})
 
 
-def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: str | None,
+def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ..cli_odds import stage_label, stage_names
     from .api_odds import odds_doc
 
     try:
-        value = int(bonus) if bonus not in (None, "") else 0
-        if not -30 <= value <= 60:
-            raise ValueError
-    except ValueError:
-        return None, f"bonus: {bonus}?"
-    try:
-        doc = odds_doc(rules, options, affliction, value, None, 0, False, None, system)
+        doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
     except SawbonesError as exc:
         return None, exc.message
     names = stage_names(rules, affliction, lang)
@@ -152,10 +146,6 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], lang: str) -
     from .api_wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
-    bad = [k for k, v in given.items() if v not in {"hand": ("left", "right", "both"), "range": ("ranged", "melee"),
-                                                   "sense": ("sight", "hearing")}[k]]
-    if bad:
-        return None, f"{bad[0]}: ?"
     try:
         return mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given), None
     except SawbonesError as exc:
@@ -196,7 +186,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
 
     def run() -> dict[str, Any] | None:
         with open_service(web(request)) as service:
-            _gm_check(request, service, campaign)
+            gm_check(request, service, campaign)
             if action is None:
                 from ...errors import NotFound
 
@@ -215,10 +205,10 @@ async def act(request: Request, campaign: str, name: str) -> Response:
         raise
     except SawbonesError as exc:
         session.flash("error", [exc.message])
-        return redirect(request, back)
+        return await run_in_threadpool(redirect, request, back)
     if doc is not None:
         session.flash("done", done_lines(name, doc, lang))
-    return redirect(request, back)
+    return await run_in_threadpool(redirect, request, back)
 
 
 def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
@@ -236,25 +226,6 @@ def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
     return [t("done")]
 
 
-@router.post("/c/{campaign}/gm-link")
-async def new_gm_link(request: Request, campaign: str) -> Response:
-    await checked_form(request)
-    lang = page_lang(request)
-    session = session_of(request)
-
-    def rotate() -> str:
-        with open_service(web(request)) as service:
-            _gm_check(request, service, campaign)
-            secret = security.new_gm_secret(service.store, campaign)
-            session.grant(campaign, security.gm_fingerprint(service.store, campaign))
-            return secret
-
-    secret = await run_in_threadpool(rotate)
-    session.flash("secret", [i18n.text("gm_link_made", lang),
-                             f"{request.base_url}{campaign_url(campaign)[1:]}?key={secret}"])
-    return redirect(request, campaign_url(campaign, "#campaign"))
-
-
 # ------------------------------------------------------------------ players
 
 
@@ -262,7 +233,7 @@ def _player(request: Request, token: str, lang: str) -> dict[str, Any]:
     from ...errors import NotFound
 
     with open_service(web(request)) as service:
-        target = security.player_target(service.store, token)
+        target = access.player_target(service, token)
         doc = reports.player_doc(service, *target, lang) if target else None
     if doc is None:
         raise NotFound(i18n.text("no_player_link", lang), "player link")
@@ -285,21 +256,21 @@ def player_sheet(request: Request, token: str) -> Response:
 async def player_events(request: Request, token: str) -> Response:
     def target() -> tuple[str, str] | None:
         with open_service(web(request)) as service:
-            return security.player_target(service.store, token)
+            return access.player_target(service, token)
 
     found = await run_in_threadpool(target)
     if found is None:
         from ...errors import NotFound
 
         raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return live.stream(request, found[0])
+    return live.stream(request, found[0], still=lambda: target() == found)
 
 
 @router.get("/c/{campaign}/events")
 async def gm_events(request: Request, campaign: str) -> Response:
     def check() -> None:
         with open_service(web(request)) as service:
-            _gm_check(request, service, campaign)
+            gm_check(request, service, campaign)
 
     await run_in_threadpool(check)
     return live.stream(request, campaign)
@@ -309,7 +280,7 @@ async def gm_events(request: Request, campaign: str) -> Response:
 
 
 @router.get("/tables")
-def tables(request: Request, table: str | None = None, d20: str | None = None) -> Response:
+def tables(request: Request, table: str | None = Query(None, max_length=60), d20: str | None = Query(None, max_length=12)) -> Response:
     from ..cli_rules import index_doc
 
     if table:
@@ -321,18 +292,18 @@ def tables(request: Request, table: str | None = None, d20: str | None = None) -
 
 
 @router.get("/tables/{table_id}")
-def table_page(request: Request, table_id: str, d20: str | None = None) -> Response:
+def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
     from ..cli_rules import index_doc, table_doc
     from ..views import roll_doc
     from ...domain.options import effective_options
 
     lang = page_lang(request)
+    face = query_int(d20, "d20", 1, 20)
     rolled = None
     with open_service(web(request)) as service:
         rules = service.rules_for()
         doc = table_doc(rules, table_id, lang)
-        if doc["kind"] == "damage_table" and d20 is not None:
-            face = int(d20) if d20.strip().isdigit() and 1 <= int(d20) <= 20 else None
+        if doc["kind"] == "damage_table" and face is not None:
             rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
         index = index_doc(rules, lang)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
@@ -345,7 +316,8 @@ def table_page(request: Request, table_id: str, d20: str | None = None) -> Respo
 
 @router.get("/api-docs")
 def api_docs(request: Request) -> Response:
-    """Every API route with its summary, from the OpenAPI document (Swagger UI at /api/docs needs the internet)."""
+    """Every API route with its summary, from the OpenAPI document (no Swagger UI: it would load a CDN's
+    script on this origin)."""
     spec = request.app.openapi()
     routes = []
     for path, methods in spec["paths"].items():

@@ -9,9 +9,10 @@ from urllib.parse import quote, urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException
 
-from . import i18n, security
-from .deps import LANGS, accept_language, web
+from . import access, i18n, security
+from .deps import LANGS, accept_language, open_service, web
 from .errors import Forbidden
 
 LANG_COOKIE = "sawbones_lang"
@@ -65,6 +66,10 @@ def finish(request: Request, response: Response) -> Response:
     """Write back the session and the chosen language as cookies (HttpOnly, SameSite=Lax)."""
     secure = request.url.scheme == "https"
     session = getattr(request.state, "session", None)
+    if session is not None and session.pending_flash is not None:
+        with open_service(web(request)) as service:
+            access.put_flash(service.store, session.sid, session.pending_flash)
+        session.pending_flash = None
     if session is not None and session.changed:
         response.set_cookie(security.SESSION_COOKIE, web(request).signer.sign(session.data), max_age=30 * 86400,
                             httponly=True, samesite="lax", secure=secure, path="/")
@@ -76,18 +81,30 @@ def finish(request: Request, response: Response) -> Response:
     return response
 
 
-def render(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+def take_flash(request: Request) -> dict[str, Any] | None:
+    """The message an action left for this browser's next page (kept on the server), taken once."""
+    session = session_of(request)
+    if not session.flash_waits():
+        return None
+    with open_service(web(request)) as service:
+        flash = access.take_flash(service.store, session.sid)
+    session.flash_taken()
+    return flash
+
+
+def render(request: Request, template: str, status: int = 200, *, flash: bool = True, **context: Any) -> Response:
+    """The page; `flash=False` (error pages) leaves a waiting flash message for the next page."""
     lang = context.pop("lang", None) or page_lang(request)
     session = session_of(request)
     html = env().get_template(template).render(
-        request=request, lang=lang, t=i18n.translator(lang), csrf=session.csrf, flash=session.pop_flash(),
-        path=request.url.path, **context)
+        request=request, lang=lang, t=i18n.translator(lang), csrf=session.csrf,
+        flash=take_flash(request) if flash else None, path=request.url.path, **context)
     return finish(request, HTMLResponse(html, status_code=status))
 
 
 def render_error(request: Request, status: int, code: str, message: str,
                  headers: dict[str, str] | None = None) -> Response:
-    response = render(request, "error.html", status=status, code=code, message=message)
+    response = render(request, "error.html", status=status, flash=False, code=code, message=message)
     for key, value in (headers or {}).items():
         if key.lower() != "www-authenticate":
             response.headers[key] = value
@@ -113,6 +130,8 @@ async def checked_form(request: Request) -> Any:
         raise Forbidden("cross-site request refused", "origin")
     try:
         form = await request.form()
+    except HTTPException:  # too large (guard.py)
+        raise
     except Exception:
         from .errors import WebError
 
@@ -120,3 +139,16 @@ async def checked_form(request: Request) -> Any:
     if not session_of(request).check_csrf(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
         raise Forbidden("the form's security token is missing or stale: reload the page and try again", "csrf")
     return form
+
+
+def query_int(value: str | None, name: str, low: int, high: int) -> int | None:
+    """A whole number typed in a page's form (blank: None); anything else is a clear 422, never a crash."""
+    from ...errors import UsageError
+
+    if value is None or value.strip() == "":
+        return None
+    text = value.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6) or not low <= int(text) <= high:
+        raise UsageError(f"{name}: a whole number from {low} to {high}, not {value[:20]!r}", name)
+    return int(text)

@@ -1,7 +1,16 @@
-"""Access: the GM secret of a campaign, read-only player tokens, signed session cookies, CSRF.
+"""Access: the campaign's API secret, one-time GM sign-in codes, GM sessions, the server's admin secret,
+signed session cookies, CSRF. (Player tokens and the server-side flash are in access.py.)
 
-Everything lives in the store's meta table: the GM secret only as a hash (shown once, when made),
-player tokens (one per character, read-only), and the key that signs session cookies.
+Everything lives in the store's meta table (no schema of its own):
+
+- `gm_secret:{campaign}`: the API secret (`Authorization: Bearer`), as a hash plus the secret itself, so
+  that the GM can reveal it on the dashboard; bound to the campaign's id (a new campaign of the same
+  name does not inherit it). Rotating it ends no browser session.
+- `signin:{hash}`: a one-time sign-in code (valid once, for SIGNIN_SECONDS, for one campaign), exchanged
+  for the session cookie. Only its hash is kept.
+- `gm_sessions:{campaign}`: a random key; a GM cookie holds a digest of it and of the campaign's id, so
+  "end every GM session" replaces it, and nothing else does.
+- `admin_secret`: the hash of the server's admin secret (closed mode: listing and creating campaigns).
 """
 
 from __future__ import annotations
@@ -11,57 +20,151 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 from typing import Any
 
+from ...errors import NotFound
+
 GM_SECRET = "gm_secret:{campaign}"
-PLAYER_TOKEN = "player_token:{token}"
-PLAYER_OF = "player_of:{campaign}\x1f{character}"
+SIGNIN = "signin:{digest}"
+GM_SESSIONS = "gm_sessions:{campaign}"
+ADMIN_SECRET = "admin_secret"
 COOKIE_KEY = "web_cookie_key"
+SIGNIN_SECONDS = 15 * 60
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(b"sawbones-gm-secret\x00" + secret.encode("utf-8", "replace")).hexdigest()
+def _hash(secret: str, purpose: str = "gm-secret") -> str:
+    return hashlib.sha256(f"sawbones-{purpose}\x00".encode() + secret.encode("utf-8", "replace")).hexdigest()
+
+
+def well_formed(token: str | None) -> bool:
+    """A token this module could have made (URL-safe, bounded): anything else is refused unread."""
+    return bool(token) and len(token) <= 64 and set(token) <= TOKEN_CHARS  # type: ignore[arg-type]
+
+
+def require_campaign(store: Any, campaign: str) -> int:
+    """The campaign's id; NotFound without the list of campaign names (a web client may not know them)."""
+    try:
+        return store.campaign_id(campaign)
+    except NotFound:
+        raise NotFound(f"no campaign named {campaign!r}", "campaign") from None
+
+
+def _record(store: Any, key: str) -> dict[str, Any] | None:
+    raw = store.get_meta(key)
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# ------------------------------------------------------------------ the API secret
 
 
 def new_gm_secret(store: Any, campaign: str) -> str:
-    """Make (or replace) the campaign's GM secret; only its hash is kept, so this is the one time it is seen."""
+    """Make (or replace) the campaign's API secret. Web sessions and sign-in codes are not touched."""
     secret = secrets.token_urlsafe(24)
-    store.set_meta(GM_SECRET.format(campaign=campaign), _hash(secret))
+    record = {"cid": require_campaign(store, campaign), "hash": _hash(secret), "secret": secret}
+    store.set_meta(GM_SECRET.format(campaign=campaign), json.dumps(record))
     return secret
 
 
-def gm_fingerprint(store: Any, campaign: str) -> str | None:
-    """A short digest of the stored hash: a GM cookie names it, so a new secret ends every old session."""
-    stored = store.get_meta(GM_SECRET.format(campaign=campaign))
-    return hashlib.sha256(stored.encode()).hexdigest()[:20] if stored else None
+def gm_secret(store: Any, campaign: str) -> str | None:
+    """The campaign's current API secret (for the dashboard's reveal), or None when it has none."""
+    record = _record(store, GM_SECRET.format(campaign=campaign))
+    if record is None or record.get("cid") != require_campaign(store, campaign):
+        return None
+    return record.get("secret")
 
 
 def is_gm_secret(store: Any, campaign: str, secret: str | None) -> bool:
-    stored = store.get_meta(GM_SECRET.format(campaign=campaign))
-    return bool(stored and secret) and hmac.compare_digest(stored, _hash(secret or ""))
+    record = _record(store, GM_SECRET.format(campaign=campaign))
+    if record is None or not secret or record.get("cid") != require_campaign(store, campaign):
+        return False
+    return hmac.compare_digest(str(record.get("hash", "")), _hash(secret))
 
 
-def player_token(store: Any, campaign: str, character_id: str) -> str:
-    """The read-only link token of one character (made on first use, then stable)."""
-    key = PLAYER_OF.format(campaign=campaign, character=character_id)
-    token = store.get_meta(key)
-    if token is None:
-        token = secrets.token_urlsafe(18)
-        store.set_meta(PLAYER_TOKEN.format(token=token), json.dumps([campaign, character_id]))
-        store.set_meta(key, token)
-    return token
+# ------------------------------------------------------------------ sign-in codes and GM sessions
 
 
-def player_target(store: Any, token: str) -> tuple[str, str] | None:
-    """(campaign, character id) of a player token, or None."""
-    if not token or len(token) > 64 or not set(token) <= TOKEN_CHARS:
-        return None
-    raw = store.get_meta(PLAYER_TOKEN.format(token=token))
-    if raw is None:
-        return None
-    campaign, character = json.loads(raw)
-    return campaign, character
+def new_signin_code(store: Any, campaign: str, seconds: int = SIGNIN_SECONDS) -> str:
+    """A one-time code that signs one browser in as GM of the campaign, valid for `seconds`."""
+    code = secrets.token_urlsafe(18)
+    record = {"campaign": campaign, "cid": require_campaign(store, campaign), "expires": time.time() + seconds}
+    store.set_meta(SIGNIN.format(digest=_hash(code, "signin")), json.dumps(record))
+    return code
+
+
+class SignInRefused(Exception):
+    """Why a sign-in code does not sign in: `reason` is unknown, used or expired."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def redeem_signin_code(store: Any, campaign: str, code: str | None) -> str:
+    """Use the code (once): the GM session fingerprint to grant. SignInRefused when it cannot be used."""
+    if not well_formed(code):
+        raise SignInRefused("unknown")
+    key = SIGNIN.format(digest=_hash(code or "", "signin"))
+    record = _record(store, key)
+    if record is None or record.get("campaign") != campaign or record.get("cid") != require_campaign(store, campaign):
+        raise SignInRefused("used" if store.get_meta(key) == "used" else "unknown")
+    store.set_meta(key, "used")  # (two uses at the same instant could both pass: the window is one request)
+    if float(record.get("expires", 0)) < time.time():
+        raise SignInRefused("expired")
+    return gm_fingerprint(store, campaign, create=True)
+
+
+def gm_fingerprint(store: Any, campaign: str, create: bool = False) -> str | None:
+    """What a GM cookie holds for the campaign: a digest of its session key and id. The key is made when a
+    session is first granted (`create`); before that no session can be valid (None)."""
+    key = GM_SESSIONS.format(campaign=campaign)
+    value = store.get_meta(key)
+    if not value:
+        if not create:
+            return None
+        store.set_meta(key, secrets.token_urlsafe(24))
+        value = store.get_meta(key)
+    digest = f"{value}\x00{require_campaign(store, campaign)}".encode()
+    return hashlib.sha256(digest).hexdigest()[:24]
+
+
+def end_gm_sessions(store: Any, campaign: str) -> str | None:
+    """Every browser signed in as GM of the campaign is signed out; the fingerprint of the new key."""
+    store.set_meta(GM_SESSIONS.format(campaign=campaign), secrets.token_urlsafe(24))
+    return gm_fingerprint(store, campaign, create=True)
+
+
+# ------------------------------------------------------------------ the server's admin secret
+
+
+def new_admin_secret(store: Any) -> str:
+    secret = secrets.token_urlsafe(24)
+    store.set_meta(ADMIN_SECRET, _hash(secret, "admin"))
+    return secret
+
+
+def has_admin_secret(store: Any) -> bool:
+    return bool(store.get_meta(ADMIN_SECRET))
+
+
+def is_admin_secret(store: Any, secret: str | None) -> bool:
+    stored = store.get_meta(ADMIN_SECRET)
+    return bool(stored and secret) and hmac.compare_digest(stored, _hash(secret or "", "admin"))
+
+
+def admin_fingerprint(store: Any) -> str | None:
+    stored = store.get_meta(ADMIN_SECRET)
+    return hashlib.sha256(stored.encode()).hexdigest()[:24] if stored else None
+
+
+# ------------------------------------------------------------------ cookies
 
 
 def cookie_key(store: Any) -> bytes:
@@ -108,24 +211,32 @@ class Signer:
 
 
 SESSION_COOKIE = "sawbones_session"
-MAX_FLASH = 1800  # characters of flashed lines kept in the cookie
+MAX_FLASH = 1800  # characters of flashed lines kept
 
 
 class Session:
-    """The browser's session: its CSRF token, the campaigns it is GM of, and one flash message."""
+    """The browser's session cookie: its id, CSRF token, the campaigns it is GM of, whether it is the
+    server's admin, and whether a flash message waits for it on the server (never the message itself)."""
 
     def __init__(self, data: dict[str, Any] | None) -> None:
         self.changed = data is None
         self.data: dict[str, Any] = data or {}
-        if not isinstance(self.data.get("csrf"), str):
-            self.data["csrf"] = secrets.token_urlsafe(24)
-            self.changed = True
+        self.pending_flash: dict[str, Any] | None = None
+        for key in ("csrf", "sid"):
+            if not isinstance(self.data.get(key), str):
+                self.data[key] = secrets.token_urlsafe(24)
+                self.changed = True
         if not isinstance(self.data.get("gm"), dict):
             self.data["gm"] = {}
+        self.data.pop("flash", None)  # an older cookie's flash is dropped, never shown
 
     @property
     def csrf(self) -> str:
         return self.data["csrf"]
+
+    @property
+    def sid(self) -> str:
+        return self.data["sid"]
 
     def check_csrf(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(self.csrf.encode(), str(token).encode("utf-8", "replace"))
@@ -133,13 +244,26 @@ class Session:
     def gm_of(self, campaign: str) -> str | None:
         return self.data["gm"].get(campaign)
 
+    def gm_campaigns(self) -> list[str]:
+        return list(self.data["gm"])
+
     def grant(self, campaign: str, fingerprint: str) -> None:
         gm = dict(self.data["gm"])
+        gm.pop(campaign, None)
         gm[campaign] = fingerprint
         self.data["gm"] = dict(list(gm.items())[-12:])  # a browser is GM of a dozen campaigns at most
         self.changed = True
 
+    def admin(self) -> str | None:
+        value = self.data.get("admin")
+        return value if isinstance(value, str) else None
+
+    def grant_admin(self, fingerprint: str) -> None:
+        self.data["admin"] = fingerprint
+        self.changed = True
+
     def flash(self, kind: str, lines: list[str]) -> None:
+        """A message for the next page: kept on the server (access.py), the cookie only says one waits."""
         kept, size = [], 0
         for line in lines:
             size += len(line)
@@ -147,11 +271,13 @@ class Session:
                 kept.append("…")
                 break
             kept.append(line)
-        self.data["flash"] = {"kind": kind, "lines": kept}
+        self.pending_flash = {"kind": kind, "lines": kept}
+        self.data["f"] = 1
         self.changed = True
 
-    def pop_flash(self) -> dict[str, Any] | None:
-        flash = self.data.pop("flash", None)
-        if flash is not None:
+    def flash_waits(self) -> bool:
+        return bool(self.data.get("f"))
+
+    def flash_taken(self) -> None:
+        if self.data.pop("f", None) is not None:
             self.changed = True
-        return flash

@@ -1,0 +1,148 @@
+"""What the server checks before the app reads a request: the Host allow-list (against DNS rebinding),
+the size of the body (413 before anything is read), and, on routes that need a secret, the secret
+itself (401/403 before the body is parsed: an anonymous client gets nothing read or validated).
+
+A body is counted while it is read as well, so a chunked body without Content-Length is cut at the
+limit too. Errors have the app's one shape (a JSON error, or an HTML page for the pages).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from ...errors import SawbonesError
+from . import errors
+from .deps import NEED_SECRET, AdminAccess, check_gm_secret, open_service
+from .errors import Unauthorized
+
+MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
+
+
+class TooLarge(HTTPException):
+    """Raised while a body is read past the limit: an HTTP 413, which FastAPI's body parsing lets through."""
+
+    def __init__(self, limit: int) -> None:
+        from .i18n import text
+
+        super().__init__(413, text("too_large", "en").format(limit=limit))
+
+
+def host_name(value: str) -> str:
+    """The host of a Host header, without its port, in lower case ("[::1]:8000" → "[::1]")."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value.split("]", 1)[0] + "]"
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def needs(path: str) -> tuple[str, str] | None:
+    """What a path of the API needs: ("gm", campaign) under /api/campaigns/{campaign} (every such route needs
+    the campaign's API secret), ("admin", "") for /api/campaigns itself (closed mode), else None."""
+    if path.rstrip("/") == "/api/campaigns":
+        return "admin", ""
+    if path.startswith("/api/campaigns/"):
+        return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
+    return None
+
+
+class Guard:
+    def __init__(self, app: Any, *, allowed_hosts: tuple[str, ...] | None = None, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.allowed = frozenset(host_name(h) for h in allowed_hosts) if allowed_hosts else None
+        self.max_body = max_body
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        refused = self._refused(scope, headers)
+        if refused is None:
+            refused = await self._access(scope, headers)
+        if refused is not None:
+            await self._answer(scope, receive, send, *refused)
+            return
+        started = False
+        size = 0
+
+        async def counted() -> dict:
+            nonlocal size
+            message = await receive()
+            if message["type"] == "http.request":
+                size += len(message.get("body", b""))
+                if size > self.max_body:
+                    raise TooLarge(self.max_body)
+            return message
+
+        async def watched(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except TooLarge:  # read outside a route (the app's handlers answer it inside one)
+            if started:  # pragma: no cover - the app answered before reading its whole body
+                raise
+            await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
+
+    def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
+        if self.allowed is not None and host_name(headers.get("host", "")) not in self.allowed:
+            return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
+        length = headers.get("content-length")
+        if length is not None:
+            if not (length.isascii() and length.isdigit()):
+                return 400, "bad_request", "Content-Length is not a number"
+            if int(length) > self.max_body:
+                return 413, "too_large", ("too_large", {"limit": self.max_body})
+        return None
+
+    async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
+        """The secret, checked before the body is read (the endpoint checks it again, in its thread)."""
+        need = needs(scope.get("path", ""))
+        if need is None or scope.get("method") == "OPTIONS":  # (a CORS preflight carries no secret)
+            return None
+        if need[0] == "admin" and scope.get("method") not in ("GET", "HEAD", "POST"):
+            return None
+        kind, campaign = need
+        scheme, _, secret = headers.get("authorization", "").partition(" ")
+        secret = secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
+        state = scope["app"].state.sawbones
+
+        def check() -> None:
+            if kind == "gm":
+                if secret is None:
+                    raise Unauthorized(NEED_SECRET)
+                with open_service(state) as service:
+                    check_gm_secret(service.store, campaign, secret)
+            else:
+                with AdminAccess(state, secret).open():
+                    pass
+
+        try:
+            await run_in_threadpool(check)
+        except SawbonesError as exc:
+            return errors.status_of(exc), exc.code, exc.message
+        return None
+
+    async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,
+                      message: str | tuple[str, dict[str, Any]]) -> None:
+        """The error, in the page's language on a page (`message`: text, or an i18n key and its values)."""
+        request = Request(scope, receive)
+        if not isinstance(message, str):
+            from .i18n import text
+            from .pages_common import page_lang
+
+            key, values = message
+            api = scope.get("path", "").startswith("/api/")
+            message = text(key, "en" if api else page_lang(request)).format(**values)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        if status == 413:
+            headers = {"Connection": "close"}
+        response = errors.respond(request, status, code, message, f"{scope.get('method')} {scope.get('path')}",
+                                  headers)
+        await response(scope, receive, send)

@@ -1,0 +1,148 @@
+"""HTML pages of access: a GM sign-in link exchanged for the session cookie, the dashboard's Access panel
+(another device's sign-in link, the API secret behind a reveal, signing every browser out), player links
+renewed or revoked, the server's admin signing in (closed mode).
+
+A one-time secret (a sign-in link, the API secret) is rendered in the answer to the POST that asked for it
+(with Cache-Control: no-store), never put in a cookie or a flash message.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+
+from . import access, i18n, security
+from .deps import open_service, web
+from .errors import Forbidden
+from .pages_common import campaign_url, checked_form, page_lang, redirect, render, session_of
+
+router = APIRouter(include_in_schema=False)
+
+
+def is_gm(request: Request, service: Any, campaign: str) -> bool:
+    """This browser signed in as GM of the campaign, and its session was not ended since."""
+    held = session_of(request).gm_of(campaign)
+    fingerprint = security.gm_fingerprint(service.store, campaign)
+    return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
+
+
+def gm_check(request: Request, service: Any, campaign: str) -> None:
+    security.require_campaign(service.store, campaign)
+    if not is_gm(request, service, campaign):
+        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
+
+
+def is_admin(request: Request, service: Any) -> bool:
+    held = session_of(request).admin()
+    fingerprint = security.admin_fingerprint(service.store)
+    return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
+
+
+def may_create(request: Request, service: Any) -> bool:
+    return not web(request).closed or is_admin(request, service)
+
+
+def sign_in(request: Request, service: Any, campaign: str, code: str) -> Response:
+    """GET /c/{campaign}?code=…: the code is used up, this browser becomes GM, the address loses the code."""
+    security.require_campaign(service.store, campaign)
+    try:
+        fingerprint = security.redeem_signin_code(service.store, campaign, code)
+    except security.SignInRefused as refused:
+        raise Forbidden(i18n.text(f"signin_{refused.reason}", page_lang(request)), "code") from None
+    session_of(request).grant(campaign, fingerprint)
+    return redirect(request, campaign_url(campaign))
+
+
+def _shown(request: Request, campaign: str, title: str, lines: list[str], value: str | None = None) -> Response:
+    response = render(request, "access.html", campaign=campaign, title=title, lines=lines, value=value)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def _as_gm(request: Request, campaign: str, work: Any) -> Any:
+    await checked_form(request)
+
+    def run() -> Any:
+        with open_service(web(request)) as service:
+            gm_check(request, service, campaign)
+            return work(service)
+
+    return await run_in_threadpool(run)
+
+
+@router.post("/c/{campaign}/sign-in-link")
+async def new_sign_in_link(request: Request, campaign: str) -> Response:
+    from .api_campaigns import sign_in_link
+
+    path = await _as_gm(request, campaign, lambda service: sign_in_link(service.store, campaign))
+    lang = page_lang(request)
+    return await run_in_threadpool(_shown, request, campaign, i18n.text("signin_link", lang),
+                                   [i18n.text("signin_link_made", lang)], f"{request.base_url}{path[1:]}")
+
+
+@router.post("/c/{campaign}/api-secret")
+async def api_secret(request: Request, campaign: str) -> Response:
+    form = await checked_form(request)
+    renew = form.get("do") == "new"
+
+    def work(service: Any) -> str | None:
+        return (security.new_gm_secret(service.store, campaign) if renew
+                else security.gm_secret(service.store, campaign))
+
+    secret = await _as_gm(request, campaign, work)
+    lang = page_lang(request)
+    lines = [i18n.text("api_secret_is" if secret else "no_api_secret", lang)]
+    return await run_in_threadpool(_shown, request, campaign, i18n.text("api_secret", lang), lines, secret)
+
+
+@router.post("/c/{campaign}/end-sessions")
+async def end_sessions(request: Request, campaign: str) -> Response:
+    await _as_gm(request, campaign, lambda service: security.end_gm_sessions(service.store, campaign))
+    session_of(request).flash("done", [i18n.text("sessions_ended", page_lang(request))])
+    return await run_in_threadpool(redirect, request, "/")
+
+
+@router.post("/c/{campaign}/player-link/{character}")
+async def player_link(request: Request, campaign: str, character: str) -> Response:
+    from ...domain.campaign import find_character
+
+    form = await checked_form(request)
+    revoke = form.get("do") == "revoke"
+
+    def work(service: Any) -> tuple[str, str | None]:
+        state = service.load(campaign).state
+        found = find_character(state, character)
+        if revoke:
+            access.revoke_player_token(service.store, campaign, found.id)
+            return found.name, None
+        return found.name, access.renew_player_token(service.store, campaign, state, found.id)
+
+    name, token = await _as_gm(request, campaign, work)
+    lang = page_lang(request)
+    if token is None:
+        session_of(request).flash("done", [f"{i18n.text('player_link_revoked', lang)} {name}"])
+        return await run_in_threadpool(redirect, request, campaign_url(campaign, "#party"))
+    return await run_in_threadpool(_shown, request, campaign, name, [i18n.text("player_link_renewed", lang)],
+                                   f"{request.base_url}p/{token}")
+
+
+@router.post("/admin")
+async def admin_sign_in(request: Request) -> Response:
+    form = await checked_form(request)
+    secret = form.get("secret") if isinstance(form.get("secret"), str) else None
+
+    def check() -> str | None:
+        with open_service(web(request)) as service:
+            if not security.is_admin_secret(service.store, secret):
+                return None
+            return security.admin_fingerprint(service.store)
+
+    fingerprint = await run_in_threadpool(check)
+    if fingerprint is None:
+        raise Forbidden(i18n.text("wrong_admin_secret", page_lang(request)), "secret")
+    session_of(request).grant_admin(fingerprint)
+    return await run_in_threadpool(redirect, request, "/")

@@ -201,3 +201,20 @@ def test_ten_thousand_plays_of_the_engine_within_five_sigma():
     mean_days = spent / healed
     sd_days = math.sqrt(max(spent2 / healed - mean_days ** 2, 0))
     assert abs(mean_days - days / expected["healed"]) <= 5 * sd_days / math.sqrt(healed)
+
+
+@pytest.mark.parametrize("option, value", [("deadline_satisfied_by", "healed"), ("carry_failures", True),
+                                           ("critical_bedrest", "2d4"), ("apply_to_npcs", True)])
+def test_shared_chains_never_mix_options(option, value):
+    """Chains are shared between option sets that agree on what the engine read: a shared answer equals the
+    answer computed alone, on empty caches."""
+    other = {**DEFAULTS, option: value}
+    cases = [("fire", 1, 0), ("cold", 4, 1), ("slashing", 3, 0), ("cold", 1, 2)]
+    odds_injury.clear_cache()
+    # the defaults first, on a minor injury only: the engine has not read the deadline options yet, so the
+    # other options share that chain, until a deadline makes the engine read them (the chain is then rebuilt)
+    odds_treatment.solve(odds_treatment.treatment_cached(RULES, DEFAULTS, "slashing", 12, 0), 9, exact=True)
+    shared = [odds_treatment.solve(odds_treatment.treatment_cached(RULES, other, *c), 9, exact=True) for c in cases]
+    odds_injury.clear_cache()
+    alone = [odds_treatment.solve(odds_treatment.treatment_cached(RULES, other, *c), 9, exact=True) for c in cases]
+    assert shared == alone

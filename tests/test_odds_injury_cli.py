@@ -58,6 +58,7 @@ def test_party_what_if(cli):
     (("odds", "--party", "--types", "fire=nan"), "--types"),
     (("odds", "--party", "--compare", "nope"), "nope"),
     (("odds", "--injury", "nope"), "nope"),
+    (("odds", "deathblade", "--d20", "3"), "--d20"),
 ])
 def test_bad_numbers_are_one_clear_line(cli, args, where):
     out = cli(*args)

@@ -265,6 +265,12 @@ def register(cli: click.Group) -> None:
 
         if sum(map(bool, (affliction, everything, injury, party))) != 1:
             raise click.UsageError("give an AFFLICTION, --all, --injury TYPE or --party")
+        injury_only = {"--d20": d20 is not None, "--wait": bool(wait), "--self": self_treatment, "--types": bool(types),
+                       "--npc-drops": bool(npc_drops), "--critical-failures": bool(critical_failures),
+                       "--compare": bool(compare)}
+        if not (injury or party) and any(injury_only.values()):
+            given = next(k for k, v in injury_only.items() if v)
+            raise click.UsageError(f"{given} goes with --injury TYPE or --party")
         if injury or party:
             from ..domain.odds_injury import MAX_BONUS, MIN_BONUS
             from . import cli_odds_injury

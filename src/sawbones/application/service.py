@@ -34,6 +34,7 @@ from ..errors import ConflictError, RuleViolation, StoreError, UsageError
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
+RENAMED = "campaign_renamed"  # not undoable: the campaign's row carries the name too
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
@@ -202,16 +203,48 @@ class Service:
         name = explicit or self.store.get_meta(CURRENT_KEY)
         if not name:
             raise UsageError("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign")
-        return name
+        return self.resolve(name)
+
+    def resolve(self, name: str) -> str:
+        """The stored campaign name a typed one means: exact, else case- and accent-blind (domain/names.py)."""
+        from ..domain.names import pick
+
+        found = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if found is None:
+            self.store.campaign_id(name)  # NotFound, naming the known campaigns
+        return found or name
 
     def use(self, name: str) -> None:
-        self.store.campaign_id(name)
+        name = self.resolve(name)
         self.store.set_meta(CURRENT_KEY, name)
+        return name
+
+    def rename_campaign(self, name: str, new_name: str) -> str:
+        """Give a campaign a new name (the one name rule applies); its log records the rename."""
+        from ..domain.names import check_name, pick
+
+        name = self.resolve(name)
+        new_name = check_name(new_name, "campaign")
+        other = pick(new_name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if other is not None and other != name:
+            raise UsageError(f"a campaign named {other!r} already exists")
+        cid = self.store.campaign_id(name)
+        loaded = self._load(cid)
+        event = {"type": RENAMED, "data": {"name": new_name, "was": name}}
+        self.store.rename_campaign(cid, loaded.head, loaded.next_action, event, self.rules_for(loaded.state).version)
+        self._forget(cid)
+        if self.store.get_meta(CURRENT_KEY) == name:
+            self.store.set_meta(CURRENT_KEY, new_name)
+        return new_name
 
     def create_campaign(self, name: str, system: str, seed: int | None = None,
                         packs: tuple[str, ...] = ()) -> Campaign:
-        if not name.strip():
-            raise UsageError("a campaign needs a name")
+        from ..domain.names import check_name, pick
+
+        name = check_name(name, "campaign")
+        other = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if other is not None:
+            raise UsageError(f"a campaign named {other!r} already exists")
         if system not in ("dnd5e", "pf1e"):
             raise UsageError(f"unknown game system {system!r} (dnd5e or pf1e)")
         load_rules(tuple(packs) + self.packs)  # a bad pack must fail before anything is written
@@ -384,7 +417,7 @@ class Service:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)
-            candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED)]
+            candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED, RENAMED)]
             if not candidates:
                 raise RuleViolation("nothing to undo")
             action = candidates[-1]

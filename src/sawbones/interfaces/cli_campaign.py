@@ -105,8 +105,23 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_use(env, name) -> None:
         """Make NAME the current campaign."""
-        env.service.use(name)
-        env.emit({"current": name}, lambda con: con.print(f"Now on campaign [bold]{name}[/]."))
+        from rich.markup import escape
+
+        name = env.service.use(name)
+        env.emit({"current": name}, lambda con: con.print(f"Now on campaign [bold]{escape(name)}[/]."))
+
+    @campaign.command("rename")
+    @click.argument("name")
+    @click.argument("new_name")
+    @pass_env
+    def campaign_rename(env, name, new_name) -> None:
+        """Give campaign NAME the name NEW_NAME (a name that links and the dashboard can carry)."""
+        from rich.markup import escape
+
+        old = env.service.resolve(name)
+        new = env.service.rename_campaign(old, new_name)
+        env.emit({"campaign": new, "was": old},
+                 lambda con: con.print(f"Campaign [bold]{escape(old)}[/] is now [bold]{escape(new)}[/]."))
 
     @campaign.command("show")
     @click.argument("name", required=False)

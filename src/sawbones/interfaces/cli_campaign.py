@@ -218,14 +218,9 @@ def register(cli: click.Group) -> None:
     @click.argument("name", required=False)
     @pass_env
     def status(env, name) -> None:
-        """The party (or one character): HP, injuries, timers, conditions."""
-        from ..domain.campaign import find_character
-
-        state = env.service.load(env.campaign_name()).state
-        rules = env.service.rules_for(state)
-        chars = [find_character(state, name)] if name else list(state.characters)
-        doc = {"campaign": state.name, "clock": state.clock,
-               "characters": [views.character_doc(c, state, rules, env.lang) for c in chars]}
+        """The party (or one character): HP, dying/stable/dead, conditions, injuries, wounds, each
+        disease's current stage, timers; in words, so it reads the same through a pipe."""
+        doc = views.status_doc(env.service, env.campaign_name(), name, env.lang)
         env.emit(doc, partial(views.render_status, doc, env.lang))
 
     @cli.command()
@@ -233,21 +228,25 @@ def register(cli: click.Group) -> None:
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        name = env.campaign_name()
-        events = env.service.log(name)
-        undone = {e.data["action"] for e in events if e.type == "action_undone"}
-        doc = {"campaign": name, "events": [
-            {"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
-             "schema_version": e.schema_version, "content_version": e.content_version} for e in events[-limit:]]}
-        env.emit(doc, partial(views.render_log, doc))
+        doc = views.log_doc(env.service, env.campaign_name(), limit, env.lang)
+        env.emit(doc, partial(views.render_log, doc, env.lang))
 
     @cli.command()
     @pass_env
     def undo(env) -> None:
         """Revert the last action exactly."""
-        state, action = env.service.undo(env.campaign_name())
-        env.emit({"undone_action": action, "version": state.version},
-                 lambda con: con.print(f"Action {action} undone."))
+        from .sentences import say
+
+        doc = views.undo_doc(env.service, env.campaign_name(), env.lang)
+
+        def render(con) -> None:
+            from rich.markup import escape
+
+            con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
+                      + (" :" if env.lang == "fr" else ":"))
+            for line in doc["reverted"]:
+                con.print("  " + escape(line))
+        env.emit(doc, render)
 
     @cli.command()
     @pass_env

@@ -321,6 +321,7 @@ class AdvanceOut(Doc):
 class UndoOut(Doc):
     undone_action: int
     version: int
+    reverted: list[str] = Field(description="What the undone action had done, one sentence per event.")
 
 
 class LogEvent(Doc):
@@ -331,6 +332,7 @@ class LogEvent(Doc):
     undone: bool
     schema_version: int
     content_version: str
+    text: str = Field(description="The event as a sentence, in the language asked for.")
 
 
 class LogOut(Doc):

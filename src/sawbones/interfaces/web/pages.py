@@ -222,7 +222,7 @@ def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
     if name == "remove_character":
         return [t("removed") + f" {doc['removed']}"]
     if name == "undo":
-        return [t("undone").format(action=doc["undone_action"])]
+        return [t("undone").format(action=doc["undone_action"])] + doc.get("reverted", [])
     if name == "set_option":
         return [f"{doc['option']} = {doc['value'] if not doc['reset'] else t('default')}"]
     return [t("done")]

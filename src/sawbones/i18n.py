@@ -1,0 +1,91 @@
+"""Words for people, in English and French: one mechanism for the engine's sentences and its errors.
+
+Two kinds of catalog, both (en, fr) pairs with {named} fields:
+- keyed strings (`Words`): `words.say("key", lang, n=3)`; each module that speaks owns one and
+  registers it, so tests/test_i18n.py renders every string of every catalog in both languages;
+- English templates (`TEXTS`): a message made in English by the engine (an error, the cause of a
+  change) is matched whole against them and said in French: "no campaign named 'x' (campaigns: a)"
+  → "aucune campagne nommée 'x' (campagnes : a)". tests/test_i18n.py checks that every message the
+  code raises has its template.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from typing import Any, Callable, Iterable
+
+# every keyed catalog, by owner (tests walk them all)
+CATALOGS: dict[str, "Words"] = {}
+
+
+class Words:
+    """A keyed catalog: key -> (en, fr)."""
+
+    def __init__(self, owner: str, strings: dict[str, tuple[str, str]]) -> None:
+        self.owner = owner
+        self.strings = strings
+        CATALOGS[owner] = self
+
+    def say(self, key: str, lang: str, **fields: Any) -> str:
+        en, fr = self.strings[key]
+        return (fr if lang == "fr" else en).format(**fields) if fields else (fr if lang == "fr" else en)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.strings
+
+
+def fields_of(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+
+
+# ------------------------------------------------------------------ English text said in French
+
+# (English template, French template); register more with add_texts (errors.py's catalog, rule modules)
+TEXTS: list[tuple[str, str]] = []
+
+
+def add_texts(pairs: Iterable[tuple[str, str]]) -> None:
+    TEXTS.extend(pairs)
+    _compiled.cache_clear()
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> list[tuple[re.Pattern[str], str, int]]:
+    out = []
+    for en, fr in TEXTS:
+        pattern, literal, seen = "", 0, set()
+        for text, name, _, _ in string.Formatter().parse(en):
+            pattern += re.escape(text)
+            literal += len(text)
+            if name is not None:
+                pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+                seen.add(name)
+        out.append((re.compile(pattern + r"\Z", re.S), fr, literal))
+    out.sort(key=lambda item: -item[2])  # the most specific template wins
+    return out
+
+
+def template_for(text: str) -> tuple[str, dict[str, str]] | None:
+    """The French template and the fields of the English template matching all of `text`, or None."""
+    for pattern, fr, _ in _compiled():
+        found = pattern.match(text)
+        if found:
+            return fr, found.groupdict()
+    return None
+
+
+def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:
+    """`text` (made in English) in `lang`; an English text with no template stays as it is.
+    name: how to say a field's value (a content id as its name); by default values stay as they are."""
+    if lang != "fr" or not text:
+        return text
+    found = template_for(text)
+    if found is None:
+        head, sep, tail = text.partition(": ")  # "where: message" and "cause: detail" halves
+        if sep and template_for(tail) is not None:
+            return f"{translate(head, lang, name)} : {translate(tail, lang, name)}"
+        return text
+    fr, values = found
+    return fr.format(**{k: name(v) if name else v for k, v in values.items()})

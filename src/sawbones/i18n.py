@@ -53,8 +53,10 @@ def add_texts(pairs: Iterable[tuple[str, str]]) -> None:
 
 @lru_cache(maxsize=1)
 def _compiled() -> list[tuple[re.Pattern[str], str, int]]:
+    from .errors_fr import ERRORS_FR
+
     out = []
-    for en, fr in TEXTS:
+    for en, fr in [*ERRORS_FR, *TEXTS]:
         pattern, literal, seen = "", 0, set()
         for text, name, _, _ in string.Formatter().parse(en):
             pattern += re.escape(text)
@@ -78,7 +80,8 @@ def template_for(text: str) -> tuple[str, dict[str, str]] | None:
 
 def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:
     """`text` (made in English) in `lang`; an English text with no template stays as it is.
-    name: how to say a field's value (a content id as its name); by default values stay as they are."""
+    name: how to say a field's value (a content id as its name); by default values stay as they are,
+    except fields named *_text, which are English text themselves."""
     if lang != "fr" or not text:
         return text
     found = template_for(text)
@@ -88,4 +91,5 @@ def translate(text: str, lang: str, name: Callable[[str], str] | None = None) ->
             return f"{translate(head, lang, name)} : {translate(tail, lang, name)}"
         return text
     fr, values = found
-    return fr.format(**{k: name(v) if name else v for k, v in values.items()})
+    return fr.format(**{k: translate(v, lang, name) if k.endswith("_text") else name(v) if name else v
+                        for k, v in values.items()})

@@ -111,11 +111,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] | None) -> int:
-    """One line on stderr; with --json, also one JSON error document on stdout."""
+    """One line on stderr, in the language asked for (--lang, else $SAWBONES_LANG); with --json, also one
+    JSON error document on stdout."""
+    from ..i18n import translate
+
+    message = translate(message, _lang(argv if argv is not None else sys.argv[1:]))
     click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
     return exit_code
+
+
+def _lang(argv: list[str]) -> str:
+    """The language of an error: --lang given before the command, else $SAWBONES_LANG."""
+    import os
+
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return os.environ.get("SAWBONES_LANG", "en")
 
 
 def run() -> None:  # pragma: no cover

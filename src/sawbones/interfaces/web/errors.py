@@ -67,11 +67,22 @@ def _wants_html(request: Request) -> bool:
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
              headers: dict[str, str] | None = None) -> Response:
-    if _wants_html(request):
-        from .pages_common import render_error
+    """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
+    from ...i18n import translate
 
-        return render_error(request, status, code, message, headers)
-    return JSONResponse(error_body(code, message, where), status_code=status, headers=headers)
+    if _wants_html(request):
+        from .pages_common import page_lang, render_error
+
+        return render_error(request, status, code, translate(message, page_lang(request)), headers)
+    return JSONResponse(error_body(code, translate(message, _api_lang(request)), where), status_code=status,
+                        headers=headers)
+
+
+def _api_lang(request: Request) -> str:
+    from .deps import accept_language
+
+    asked = request.query_params.get("lang")
+    return asked if asked in ("en", "fr") else accept_language(request.headers.get("accept-language")) or "en"
 
 
 def _loc(loc: Any) -> str:

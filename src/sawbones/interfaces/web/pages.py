@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
+from ...i18n import translate
 from . import i18n, live, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
@@ -27,8 +28,9 @@ from .pages_common import campaign_url, checked_form, page_lang, redirect, rende
 router = APIRouter(include_in_schema=False)
 
 
-def _validation_lines(exc: ValidationError) -> list[str]:
-    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}: {e['msg']}" for e in exc.errors()[:5]]
+def _validation_lines(exc: ValidationError, lang: str) -> list[str]:
+    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}{' : ' if lang == 'fr' else ': '}"
+            f"{translate(e['msg'], lang)}" for e in exc.errors()[:5]]
 
 
 # ------------------------------------------------------------------ home
@@ -49,7 +51,7 @@ async def create_campaign(request: Request) -> Response:
     try:
         body = CampaignIn.model_validate(form_to_fields(form, ("name", "system", "seed")), strict=False)
     except ValidationError as exc:
-        session.flash("error", _validation_lines(exc))
+        session.flash("error", _validation_lines(exc, lang))
         return redirect(request, "/")
 
     def create() -> str:
@@ -62,7 +64,7 @@ async def create_campaign(request: Request) -> Response:
     try:
         secret = await run_in_threadpool(create)
     except SawbonesError as exc:
-        session.flash("error", [exc.message])
+        session.flash("error", [translate(exc.message, lang)])
         return redirect(request, "/")
     link = f"{request.base_url}{campaign_url(body.name)[1:]}?key={secret}"
     session.flash("secret", [i18n.text("gm_link_made", lang), link])
@@ -197,7 +199,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
                 body = (action.body.model_validate(form_to_body(action, form), strict=False)
                         if action.body is not None else None)
             except ValidationError as exc:
-                session.flash("error", _validation_lines(exc))
+                session.flash("error", _validation_lines(exc, lang))
                 return None
             return action.run(service, campaign, body, lang)
 
@@ -206,7 +208,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [exc.message])
+        session.flash("error", [translate(exc.message, lang)])
         return redirect(request, back)
     if doc is not None:
         session.flash("done", done_lines(name, doc, lang))

@@ -86,6 +86,8 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("content pack is not a directory", "le paquet de contenu n'est pas un dossier"),
     ("content pack has no .yaml files", "le paquet de contenu n'a aucun fichier .yaml"),
     ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} inconnu(e) : {entry_id} (connus : {known})"),
+    ("unknown {singular_section} {entry_id}: did you mean {join_close}?",
+     "{singular_section} inconnu(e) : {entry_id} ; vouliez-vous dire {join_close} ?"),
     ("duplicate id {entry_id} in {name} (also in {seen_key})", "identifiant {entry_id} en double dans {name} (aussi dans {seen_key})"),
     # dice
     ("a dice formula must be text, not {type_text___name}", "une formule de dés doit être du texte, pas {type_text___name}"),

@@ -7,7 +7,29 @@ from typing import Any
 
 import click
 
+from ..i18n import Words
 from . import views
+
+SAY = Words("cli_campaign", {
+    "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
+    "no_campaigns": ("no campaigns yet", "aucune campagne pour l'instant"),
+    "now_on": ("Now on campaign [bold]{name}[/].", "Campagne choisie : [bold]{name}[/]."),
+    "renamed": ("Campaign [bold]{old}[/] is now [bold]{new}[/].", "La campagne [bold]{old}[/] s'appelle désormais [bold]{new}[/]."),
+    "set": ("{option} = {value}", "{option} = {value}"),
+    "default": ("(default)", "(défaut)"),
+    "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
+              "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
+    "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
+    "updated": ("[bold]{name}[/] updated.", "[bold]{name}[/] mis(e) à jour."),
+    "removed": ("{name} removed (undo brings them back).", "{name} retiré(e) (annuler le ramène)."),
+})
+
+
+def escape(text: str) -> str:
+    """Rich markup escaping, imported only when something is printed."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def _pairs(text: str | None, what: str) -> dict[str, int]:
@@ -89,7 +111,7 @@ def register(cli: click.Group) -> None:
         """Create a campaign and make it the current one."""
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(f"Campaign [bold]{state.name}[/] ({state.system}) created and chosen."))
+                 lambda con: con.print(SAY.say("created", env.lang, name=escape(state.name), system=state.system)))
 
     @campaign.command("list")
     @pass_env
@@ -98,17 +120,15 @@ def register(cli: click.Group) -> None:
         names = env.service.store.campaign_names()
         current = env.service.store.get_meta("current_campaign")
         env.emit({"campaigns": names, "current": current},
-                 lambda con: [con.print(("* " if n == current else "  ") + n) for n in names] or con.print("no campaigns yet"))
+                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", env.lang)))
 
     @campaign.command("use")
     @click.argument("name")
     @pass_env
     def campaign_use(env, name) -> None:
         """Make NAME the current campaign."""
-        from rich.markup import escape
-
         name = env.service.use(name)
-        env.emit({"current": name}, lambda con: con.print(f"Now on campaign [bold]{escape(name)}[/]."))
+        env.emit({"current": name}, lambda con: con.print(SAY.say("now_on", env.lang, name=escape(name))))
 
     @campaign.command("rename")
     @click.argument("name")
@@ -116,12 +136,10 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_rename(env, name, new_name) -> None:
         """Give campaign NAME the name NEW_NAME (a name that links and the dashboard can carry)."""
-        from rich.markup import escape
-
         old = env.service.resolve(name)
         new = env.service.rename_campaign(old, new_name)
         env.emit({"campaign": new, "was": old},
-                 lambda con: con.print(f"Campaign [bold]{escape(old)}[/] is now [bold]{escape(new)}[/]."))
+                 lambda con: con.print(SAY.say("renamed", env.lang, old=escape(old), new=escape(new))))
 
     @campaign.command("show")
     @click.argument("name", required=False)
@@ -146,7 +164,9 @@ def register(cli: click.Group) -> None:
             raise click.UsageError("give a VALUE or --reset")
         state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
         doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
-        env.emit(doc, lambda con: con.print(f"{option} = {doc['value'] if not reset else '(default)'}"))
+        env.emit(doc, lambda con: con.print(SAY.say("set", env.lang, option=option,
+                                                       value=views.shown(doc["value"]) if not reset
+                                                       else SAY.say("default", env.lang))))
 
     @campaign.command("options")
     @pass_env
@@ -162,7 +182,7 @@ def register(cli: click.Group) -> None:
         rules = env.service.rules_for(state)
         values = effective_options(rules, state.option_overrides() if state else {})
         doc = views.options_doc(rules, values, env.lang)
-        env.emit(doc, partial(views.render_options, doc))
+        env.emit(doc, partial(views.render_options, doc, env.lang))
 
     @cli.group()
     def character() -> None:
@@ -179,7 +199,10 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] joins {state.name} ({character.hp}/{character.max_hp} HP)."))
+        env.emit(doc, lambda con: con.print(SAY.say(
+            "joins", env.lang, name=escape(character.name), campaign=escape(state.name), hp=character.hp,
+            max_hp=character.max_hp,
+            default=SAY.say("default_hp", env.lang, max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
 
     @character.command("edit")
     @click.argument("name")
@@ -193,7 +216,7 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] updated."))
+        env.emit(doc, lambda con: con.print(SAY.say("updated", env.lang, name=escape(character.name))))
 
     @character.command("list")
     @pass_env
@@ -212,7 +235,7 @@ def register(cli: click.Group) -> None:
         from ..domain.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
-        env.emit({"removed": name}, lambda con: con.print(f"{name} removed."))
+        env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", env.lang, name=escape(name))))
 
     @cli.command()
     @click.argument("name", required=False)
@@ -240,8 +263,6 @@ def register(cli: click.Group) -> None:
         doc = views.undo_doc(env.service, env.campaign_name(), env.lang)
 
         def render(con) -> None:
-            from rich.markup import escape
-
             con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
                       + (" :" if env.lang == "fr" else ":"))
             for line in doc["reverted"]:

@@ -21,6 +21,12 @@ V = Words("views", {
     "defaults": ("all options at their defaults", "toutes les options à leur valeur par défaut"),
     "characters": ("characters: ", "personnages : "), "none": ("none", "aucun"),
     "seed": ("dice seed", "graine des dés"),
+    "option_default": ("default: {value}", "par défaut : {value}"),
+    "option_is_default": ("the default", "valeur par défaut"),
+    "option_choices": ("one of: {choices}", "au choix : {choices}"),
+    "group_general": ("General", "Général"), "group_injuries": ("Lingering injuries (5e)", "Blessures persistantes (5e)"),
+    "group_wounds": ("Localized wounds (3.5)", "Blessures localisées (3.5)"),
+    "group_tracks": ("Diseases and poisons (PF)", "Maladies et poisons (PF)"),
 })
 
 SEVERITY_STYLE = {"minor": "green", "moderate": "yellow", "severe": "red", "critical": "bold red"}
@@ -60,14 +66,43 @@ def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]
         for o in rules.options.values()]}
 
 
-def render_options(doc: dict[str, Any], con: Any) -> None:
-    from rich.table import Table
+def render_options(doc: dict[str, Any], lang: str, con: Any) -> None:
+    """One option per block: `id = value`, its default and allowed values, then its help wrapped to the
+    terminal (80 columns in a pipe); the id is never cut, it is what `campaign set` takes."""
+    import textwrap
 
-    table = Table("option", "value", "default", "help", show_lines=False)
+    from rich.markup import escape
+
+    width = max(40, min(con.width, 100))
+    group = None
     for o in doc["options"]:
-        mark = "" if o["value"] == o["default"] else "[bold]"
-        table.add_row(o["id"], f"{mark}{o['value']}", str(o["default"]), o["help"])
-    con.print(table)
+        if o["group"] != group:
+            group = o["group"]
+            key = f"group_{group}"
+            con.print(f"\n[bold]{escape(V.say(key, lang) if key in V else str(group))}[/]")
+        changed = o["value"] != o["default"]
+        value = f"[bold]{escape(shown(o['value']))}[/]" if changed else escape(shown(o["value"]))
+        facts = [V.say("option_default", lang, value=shown(o["default"]))] if changed else [V.say("option_is_default", lang)]
+        if o["choices"]:
+            facts.append(V.say("option_choices", lang, choices=", ".join(o["choices"])))
+        elif o["type"] == "bool":
+            facts.append(V.say("option_choices", lang, choices="true, false"))
+        con.print(f"  {o['id']} = {value}")
+        for line in textwrap.wrap(f"({(' ; ' if lang == 'fr' else '; ').join(facts)})", width - 6,
+                                  break_on_hyphens=False):
+            con.print("      [dim]" + escape(line) + "[/]")
+        for line in textwrap.wrap(o["help"], width - 6):
+            con.print("      " + escape(line))
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "{}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value) or "—"
+    return str(value)
 
 
 def heals_doc(injury: Any, rules: Any, lang: str) -> list[str]:

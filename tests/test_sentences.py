@@ -9,6 +9,8 @@ id (snake_case like long_rest, cure_wounds) fails.
 from __future__ import annotations
 
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +34,8 @@ FIVE_E = [
     "character edit Cleo --notes brave",
     "character remove Cleo",
     "campaign set severity_bands lenient",
+    "campaign set --pack {pack}",
+    "campaign set --no-packs",
     "campaign rename Coast Côte",
     "undo",
 ]
@@ -82,6 +86,11 @@ def play(cli, script):
             if not pending:
                 continue
             line = line.format(pending=pending[0]["id"])
+        if "{pack}" in line:
+            pack = Path(tempfile.mkdtemp()) / "pack"
+            pack.mkdir()
+            (pack / "empty.yaml").write_text("{}\n", encoding="utf-8")
+            line = line.format(pack=pack)
         if "{val}" in line:
             val = cli("--json", "status", "Val").json["characters"][0]["afflictions"]
             line = line.format(val=val[-1]["id"].lstrip("a"))
@@ -158,8 +167,6 @@ def test_french_sentences_use_french_units(stories):
 
 if __name__ == "__main__":  # print every sentence of the stories: python tests/test_sentences.py fr
     import sys
-    import tempfile
-    from pathlib import Path
 
     class _Tmp:
         def mktemp(self, name):

@@ -68,6 +68,11 @@ ERRORS_FR: list[tuple[str, str]] = [
      "upgrade sawbones to read this campaign",
      "un événement de type {event_type} a la version de schéma {schema_version}, plus récente que ce sawbones "
      "({target}) : mettez sawbones à jour pour lire cette campagne"),
+    ("the folder {folder} does not exist: create it, or choose another --db",
+     "le dossier {folder} n'existe pas : créez-le, ou choisissez une autre --db"),
+    ("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), or choose another --db",
+     "pas encore de base à {path} : créez d'abord une campagne (`sawbones campaign create NOM`), ou choisissez "
+     "une autre --db"),
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
@@ -83,6 +88,10 @@ ERRORS_FR: list[tuple[str, str]] = [
      "un fichier de contenu doit être un dictionnaire de sections, pas {type_raw___name}"),
     ("cannot read: {exc}", "lecture impossible : {exc}"),
     ("not valid YAML: {getattr_exc_problem_exc}", "YAML invalide : {getattr_exc_problem_exc}"),
+    ("campaign {state_name} loads the content pack {pack}, which is not there: put it back, or point the campaign "
+     "to it with `campaign set --pack DIR`",
+     "la campagne {state_name} charge le paquet de contenu {pack}, qui n'est plus là : remettez-le, ou indiquez "
+     "son nouveau dossier avec `campaign set --pack DOSSIER`"),
     ("content pack is not a directory", "le paquet de contenu n'est pas un dossier"),
     ("content pack has no .yaml files", "le paquet de contenu n'a aucun fichier .yaml"),
     ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} inconnu(e) : {entry_id} (connus : {known})"),
@@ -179,6 +188,13 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("damage must be between 0 and 100000, not {amount}", "les dégâts vont de 0 à 100000, pas {amount}"),
     ("unknown damage type {kind} (known: {known})", "type de dégâts inconnu {kind} (connus : {known})"),
     ("--type {chosen} is not one of this hit's damage types", "--type {chosen} n'est pas un des types de dégâts de ce coup"),
+    ("{typed} is not used: {character_name} is an NPC and gets no injury (option apply_to_npcs)",
+     "{typed} ne sert pas : {character_name} est un PNJ et ne reçoit pas de blessure (option apply_to_npcs)"),
+    ("{typed} is not used: {character_name} is already at 0 HP, so no injury is rolled (option injury_on_damage_at_zero)",
+     "{typed} ne sert pas : {character_name} est déjà à 0 PV, aucune blessure n'est tirée (option "
+     "injury_on_damage_at_zero)"),
+    ("{typed} is not used: {character_name} stays above 0 HP, so no injury is rolled",
+     "{typed} ne sert pas : {character_name} reste au-dessus de 0 PV, aucune blessure n'est tirée"),
     ("the content has no injury that loses a hand or foot", "le contenu n'a aucune blessure qui fait perdre une main ou un pied"),
     ("no table row names the injury {target}", "aucune ligne de table ne nomme la blessure {target}"),
     ("this injury strikes a hand or a foot: say which with --site hand|foot (option extremity_site=gm)",
@@ -278,6 +294,7 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("expected NAME=NUMBER pairs like str=14,dex=12, got {part}",
      "paires NOM=NOMBRE attendues, comme str=14,dex=12 ; reçu {part}"),
     ("give a VALUE or --reset", "donnez une VALEUR ou --reset"),
+    ("give OPTION VALUE, or --pack DIR, or --no-packs", "donnez OPTION VALEUR, ou --pack DOSSIER, ou --no-packs"),
     ("expected a die like d8, got {hit_die}", "un dé comme d8 est attendu ; reçu {hit_die}"),
     ("give AMOUNT TYPE pairs, e.g. `7 fire` or `5 slashing 3 fire`",
      "donnez des paires MONTANT TYPE, par exemple `7 fire` ou `5 slashing 3 fire`"),

@@ -30,15 +30,21 @@ from ..domain.evolve import Event, evolve
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
-from ..errors import ConflictError, RuleViolation, StoreError, UsageError
+from ..errors import ConflictError, PackMissing, RuleViolation, StoreError, UsageError
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
+PACKS_SET = "content_packs_set"
 RENAMED = "campaign_renamed"  # not undoable: the campaign's row carries the name too
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
 RETRIES = 8  # automatic re-decisions after a ConflictError (several workers on one campaign)
+
+
+def resolve_packs(packs: Any) -> tuple[str, ...]:
+    """Content pack folders as absolute paths (a relative one would break from another directory)."""
+    return tuple(str(Path(p).expanduser().resolve()) for p in packs)
 
 
 @dataclass(frozen=True)
@@ -177,14 +183,21 @@ class Service:
         self._db = f"{getattr(store, 'database_id', '')}@{getattr(store, 'where', '')}"
 
     @classmethod
-    def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
+    def open(cls, db: str | None = None, packs: tuple[str, ...] = (), create: bool = True) -> "Service":
         """db: a SQLite file path, sqlite:///path or postgresql+psycopg://... (default $SAWBONES_DATABASE_URL,
         then ./sawbones.db)."""
         target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
         if "://" not in target or target.startswith("sqlite:///"):
             from ..adapters.sqlite_reader import open_fast
 
-            fast = open_fast(os.path.expanduser(target.removeprefix("sqlite:///")))
+            path = os.path.expanduser(target.removeprefix("sqlite:///"))
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise UsageError(f"the folder {folder} does not exist: create it, or choose another --db")
+            if not create and not os.path.exists(path):
+                raise UsageError(f"no database at {path} yet: create a campaign first "
+                                 "(`sawbones campaign create NAME`), or choose another --db")
+            fast = open_fast(path)
             if fast is not None:  # reads without importing SQLAlchemy; writes open the full store
                 return cls(fast, packs)
         from ..adapters.store import open_store
@@ -195,6 +208,10 @@ class Service:
         self.store.close()
 
     def rules_for(self, state: Campaign | None = None) -> Rules:
+        for pack in state.content_packs if state else ():
+            if not os.path.isdir(pack):
+                raise PackMissing(f"campaign {state.name!r} loads the content pack {pack}, which is not there: "
+                                  "put it back, or point the campaign to it with `campaign set --pack DIR`")
         packs = tuple(dict.fromkeys((state.content_packs if state else ()) + self.packs))
         return load_rules(packs)
 
@@ -218,6 +235,13 @@ class Service:
         name = self.resolve(name)
         self.store.set_meta(CURRENT_KEY, name)
         return name
+
+    def set_packs(self, name: str, packs: tuple[str, ...]) -> Campaign:
+        """The content packs the campaign loads, from now on (resolved; each must load)."""
+        packs = resolve_packs(packs)
+        load_rules(tuple(packs) + self.packs)
+        state, _ = self.act(self.resolve(name), lambda ctx: [{"type": PACKS_SET, "data": {"content_packs": list(packs)}}])
+        return state
 
     def rename_campaign(self, name: str, new_name: str) -> str:
         """Give a campaign a new name (the one name rule applies); its log records the rename."""
@@ -247,6 +271,7 @@ class Service:
             raise UsageError(f"a campaign named {other!r} already exists")
         if system not in ("dnd5e", "pf1e"):
             raise UsageError(f"unknown game system {system!r} (dnd5e or pf1e)")
+        packs = resolve_packs(packs)  # stored resolved: the campaign works from any directory
         load_rules(tuple(packs) + self.packs)  # a bad pack must fail before anything is written
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         event = {"type": CREATED,

@@ -91,6 +91,11 @@ def _campaign_renamed(state: Campaign, d: dict[str, Any]) -> Campaign:
     return replace(state, name=d["name"])
 
 
+@handles("content_packs_set")
+def _content_packs_set(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return replace(state, content_packs=tuple(d["content_packs"]))
+
+
 @handles("option_set")
 def _option_set(state: Campaign, d: dict[str, Any]) -> Campaign:
     options = dict(state.options)

@@ -29,7 +29,7 @@ class Env:
         if self._service is None:
             from ..application.service import Service
 
-            self._service = Service.open(self.db, self.content)
+            self._service = Service.open(self.db, self.content, create=_creates_database())
         return self._service
 
     def campaign_name(self) -> str:
@@ -53,11 +53,23 @@ def console():
 
 pass_env = click.make_pass_decorator(Env)
 
+# the commands that may make a new database file; the others refuse to (a typo in --db makes no empty file)
+CREATING = {("campaign", "create"), ("import",), ("serve",)}
+
+
+def _creates_database() -> bool:
+    ctx = click.get_current_context(silent=True)
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return tuple(names) in CREATING
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
 @click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of rule text (default: $SAWBONES_LANG or en).")
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of everything shown, errors included (default: $SAWBONES_LANG or en).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
@@ -100,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("error: aborted", err=True)
         return 1
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `sawbones` (or a bare group): its help, not an error
+        click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
+        return 0
     except click.ClickException as exc:
         where = exc.ctx.command_path if getattr(exc, "ctx", None) else "sawbones"
         return _fail("usage", exc.format_message(), where, 2, argv)

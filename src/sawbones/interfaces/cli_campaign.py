@@ -17,6 +17,7 @@ SAY = Words("cli_campaign", {
     "renamed": ("Campaign [bold]{old}[/] is now [bold]{new}[/].", "La campagne [bold]{old}[/] s'appelle désormais [bold]{new}[/]."),
     "set": ("{option} = {value}", "{option} = {value}"),
     "default": ("(default)", "(défaut)"),
+    "packs": ("Content packs: {packs}", "Paquets de contenu : {packs}"),
     "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
               "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
     "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
@@ -117,8 +118,13 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_list(env) -> None:
         """List campaigns; the current one is marked."""
-        names = env.service.store.campaign_names()
-        current = env.service.store.get_meta("current_campaign")
+        from ..errors import UsageError
+
+        try:
+            names = env.service.store.campaign_names()
+            current = env.service.store.get_meta("current_campaign")
+        except UsageError:  # no database yet: no campaigns (and no empty file made)
+            names, current = [], None
         env.emit({"campaigns": names, "current": current},
                  lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", env.lang)))
 
@@ -152,15 +158,26 @@ def register(cli: click.Group) -> None:
         env.emit(doc, partial(views.render_campaign, doc, env.lang))
 
     @campaign.command("set")
-    @click.argument("option")
+    @click.argument("option", required=False)
     @click.argument("value", required=False)
     @click.option("--reset", is_flag=True, help="Go back to the default value.")
+    @click.option("--pack", "packs", multiple=True, metavar="DIR",
+                  help="The content packs this campaign loads from now on (repeatable; replaces the list).")
+    @click.option("--no-packs", is_flag=True, help="The campaign loads no content pack any more.")
     @pass_env
-    def campaign_set(env, option, value, reset) -> None:
-        """Set a ruleset option for the current campaign (see `sawbones campaign options`)."""
+    def campaign_set(env, option, value, reset, packs, no_packs) -> None:
+        """Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."""
         from ..domain.campaign import set_option
 
-        if value is None and not reset:
+        if packs or no_packs:
+            if option is not None or packs and no_packs:
+                raise click.UsageError("give OPTION VALUE, or --pack DIR, or --no-packs")
+            state = env.service.set_packs(env.campaign_name(), tuple(packs))
+            doc = {"content_packs": list(state.content_packs)}
+            env.emit(doc, lambda con: con.print(SAY.say("packs", env.lang, packs=escape(
+                ", ".join(state.content_packs) or views.V.say("none", env.lang)))))
+            return
+        if option is None or value is None and not reset:
             raise click.UsageError("give a VALUE or --reset")
         state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
         doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
@@ -172,15 +189,9 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_options(env) -> None:
         """Every ruleset option with its value in this campaign and its help."""
-        from ..domain.options import effective_options
-        from ..errors import NotFound, UsageError
+        from .cli_rules import _rules_and_options
 
-        try:  # without a campaign: the declared defaults
-            state = env.service.load(env.campaign_name()).state
-        except (NotFound, UsageError):
-            state = None
-        rules = env.service.rules_for(state)
-        values = effective_options(rules, state.option_overrides() if state else {})
+        rules, values = _rules_and_options(env)
         doc = views.options_doc(rules, values, env.lang)
         env.emit(doc, partial(views.render_options, doc, env.lang))
 

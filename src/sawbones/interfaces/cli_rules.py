@@ -11,11 +11,22 @@ import click
 def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
     from ..domain.options import effective_options
+    from ..errors import NotFound, UsageError
 
+    try:
+        name = env.campaign or env.service.store.get_meta("current_campaign")
+    except UsageError:  # no database yet: the defaults, and no empty database file made for a read
+        from ..content.loader import load_rules
+
+        rules = load_rules(env.content)
+        return rules, effective_options(rules, {})
     state = None
-    name = env.campaign or env.service.store.get_meta("current_campaign")
     if name:
-        state = env.service.load(name).state
+        try:
+            state = env.service.load(name).state
+        except NotFound:
+            if env.campaign:  # a campaign named on purpose must exist; a stale current one falls back
+                raise
     rules = env.service.rules_for(state)
     return rules, effective_options(rules, state.option_overrides() if state else {})
 

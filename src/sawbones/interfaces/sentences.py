@@ -32,6 +32,8 @@ W = Words("sentences", {
                          "campagne {name} créée ({system}, graine des dés {seed})"),
     "campaign_renamed": ("the campaign is renamed {name} (was {was})", "la campagne s'appelle désormais {name} (avant : {was})"),
     "option_set": ("option {option} = {value}", "option {option} = {value}"),
+    "content_packs_set": ("the campaign now loads the content packs {packs}", "la campagne charge désormais les paquets de contenu {packs}"),
+    "no_packs": ("none", "aucun"),
     "option_reset": ("option {option} back to its default", "option {option} revenue à sa valeur par défaut"),
     "clock_advanced": ("the clock moves {span}", "l'horloge avance de {span}"),
     "character_added": ("{who} joins the party ({hp}/{max_hp} HP)", "{who} rejoint le groupe ({hp}/{max_hp} PV)"),
@@ -313,6 +315,8 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "campaign_renamed": lambda c: c.say("campaign_renamed", name=c.d.get("name"), was=c.d.get("was", "")),
     "option_set": lambda c: (c.say("option_reset", option=c.d.get("option")) if c.d.get("reset")
                              else c.say("option_set", option=c.d.get("option"), value=_value(c.d.get("value"), c))),
+    "content_packs_set": lambda c: c.say("content_packs_set", packs=", ".join(c.d.get("content_packs") or [])
+                                         or c.say("no_packs")),
     "clock_advanced": lambda c: c.say("clock_advanced", span=describe_span(int(c.d.get("seconds", 0)), c.lang)),
     "character_added": lambda c: c.say("character_added", who=c.d.get("name"), hp=c.d.get("hp"),
                                        max_hp=c.d.get("max_hp")),

@@ -14,7 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ...errors import ConflictError, ContentError, NotFound, RuleViolation, SawbonesError, StoreError, UsageError
+from ...errors import (ConflictError, ContentError, NotFound, PackMissing, RuleViolation, SawbonesError, StoreError,
+                       UsageError)
 
 log = logging.getLogger("sawbones.web")
 
@@ -40,7 +41,7 @@ class Forbidden(WebError):
 # Order matters: subclasses before their bases.
 STATUSES: tuple[tuple[type[SawbonesError], int], ...] = (
     (NotFound, 404), (ConflictError, 409), (RuleViolation, 409), (UsageError, 422),
-    (ContentError, 500), (StoreError, 503),
+    (PackMissing, 503), (ContentError, 500), (StoreError, 503),
 )
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "too_large",

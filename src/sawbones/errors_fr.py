@@ -354,6 +354,9 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("Input should be less than or equal to {n}", "la valeur doit être inférieure ou égale à {n}"),
     ("Input should be {choices}", "la valeur doit être {choices}"),
     ("Value error, {message_text}", "{message_text}"),
+    ("cannot listen on {host}:{port} ({reason}): another program uses it; stop it or choose another --port",
+     "impossible d'écouter sur {host}:{port} ({reason}) : un autre programme l'utilise ; arrêtez-le ou choisissez "
+     "un autre --port"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
     ("No such option: {name}", "Option inconnue : {name}"),

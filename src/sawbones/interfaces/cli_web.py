@@ -29,6 +29,24 @@ def app_from_env() -> Any:
     return create_app(service_factory(None, packs))
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse, with one line, a port something else already listens on (exit 1)."""
+    import socket
+
+    from ..errors import SawbonesError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            error = SawbonesError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): another program uses it; "
+                                  "stop it or choose another --port", "serve")
+            error.code = "port_busy"
+            raise error from None
+
+
 def gm_link(base: str, campaign: str, secret: str) -> str:
     from urllib.parse import quote
 
@@ -50,6 +68,7 @@ def register(cli: click.Group) -> None:
 
         from .web import security
 
+        check_port(host, port)  # a busy port is one error line, before any banner
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

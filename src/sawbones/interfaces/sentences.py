@@ -69,6 +69,12 @@ W = Words("sentences", {
     "healer": (", by {healer}", ", par {healer}"),
     "treatment_failed": ("{who}: treatment of {injury} fails, check {check} vs DC {dc}: the DC rises to {next_dc}",
                          "{who} : échec du traitement de {injury}, test {check} contre DD {dc} : le DD passe à {next_dc}"),
+    "treated": ("{who}: {injury} heals (treatment, check {check} vs DC {dc})",
+                "{who} : {injury} guérit (traitement, test {check} contre DD {dc})"),
+    "deadline_held": ("{who}: {injury}: treatment began before the deadline; if it fails, the injury turns worse",
+                      "{who} : {injury} : le traitement a commencé avant l'échéance ; s'il échoue, la blessure "
+                      "s'aggrave"),
+    "typed": ("typed", "tapé"),
     "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),
     "affliction_contracted": ("{who} contracts {name}{facts}", "{who} contracte {name}{facts}"),
     "affliction_changed": ("{who}: {name} changes{facts}", "{who} : {name} évolue{facts}"),
@@ -283,7 +289,18 @@ def _injury_gained(c: _Ctx) -> str:
                  severity=c.name(d.get("severity"), "severities"), d20=d.get("d20"), dc=d.get("dc"))
 
 
+def check_text(d: dict[str, Any], lang: str) -> str:
+    """A check with its roll: "12 (1d20+5: 7)", or "12 (typed)" when the table gave the total."""
+    rolls = [r for r in d.get("rolls") or [] if isinstance(r, dict) and r.get("total") == d.get("check")]
+    if rolls and not rolls[-1].get("typed"):
+        r = rolls[-1]
+        return f"{d.get('check')} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])})"
+    return f"{d.get('check')} ({say('typed', lang)})"
+
+
 def _injury_changed(c: _Ctx) -> str:
+    if c.d.get("note") == "deadline met: treatment started":
+        return c.say("deadline_held", who=c.who(), injury=c.injury())
     if c.d.get("note"):
         return c.say("injury_note", who=c.who(), injury=c.injury(), note=c.name(c.d["note"]))
     return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
@@ -293,6 +310,8 @@ def _injury_healed(c: _Ctx) -> str:
     d = c.d
     if d.get("how") == "replaced":
         return c.say("injury_replaced", who=c.who(), injury=c.injury(), why=c.name(str(d.get("why", ""))))
+    if d.get("how") == "treatment" and "check" in d:
+        return c.say("treated", who=c.who(), injury=c.injury(), check=check_text(d, c.lang), dc=d.get("dc"))
     how = c.name(d.get("how") or "")
     if d.get("spell"):
         how = f"{how}, {c.name(d['spell'], 'spells')}"
@@ -341,7 +360,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "treatment_started": lambda c: c.say("treatment_started", who=c.who(), injury=c.injury(),
                                          span=describe_span(int(c.d.get("seconds", 0)), c.lang),
                                          healer=c.say("healer", healer=c.who("healer")) if c.d.get("healer") else ""),
-    "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=c.d.get("check"),
+    "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d, c.lang),
                                         dc=c.d.get("dc"), next_dc=(c.d.get("dc") or 0) + 2),
     "body_changed": lambda c: c.say("body_changed", who=c.who(), part=c.name(c.d.get("part")),
                                     change=int(c.d.get("change", 0))),

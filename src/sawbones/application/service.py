@@ -239,8 +239,12 @@ class Service:
     def set_packs(self, name: str, packs: tuple[str, ...]) -> Campaign:
         """The content packs the campaign loads, from now on (resolved; each must load)."""
         packs = resolve_packs(packs)
-        load_rules(tuple(packs) + self.packs)
-        state, _ = self.act(self.resolve(name), lambda ctx: [{"type": PACKS_SET, "data": {"content_packs": list(packs)}}])
+        rules = load_rules(tuple(packs) + self.packs)  # the new packs must load; the old ones may be gone
+        cid = self.store.campaign_id(self.resolve(name))
+        loaded = self._load(cid)
+        event = {"type": PACKS_SET, "data": {"content_packs": list(packs)}}
+        state = evolve(loaded.state, event)
+        self.store.append(cid, loaded.head, loaded.next_action, [event], rules.version)
         return state
 
     def rename_campaign(self, name: str, new_name: str) -> str:

@@ -169,6 +169,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     from ..domain.clock import describe
+    from .sentences import save_name
 
     out = []
     for p in state.pending:
@@ -177,7 +178,8 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": a.affliction if a else None,
                     "affliction_name": rules.afflictions[a.affliction].name(lang) if a else None,
-                    "save": p.save, "dc": p.dc, "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
+                    "save": p.save, "save_name": save_name(rules, state.system, p.save, lang), "dc": p.dc,
+                    "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
 
@@ -187,7 +189,7 @@ def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
 
     for p in pending:
         con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(p['affliction_name'] or '')} · "
-                  f"{_t('Vigueur', 'Fortitude', lang) if p['save'] == 'fortitude' else p['save']} "
+                  f"{_t('jet de ', '', lang)}{escape(p['save_name'])}{_t('', ' save', lang)} "
                   f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
         con.print("  " + _t(f"répondre : sawbones answer {p['id']} TOTAL (reprend jusqu'à {p['target_text']})",
                             f"answer: sawbones answer {p['id']} TOTAL (resumes up to {p['target_text']})", lang))

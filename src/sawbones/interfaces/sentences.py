@@ -194,12 +194,7 @@ class _Ctx:
         return self.name(content, "afflictions")
 
     def save(self) -> str:
-        save = self.d.get("save") or "fortitude"
-        if self.state is not None and getattr(self.state, "system", "") == "dnd5e":
-            mapped = self.rules.section("saves").get(save)
-            if mapped is not None and getattr(mapped, "maps_to", None):
-                save = dict(mapped.maps_to).get("dnd5e", save)
-        return self.name(save, "saves", "abilities")
+        return save_name(self.rules, getattr(self.state, "system", ""), self.d.get("save") or "fortitude", self.lang)
 
     def verdict(self, ok: Any) -> str:
         return self.say("made" if ok else "failed")
@@ -212,6 +207,14 @@ class _Ctx:
     def facts(self) -> str:
         parts = [fact_text(f, self) for f in self.d.get("facts") or [] if isinstance(f, dict)]
         return (": " if self.lang == "en" else " : ") + ", ".join(parts) if parts else ""
+
+
+def save_name(rules: Any, system: str, save: str, lang: str) -> str:
+    """A save as the campaign's system calls it: Fortitude in Pathfinder, Constitution in a 5e campaign."""
+    mapped = rules.section("saves").get(save)
+    if system == "dnd5e" and mapped is not None and getattr(mapped, "maps_to", None):
+        save = dict(mapped.maps_to).get("dnd5e", save)
+    return named(rules, save, lang, "saves", "abilities")
 
 
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:

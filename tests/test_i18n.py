@@ -167,3 +167,25 @@ def test_api_errors_in_french(api):
     assert header.json()["error"]["message"].startswith("aucun personnage nommé")
     bad = api.post("/api/campaigns", json={"name": "a/b"}, headers={"Accept-Language": "fr"}).json()["error"]
     assert "ne peut pas contenir '/'" in bad["message"], bad
+
+
+def test_dashboard_errors_in_french(db):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+
+    def csrf(page):
+        return re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+
+    with TestClient(create_app(lambda: Service.open(db)), base_url="http://testserver") as client:
+        home = client.get("/?lang=fr")
+        made = client.post("/campaigns", data={"csrf": csrf(home), "name": "a/b"})
+        assert "ne peut pas contenir" in made.text and "cannot contain" not in made.text
+        client.post("/campaigns", data={"csrf": csrf(home), "name": "Alpha", "seed": "7"})
+        page = client.get("/c/Alpha")
+        done = client.post("/c/Alpha/act/damage", data={"csrf": csrf(page), "character": "Bob", "parts.0.amount": "3",
+                                                        "parts.0.type": "fire"})
+        assert "aucun personnage nommé" in done.text, done.text[-2000:]

@@ -207,6 +207,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind_disease": ("disease", "maladie"),
     "kind_poison": ("poison", "poison"),
     "healthy": ("Nothing afflicts this character.", "Rien n'afflige ce personnage."),
+    "colon": (": ", " : "),
 }
 
 

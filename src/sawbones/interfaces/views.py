@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.clock import describe, describe_span
+from ..domain.clock import describe, describe_in
 from ..i18n import Words
 
 V = Words("views", {
@@ -12,7 +12,7 @@ V = Words("views", {
     "dead": ("DEAD", "MORT"), "dying": ("dying (0 HP)", "mourant (0 PV)"), "stable": ("stable at 0 HP", "stable à 0 PV"),
     "npc": ("NPC", "PNJ"), "no_characters": ("no characters yet", "aucun personnage pour l'instant"),
     "no_injuries": ("no injuries", "aucune blessure"), "heals_by": ("heals by: ", "guérit par : "),
-    "secret_deadline": ("secret deadline in", "échéance secrète dans"),
+    "secret_deadline": ("secret deadline:", "échéance secrète :"),
     "deadline_passed": ("deadline passed", "échéance dépassée"),
     "next_daily": ("next daily effect: ", "prochain effet quotidien : "),
     "conditions": ("conditions: ", "états : "), "from": ("from", "par"),
@@ -246,7 +246,7 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
             con.print("     " + say("heals_by") + escape("; ".join(i["heals_by"])))
             timers = i["timers"]
             if "deadline_in" in timers:
-                when = describe_span(max(0, timers["deadline_in"]), lang)
+                when = describe_in(max(0, timers["deadline_in"]), lang)
                 con.print(f"     [red]{say('secret_deadline')} {when}[/]")
             if "next_daily_effect_at" in timers:
                 con.print(f"     {say('next_daily')}{describe(timers['next_daily_effect_at'], lang)}")

@@ -236,7 +236,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
                               for c in state.characters]}
-        env.emit(doc, partial(views.render_character_list, doc))
+        env.emit(doc, partial(views.render_character_list, doc, env.lang))
 
     @character.command("remove")
     @click.argument("name")

@@ -267,7 +267,7 @@ def register(cli: click.Group) -> None:
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
-                         + f" ({character.hp}/{character.max_hp} HP)")
+                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', lang)})")
         if any(e["type"] == "character_died" for e in events):
             lines.append(_t(f"{character.name} meurt.", f"{character.name} dies.", lang))
         section = affliction_section(character, state, rules, lang)

@@ -169,11 +169,12 @@ def _base_character_doc(character: Any, state: Any, rules: Any, lang: str) -> di
     }
 
 
-def render_character_list(doc: dict[str, Any], con: Any) -> None:
+def render_character_list(doc: dict[str, Any], lang: str, con: Any) -> None:
     if not doc["characters"]:
-        con.print("no characters yet")
+        con.print(V.say("no_characters", lang))
     for c in doc["characters"]:
-        con.print(f"{c['name']} ({c['id']}) {c['hp']}/{c['max_hp']} HP{' · NPC' if c['npc'] else ''}", markup=False)
+        con.print(f"{c['name']} ({c['id']}) {c['hp']}/{c['max_hp']} {V.say('hp', lang)}"
+                  f"{' · ' + V.say('npc', lang) if c['npc'] else ''}", markup=False)
 
 
 def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str) -> list[dict[str, Any]]:

@@ -189,3 +189,15 @@ def test_dashboard_errors_in_french(db):
         done = client.post("/c/Alpha/act/damage", data={"csrf": csrf(page), "character": "Bob", "parts.0.amount": "3",
                                                         "parts.0.type": "fire"})
         assert "aucun personnage nommé" in done.text, done.text[-2000:]
+
+
+def test_web_errors_name_no_command_line():
+    from sawbones.errors_fr import CLI_ONLY
+    from sawbones.i18n import for_the_web
+
+    for where, sample in raised_messages():
+        if "`" not in sample or sample.startswith(CLI_ONLY) or "interfaces/cli" in where:
+            continue
+        for lang in ("en", "fr"):
+            said = for_the_web(sample, lang)
+            assert not re.search(r"`(sawbones|character|heal|campaign)\b", said), f"{where} ({lang}): {said}"

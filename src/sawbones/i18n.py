@@ -57,14 +57,8 @@ def _compiled() -> list[tuple[re.Pattern[str], str, int]]:
 
     out = []
     for en, fr in [*ERRORS_FR, *TEXTS]:
-        pattern, literal, seen = "", 0, set()
-        for text, name, _, _ in string.Formatter().parse(en):
-            pattern += re.escape(text)
-            literal += len(text)
-            if name is not None:
-                pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
-                seen.add(name)
-        out.append((re.compile(pattern + r"\Z", re.S), fr, literal))
+        literal = sum(len(text) for text, _, _, _ in string.Formatter().parse(en))
+        out.append((_pattern(en), fr, literal))
     out.sort(key=lambda item: -item[2])  # the most specific template wins
     return out
 
@@ -76,6 +70,35 @@ def template_for(text: str) -> tuple[str, dict[str, str]] | None:
         if found:
             return fr, found.groupdict()
     return None
+
+
+@lru_cache(maxsize=1)
+def _web() -> list[tuple[re.Pattern[str], str, str]]:
+    from .errors_fr import WEB_WORDING
+
+    return [(_pattern(en), web_en, web_fr) for en, web_en, web_fr in WEB_WORDING]
+
+
+def _pattern(en: str) -> re.Pattern[str]:
+    pattern, seen = "", set()
+    for text, name, _, _ in string.Formatter().parse(en):
+        pattern += re.escape(text)
+        if name is not None:
+            pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+            seen.add(name)
+    return re.compile(pattern + r"\Z", re.S)
+
+
+def for_the_web(text: str, lang: str) -> str:
+    """`text` as the web shows it: in `lang`, pointing to the page rather than to a command line."""
+    for pattern, web_en, web_fr in _web():
+        found = pattern.match(text)
+        if found:
+            return (web_fr if lang == "fr" else web_en).format(**found.groupdict())
+    head, sep, tail = text.partition(": ")
+    if sep and for_the_web(tail, lang) != translate(tail, lang):
+        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang)}"
+    return translate(text, lang)
 
 
 def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:

@@ -69,13 +69,13 @@ def _wants_html(request: Request) -> bool:
 def _respond(request: Request, status: int, code: str, message: str, where: str,
              headers: dict[str, str] | None = None) -> Response:
     """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
-    from ...i18n import translate
+    from ...i18n import for_the_web
 
     if _wants_html(request):
         from .pages_common import page_lang, render_error
 
-        return render_error(request, status, code, translate(message, page_lang(request)), headers)
-    return JSONResponse(error_body(code, translate(message, _api_lang(request)), where), status_code=status,
+        return render_error(request, status, code, for_the_web(message, page_lang(request)), headers)
+    return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where), status_code=status,
                         headers=headers)
 
 

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
-from ...i18n import translate
+from ...i18n import for_the_web, translate
 from . import i18n, live, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
@@ -64,7 +64,7 @@ async def create_campaign(request: Request) -> Response:
     try:
         secret = await run_in_threadpool(create)
     except SawbonesError as exc:
-        session.flash("error", [translate(exc.message, lang)])
+        session.flash("error", [for_the_web(exc.message, lang)])
         return redirect(request, "/")
     link = f"{request.base_url}{campaign_url(body.name)[1:]}?key={secret}"
     session.flash("secret", [i18n.text("gm_link_made", lang), link])
@@ -208,7 +208,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [translate(exc.message, lang)])
+        session.flash("error", [for_the_web(exc.message, lang)])
         return redirect(request, back)
     if doc is not None:
         session.flash("done", done_lines(name, doc, lang))

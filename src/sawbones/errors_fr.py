@@ -68,8 +68,8 @@ ERRORS_FR: list[tuple[str, str]] = [
      "upgrade sawbones to read this campaign",
      "un événement de type {event_type} a la version de schéma {schema_version}, plus récente que ce sawbones "
      "({target}) : mettez sawbones à jour pour lire cette campagne"),
-    ("the folder {folder} does not exist: create it, or choose another --db",
-     "le dossier {folder} n'existe pas : créez-le, ou choisissez une autre --db"),
+    ("cannot open the database: the folder {folder} does not exist (create it, or choose another --db)",
+     "impossible d'ouvrir la base : le dossier {folder} n'existe pas (créez-le, ou choisissez une autre --db)"),
     ("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), or choose another --db",
      "pas encore de base à {path} : créez d'abord une campagne (`sawbones campaign create NOM`), ou choisissez "
      "une autre --db"),

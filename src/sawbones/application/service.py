@@ -193,7 +193,8 @@ class Service:
             path = os.path.expanduser(target.removeprefix("sqlite:///"))
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise UsageError(f"the folder {folder} does not exist: create it, or choose another --db")
+                raise StoreError(f"cannot open the database: the folder {folder} does not exist "
+                                 "(create it, or choose another --db)")
             if not create and not os.path.exists(path):
                 raise UsageError(f"no database at {path} yet: create a campaign first "
                                  "(`sawbones campaign create NAME`), or choose another --db")

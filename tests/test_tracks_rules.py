@@ -371,9 +371,10 @@ def test_status_ladder_and_json(cli):
     assert [s["id"] for s in ladder if s["current"]] == ["weakened"] and ladder[-1]["end_state"]
     assert a["next_save"]["in"] == 6 and a["remaining"] == {"saves": 6, "seconds": 36, "text": "6 rounds"}
     out = ok(cli("status")).out
-    assert "Healthy › Weakened › Impaired" in out and "next save" in out and "6 saves left" in out
+    assert "Healthy › [Weakened] › Impaired" in out and "stage now: Weakened" in out and "next save" in out \
+        and "saves left: 6" in out
     out = ok(cli("--lang", "fr", "status")).out
-    assert "Sain › Affaibli › Diminué" in out and "prochain jet" in out
+    assert "Sain › [Affaibli] › Diminué" in out and "prochain jet" in out
 
 
 def test_long_advance_summary_for_a_party(cli):

@@ -422,7 +422,7 @@ def test_gm_pages_with_the_link_csrf_and_escaping(client):
     assert bad.status_code == 200 and "flash-error" in bad.text and "parts.0.amount" in bad.text
     done = client.post("/c/Alpha/act/damage", data={"csrf": csrf, "character": XSS, "parts.0.amount": "20",
                                                     "parts.0.type": "fire", "d20": "19"})
-    assert done.status_code == 200 and "20 fire = 20" in done.text and "0/12" in done.text.replace("</b>", "")
+    assert done.status_code == 200 and "20 Fire = 20 damage" in done.text and "0/12" in done.text.replace("</b>", "")
     unknown = client.post("/c/Alpha/act/no_such_action", data={"csrf": csrf})
     assert unknown.status_code == 200 and "no action &#39;no_such_action&#39;" in unknown.text
 

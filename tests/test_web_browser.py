@@ -194,7 +194,7 @@ def test_a_gm_runs_the_table_and_players_see_it_live(gm, player_context):
     treat = page.locator("#char-borin form[data-action=treat]")
     treat.locator("input[name=check]").fill("30")
     treat.locator("select[name=healer]").select_option("aria")
-    submit(treat, "healed")
+    submit(treat, "heals")
     expect(page.locator("#char-borin .injury")).to_have_count(0)
     expect(borin_view.locator("#sheet .injury")).to_have_count(0, timeout=10000)
 

@@ -25,19 +25,23 @@ DEMO_CAMPAIGN = "Phandalin"
 TOUR: list[tuple[str, str]] = [
     ("A campaign keeps its own dice seed, clock, options and characters.", "campaign create 'Tour of the Sword Coast' --seed 7"),
     ("Add the party (HP, abilities, proficiencies).",
-     "character add Aria --max-hp 24 --abilities str=10,dex=16,con=12,wis=14 --prof medicine,herbalism_kit --hit-die d8 --hit-dice 3"),
+     "character add Aria --max-hp 24 --abilities str=10,dex=16,con=12,wis=14 --skills medicine=5 "
+     "--prof medicine,herbalism_kit --hit-die d8 --hit-dice 3"),
     ("", "character add Borin --max-hp 31 --abilities str=16,con=16 --hit-die d10 --hit-dice 3"),
-    ("Every table of the three rules is data you can browse, in French or English.", "tables"),
-    ("The fire injury table:", "tables fire"),
-    ("One d20 picks both severity and row; type the player's own die with --d20.", "roll fire --d20 12"),
-    ("", "--lang fr roll cold --d20 4"),
-    ("Options are declared once, with defaults taken from the rules notes.", "campaign set severity_bands lenient"),
-    ("", "roll cold --d20 4"),
-    ("Every change is an event; undo reverts the last action exactly.", "undo"),
-    ("", "log"),
-    ("The game clock moves forward and runs what falls due.", "advance 8h"),
-    ("", "status"),
+    ("Every table of the three rules is data you can browse, in French or English.", "tables fire"),
+    ("Borin drops to 0 HP: one d20 (the player's own, typed with --d20) picks severity and row.",
+     "damage Borin 35 fire --d20 12"),
+    ("The party in plain words: HP, dying or stable, the injury, its DC and how it heals.", "status"),
+    ("Aria treats the injury: its time passes on the clock, then her Medicine check.", "treat Borin i1 --healer Aria"),
+    ("A long rest heals minor and moderate injuries.", "rest --long"),
+    ("Aria catches filth fever (Pathfinder's disease tracks run in any campaign).", "expose Aria filth_fever --save 3"),
+    ("Days pass: every save that falls due is rolled (--auto), stage by stage.", "advance 3d --auto"),
+    ("", "status Aria"),
+    ("Every change is an event, told in words; undo reverts the last action and says what it undid.", "log --limit 8"),
+    ("", "undo"),
+    ("The same, in French.", "--lang fr status"),
 ]
+
 
 
 def run_tour(db: str = DB) -> int:

@@ -50,6 +50,13 @@ class ContentError(SawbonesError):
     exit_code = 2
 
 
+class PackMissing(ContentError):
+    """A campaign's content pack folder is gone (moved, deleted, another machine)."""
+
+    code = "pack_missing"
+    exit_code = 1
+
+
 class StoreError(SawbonesError):
     code = "store"
     exit_code = 1

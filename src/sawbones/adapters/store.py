@@ -256,6 +256,22 @@ class SqlEventStore(EventStore):
             conn.execute(sa.delete(t.campaigns).where(t.campaigns.c.id == cid))
 
     @_guarded
+    def rename_campaign(self, campaign_id: int, expected_version: int, action: int, event: dict[str, Any],
+                        content_version: str) -> None:
+        """The campaign's row takes event["data"]["name"] and the event is appended, in one transaction."""
+        name = event["data"]["name"]
+        try:
+            with self._write() as conn:
+                if conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).first() is not None:
+                    raise UsageError(f"a campaign named {name!r} already exists")
+                conn.execute(sa.update(t.campaigns).where(t.campaigns.c.id == campaign_id).values(name=name))
+                if self._head(conn, campaign_id) != expected_version:
+                    raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
+                self._insert_events(conn, campaign_id, expected_version, action, [event], content_version, time.time())
+        except sa_exc.IntegrityError:
+            raise UsageError(f"a campaign named {name!r} already exists") from None
+
+    @_guarded
     def get_meta(self, key: str) -> str | None:
         with self._read() as conn:
             return conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == key)).scalar()

@@ -23,6 +23,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..domain.names import check_name
 from ..errors import SawbonesError, StoreError, UsageError
 from .faults import space_problem
 from .store import CREATED, EventStore, StoredEvent, check_sequence
@@ -153,6 +154,14 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
     name = as_name or doc.get("campaign") or events[0].data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise UsageError("the export names no campaign: pass --as NAME", where)
+    try:
+        name = check_name(name, "campaign")
+        for e in events:  # the characters' names follow the same rule as when typed
+            typed = e.data.get("name") if e.type == "character_added" else (e.data.get("changes") or {}).get("name")
+            if e.type in ("character_added", "character_edited") and typed is not None:
+                check_name(typed, "character")
+    except UsageError as exc:
+        raise UsageError(exc.message, where) from None
     if as_name and events[0].data.get("name") != as_name:
         # the campaign's own name lives in its first event: an import under another name renames it there
         first = events[0]

@@ -32,15 +32,22 @@ from ..domain.evolve import Event, evolve
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
-from ..errors import ConflictError, RuleViolation, StoreError, UsageError
+from ..errors import ConflictError, PackMissing, RuleViolation, StoreError, UsageError
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
+PACKS_SET = "content_packs_set"
+RENAMED = "campaign_renamed"  # not undoable: the campaign's row carries the name too
 CURRENT_KEY = "current_campaign"
 SNAPSHOT_EVERY = 100  # events between two stored snapshots
 KEEP_SNAPSHOTS = 3  # per campaign; older ones let a load survive undos that reach behind the newest
 RETRIES = 8  # re-decisions after a ConflictError (a writer that did not take its turn: an older sawbones)
+
+
+def resolve_packs(packs: Any) -> tuple[str, ...]:
+    """Content pack folders as absolute paths (a relative one would break from another directory)."""
+    return tuple(str(Path(p).expanduser().resolve()) for p in packs)
 
 
 @dataclass(frozen=True)
@@ -142,14 +149,22 @@ class Service:
         self._rebuild: set[int] = set()  # campaigns whose newest snapshot could not be read
 
     @classmethod
-    def open(cls, db: str | None = None, packs: tuple[str, ...] = ()) -> "Service":
+    def open(cls, db: str | None = None, packs: tuple[str, ...] = (), create: bool = True) -> "Service":
         """db: a SQLite file path, sqlite:///path or postgresql+psycopg://... (default $SAWBONES_DATABASE_URL,
         then ./sawbones.db)."""
         target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
         if "://" not in target or target.startswith("sqlite:///"):
             from ..adapters.sqlite_reader import open_fast
 
-            fast = open_fast(os.path.expanduser(target.removeprefix("sqlite:///")))
+            path = os.path.expanduser(target.removeprefix("sqlite:///"))
+            folder = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(folder):
+                raise StoreError(f"cannot open the database: the folder {folder} does not exist "
+                                 "(create it, or choose another --db)")
+            if not create and not os.path.exists(path):
+                raise UsageError(f"no database at {path} yet: create a campaign first "
+                                 "(`sawbones campaign create NAME`), or choose another --db")
+            fast = open_fast(path)
             if fast is not None:  # reads without importing SQLAlchemy; writes open the full store
                 return cls(fast, packs)
         from ..adapters.store import open_store
@@ -160,6 +175,10 @@ class Service:
         self.store.close()
 
     def rules_for(self, state: Campaign | None = None) -> Rules:
+        for pack in state.content_packs if state else ():
+            if not os.path.isdir(pack):
+                raise PackMissing(f"campaign {state.name!r} loads the content pack {pack}, which is not there: "
+                                  "put it back, or point the campaign to it with `campaign set --pack DIR`")
         packs = tuple(dict.fromkeys((state.content_packs if state else ()) + self.packs))
         return load_rules(packs)
 
@@ -168,18 +187,62 @@ class Service:
         name = explicit or self.store.get_meta(CURRENT_KEY)
         if not name:
             raise UsageError("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign")
-        return name
+        return self.resolve(name)
+
+    def resolve(self, name: str) -> str:
+        """The stored campaign name a typed one means: exact, else case- and accent-blind (domain/names.py)."""
+        from ..domain.names import pick
+
+        found = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if found is None:
+            self.store.campaign_id(name)  # NotFound, naming the known campaigns
+        return found or name
 
     def use(self, name: str) -> None:
-        self.store.campaign_id(name)
+        name = self.resolve(name)
         self.store.set_meta(CURRENT_KEY, name)
+        return name
+
+    def set_packs(self, name: str, packs: tuple[str, ...]) -> Campaign:
+        """The content packs the campaign loads, from now on (resolved; each must load)."""
+        packs = resolve_packs(packs)
+        rules = load_rules(tuple(packs) + self.packs)  # the new packs must load; the old ones may be gone
+        cid = self.store.campaign_id(self.resolve(name))
+        loaded = self._load(cid)
+        event = {"type": PACKS_SET, "data": {"content_packs": list(packs)}}
+        state = evolve(loaded.state, event)
+        self.store.append(cid, loaded.head, loaded.next_action, [event], rules.version)
+        return state
+
+    def rename_campaign(self, name: str, new_name: str) -> str:
+        """Give a campaign a new name (the one name rule applies); its log records the rename."""
+        from ..domain.names import check_name, pick
+
+        name = self.resolve(name)
+        new_name = check_name(new_name, "campaign")
+        other = pick(new_name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if other is not None and other != name:
+            raise UsageError(f"a campaign named {other!r} already exists")
+        cid = self.store.campaign_id(name)
+        loaded = self._load(cid)
+        event = {"type": RENAMED, "data": {"name": new_name, "was": name}}
+        self.store.rename_campaign(cid, loaded.head, loaded.next_action, event, self.rules_for(loaded.state).version)
+        self._forget(cid)
+        if self.store.get_meta(CURRENT_KEY) == name:
+            self.store.set_meta(CURRENT_KEY, new_name)
+        return new_name
 
     def create_campaign(self, name: str, system: str, seed: int | None = None,
                         packs: tuple[str, ...] = ()) -> Campaign:
-        if not name.strip():
-            raise UsageError("a campaign needs a name")
+        from ..domain.names import check_name, pick
+
+        name = check_name(name, "campaign")
+        other = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
+        if other is not None:
+            raise UsageError(f"a campaign named {other!r} already exists")
         if system not in ("dnd5e", "pf1e"):
             raise UsageError(f"unknown game system {system!r} (dnd5e or pf1e)")
+        packs = resolve_packs(packs)  # stored resolved: the campaign works from any directory
         load_rules(tuple(packs) + self.packs)  # a bad pack must fail before anything is written
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         event = {"type": CREATED,
@@ -357,7 +420,7 @@ class Service:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)
-            candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED)]
+            candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED, RENAMED)]
             if not candidates:
                 raise RuleViolation("nothing to undo")
             action = candidates[-1]

@@ -63,6 +63,11 @@ class Rules:
         try:
             return self.sections[section][entry_id]
         except KeyError:
+            import difflib
+
+            close = difflib.get_close_matches(str(entry_id), list(self.sections[section]), n=3, cutoff=0.6)
+            if close:
+                raise NotFound(f"unknown {singular(section)} {entry_id!r}: did you mean {' or '.join(close)}?") from None
             known = ", ".join(sorted(self.sections[section])[:30])
             raise NotFound(f"unknown {singular(section)} {entry_id!r} (known: {known})") from None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import NotFound, UsageError
+from .names import check_name
 from .options import parse_option_value
 from .state import ABILITIES, Body, Campaign, Character, slug
 
@@ -60,11 +61,7 @@ def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
 
 def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
     state: Campaign = ctx.state
-    name = name.strip()
-    if not name:
-        raise UsageError("a character needs a name")
-    if len(name) > 80:
-        raise UsageError("a character name has at most 80 characters")
+    name = check_name(name, "character")
     if state.character(name) is not None:
         raise UsageError(f"{state.name} already has a character named {name!r}")
     sheet = _check_sheet(sheet)
@@ -97,6 +94,7 @@ def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
     sheet = _check_sheet(sheet)
     changes: dict[str, Any] = {}
     if "name" in sheet:
+        sheet["name"] = check_name(sheet["name"], "character")
         other = ctx.state.character(sheet["name"])
         if other is not None and other.id != character.id:
             raise UsageError(f"{ctx.state.name} already has a character named {sheet['name']!r}")

@@ -46,6 +46,13 @@ def describe(seconds: int, lang: str = "en") -> str:
     return f"{word} {day + 1}, {hours:02d}:{minutes:02d}:{secs:02d}"
 
 
+def describe_in(seconds: int, lang: str = "en") -> str:
+    """When something is due, for people: 'now', 'in 2 d 3 h', 'in 4 rounds'."""
+    if seconds < ROUND:
+        return "maintenant" if lang == "fr" else "now"
+    return f"{'dans' if lang == 'fr' else 'in'} {describe_span(seconds, lang)}"
+
+
 def describe_span(seconds: int, lang: str = "en") -> str:
     """A span for people: '2 days 3 h', '4 rounds'."""
     if seconds < MINUTE:

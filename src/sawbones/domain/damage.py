@@ -83,6 +83,15 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
         state = fold(events, ctx.state)
         events += injuries.gain(ctx, state.character(character.id), table, d20, site, state,
                                 cause=f"dropped to 0 HP by {table} damage")
+    elif d20 is not None or site is not None:  # a typed value no roll used is refused, like unused --dice
+        typed = f"--d20 {d20}" if d20 is not None else f"--site {site}"
+        if not injury_eligible(ctx, character):
+            raise UsageError(f"{typed} is not used: {character.name} is an NPC and gets no injury "
+                             "(option apply_to_npcs)")
+        if character.hp <= 0:
+            raise UsageError(f"{typed} is not used: {character.name} is already at 0 HP, so no injury is rolled "
+                             "(option injury_on_damage_at_zero)")
+        raise UsageError(f"{typed} is not used: {character.name} stays above 0 HP, so no injury is rolled")
     return events
 
 

@@ -92,6 +92,16 @@ def _campaign_created(state: Campaign, d: dict[str, Any]) -> Campaign:
     return Campaign(name=d["name"], system=d["system"], seed=d["seed"], content_packs=tuple(d.get("content_packs", ())))
 
 
+@handles("campaign_renamed")
+def _campaign_renamed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return replace(state, name=d["name"])
+
+
+@handles("content_packs_set")
+def _content_packs_set(state: Campaign, d: dict[str, Any]) -> Campaign:
+    return replace(state, content_packs=tuple(d["content_packs"]))
+
+
 @handles("option_set")
 def _option_set(state: Campaign, d: dict[str, Any]) -> Campaign:
     options = dict(state.options)

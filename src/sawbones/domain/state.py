@@ -117,8 +117,10 @@ class Campaign:
     pending: tuple[Any, ...] = ()  # saves waiting for a player's die (domain/afflictions.py)
 
     def character(self, key: str) -> Character | None:
-        folded = key.casefold()
-        return next((c for c in self.characters if c.id == key or c.name.casefold() == folded), None)
+        """By id or name, case- and accent-blind (domain/names.py); two folded matches are an error."""
+        from .names import pick
+
+        return pick(key, self.characters, lambda c: (c.name, c.id))
 
     def with_character(self, updated: Character) -> "Campaign":
         return replace(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))

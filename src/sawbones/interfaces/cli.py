@@ -29,7 +29,7 @@ class Env:
         if self._service is None:
             from ..application.service import Service
 
-            self._service = Service.open(self.db, self.content)
+            self._service = Service.open(self.db, self.content, create=_creates_database())
         return self._service
 
     def campaign_name(self) -> str:
@@ -53,11 +53,23 @@ def console():
 
 pass_env = click.make_pass_decorator(Env)
 
+# the commands that may make a new database file; the others refuse to (a typo in --db makes no empty file)
+CREATING = {("campaign", "create"), ("import",), ("serve",)}
+
+
+def _creates_database() -> bool:
+    ctx = click.get_current_context(silent=True)
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return tuple(names) in CREATING
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
 @click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of rule text (default: $SAWBONES_LANG or en).")
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of everything shown, errors included (default: $SAWBONES_LANG or en).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
@@ -100,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("error: aborted", err=True)
         return 1
+    except click.exceptions.NoArgsIsHelpError as exc:  # bare `sawbones` (or a bare group): its help, not an error
+        click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
+        return 0
     except click.ClickException as exc:
         where = exc.ctx.command_path if getattr(exc, "ctx", None) else "sawbones"
         return _fail("usage", exc.format_message(), where, 2, argv)
@@ -111,11 +126,27 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] | None) -> int:
-    """One line on stderr; with --json, also one JSON error document on stdout."""
+    """One line on stderr, in the language asked for (--lang, else $SAWBONES_LANG); with --json, also one
+    JSON error document on stdout."""
+    from ..i18n import translate
+
+    message = translate(message, _lang(argv if argv is not None else sys.argv[1:]))
     click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
     return exit_code
+
+
+def _lang(argv: list[str]) -> str:
+    """The language of an error: --lang given before the command, else $SAWBONES_LANG."""
+    import os
+
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return os.environ.get("SAWBONES_LANG", "en")
 
 
 def run() -> None:  # pragma: no cover

@@ -7,7 +7,30 @@ from typing import Any
 
 import click
 
+from ..i18n import Words
 from . import views
+
+SAY = Words("cli_campaign", {
+    "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
+    "no_campaigns": ("no campaigns yet", "aucune campagne pour l'instant"),
+    "now_on": ("Now on campaign [bold]{name}[/].", "Campagne choisie : [bold]{name}[/]."),
+    "renamed": ("Campaign [bold]{old}[/] is now [bold]{new}[/].", "La campagne [bold]{old}[/] s'appelle désormais [bold]{new}[/]."),
+    "set": ("{option} = {value}", "{option} = {value}"),
+    "default": ("(default)", "(défaut)"),
+    "packs": ("Content packs: {packs}", "Paquets de contenu : {packs}"),
+    "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
+              "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
+    "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
+    "updated": ("[bold]{name}[/] updated.", "[bold]{name}[/] mis(e) à jour."),
+    "removed": ("{name} removed (undo brings them back).", "{name} retiré(e) (annuler le ramène)."),
+})
+
+
+def escape(text: str) -> str:
+    """Rich markup escaping, imported only when something is printed."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def _pairs(text: str | None, what: str) -> dict[str, int]:
@@ -89,24 +112,40 @@ def register(cli: click.Group) -> None:
         """Create a campaign and make it the current one."""
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(f"Campaign [bold]{state.name}[/] ({state.system}) created and chosen."))
+                 lambda con: con.print(SAY.say("created", env.lang, name=escape(state.name), system=state.system)))
 
     @campaign.command("list")
     @pass_env
     def campaign_list(env) -> None:
         """List campaigns; the current one is marked."""
-        names = env.service.store.campaign_names()
-        current = env.service.store.get_meta("current_campaign")
+        from ..errors import UsageError
+
+        try:
+            names = env.service.store.campaign_names()
+            current = env.service.store.get_meta("current_campaign")
+        except UsageError:  # no database yet: no campaigns (and no empty file made)
+            names, current = [], None
         env.emit({"campaigns": names, "current": current},
-                 lambda con: [con.print(("* " if n == current else "  ") + n) for n in names] or con.print("no campaigns yet"))
+                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", env.lang)))
 
     @campaign.command("use")
     @click.argument("name")
     @pass_env
     def campaign_use(env, name) -> None:
         """Make NAME the current campaign."""
-        env.service.use(name)
-        env.emit({"current": name}, lambda con: con.print(f"Now on campaign [bold]{name}[/]."))
+        name = env.service.use(name)
+        env.emit({"current": name}, lambda con: con.print(SAY.say("now_on", env.lang, name=escape(name))))
+
+    @campaign.command("rename")
+    @click.argument("name")
+    @click.argument("new_name")
+    @pass_env
+    def campaign_rename(env, name, new_name) -> None:
+        """Give campaign NAME the name NEW_NAME (a name that links and the dashboard can carry)."""
+        old = env.service.resolve(name)
+        new = env.service.rename_campaign(old, new_name)
+        env.emit({"campaign": new, "was": old},
+                 lambda con: con.print(SAY.say("renamed", env.lang, old=escape(old), new=escape(new))))
 
     @campaign.command("show")
     @click.argument("name", required=False)
@@ -119,35 +158,42 @@ def register(cli: click.Group) -> None:
         env.emit(doc, partial(views.render_campaign, doc, env.lang))
 
     @campaign.command("set")
-    @click.argument("option")
+    @click.argument("option", required=False)
     @click.argument("value", required=False)
     @click.option("--reset", is_flag=True, help="Go back to the default value.")
+    @click.option("--pack", "packs", multiple=True, metavar="DIR",
+                  help="The content packs this campaign loads from now on (repeatable; replaces the list).")
+    @click.option("--no-packs", is_flag=True, help="The campaign loads no content pack any more.")
     @pass_env
-    def campaign_set(env, option, value, reset) -> None:
-        """Set a ruleset option for the current campaign (see `sawbones campaign options`)."""
+    def campaign_set(env, option, value, reset, packs, no_packs) -> None:
+        """Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."""
         from ..domain.campaign import set_option
 
-        if value is None and not reset:
+        if packs or no_packs:
+            if option is not None or packs and no_packs:
+                raise click.UsageError("give OPTION VALUE, or --pack DIR, or --no-packs")
+            state = env.service.set_packs(env.campaign_name(), tuple(packs))
+            doc = {"content_packs": list(state.content_packs)}
+            env.emit(doc, lambda con: con.print(SAY.say("packs", env.lang, packs=escape(
+                ", ".join(state.content_packs) or views.V.say("none", env.lang)))))
+            return
+        if option is None or value is None and not reset:
             raise click.UsageError("give a VALUE or --reset")
         state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
         doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
-        env.emit(doc, lambda con: con.print(f"{option} = {doc['value'] if not reset else '(default)'}"))
+        env.emit(doc, lambda con: con.print(SAY.say("set", env.lang, option=option,
+                                                       value=views.shown(doc["value"]) if not reset
+                                                       else SAY.say("default", env.lang))))
 
     @campaign.command("options")
     @pass_env
     def campaign_options(env) -> None:
         """Every ruleset option with its value in this campaign and its help."""
-        from ..domain.options import effective_options
-        from ..errors import NotFound, UsageError
+        from .cli_rules import _rules_and_options
 
-        try:  # without a campaign: the declared defaults
-            state = env.service.load(env.campaign_name()).state
-        except (NotFound, UsageError):
-            state = None
-        rules = env.service.rules_for(state)
-        values = effective_options(rules, state.option_overrides() if state else {})
+        rules, values = _rules_and_options(env)
         doc = views.options_doc(rules, values, env.lang)
-        env.emit(doc, partial(views.render_options, doc))
+        env.emit(doc, partial(views.render_options, doc, env.lang))
 
     @cli.group()
     def character() -> None:
@@ -164,7 +210,10 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] joins {state.name} ({character.hp}/{character.max_hp} HP)."))
+        env.emit(doc, lambda con: con.print(SAY.say(
+            "joins", env.lang, name=escape(character.name), campaign=escape(state.name), hp=character.hp,
+            max_hp=character.max_hp,
+            default=SAY.say("default_hp", env.lang, max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
 
     @character.command("edit")
     @click.argument("name")
@@ -178,7 +227,7 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] updated."))
+        env.emit(doc, lambda con: con.print(SAY.say("updated", env.lang, name=escape(character.name))))
 
     @character.command("list")
     @pass_env
@@ -187,7 +236,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
                               for c in state.characters]}
-        env.emit(doc, partial(views.render_character_list, doc))
+        env.emit(doc, partial(views.render_character_list, doc, env.lang))
 
     @character.command("remove")
     @click.argument("name")
@@ -197,20 +246,15 @@ def register(cli: click.Group) -> None:
         from ..domain.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
-        env.emit({"removed": name}, lambda con: con.print(f"{name} removed."))
+        env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", env.lang, name=escape(name))))
 
     @cli.command()
     @click.argument("name", required=False)
     @pass_env
     def status(env, name) -> None:
-        """The party (or one character): HP, injuries, timers, conditions."""
-        from ..domain.campaign import find_character
-
-        state = env.service.load(env.campaign_name()).state
-        rules = env.service.rules_for(state)
-        chars = [find_character(state, name)] if name else list(state.characters)
-        doc = {"campaign": state.name, "clock": state.clock,
-               "characters": [views.character_doc(c, state, rules, env.lang) for c in chars]}
+        """The party (or one character): HP, dying/stable/dead, conditions, injuries, wounds, each
+        disease's current stage, timers; in words, so it reads the same through a pipe."""
+        doc = views.status_doc(env.service, env.campaign_name(), name, env.lang)
         env.emit(doc, partial(views.render_status, doc, env.lang))
 
     @cli.command()
@@ -218,21 +262,23 @@ def register(cli: click.Group) -> None:
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        name = env.campaign_name()
-        events = env.service.log(name)
-        undone = {e.data["action"] for e in events if e.type == "action_undone"}
-        doc = {"campaign": name, "events": [
-            {"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
-             "schema_version": e.schema_version, "content_version": e.content_version} for e in events[-limit:]]}
-        env.emit(doc, partial(views.render_log, doc))
+        doc = views.log_doc(env.service, env.campaign_name(), limit, env.lang)
+        env.emit(doc, partial(views.render_log, doc, env.lang))
 
     @cli.command()
     @pass_env
     def undo(env) -> None:
         """Revert the last action exactly."""
-        state, action = env.service.undo(env.campaign_name())
-        env.emit({"undone_action": action, "version": state.version},
-                 lambda con: con.print(f"Action {action} undone."))
+        from .sentences import say
+
+        doc = views.undo_doc(env.service, env.campaign_name(), env.lang)
+
+        def render(con) -> None:
+            con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
+                      + (" :" if env.lang == "fr" else ":"))
+            for line in doc["reverted"]:
+                con.print("  " + escape(line))
+        env.emit(doc, render)
 
     @cli.command()
     @pass_env

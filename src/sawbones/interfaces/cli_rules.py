@@ -7,15 +7,28 @@ from typing import Any
 
 import click
 
+from ..i18n import Words
+
 
 def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
     from ..domain.options import effective_options
+    from ..errors import NotFound, UsageError
 
+    try:
+        name = env.campaign or env.service.store.get_meta("current_campaign")
+    except UsageError:  # no database yet: the defaults, and no empty database file made for a read
+        from ..content.loader import load_rules
+
+        rules = load_rules(env.content)
+        return rules, effective_options(rules, {})
     state = None
-    name = env.campaign or env.service.store.get_meta("current_campaign")
     if name:
-        state = env.service.load(name).state
+        try:
+            state = env.service.load(name).state
+        except NotFound:
+            if env.campaign:  # a campaign named on purpose must exist; a stale current one falls back
+                raise
     rules = env.service.rules_for(state)
     return rules, effective_options(rules, state.option_overrides() if state else {})
 
@@ -102,12 +115,14 @@ def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
         return {"kind": "severity", "severities": [
             {"id": s.id, "name": s.name(lang), "untreated": s.untreated(lang), "dc": s.treatment.dc,
              "treatment": s.treatment.text(lang), "magic": s.magic_text(lang)} for s in rules.severities.values()],
-            "bands": {b.id: [{"d20": x.d20, "severity": x.severity} for x in b.bands] for b in rules.band_sets.values()}}
+            "bands": {b.id: [{"d20": x.d20, "severity": x.severity, "severity_name": rules.severities[x.severity].name(lang)}
+                             for x in b.bands] for b in rules.band_sets.values()}}
     if kind == "damage_table":
         standard = rules.band_sets["standard"]
         table = rules.damage_tables[key]
         return {"kind": "damage_table", "id": table.id, "name": table.name(lang), "rows": [
-            {"d20": r.d20, "severity": band_of(standard, r.d20), "injury": r.injury,
+            {"d20": r.d20, "severity": band_of(standard, r.d20),
+             "severity_name": rules.severities[band_of(standard, r.d20)].name(lang), "injury": r.injury,
              "name": rules.injuries[r.injury].name(lang), "text": r.text(lang),
              "no_natural_healing": r.no_natural_healing, "magic_only": r.magic_only} for r in table.rows]}
     if kind == "body_parts":
@@ -140,50 +155,56 @@ def index_doc(rules: Any, lang: str) -> dict[str, Any]:
             "diseases": names("afflictions", "disease"), "poisons": names("afflictions", "poison")}
 
 
+HEAD = Words("tables", {
+    "severity": ("Severity", "Gravité"), "damage_tables": ("Injury tables", "Tables de blessures"),
+    "body_parts": ("Body parts", "Parties du corps"), "tracks": ("Progression tracks", "Échelles de progression"),
+    "diseases": ("Diseases", "Maladies"), "poisons": ("Poisons", "Poisons"),
+    "d20": ("d20", "d20"), "injury": ("injury", "blessure"), "text": ("text", "texte"),
+    "untreated": ("untreated", "sans traitement"), "dc": ("DC", "DD"), "treatment": ("treatment", "traitement"),
+    "magic": ("magic", "magie"), "stage": ("stage", "cran"), "effects": ("effects", "effets"),
+    "part": ("part", "partie"), "sides": ("sides", "côtés"), "penalty": ("penalty", "malus"),
+    "affects": ("affects", "touche"), "bands": ("d20 bands {id}", "tranches du d20 {id}"),
+})
+
+
 def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
-    titles = {"damage_tables": ("Tables de blessures", "Injury tables"), "body_parts": ("Parties du corps", "Body parts"),
-              "tracks": ("Échelles de progression", "Progression tracks"), "diseases": ("Maladies", "Diseases"),
-              "poisons": ("Poisons", "Poisons")}
-    con.print("[bold]severity[/] · [bold]body_parts[/]")
-    for key, (fr, en) in titles.items():
-        con.print(f"[bold]{fr if lang == 'fr' else en}[/]: " + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]),
-                  markup=True)
-
-
-def _heads(lang: str, *pairs: tuple[str, str]) -> list[str]:
-    return [fr if lang == "fr" else en for fr, en in pairs]
+    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}severity")
+    for key in ("damage_tables", "body_parts", "tracks", "diseases", "poisons"):
+        con.print(f"[bold]{HEAD.say(key, lang)}[/]{' : ' if lang == 'fr' else ': '}"
+                  + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]), markup=True)
 
 
 def render_table(doc: dict[str, Any], con: Any, lang: str = "en") -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    h = lambda *keys: [HEAD.say(k, lang) for k in keys]  # noqa: E731
     kind = doc["kind"]
     if kind == "damage_table":
-        table = Table("d20", *_heads(lang, ("sévérité", "severity"), ("blessure", "injury"), ("texte", "text")),
-                      title=doc["name"], show_lines=True)
+        table = Table(*h("d20", "severity", "injury", "text"), title=doc["name"], show_lines=True)
         for r in doc["rows"]:
-            table.add_row(r["d20"], r["severity"], f"{escape(r['name'])}\n[dim]{r['injury']}[/]", escape(r["text"]))
+            table.add_row(r["d20"], r.get("severity_name", r["severity"]), f"{escape(r['name'])}\n[dim]{r['injury']}[/]",
+                          escape(r["text"]))
         con.print(table)
     elif kind == "severity":
-        table = Table(*_heads(lang, ("sévérité", "severity"), ("sans traitement", "untreated"), ("DD", "DC"),
-                              ("soin traditionnel", "treatment"), ("soin magique", "magic")), show_lines=True)
+        table = Table(*h("severity", "untreated", "dc", "treatment", "magic"), show_lines=True)
         for s in doc["severities"]:
             table.add_row(s["name"], s["untreated"], str(s["dc"]), s["treatment"], s["magic"])
         con.print(table)
         for band_id, bands in doc["bands"].items():
-            con.print(f"{band_id}: " + ", ".join(f"{b['d20']} {b['severity']}" for b in bands))
+            con.print(HEAD.say("bands", lang, id=band_id) + (" : " if lang == "fr" else ": ")
+                      + ", ".join(f"{b['d20']} {b.get('severity_name', b['severity'])}" for b in bands))
     elif kind == "track":
-        table = Table("#", *_heads(lang, ("cran", "stage"), ("effets", "effects")), title=doc["name"], show_lines=True)
+        table = Table("#", *h("stage", "effects"), title=doc["name"], show_lines=True)
         for s in doc["stages"]:
             mark = " ■" if s["end_state"] else ""
             table.add_row(str(s["index"]), f"{escape(s['name'])}{mark}\n[dim]{s['id']}[/]", escape(s["text"]))
         con.print(table)
     elif kind == "body_parts":
-        table = Table(*_heads(lang, ("partie", "part"), ("côtés", "sides"), ("malus", "penalty"), ("affecte", "affects")),
-                      show_lines=True)
+        table = Table(*h("part", "sides", "penalty", "affects"), show_lines=True)
         for p in doc["body_parts"]:
-            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", ", ".join(p["sides"]) or "-", str(p["penalty"]), escape(p["affects"]))
+            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", ", ".join(p["sides"]) or "-", str(p["penalty"]),
+                          escape(p["affects"]))
         con.print(table)
     else:
         _render_entry(doc, lang, con)

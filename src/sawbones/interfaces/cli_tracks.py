@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ..i18n import Words
 from . import views
 
 # ---------------------------------------------------------------- read model
@@ -22,7 +23,7 @@ def _t(fr: str, en: str, lang: str) -> str:
 
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ..domain.afflictions import ACTIVE, ELIMINATED, end_index, interval
-    from ..domain.clock import describe, describe_span
+    from ..domain.clock import describe, describe_in, describe_span
 
     defn = rules.afflictions.get(a.affliction)
     tracks = []
@@ -54,7 +55,7 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
     if a.status == ACTIVE and a.next_save_at is not None:
         doc["next_save"] = {"at": a.next_save_at, "in": a.next_save_at - state.clock,
                             "text": describe(a.next_save_at, lang),
-                            "in_text": describe_span(max(0, a.next_save_at - state.clock), lang)}
+                            "in_text": describe_in(max(0, a.next_save_at - state.clock), lang)}
         if a.saves_left is not None and defn:
             seconds = (a.next_save_at - state.clock) + (a.saves_left - 1) * interval(defn)
             doc["remaining"] = {"saves": a.saves_left, "seconds": seconds,
@@ -121,6 +122,8 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
         elif e["type"] == "character_died":
             lines.append(f"{character(d['character'])}: " + _t("MORT", "DEAD", lang))
             totals["deaths"] += 1
+        if e["type"] in SUMMARY_COUNTS:
+            totals[SUMMARY_COUNTS[e["type"]]] = totals.get(SUMMARY_COUNTS[e["type"]], 0) + 1
         for f in d.get("facts", []) if isinstance(d, dict) else []:
             what = f.get("what")
             if what == "stage":
@@ -134,15 +137,34 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
     return {"lines": lines, "totals": totals}
 
 
+SUMMARY = Words("advance_summary", {
+    "head": ("Summary: {parts}.", "Bilan : {parts}."),
+    "nothing": ("Summary: nothing happened.", "Bilan : rien ne s'est passé."),
+    "saves": ("saves {n} ({succeeded} made, {failed} failed)", "jets {n} ({succeeded} réussis, {failed} ratés)"),
+    "stages_changed": ("stage changes {n}", "changements de cran {n}"),
+    "cured": ("cures {n}", "guérisons {n}"),
+    "eliminated": ("poisons out of the system {n}", "poisons éliminés {n}"),
+    "end_states": ("end states {n}", "états finaux {n}"),
+    "deaths": ("deaths {n}", "morts {n}"),
+    "injuries_gained": ("new injuries {n}", "nouvelles blessures {n}"),
+    "injuries_healed": ("injuries healed or turned worse {n}", "blessures guéries ou aggravées {n}"),
+    "wounds_healed": ("wounds healed {n}", "blessures localisées guéries {n}"),
+    "hp_changes": ("HP changes {n}", "changements de PV {n}"),
+})
+SUMMARY_COUNTS = {"injury_gained": "injuries_gained", "injury_healed": "injuries_healed",
+                  "wound_healed": "wounds_healed", "hp_changed": "hp_changes"}
+
+
 def summary_text(summary: dict[str, Any], lang: str) -> str:
+    """Only what happened, as counts: "Summary: new injuries 1, injuries healed or turned worse 1."."""
     t = summary["totals"]
-    if lang == "fr":
-        return (f"Bilan : {t['saves']} jets ({t['succeeded']} réussis, {t['failed']} ratés), "
-                f"{t['stages_changed']} changements de cran, {t['cured']} guérisons, "
-                f"{t['eliminated']} poisons éliminés, {t['end_states']} états finaux, {t['deaths']} morts.")
-    return (f"Summary: {t['saves']} saves ({t['succeeded']} succeeded, {t['failed']} failed), "
-            f"{t['stages_changed']} stage changes, {t['cured']} cures, {t['eliminated']} poisons eliminated, "
-            f"{t['end_states']} end states, {t['deaths']} deaths.")
+    parts = []
+    if t["saves"]:
+        parts.append(SUMMARY.say("saves", lang, n=t["saves"], succeeded=t["succeeded"], failed=t["failed"]))
+    for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
+        if t.get(key):
+            parts.append(SUMMARY.say(key, lang, n=t[key]))
+    return SUMMARY.say("head", lang, parts=", ".join(parts)) if parts else SUMMARY.say("nothing", lang)
 
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
@@ -155,7 +177,8 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": a.affliction if a else None,
                     "affliction_name": rules.afflictions[a.affliction].name(lang) if a else None,
-                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang), "dc": p.dc, "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
+                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang), "dc": p.dc,
+                    "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
 
@@ -177,13 +200,8 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 
     for line in doc["summary"]["lines"]:
         con.print("  " + escape(line))
-    others = [e for e in doc["events"] if not e["type"].startswith(("affliction_", "save_pending", "pending_",
-                                                                         "character_died"))]
-    for e in others:
-        if e["type"] == "hp_changed":
-            con.print(f"  {escape(e['data']['character'])}: {e['data']['hp']} HP ({escape(e['data'].get('why', ''))})")
-        else:
-            con.print(f"  {e['type']}: {escape(str(e['data']))}")
+    for line in doc["story"]:
+        con.print("  " + escape(line))
     con.print(summary_text(doc["summary"], lang))
     if doc["pending"]:
         con.print(_t("[yellow]Avance interrompue : un jet attend le dé d'un joueur.[/]",
@@ -195,9 +213,16 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ..domain.clock import describe
 
-    return {"clock": state.clock, "text": describe(state.clock, lang),
-            "events": [e for e in events if e["type"] != "clock_advanced"],
+    from .sentences import sentence
+
+    told = [e for e in events if e["type"] != "clock_advanced"]
+    return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
+            "story": [sentence(e, state, rules, lang) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules, lang), "pending": pending_doc(state, rules, lang)}
+
+
+# told by the summary's own lines (tracks_summary), not again in the story
+SUMMARY_TOLD = ("affliction_saved", "save_pending", "pending_", "character_died")
 
 
 # ---------------------------------------------------------------- commands
@@ -241,7 +266,7 @@ def register(cli: click.Group) -> None:
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
-                         + f" ({character.hp}/{character.max_hp} HP)")
+                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', lang)})")
         if any(e["type"] == "character_died" for e in events):
             lines.append(_t(f"{character.name} meurt.", f"{character.name} dies.", lang))
         section = affliction_section(character, state, rules, lang)

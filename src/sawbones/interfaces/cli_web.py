@@ -37,6 +37,24 @@ def app_from_env() -> Any:
                       allowed_hosts=tuple(hosts) if hosts else None, max_body=int(settings.get("max_body", 1_000_000)))
 
 
+def check_port(host: str, port: int) -> None:
+    """Refuse, with one line, a port something else already listens on (exit 1)."""
+    import socket
+
+    from ..errors import SawbonesError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            error = SawbonesError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): another program uses it; "
+                                  "stop it or choose another --port", "serve")
+            error.code = "port_busy"
+            raise error from None
+
+
 def sign_in_link(base: str, store: Any, campaign: str) -> str:
     """A fresh one-time GM sign-in link (the sessions already signed in are not touched)."""
     from .web.api_campaigns import sign_in_link as path
@@ -78,6 +96,7 @@ def register(cli: click.Group) -> None:
 
         from .web import security
 
+        check_port(host, port)  # a busy port is one error line, before any banner
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         settings = server_settings(host, access, allowed_hosts, max_body)

@@ -24,14 +24,14 @@ def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
                if options.get("day_of_rest") != "normal_day"
                else _fr(lang, "une journée normale (automatique)", "a normal day (automatic)"))
         return [_fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
-                _fr(lang, "1 pv de soins magiques", "1 HP of magical healing"), day]
+                _fr(lang, "1 PV de soins magiques", "1 HP of magical healing"), day]
     left = w.damage - w.recovered
     mode = options.get("nonsuperficial_heal", "hp_recovered")
     if mode == "hp_recovered":
-        return [_fr(lang, f"récupérer les {left} pv qu'elle a coûtés (magie ou repos)",
+        return [_fr(lang, f"récupérer les {left} PV qu'elle a coûtés (magie ou repos)",
                     f"recovering the {left} HP it cost (magic or rest)")]
     if mode == "magic_only":
-        return [_fr(lang, f"{left} pv de soins magiques", f"{left} HP of magical healing")]
+        return [_fr(lang, f"{left} PV de soins magiques", f"{left} HP of magical healing")]
     return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
 
 

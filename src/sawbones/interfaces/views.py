@@ -5,8 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain import hit_points
-from ..domain.clock import describe, describe_span
+from ..domain.clock import describe, describe_in, describe_span
 from ..domain.options import effective_options
+from ..i18n import Words
+
+V = Words("views", {
+    "hp": ("HP", "PV"), "hd": ("HD", "DV"), "dc": ("DC", "DD"),
+    "dead": ("DEAD", "MORT"), "dying": ("dying", "mourant"), "stable": ("stable", "stable"),
+    "npc": ("NPC", "PNJ"), "no_characters": ("no characters yet", "aucun personnage pour l'instant"),
+    "no_injuries": ("no injuries", "aucune blessure"), "heals_by": ("heals by: ", "guérit par : "),
+    "secret_deadline": ("secret deadline:", "échéance secrète :"),
+    "deadline_passed": ("deadline passed", "échéance dépassée"),
+    "next_daily": ("next daily effect: ", "prochain effet quotidien : "),
+    "conditions": ("conditions: ", "états : "), "from": ("from", "par"),
+    "lost": ("{part} {left}/2", "{part} {left}/2"),
+    "treating": ("under treatment", "en traitement"),
+    "defaults": ("all options at their defaults", "toutes les options à leur valeur par défaut"),
+    "characters": ("characters: ", "personnages : "), "none": ("none", "aucun"),
+    "seed": ("dice seed", "graine des dés"),
+    "option_default": ("default: {value}", "par défaut : {value}"),
+    "option_is_default": ("the default", "valeur par défaut"),
+    "option_choices": ("one of: {choices}", "au choix : {choices}"),
+    "group_general": ("General", "Général"), "group_injuries": ("Lingering injuries (5e)", "Blessures persistantes (5e)"),
+    "group_wounds": ("Localized wounds (3.5)", "Blessures localisées (3.5)"),
+    "group_tracks": ("Diseases and poisons (PF)", "Maladies et poisons (PF)"),
+})
 
 SEVERITY_STYLE = {"minor": "green", "moderate": "yellow", "severe": "red", "critical": "bold red"}
 
@@ -25,13 +48,17 @@ def campaign_doc(state: Any, rules: Any) -> dict[str, Any]:
 
 
 def render_campaign(doc: dict[str, Any], lang: str, con: Any) -> None:
-    con.print(f"[bold]{doc['name']}[/] · {doc['system']} · {describe(doc['clock'], lang)} · seed {doc['seed']}")
+    from rich.markup import escape
+
+    con.print(f"[bold]{escape(doc['name'])}[/] · {doc['system']} · {describe(doc['clock'], lang)} · "
+              f"{V.say('seed', lang)} {doc['seed']}")
     if doc["options"]:
         for key, value in doc["options"].items():
             con.print(f"  {key} = {value}")
     else:
-        con.print("  all options at their defaults")
-    con.print("  characters: " + (", ".join(c["name"] for c in doc["characters"]) or "none"))
+        con.print("  " + V.say("defaults", lang))
+    con.print("  " + V.say("characters", lang) + escape(", ".join(c["name"] for c in doc["characters"])
+                                                         or V.say("none", lang)))
 
 
 def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -41,14 +68,43 @@ def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]
         for o in rules.options.values()]}
 
 
-def render_options(doc: dict[str, Any], con: Any) -> None:
-    from rich.table import Table
+def render_options(doc: dict[str, Any], lang: str, con: Any) -> None:
+    """One option per block: `id = value`, its default and allowed values, then its help wrapped to the
+    terminal (80 columns in a pipe); the id is never cut, it is what `campaign set` takes."""
+    import textwrap
 
-    table = Table("option", "value", "default", "help", show_lines=False)
+    from rich.markup import escape
+
+    width = max(40, min(con.width, 100))
+    group = None
     for o in doc["options"]:
-        mark = "" if o["value"] == o["default"] else "[bold]"
-        table.add_row(o["id"], f"{mark}{o['value']}", str(o["default"]), o["help"])
-    con.print(table)
+        if o["group"] != group:
+            group = o["group"]
+            key = f"group_{group}"
+            con.print(f"\n[bold]{escape(V.say(key, lang) if key in V else str(group))}[/]")
+        changed = o["value"] != o["default"]
+        value = f"[bold]{escape(shown(o['value']))}[/]" if changed else escape(shown(o["value"]))
+        facts = [V.say("option_default", lang, value=shown(o["default"]))] if changed else [V.say("option_is_default", lang)]
+        if o["choices"]:
+            facts.append(V.say("option_choices", lang, choices=", ".join(o["choices"])))
+        elif o["type"] == "bool":
+            facts.append(V.say("option_choices", lang, choices="true, false"))
+        con.print(f"  {o['id']} = {value}")
+        for line in textwrap.wrap(f"({(' ; ' if lang == 'fr' else '; ').join(facts)})", width - 6,
+                                  break_on_hyphens=False):
+            con.print("      [dim]" + escape(line) + "[/]")
+        for line in textwrap.wrap(o["help"], width - 6):
+            con.print("      " + escape(line))
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items()) or "{}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value) or "—"
+    return str(value)
 
 
 def heals_doc(injury: Any, rules: Any, lang: str, options: dict[str, Any] | None = None) -> list[str]:
@@ -118,189 +174,216 @@ def _base_character_doc(character: Any, state: Any, rules: Any, lang: str) -> di
     }
 
 
-def render_character_list(doc: dict[str, Any], con: Any) -> None:
+def render_character_list(doc: dict[str, Any], lang: str, con: Any) -> None:
     if not doc["characters"]:
-        con.print("no characters yet")
+        con.print(V.say("no_characters", lang))
     for c in doc["characters"]:
-        con.print(f"{c['name']} ({c['id']}) {c['hp']}/{c['max_hp']} HP{' · NPC' if c['npc'] else ''}", markup=False)
+        con.print(f"{c['name']} ({c['id']}) {c['hp']}/{c['max_hp']} {V.say('hp', lang)}"
+                  f"{' · ' + V.say('npc', lang) if c['npc'] else ''}", markup=False)
+
+
+def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Conditions the rules impose on a character now, each with its source."""
+    from ..domain.effects import conditions
+
+    out = []
+    for condition, active in conditions(character, rules, options):
+        known = rules.conditions.get(condition)
+        out.append({"id": condition, "name": known.name(lang) if known else condition,
+                    "source": active.source(lang)})
+    return out
+
+
+def status_doc(service: Any, campaign: str, character: str | None, lang: str) -> dict[str, Any]:
+    """`status` (CLI and API): the party, or one character, with the conditions the rules impose now."""
+    from ..domain.campaign import find_character
+
+    loaded = service.load(campaign)
+    ctx = service.context(loaded)
+    state = loaded.state
+    chars = [find_character(state, character)] if character else list(state.characters)
+    return {"campaign": state.name, "clock": state.clock, "characters": [
+        {**character_doc(c, state, ctx.rules, lang), "conditions": conditions_of(c, ctx.rules, ctx.options, lang)}
+        for c in chars]}
+
+
+def life_state(c: dict[str, Any]) -> str | None:
+    """dead, stable, dying or None: what a character's HP line must say in words (colour is extra)."""
+    if c["dead"]:
+        return "dead"
+    if c.get("dying", c["hp"] <= 0 and not c["stable"]):  # the system's hit point model says (pf1e: below 0)
+        return "dying"
+    return "stable" if c["hp"] <= 0 and c["stable"] else None
+
+
+LIFE_STYLE = {"dead": "bold red", "dying": "bold yellow", "stable": "cyan"}
 
 
 def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
+    """The party, in plain words that survive a pipe: HP, dying/stable/dead, conditions, injuries, timers."""
     from rich.markup import escape
 
+    say = lambda key, **kw: V.say(key, lang, **kw)  # noqa: E731
     con.print(f"[bold]{escape(doc['campaign'])}[/] · {describe(doc['clock'], lang)}")
     if not doc["characters"]:
-        con.print("no characters yet")
+        con.print(say("no_characters"))
     for c in doc["characters"]:
-        state = " · [bold red]DEAD[/]" if c["dead"] else (
-            " · [red]" + ("mourant" if lang == "fr" else "dying") + "[/]" if c.get("dying") else "")
+        life = life_state(c)
+        state = f" · [{LIFE_STYLE[life]}]{say(life)}[/]" if life else ""
         body = c["body"]
-        lost = [f"{k} {v}/2" for k, v in body.items() if v < 2]
-        con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} HP · HD {c['hit_dice']}/{c['hit_dice_max']}"
-                  f"{state}{' · ' + ', '.join(lost) if lost else ''}")
-        if not c["injuries"] and not c.get("wounds"):
-            con.print("  no injuries" if lang == "en" else "  aucune blessure")
+        lost = [say("lost", part=_body_word(k, lang), left=v) for k, v in body.items() if v < 2]
+        npc = f" · {say('npc')}" if c.get("npc") else ""
+        con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} {say('hp')} · {say('hd')} "
+                  f"{c['hit_dice']}/{c['hit_dice_max']}{npc}{state}{' · ' + ', '.join(lost) if lost else ''}")
+        if c.get("conditions"):
+            con.print("  " + say("conditions") + "; ".join(
+                f"{escape(x['name'])} ({say('from')} {escape(x['source']['name'])})" for x in c["conditions"]))
+        if not c["injuries"] and not c.get("wounds") and not c.get("afflictions"):
+            con.print("  " + say("no_injuries"))
         for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)
             render(c, lang, con)
         for i in c["injuries"]:
             style = SEVERITY_STYLE.get(i["severity"], "")
-            site = f" ({i['site']})" if i["site"] else ""
-            con.print(f"  [{style}]{i['id']} {escape(i['name'])}{site}[/] · {i['severity_name']} · DC {i['dc']}")
+            site = f" ({_body_word(i['site'], lang)})" if i["site"] else ""
+            treating = f" · {say('treating')}" if i.get("treatment_started") else ""
+            con.print(f"  [{style}]{i['id']} {escape(i['name'])}{site}[/] · {i['severity_name']} · "
+                      f"{say('dc')} {i['dc']}{treating}")
             con.print(f"     {escape(i['text'])}")
-            con.print("     " + ("guérit par : " if lang == "fr" else "heals by: ") + "; ".join(i["heals_by"]))
+            con.print("     " + say("heals_by") + escape("; ".join(i["heals_by"])))
             timers = i["timers"]
             if "deadline_in" in timers:
-                when = describe_span(max(0, timers["deadline_in"]), lang)
-                con.print(f"     [red]{'échéance secrète dans' if lang == 'fr' else 'secret deadline in'} {when}[/]")
+                when = describe_in(max(0, timers["deadline_in"]), lang)
+                con.print(f"     [red]{say('secret_deadline')} {when}[/]")
             if "next_daily_effect_at" in timers:
-                con.print(f"     {'prochain effet quotidien' if lang == 'fr' else 'next daily effect'}: "
-                          f"{describe(timers['next_daily_effect_at'], lang)}")
+                con.print(f"     {say('next_daily')}{describe(timers['next_daily_effect_at'], lang)}")
         for a in c.get("afflictions", []):
             render_affliction(a, lang, con)
 
 
-STATUS_WORDS = {
-    "active": ("en cours", "active"), "eliminated": ("éliminé, récupération", "eliminated, recovering"),
-    "end_state": ("état final", "end state"), "cured": ("guéri (séquelles)", "cured (after-effects)"),
-}
+def _body_word(part: str, lang: str) -> str:
+    from .sentences import W
+
+    return W.say(part, lang) if part in W else part
+
+
+A = Words("affliction_status", {
+    "active": ("active", "en cours"), "eliminated": ("out of the system, recovering", "éliminé, récupération"),
+    "end_state": ("end state", "état final"), "cured": ("cured (after-effects)", "guéri (séquelles)"),
+    "halted": ("halted", "enrayée"), "disease": ("disease", "maladie"), "poison": ("poison", "poison"),
+    "stage_now": ("stage now: {stage}", "cran actuel : {stage}"),
+    "next_save": ("next save: {when} ({due})", "prochain jet : {when} ({due})"),
+    "saves_left": ("saves left: {n} ({span})", "jets restants : {n} ({span})"),
+    "streak": ("cure streak: {current}/{needed}", "série de guérison : {current}/{needed}"),
+    "failures": ("failures: {banked}/{needed}", "échecs : {banked}/{needed}"),
+    "waiting": ("waiting for a die: {ids}", "en attente d'un dé : {ids}"),
+    "permanent": ("permanent: {name} (removed by {by})", "définitif : {name} (levé par {by})"),
+    "ability_damage": ("ability damage: {list}", "affaiblissement : {list}"),
+    "cure": ("cure: {text}", "guérison : {text}"),
+})
 
 
 def render_affliction(a: dict[str, Any], lang: str, con: Any) -> None:
-    """One disease or poison: its track(s) as a ladder with the current stage, what is due, the cure streak."""
+    """One disease or poison: its track(s) as a ladder, the current stage in words, what is due, the cure streak."""
     from rich.markup import escape
 
-    fr = lang == "fr"
-    status = STATUS_WORDS.get(a["status"], (a["status"], a["status"]))[0 if fr else 1]
-    if a["status"] == "eliminated" and a["kind"] == "disease":
-        status = "enrayée" if fr else "halted"
-    con.print(f"  [bold magenta]{a['id']} {escape(a['name'])}[/] · {a['kind']} · {'DD' if fr else 'DC'} {a['dc']}"
-              f" · {status}")
+    say = lambda key, **kw: A.say(key, lang, **kw)  # noqa: E731
+    status = say("halted") if a["status"] == "eliminated" and a["kind"] == "disease" else (
+        say(a["status"]) if a["status"] in A else a["status"])
+    kind = say(a["kind"]) if a["kind"] in A else a["kind"]
+    con.print(f"  [bold magenta]{a['id']} {escape(a['name'])}[/] · {kind} · {V.say('dc', lang)} {a['dc']} · {status}")
     for t in a["tracks"]:
-        steps = []
+        steps, now = [], None
         for st in t["ladder"]:
             label = escape(st["name"]) + ("†" if st["end_state"] else "")
-            steps.append(f"[reverse]{label}[/]" if st["current"] else (f"[red]{label}[/]" if st["reached"] else label))
+            if st["current"]:
+                now = st["name"]
+            steps.append(f"[reverse]\\[{label}][/]" if st["current"] else (f"[red]{label}[/]" if st["reached"] else label))
         con.print("     " + " › ".join(steps))
+        if now is not None:
+            con.print("     " + say("stage_now", stage=escape(now)))
     parts = []
     if a.get("next_save"):
-        parts.append(("prochain jet : " if fr else "next save: ") + f"{a['next_save']['text']}"
-                     + (f" ({'dans' if fr else 'in'} {a['next_save']['in_text']})"))
+        parts.append(say("next_save", when=a["next_save"]["text"], due=a["next_save"]["in_text"]))
     if a.get("remaining"):
-        r = a["remaining"]
-        parts.append(f"{r['saves']} {'jets restants' if fr else 'saves left'} ({r['text']})")
+        parts.append(say("saves_left", n=a["remaining"]["saves"], span=a["remaining"]["text"]))
     if a["streak"]["needed"]:
-        parts.append(("série : " if fr else "cure streak: ") + f"{a['streak']['current']}/{a['streak']['needed']}")
+        parts.append(say("streak", current=a["streak"]["current"], needed=a["streak"]["needed"]))
     if a.get("failures"):
-        parts.append(("échecs : " if fr else "failures: ") + f"{a['failures']['banked']}/{a['failures']['needed']}")
+        parts.append(say("failures", banked=a["failures"]["banked"], needed=a["failures"]["needed"]))
     if a.get("pending"):
-        parts.append(("en attente : " if fr else "waiting: ") + ", ".join(a["pending"]))
+        parts.append(say("waiting", ids=", ".join(a["pending"])))
     if parts:
         con.print("     " + " · ".join(parts))
     for p in a.get("permanent", []):
-        con.print(f"     {'permanent' if not fr else 'définitif'}: {escape(p['name'])} "
-                  f"({'levé par' if fr else 'removed by'} {', '.join(p.get('removed_by_names', p['removed_by'])) or '—'})")
+        con.print("     " + say("permanent", name=escape(p["name"]), by=", ".join(p.get("removed_by_names", p["removed_by"])) or "—"))
     if a.get("ability_damage"):
-        con.print(f"     {'dégâts de caractéristique' if fr else 'ability damage'}: "
-                  + ", ".join(f"{k} -{v}" for k, v in a["ability_damage"].items()))
-    con.print(f"     {'guérison' if fr else 'cure'}: {escape(a['cure'])}")
+        con.print("     " + say("ability_damage", list=", ".join(f"{k} -{v}" for k, v in a["ability_damage"].items())))
+    con.print("     " + say("cure", text=escape(a["cure"])))
 
 
-def render_log(doc: dict[str, Any], con: Any) -> None:
+def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
+               lang: str) -> list[dict[str, Any]]:
+    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    from .sentences import sentence
+
+    tail = service.store.events(campaign_id, after=max(0, head - limit))
+    undone = {action for _, action in service.store.undo_markers(campaign_id)}
+    return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
+             "schema_version": e.schema_version, "content_version": e.content_version,
+             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in tail]
+
+
+def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
+    """`log` (CLI and API): the last events, each with its sentence in `lang`."""
+    loaded = service.load(campaign)
+    rules = service.rules_for(loaded.state)
+    return {"campaign": loaded.state.name,
+            "events": log_events(service, loaded.campaign_id, loaded.head, limit, loaded.state, rules, lang)}
+
+
+def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
+    """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences."""
+    from .sentences import sentence
+
+    state, action = service.undo(campaign)
+    rules = service.rules_for(state)
+    cid = service.store.campaign_id(state.name)
+    head, window = service.store.head(cid), 64
+    while True:  # the undone action is near the end: read back from the tail until it is all there
+        tail = service.store.events(cid, after=max(0, head - window))
+        if not tail or tail[0].version == 1 or tail[0].action < action:
+            break
+        window *= 4
+    events = [e for e in tail if e.action == action]
+    return {"undone_action": action, "version": state.version,
+            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang) for e in events]}
+
+
+def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
     from rich.markup import escape
 
-    for e in doc["events"]:
-        mark = " [dim](undone)[/]" if e["undone"] else ""
-        data = ", ".join(f"{k}={v}" for k, v in e["data"].items() if k not in ("rolls",))
-        con.print(f"{e['version']:>5} a{e['action']:<4} {e['type']}{mark} {escape(data)}")
-
-
-def render_advance(doc: dict[str, Any], state: Any, lang: str, con: Any) -> None:
-    from rich.markup import escape
+    from .sentences import say
 
     for e in doc["events"]:
-        con.print(f"  {e['type']}: {escape(str(e['data']))}")
-    con.print(("Horloge : " if lang == "fr" else "Clock: ") + doc["text"])
+        mark = f" [dim]({say('undone', lang)})[/]" if e["undone"] else ""
+        text = escape(e["text"]).replace("\n", "\n" + " " * 12)
+        con.print(f"{e['version']:>5} a{e['action']:<4} {text}{mark}")
 
 
-def _name(state: Any, character_id: str | None) -> str:
-    character = state.character(character_id) if character_id else None
-    return character.name if character else str(character_id)
+# events an action's own output already tells (its command prints them its way)
+QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_advanced", "character_added",
+                   "character_edited", "character_removed", "wound_received", "wound_first_aid", "wound_recovery",
+                   "wound_suppression_ended", "wound_healed", "affliction_contracted", "affliction_changed",
+                   "affliction_saved", "affliction_removed", "save_pending", "pending_cleared", "action_undone"})
 
 
 def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
-    """One line for people; None for bookkeeping events."""
-    d, kind, fr = event["data"], event["type"], lang == "fr"
-    who = _name(state, d.get("character"))
-    if kind == "damage_taken":
-        parts = " + ".join(f"{a} {k}" for a, k in d["parts"])
-        extra = "".join(f" + {e['amount']} ({e['source']})" for e in d["extra"])
-        return f"{who}: {parts}{extra} = {d['total']} → {d['hp']} {'PV' if fr else 'HP'}"
-    if kind == "injury_gained":
-        definition = rules.injuries[d["injury"]]
-        site = f" ({d['site']})" if d.get("site") else ""
-        severity = rules.severities[d["severity"]].name(lang)
-        head = "nouvelle blessure" if fr else "new injury"
-        return f"{who}: {head} {d['id']} — {definition.name(lang)}{site}, {severity}, d20 {d['d20']}, DD {d['dc']}" \
-            if fr else f"{who}: {head} {d['id']} — {definition.name(lang)}{site}, {severity}, d20 {d['d20']}, DC {d['dc']}"
-    if kind == "injury_healed":
-        how = d.get("how", "")
-        if how == "replaced":
-            return f"{who}: {d['injury']} {'se transforme' if fr else 'turns worse'} ({d.get('why', '')})"
-        spell = spell_name(rules, d["spell"], state.system, lang) if d.get("spell") else ""
-        return f"{who}: {d['injury']} {'guérie' if fr else 'healed'} ({how}{', ' + spell if spell else ''})"
-    if kind == "treatment_started":
-        from ..domain.clock import describe_span
+    """One line for people (sentences.py); None for events the action's own output tells."""
+    from .sentences import sentence
 
-        return f"{who}: {'traitement de' if fr else 'treating'} {d['injury']} ({describe_span(d['seconds'], lang)})"
-    if kind == "treatment_failed":
-        total = save_total({"total": d["check"], "breakdown": d.get("breakdown")}, lang)
-        return f"{who}: {'échec du traitement' if fr else 'treatment failed'} {total} < {d['dc']} → DC {d['dc'] + 2}"
-    if kind == "hp_changed":
-        max_hp = f" (max {d['max_hp']})" if "max_hp" in d else ""
-        return f"{who}: {d['hp']} {'PV' if fr else 'HP'}{max_hp}{' · ' + _cause(d['cause'], lang) if d.get('cause') else ''}"
-    if kind == "body_changed":
-        return f"{who}: {d['part']} {d['change']:+d}"
-    if kind == "character_died":
-        return f"{who}: {'MORT' if fr else 'DEAD'} ({_cause(d.get('cause', ''), lang)})"
-    if kind == "character_stabilized":
-        return f"{who}: {'stabilisé' if fr else 'stable'}"
-    if kind == "injury_changed" and d.get("note"):
-        return f"{who}: {d['injury']} {d['note']}"
-    if kind == "noted" and d.get("no_benefit") == "hp_below_1":
-        return (f"{who} : {d['hp']} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)" if fr else
-                f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
-    if kind == "noted" and "results" in d:
-        from ..content.schema import Outcome
-        from ..domain.outcomes import outcome_text
-
-        lines = []
-        for r in d["results"]:
-            if r.get("on") == "dying":  # the hit point model's check for a dying character
-                verdict = ("stabilisé" if fr else "stable") if r["succeeded"] else ("perd des PV" if fr else "loses HP")
-                lines.append(f"{who}: {'mourant, test de' if fr else 'dying, check of'} {r['check'].upper()} "
-                             f"{r['total']} vs {r['dc']} → {verdict}")
-                continue
-            src = r["source"]["name"]
-            does = outcome_text(Outcome.model_validate(r["outcome"]), rules)(lang)
-            if "save" in r:
-                verdict = ("raté" if fr else "failed") if r["failed"] else ("réussi" if fr else "made")
-                lines.append(f"{who}: {src} — {save_name(rules, r['save'], state.system, lang)} {save_total(r, lang)} "
-                             f"vs {r['dc']} {verdict}"
-                             + (f" → {does}" if r["applies"] else ""))
-            elif r["applies"]:
-                lines.append(f"{who}: {src} → {does}")
-        return "\n".join(lines) or f"{who}: {'rien ne se déclenche' if fr else 'nothing triggers'}"
-    if kind == "condition_gained":
-        cond = rules.conditions.get(d["condition"])
-        name = cond.name(lang) if cond else d["condition"]
-        until = f" ({'jusqu’à' if fr else 'until'} {describe(d['until'], lang)})" if d.get("until") is not None else ""
-        return f"{who}: {'devient' if fr else 'becomes'} {name}{until} ← {d['source']['name']['fr' if fr else 'en']}"
-    if kind == "condition_ended":
-        cond = rules.conditions.get(d["id"].rpartition(":")[2])
-        return f"{who}: {'fin de' if fr else 'no longer'} {cond.name(lang) if cond else d['id']}"
-    if kind in ("affliction_exposed", "affliction_spell", "affliction_recovered"):
-        return _affliction_line(d, kind, who, rules, lang, state.system)
-    return None
+    if event["type"] in QUIET or (event["type"] == "injury_changed" and not event["data"].get("note")):
+        return None
+    return sentence(event, state, rules, lang)
 
 
 def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
@@ -341,21 +424,6 @@ def save_total(d: dict[str, Any], lang: str) -> str:
     if d.get("total") is None:
         return why or ("échec automatique" if lang == "fr" else "automatic failure")
     return f"{d['total']} ({why})" if why else str(d["total"])
-
-
-def _affliction_line(d: dict[str, Any], kind: str, who: str, rules: Any, lang: str, system: str | None = None) -> str:
-    """Exposures, spells and rest recovery of the progression tracks."""
-    fr = lang == "fr"
-    content = d.get("content") or d.get("affliction")
-    defn = rules.afflictions.get(content) if isinstance(content, str) else None
-    what = defn.name(lang) if defn else str(content or "")
-    if kind == "affliction_exposed":
-        ok = ("réussi" if fr else "made") if d.get("succeeded") else ("raté" if fr else "failed")
-        return (f"{who} · {what}: {'jet' if fr else 'save'} {save_total(d, lang)} "
-                f"{'contre DD' if fr else 'vs DC'} {d.get('dc')} {ok}")
-    facts = ", ".join(str(f.get("what")) for f in d.get("facts", []) if isinstance(f, dict))
-    spell = spell_name(rules, d["spell"], system, lang) + " → " if d.get("spell") else ""
-    return f"{who} · {what}: {spell}{facts or ('rien' if fr else 'no change')}"
 
 
 def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:

@@ -259,11 +259,7 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
 def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_access),
            lang: str = Depends(api_lang)):
     with gm.open() as service:
-        state = service.load(gm.campaign).state
-        rules = service.rules_for(state)
-        chars = [decisions.find_character(state, character)] if character else list(state.characters)
-        return {"campaign": state.name, "clock": state.clock,
-                "characters": [views.character_doc(c, state, rules, lang) for c in chars]}
+        return views.status_doc(service, gm.campaign, character, lang)
 
 
 @router.get("/{campaign}/dashboard", tags=["campaign state"],
@@ -284,18 +280,14 @@ def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
 
 @router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
-def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_access)):
+def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_access),
+        lang: str = Depends(api_lang)):
     with gm.open() as service:
-        cid = service.store.campaign_id(gm.campaign)
-        events, undone = reports.log_tail(service, cid, service.store.head(cid), limit)
-        return {"campaign": gm.campaign, "events": [
-            {"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
-             "schema_version": e.schema_version, "content_version": e.content_version} for e in events]}
+        return views.log_doc(service, gm.campaign, limit, lang)
 
 
 def _undo(service, campaign, body, lang):
-    state, action = service.undo(campaign)
-    return {"undone_action": action, "version": state.version}
+    return views.undo_doc(service, campaign, lang)
 
 
 register(Action("undo", None, m.UndoOut, run=_undo, summary="Revert the last action exactly", tags=("campaign state",)))

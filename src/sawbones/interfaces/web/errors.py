@@ -14,7 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ...errors import ConflictError, ContentError, NotFound, RuleViolation, SawbonesError, StoreError, UsageError
+from ...errors import (ConflictError, ContentError, NotFound, PackMissing, RuleViolation, SawbonesError, StoreError,
+                       UsageError)
 
 log = logging.getLogger("sawbones.web")
 
@@ -40,7 +41,7 @@ class Forbidden(WebError):
 # Order matters: subclasses before their bases.
 STATUSES: tuple[tuple[type[SawbonesError], int], ...] = (
     (NotFound, 404), (ConflictError, 409), (RuleViolation, 409), (UsageError, 422),
-    (ContentError, 500), (StoreError, 503),
+    (PackMissing, 503), (ContentError, 500), (StoreError, 503),
 )
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "too_large",
@@ -69,11 +70,22 @@ def _wants_html(request: Request) -> bool:
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
              headers: dict[str, str] | None = None) -> Response:
-    if _wants_html(request):
-        from .pages_common import render_error
+    """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
+    from ...i18n import for_the_web
 
-        return render_error(request, status, code, message, headers)
-    return JSONResponse(error_body(code, message, where), status_code=status, headers=headers)
+    if _wants_html(request):
+        from .pages_common import page_lang, render_error
+
+        return render_error(request, status, code, for_the_web(message, page_lang(request)), headers)
+    return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where), status_code=status,
+                        headers=headers)
+
+
+def _api_lang(request: Request) -> str:
+    from .deps import accept_language
+
+    asked = request.query_params.get("lang")
+    return asked if asked in ("en", "fr") else accept_language(request.headers.get("accept-language")) or "en"
 
 
 def _loc(loc: Any) -> str:

@@ -278,6 +278,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Ce serveur ne répond pas au nom d'hôte {host!r} (voir --allowed-host)."),
     "too_large": ("The request is larger than this server accepts ({limit} bytes at most).",
                   "La requête dépasse ce que ce serveur accepte ({limit} octets au plus)."),
+    "colon": (": ", " : "),
 }
 
 

@@ -8,6 +8,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
+from ...domain.names import check_name
+from ...errors import UsageError
+
 
 def _unicode(text: str) -> str:
     try:
@@ -22,9 +25,19 @@ def Str(max_length: int = 80, min_length: int = 1, pattern: str | None = None) -
                      AfterValidator(_unicode)]
 
 
-CampaignNameStr = Annotated[str, StringConstraints(min_length=1, max_length=80, pattern=r"^[^/\\?#%\x00-\x1f\x7f]+$"),
-                            AfterValidator(_unicode)]
+def _name_rule(what: str) -> Any:
+    """The one name rule (domain/names.py), as a pydantic validator."""
+    def check(text: str) -> str:
+        try:
+            return check_name(text, what)
+        except UsageError as exc:
+            raise ValueError(exc.message) from None
+    return AfterValidator(check)
+
+
+CampaignNameStr = Annotated[str, StringConstraints(min_length=1, max_length=80), _name_rule("campaign")]
 NameStr = Str(80)
+CharacterNameStr = Annotated[str, StringConstraints(min_length=1, max_length=80), _name_rule("character")]
 IdStr = Str(60)
 Key = Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_\-]+$")]
 PairKey = Annotated[str, StringConstraints(min_length=1, max_length=40)]  # the rules check the names
@@ -59,7 +72,7 @@ class ErrorResponse(BaseModel):
 
 
 class CampaignIn(Strict):
-    name: CampaignNameStr = Field(description="The campaign's name (no '/', '?', '#', '%', '\\' or control characters).")
+    name: CampaignNameStr = Field(description="The campaign's name (no '/', '?', '#', '%', '\\', control or invisible characters).")
     system: Literal["dnd5e", "pf1e"] = "dnd5e"
     seed: int | None = Field(None, ge=0, le=2**53, description="Seed of the campaign's dice (default: random).")
 
@@ -152,11 +165,11 @@ class Sheet(Strict):
 
 
 class CharacterIn(Sheet):
-    name: NameStr  # type: ignore[valid-type]
+    name: CharacterNameStr  # type: ignore[valid-type]
 
 
 class CharacterEdit(Sheet):
-    name: NameStr | None = None  # type: ignore[valid-type]
+    name: CharacterNameStr | None = None  # type: ignore[valid-type]
 
 
 class InjuryOut(Doc):
@@ -324,6 +337,7 @@ class AdvanceOut(Doc):
 class UndoOut(Doc):
     undone_action: int
     version: int
+    reverted: list[str] = Field(description="What the undone action had done, one sentence per event.")
 
 
 class LogEvent(Doc):
@@ -334,6 +348,7 @@ class LogEvent(Doc):
     undone: bool
     schema_version: int
     content_version: str
+    text: str = Field(description="The event as a sentence, in the language asked for.")
 
 
 class LogOut(Doc):

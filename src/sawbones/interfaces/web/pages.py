@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
+from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
@@ -28,8 +29,9 @@ from .pages_common import campaign_url, checked_form, page_lang, query_int, redi
 router = APIRouter(include_in_schema=False)
 
 
-def _validation_lines(exc: ValidationError) -> list[str]:
-    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}: {e['msg']}" for e in exc.errors()[:5]]
+def _validation_lines(exc: ValidationError, lang: str) -> list[str]:
+    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}{' : ' if lang == 'fr' else ': '}"
+            f"{translate(e['msg'], lang)}" for e in exc.errors()[:5]]
 
 
 # ------------------------------------------------------------------ home
@@ -58,7 +60,7 @@ async def create_campaign(request: Request) -> Response:
     try:
         body = CampaignIn.model_validate(form_to_fields(form, ("name", "system", "seed")), strict=False)
     except ValidationError as exc:
-        session.flash("error", _validation_lines(exc))
+        session.flash("error", _validation_lines(exc, lang))
         return await run_in_threadpool(redirect, request, "/")
 
     def create() -> None:
@@ -74,7 +76,7 @@ async def create_campaign(request: Request) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [exc.message])
+        session.flash("error", [for_the_web(exc.message, lang)])
         return await run_in_threadpool(redirect, request, "/")
     session.flash("done", [i18n.text("campaign_made", lang)])
     return await run_in_threadpool(redirect, request, campaign_url(body.name))
@@ -195,7 +197,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
                 body = (action.body.model_validate(form_to_body(action, form), strict=False)
                         if action.body is not None else None)
             except ValidationError as exc:
-                session.flash("error", _validation_lines(exc))
+                session.flash("error", _validation_lines(exc, lang))
                 return None
             return action.run(service, campaign, body, lang)
 
@@ -204,7 +206,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [exc.message])
+        session.flash("error", [for_the_web(exc.message, lang)])
         return await run_in_threadpool(redirect, request, back)
     if doc is not None:
         session.flash("done", done_lines(name, doc, lang))
@@ -220,7 +222,7 @@ def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
     if name == "remove_character":
         return [t("removed") + f" {doc['removed']}"]
     if name == "undo":
-        return [t("undone").format(action=doc["undone_action"])]
+        return [t("undone").format(action=doc["undone_action"])] + doc.get("reverted", [])
     if name == "set_option":
         return [f"{doc['option']} = {doc['value'] if not doc['reset'] else t('default')}"]
     return [t("done")]

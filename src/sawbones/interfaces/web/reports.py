@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import views
-from ...domain.clock import describe, describe_span
+from ...domain.clock import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
@@ -69,18 +69,6 @@ def pending_list(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ the dashboard
 
 
-def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str) -> list[dict[str, Any]]:
-    """Conditions the rules impose on a character now, each with its source."""
-    from ...domain.effects import conditions
-
-    out = []
-    for condition, active in conditions(character, rules, options):
-        known = rules.conditions.get(condition)
-        out.append({"id": condition, "name": known.name(lang) if known else condition,
-                    "source": active.source(lang)})
-    return out
-
-
 def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
     """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
     from ...domain import timeline
@@ -97,52 +85,19 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     characters = []
     for c in state.characters:
         doc = views.character_doc(c, state, rules, lang)
-        doc["conditions"] = conditions_of(c, rules, options, lang)
+        doc["conditions"] = views.conditions_of(c, rules, options, lang)
         characters.append(doc)
     due = next_due(state, rules, options)
-    stored, undone = log_tail(service, loaded.campaign_id, loaded.head, log_limit)
-    log = []
-    for e in reversed(stored):
-        lines = event_lines([e.as_event()], state, rules, lang) if e.type != "action_undone" else []
-        log.append({"version": e.version, "action": e.action, "type": e.type, "undone": e.action in undone,
-                    "line": " / ".join(lines) or _bookkeeping(e, state, lang)})
+    log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
+            "line": e["text"].replace("\n", " / ")}
+           for e in reversed(views.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))]
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
         "clock_text": describe(state.clock, lang), "characters": characters,
         "next_due": None if due is None else {"at": due, "text": describe(due, lang),
-                                               "in_text": describe_span(max(0, due - state.clock), lang)},
+                                               "in_text": describe_in(max(0, due - state.clock), lang)},
         "pending": pending_list(state, rules, lang), "log": log,
     }
-
-
-def log_tail(service: Any, campaign_id: int, head: int, limit: int) -> tuple[list[Any], set[int]]:
-    """The last `limit` stored events and every undone action, without reading the whole log."""
-    tail = service.store.events(campaign_id, after=max(0, head - limit))
-    return tail, {action for _, action in service.store.undo_markers(campaign_id)}
-
-
-def _bookkeeping(event: Any, state: Any, lang: str) -> str:
-    """A line for the events views.describe_event leaves out (the log shows every event)."""
-    d, kind, fr = event.data, event.type, lang == "fr"
-    character = state.character(d.get("character") or d.get("id") or "") if isinstance(d, dict) else None
-    who = character.name if character else d.get("name") or d.get("character") or d.get("id") or ""
-    if kind == "action_undone":
-        return ("annule l'action " if fr else "undoes action ") + str(d.get("action"))
-    if kind == "clock_advanced":
-        return ("l'horloge avance de " if fr else "clock moves ") + describe_span(int(d.get("seconds", 0)), lang)
-    if kind == "campaign_created":
-        return f"{'campagne créée' if fr else 'campaign created'} ({d.get('system')}, seed {d.get('seed')})"
-    if kind == "character_added":
-        return f"{who} {'rejoint le groupe' if fr else 'joins'} ({d.get('hp')}/{d.get('max_hp')} {'PV' if fr else 'HP'})"
-    if kind == "character_edited":
-        return f"{who}: {'fiche modifiée' if fr else 'sheet changed'} ({', '.join(d.get('changes', {}))})"
-    if kind == "character_removed":
-        return f"{who} {'retiré' if fr else 'removed'}"
-    if kind == "option_set":
-        value = ("(défaut)" if fr else "(default)") if d.get("reset") else d.get("value")
-        return f"{'option' if not fr else 'option'} {d.get('option')} = {value}"
-    what = kind.replace("_", " ")
-    return f"{who}: {what}" if who else what
 
 
 # ------------------------------------------------------------------ the player's view
@@ -170,7 +125,7 @@ def player_doc(service: Any, campaign: str, character_id: str, lang: str) -> dic
         return None
     ctx = service.context(loaded)
     doc = views.character_doc(character, state, ctx.rules, lang)
-    doc["conditions"] = conditions_of(character, ctx.rules, ctx.options, lang)
+    doc["conditions"] = views.conditions_of(character, ctx.rules, ctx.options, lang)
     player = {key: _scrub(doc[key]) for key in PLAYER_FIELDS if key in doc}
     return {"campaign": state.name, "clock": state.clock, "clock_text": describe(state.clock, lang),
             "head": loaded.head, "character": player}

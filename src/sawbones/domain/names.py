@@ -1,0 +1,66 @@
+"""The one name rule for campaigns and characters, and how a typed name finds a stored one.
+
+Every entry point (CLI, web forms, API, import) calls `check_name`; lookups call `pick`.
+A name is shown to people and put in links: no control or format characters (newlines, NUL, bidi
+overrides, zero-width marks), no lone surrogates, at most 80 characters; a campaign name also goes
+in a URL path segment, so it has none of / \\ ? # %. Typed names match stored ones ignoring case and
+accents ("eloise" finds "Éloïse"); two matches are an ambiguity error, never a guess.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Callable, Iterable, TypeVar
+
+from ..errors import UsageError
+
+MAX_LENGTH = 80
+URL_RESERVED = "/\\?#%"
+T = TypeVar("T")
+
+
+def _describe(ch: str) -> str:
+    name = unicodedata.name(ch, "") if unicodedata.category(ch) != "Cs" else ""
+    return f"U+{ord(ch):04X}{' ' + name if name else ''}"
+
+
+def check_name(text: str, what: str = "character") -> str:
+    """The name as stored (trimmed, NFC), or a UsageError saying which character is refused.
+    what: "campaign" or "character"."""
+    if not isinstance(text, str):
+        raise UsageError(f"a {what} name must be text")
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
+            raise UsageError(f"a {what} name cannot contain {_describe(ch)} (control or invisible character)")
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise UsageError(f"a {what} needs a name")
+    if len(name) > MAX_LENGTH:
+        raise UsageError(f"a {what} name has at most {MAX_LENGTH} characters")
+    if what == "campaign":
+        bad = next((ch for ch in name if ch in URL_RESERVED), None)
+        if bad is not None:
+            raise UsageError(f"a campaign name cannot contain {bad!r} (it goes in links): "
+                             f"none of / \\ ? # %")
+    return name
+
+
+def fold(text: str) -> str:
+    """Case- and accent-blind form: "Éloïse" and "ELOISE" fold alike."""
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def pick(key: str, items: Iterable[T], names: Callable[[T], Iterable[str]], what: str = "character") -> T | None:
+    """The item whose id or name is exactly `key`, else the one whose name folds like it; None if none.
+    Two folded matches raise a UsageError naming them."""
+    items = list(items)
+    exact = [item for item in items if key in names(item)]
+    if exact:
+        return exact[0]
+    folded = fold(key)
+    found = [item for item in items if any(fold(n) == folded for n in names(item))]
+    if len(found) > 1:
+        shown = ", ".join(next(iter(names(item))) for item in found)
+        raise UsageError(f"{key!r} could be several {what}s ({shown}): type the exact name")
+    return found[0] if found else None

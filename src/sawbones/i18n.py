@@ -1,0 +1,118 @@
+"""Words for people, in English and French: one mechanism for the engine's sentences and its errors.
+
+Two kinds of catalog, both (en, fr) pairs with {named} fields:
+- keyed strings (`Words`): `words.say("key", lang, n=3)`; each module that speaks owns one and
+  registers it, so tests/test_i18n.py renders every string of every catalog in both languages;
+- English templates (`TEXTS`): a message made in English by the engine (an error, the cause of a
+  change) is matched whole against them and said in French: "no campaign named 'x' (campaigns: a)"
+  → "aucune campagne nommée 'x' (campagnes : a)". tests/test_i18n.py checks that every message the
+  code raises has its template.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from functools import lru_cache
+from typing import Any, Callable, Iterable
+
+# every keyed catalog, by owner (tests walk them all)
+CATALOGS: dict[str, "Words"] = {}
+
+
+class Words:
+    """A keyed catalog: key -> (en, fr)."""
+
+    def __init__(self, owner: str, strings: dict[str, tuple[str, str]]) -> None:
+        self.owner = owner
+        self.strings = strings
+        CATALOGS[owner] = self
+
+    def say(self, key: str, lang: str, **fields: Any) -> str:
+        en, fr = self.strings[key]
+        return (fr if lang == "fr" else en).format(**fields) if fields else (fr if lang == "fr" else en)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.strings
+
+
+def fields_of(template: str) -> list[str]:
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+
+
+# ------------------------------------------------------------------ English text said in French
+
+# (English template, French template); register more with add_texts (errors.py's catalog, rule modules)
+TEXTS: list[tuple[str, str]] = []
+
+
+def add_texts(pairs: Iterable[tuple[str, str]]) -> None:
+    TEXTS.extend(pairs)
+    _compiled.cache_clear()
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> list[tuple[re.Pattern[str], str, int]]:
+    from .errors_fr import ERRORS_FR
+
+    out = []
+    for en, fr in [*ERRORS_FR, *TEXTS]:
+        literal = sum(len(text) for text, _, _, _ in string.Formatter().parse(en))
+        out.append((_pattern(en), fr, literal))
+    out.sort(key=lambda item: -item[2])  # the most specific template wins
+    return out
+
+
+def template_for(text: str) -> tuple[str, dict[str, str]] | None:
+    """The French template and the fields of the English template matching all of `text`, or None."""
+    for pattern, fr, _ in _compiled():
+        found = pattern.match(text)
+        if found:
+            return fr, found.groupdict()
+    return None
+
+
+@lru_cache(maxsize=1)
+def _web() -> list[tuple[re.Pattern[str], str, str]]:
+    from .errors_fr import WEB_WORDING
+
+    return [(_pattern(en), web_en, web_fr) for en, web_en, web_fr in WEB_WORDING]
+
+
+def _pattern(en: str) -> re.Pattern[str]:
+    pattern, seen = "", set()
+    for text, name, _, _ in string.Formatter().parse(en):
+        pattern += re.escape(text)
+        if name is not None:
+            pattern += f"(?P={name})" if name in seen else f"(?P<{name}>.+?)"
+            seen.add(name)
+    return re.compile(pattern + r"\Z", re.S)
+
+
+def for_the_web(text: str, lang: str) -> str:
+    """`text` as the web shows it: in `lang`, pointing to the page rather than to a command line."""
+    for pattern, web_en, web_fr in _web():
+        found = pattern.match(text)
+        if found:
+            return (web_fr if lang == "fr" else web_en).format(**found.groupdict())
+    head, sep, tail = text.partition(": ")
+    if sep and for_the_web(tail, lang) != translate(tail, lang):
+        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang)}"
+    return translate(text, lang)
+
+
+def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:
+    """`text` (made in English) in `lang`; an English text with no template stays as it is.
+    name: how to say a field's value (a content id as its name); by default values stay as they are,
+    except fields named *_text, which are English text themselves."""
+    if lang != "fr" or not text:
+        return text
+    found = template_for(text)
+    if found is None:
+        head, sep, tail = text.partition(": ")  # "where: message" and "cause: detail" halves
+        if sep and template_for(tail) is not None:
+            return f"{translate(head, lang, name)} : {translate(tail, lang, name)}"
+        return text
+    fr, values = found
+    return fr.format(**{k: translate(v, lang, name) if k.endswith("_text") else name(v) if name else v
+                        for k, v in values.items()})

@@ -1,0 +1,405 @@
+"""One sentence per event type, in English and French: what the CLI, the log and the dashboard say.
+
+`sentence(event, state, rules, lang)` reads any stored event as a GM would say it: names, not ids
+(long_rest → "a long rest", cure_wounds → "Cure Wounds"), rolls with their totals, no dict or list.
+`SENTENCES` maps every event type to its function; tests/test_sentences.py walks every event type
+the engine can emit and fails on a missing one or on a line that looks like data.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..domain.clock import describe_span
+from ..i18n import Words, add_texts, translate
+
+# causes and notes the rules write in English inside events
+add_texts([
+    ("deadline passed", "échéance dépassée"),
+    ("deadline met: treatment started", "échéance tenue : traitement commencé"),
+    ("dropped to 0 HP by {type} damage", "tombé à 0 PV par des dégâts de type {type}"),
+    ("dropped to 0 HP by {source}", "tombé à 0 PV par {source}"),
+    ("{source}: hit point maximum 0", "{source} : maximum de PV à 0"),
+    ("{source}: Constitution 0", "{source} : Constitution à 0"),
+    ("{source}: poison damage", "{source} : dégâts de poison"),
+    ("{source}: deadline passed", "{source} : échéance dépassée"),
+    ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
+])
+
+W = Words("sentences", {
+    # events
+    "campaign_created": ("campaign {name} created ({system}, dice seed {seed})",
+                         "campagne {name} créée ({system}, graine des dés {seed})"),
+    "campaign_renamed": ("the campaign is renamed {name} (was {was})", "la campagne s'appelle désormais {name} (avant : {was})"),
+    "option_set": ("option {option} = {value}", "option {option} = {value}"),
+    "content_packs_set": ("the campaign now loads the content packs {packs}", "la campagne charge désormais les paquets de contenu {packs}"),
+    "no_packs": ("none", "aucun"),
+    "option_reset": ("option {option} back to its default", "option {option} revenue à sa valeur par défaut"),
+    "clock_advanced": ("the clock moves {span}", "l'horloge avance de {span}"),
+    "character_added": ("{who} joins the party ({hp}/{max_hp} HP)", "{who} rejoint le groupe ({hp}/{max_hp} PV)"),
+    "character_edited": ("{who}: sheet changed ({fields})", "{who} : fiche modifiée ({fields})"),
+    "character_removed": ("{who} leaves the party", "{who} quitte le groupe"),
+    "hp_changed": ("{who}: {hp} HP{max_hp}{cause}", "{who} : {hp} PV{max_hp}{cause}"),
+    "max_hp": (" (max {max_hp})", " (max {max_hp})"),
+    "noted": ("{who}: {moment}, nothing triggers", "{who} : {moment}, rien ne se déclenche"),
+    "noted_save": ("{who}: {source} — {save} save {total} vs DC {dc}, {verdict}{outcome}",
+                   "{who} : {source} — jet de {save} {total} contre DD {dc}, {verdict}{outcome}"),
+    "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
+    "character_stabilized": ("{who} is stable", "{who} est stabilisé(e)"),
+    "damage_taken": ("{who}: {parts}{extra} = {total} damage → {hp} HP", "{who} : {parts}{extra} = {total} dégâts → {hp} PV"),
+    "character_died": ("{who} dies{cause}", "{who} meurt{cause}"),
+    "wound_received": ("{who}: wounded, {part} ({damage} damage, {kind}){fort}",
+                       "{who} : blessure reçue, {part} ({damage} dégâts, {kind}){fort}"),
+    "wound_fort": (", {save} save {total} vs DC {dc}: {verdict}", ", jet de {save} {total} contre DD {dc} : {verdict}"),
+    "wound_first_aid": ("{who}: first aid on {wound}, {total} vs DC {dc}, {verdict}",
+                        "{who} : premiers secours sur {wound}, {total} contre DD {dc}, {verdict}"),
+    "wound_recovery": ("{who}: {wound} gets back {hp} HP ({recovered} in all)",
+                       "{who} : {wound} récupère {hp} PV ({recovered} en tout)"),
+    "wound_suppression_ended": ("{who}: the Fortitude save no longer holds off {wound}",
+                                "{who} : le jet de Vigueur ne retient plus la pénalité de {wound}"),
+    "wound_healed": ("{who}: {wound} heals ({how})", "{who} : {wound} guérit ({how})"),
+    "injury_gained": ("{who}: new injury {id} — {name}{site}, {severity}, d20 {d20}, treatment DC {dc}",
+                      "{who} : nouvelle blessure {id} — {name}{site}, {severity}, d20 {d20}, DD de traitement {dc}"),
+    "injury_changed": ("{who}: {injury} changes ({fields})", "{who} : {injury} change ({fields})"),
+    "injury_note": ("{who}: {injury}: {note}", "{who} : {injury} : {note}"),
+    "injury_healed": ("{who}: {injury} heals ({how})", "{who} : {injury} guérit ({how})"),
+    "injury_replaced": ("{who}: {injury} turns worse ({why})", "{who} : {injury} s'aggrave ({why})"),
+    "treatment_started": ("{who}: treatment of {injury} begins ({span}{healer})",
+                          "{who} : début du traitement de {injury} ({span}{healer})"),
+    "healer": (", by {healer}", ", par {healer}"),
+    "treatment_failed": ("{who}: treatment of {injury} fails, check {check} vs DC {dc}: the DC rises to {next_dc}",
+                         "{who} : échec du traitement de {injury}, test {check} contre DD {dc} : le DD passe à {next_dc}"),
+    "treated": ("{who}: {injury} heals (treatment, check {check} vs DC {dc})",
+                "{who} : {injury} guérit (traitement, test {check} contre DD {dc})"),
+    "deadline_held": ("{who}: {injury}: treatment began before the deadline; if it fails, the injury turns worse",
+                      "{who} : {injury} : le traitement a commencé avant l'échéance ; s'il échoue, la blessure "
+                      "s'aggrave"),
+    "typed": ("typed", "tapé"),
+    "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),
+    "affliction_contracted": ("{who} contracts {name}{facts}", "{who} contracte {name}{facts}"),
+    "affliction_changed": ("{who}: {name} changes{facts}", "{who} : {name} évolue{facts}"),
+    "affliction_saved": ("{who}: {name}, {save} save {total} vs DC {dc}, {verdict}{facts}",
+                         "{who} : {name}, jet de {save} {total} contre DD {dc}, {verdict}{facts}"),
+    "affliction_recovered": ("{who}: {name}, rest recovery{facts}", "{who} : {name}, récupération par le repos{facts}"),
+    "affliction_spell": ("{who}: {spell} on {name}{facts}", "{who} : {spell} sur {name}{facts}"),
+    "affliction_exposed": ("{who} is exposed to {name}: {save} save {total} vs DC {dc}, {verdict}",
+                           "{who} est exposé(e) à {name} : jet de {save} {total} contre DD {dc}, {verdict}"),
+    "affliction_removed": ("{who}: {name} is gone", "{who} : {name} a disparu"),
+    "save_pending": ("{who}: {name}, a {save} save (DC {dc}) waits for the player's die: {id}",
+                     "{who} : {name}, un jet de {save} (DD {dc}) attend le dé du joueur : {id}"),
+    "pending_cleared": ("waiting save {id} answered", "jet en attente {id} répondu"),
+    "action_undone": ("action {action} undone", "action {action} annulée"),
+    "unknown": ("{type}", "{type}"),
+    "undone": ("undone", "annulée"),
+    # words inside sentences
+    "made": ("made", "réussi"), "failed": ("failed", "raté"),
+    "superficial": ("superficial", "superficielle"), "severe": ("severe", "grave"),
+    "ignored": ("penalty ignored", "malus ignoré"), "not_ignored": ("penalty stays", "le malus reste"),
+    "healed": ("healed", "guérie"), "not_healed": ("not healed", "pas guérie"),
+    "left": ("left", "gauche"), "right": ("right", "droite"),
+    "hand": ("hand", "main"), "foot": ("foot", "pied"),
+    "hands": ("hands", "mains"), "feet": ("feet", "pieds"), "eyes": ("eyes", "yeux"), "ears": ("ears", "oreilles"),
+    "long_rest": ("a long rest", "un repos long"), "short_rest": ("a short rest", "un repos court"),
+    "magic": ("magic", "magie"), "rest": ("rest", "repos"), "gm": ("the GM's word", "parole du MJ"),
+    "first_aid": ("first aid", "premiers secours"), "treatment": ("treatment", "traitement"),
+    "hit_die": ("a Hit Die", "un dé de vie"), "natural": ("natural healing", "guérison naturelle"),
+    "turn": ("turn", "tour"), "dash": ("Dash", "Foncer"), "action": ("action", "action"),
+    "fact_stage": ("{track}: {from_} → {to}", "{track} : {from_} → {to}"),
+    "fact_cured": ("cured", "guérie"), "fact_eliminated": ("out of the system", "éliminée de l'organisme"),
+    "fact_end_state": ("end state reached", "état final atteint"), "fact_removed": ("removed", "levée"),
+    "fact_cl_check_failed": ("caster level check failed, no effect", "test de niveau de lanceur raté, sans effet"),
+    "fact_cure_step": ("one save closer to a cure", "un jet de plus vers la guérison"),
+    "fact_death": ("death", "mort"), "fact_hp_loss": ("{amount} HP lost", "{amount} PV perdus"),
+    "fact_poison_damage": ("{amount} poison damage", "{amount} dégâts de poison"),
+    "fact_ability_damage": ("{ability} damage {amount}", "affaiblissement de {ability} {amount}"),
+    "fact_ability_damage_healed": ("ability damage healed", "affaiblissement soigné"),
+    "fact_failure_banked": ("a failure banked", "un échec mis de côté"),
+    "fact_permanent": ("a permanent effect", "un effet définitif"),
+    "fact_permanent_removed": ("a permanent effect lifted", "un effet définitif levé"),
+    "fact_spell_landed": ("the spell takes hold", "le sort agit"), "fact_floor": ("at its lowest stage", "au plus bas"),
+    "fact_duration": ("its duration changes", "sa durée change"), "fact_note": ("{text}", "{text}"),
+    "fact_other": ("a change", "un changement"),
+    "counted": ("{n} {what}", "{n} {what}"),
+})
+
+
+def say(key: str, lang: str, **fields: Any) -> str:
+    return W.say(key, lang, **fields)
+
+
+def named(rules: Any, value: Any, lang: str, *sections: str) -> str:
+    """A content id as its name ("cure_wounds" → "Cure Wounds"); anything else as text, translated."""
+    if not isinstance(value, str):
+        return str(value)
+    for section in sections or ("afflictions", "injuries", "spells", "damage_tables", "conditions", "body_parts",
+                                "tracks", "abilities", "saves", "skills", "severities", "options"):
+        entry = rules.section(section).get(value) if section in rules.sections else None
+        if entry is not None and callable(getattr(entry, "name", None)):
+            return entry.name(lang)
+    if value in W:
+        return say(value, lang)
+    said = translate(value, lang, lambda v: named(rules, v, lang))
+    if said == value and ": " in value:
+        head, _, tail = value.partition(": ")
+        return f"{named(rules, head, lang)}{' : ' if lang == 'fr' else ': '}{named(rules, tail, lang)}"
+    return said
+
+
+class _Ctx:
+    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str) -> None:
+        self.d, self.state, self.rules, self.lang = d, state, rules, lang
+
+    def who(self, key: str = "character") -> str:
+        cid = self.d.get(key)
+        character = self.state.character(cid) if isinstance(cid, str) and self.state is not None else None
+        return character.name if character else str(self.d.get("name") or cid or "")
+
+    def character(self) -> Any:
+        cid = self.d.get("character")
+        return self.state.character(cid) if isinstance(cid, str) and self.state is not None else None
+
+    def name(self, value: Any, *sections: str) -> str:
+        return named(self.rules, value, self.lang, *sections)
+
+    def say(self, key: str, **fields: Any) -> str:
+        return say(key, self.lang, **fields)
+
+    def injury(self) -> str:
+        """"i3 Frostbite" while the injury is known, else its id."""
+        iid = self.d.get("injury")
+        character = self.character()
+        current = next((i for i in character.injuries if i.id == iid), None) if character else None
+        return f"{iid} {self.name(current.injury, 'injuries')}" if current else str(iid)
+
+    def wound(self, wid: Any = None) -> str:
+        wid = wid or self.d.get("wound")
+        character = self.character()
+        w = next((x for x in character.wounds if x.id == wid), None) if character else None
+        return f"{wid} {self.part(w.part, w.side)}" if w else str(wid)
+
+    def part(self, part: Any, side: Any) -> str:
+        text = self.name(part, "body_parts")
+        return f"{text} ({self.say(side)})" if side in ("left", "right") else text
+
+    def affliction(self) -> str:
+        content = self.d.get("content")
+        if content is None:
+            state = self.d.get("state")
+            content = state.get("affliction") if isinstance(state, dict) else None
+        if content is None:
+            aid = self.d.get("affliction")
+            character = self.character()
+            a = next((x for x in character.afflictions if x.id == aid), None) if character else None
+            content = a.affliction if a else aid
+        return self.name(content, "afflictions")
+
+    def save(self) -> str:
+        return save_name(self.rules, getattr(self.state, "system", ""), self.d.get("save") or "fortitude", self.lang)
+
+    def verdict(self, ok: Any) -> str:
+        return self.say("made" if ok else "failed")
+
+    def total(self) -> str:
+        from .views import save_total
+
+        return save_total(self.d, self.lang)
+
+    def facts(self) -> str:
+        parts = [fact_text(f, self) for f in self.d.get("facts") or [] if isinstance(f, dict)]
+        return (": " if self.lang == "en" else " : ") + ", ".join(parts) if parts else ""
+
+
+def save_name(rules: Any, system: str, save: str, lang: str) -> str:
+    """A save as the campaign's system calls it (views.save_name: Fortitude in Pathfinder, the Con save in 5e)."""
+    from .views import save_name as named_save
+
+    return named_save(rules, save, system, lang)
+
+
+def fact_text(f: dict[str, Any], c: _Ctx) -> str:
+    what = f.get("what")
+    if what == "stage":
+        track = c.rules.section("tracks").get(f.get("track"))
+
+        def stage(sid: Any) -> str:
+            st = next((s for s in track.stages if s.id == sid), None) if track else None
+            return st.name(c.lang) if st else str(sid)
+
+        return c.say("fact_stage", track=track.name(c.lang) if track else c.name(f.get("track")),
+                     from_=stage(f.get("from")), to=stage(f.get("to")))
+    if what in ("hp_loss", "poison_damage"):
+        return c.say(f"fact_{what}", amount=f.get("amount", f.get("hp", "?")))
+    if what == "ability_damage":
+        return c.say("fact_ability_damage", ability=c.name(f.get("ability"), "abilities"), amount=f.get("amount", "?"))
+    if what == "note":
+        return c.say("fact_note", text=translate(str(f.get("text", "")), c.lang))
+    key = f"fact_{what}"
+    return c.say(key) if key in W else c.say("fact_other")
+
+
+def _sheet_fields(changes: Any, c: _Ctx) -> str:
+    labels = {"hp": ("HP", "PV"), "max_hp": ("max HP", "PV max"), "notes": ("notes", "notes"),
+              "name": ("name", "nom"), "npc": ("NPC", "PNJ"), "abilities": ("abilities", "caractéristiques"),
+              "saves": ("saves", "jets de sauvegarde"), "skills": ("skills", "compétences"),
+              "proficiencies": ("proficiencies", "maîtrises"), "hit_die": ("hit die", "dé de vie"),
+              "hit_dice": ("Hit Dice", "dés de vie"), "hit_dice_max": ("Hit Dice max", "dés de vie max"),
+              "body": ("body", "corps"), "long_rests": ("long rests", "repos longs"),
+              "deadline_at": ("deadline", "échéance"), "deadline_passed": ("deadline", "échéance"),
+              "dc": ("DC", "DD"), "failures": ("failures", "échecs"), "next_tick_at": ("next daily effect",
+                                                                                    "prochain effet quotidien")}
+    keys = list(changes) if isinstance(changes, dict) else []
+    return ", ".join(dict.fromkeys(labels.get(k, (k.replace("_", " "),) * 2)[c.lang == "fr"] for k in keys))
+
+
+def _hp_changed(c: _Ctx) -> str:
+    d = c.d
+    cause = d.get("cause") or d.get("why")
+    return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
+                 max_hp=c.say("max_hp", max_hp=d["max_hp"]) if "max_hp" in d else "",
+                 cause=f" · {c.name(cause)}" if cause else "")
+
+
+def _damage(c: _Ctx) -> str:
+    d = c.d
+    parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
+    extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
+    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
+
+
+def _noted(c: _Ctx) -> str:
+    lines = []
+    for r in c.d.get("results") or []:
+        source = r.get("source", {})
+        src = source.get("name") if isinstance(source, dict) else str(source)
+        outcome = r.get("outcome") or {}
+        said = ", ".join(f"{c.name(k)} {v}" if v not in (True, None) else c.name(k) for k, v in outcome.items())
+        if "save" in r:
+            sub = _Ctx({**r, "save": r["save"]}, c.state, c.rules, c.lang)
+            lines.append(c.say("noted_save", who=c.who(), source=src, save=sub.save(), total=sub.total(),
+                               dc=r.get("dc"), verdict=c.verdict(not r.get("failed")),
+                               outcome=f" → {said}" if r.get("applies") and said else ""))
+        elif r.get("applies"):
+            lines.append(c.say("noted_effect", who=c.who(), source=src, outcome=said))
+    moment = c.d.get("moment") or "turn"
+    return "\n".join(lines) or c.say("noted", who=c.who(), moment=c.name(moment))
+
+
+def _injury_gained(c: _Ctx) -> str:
+    d = c.d
+    site = f" ({c.say(d['site'])})" if d.get("site") in ("hand", "foot") else ""
+    return c.say("injury_gained", who=c.who(), id=d.get("id"), name=c.name(d.get("injury"), "injuries"), site=site,
+                 severity=c.name(d.get("severity"), "severities"), d20=d.get("d20"), dc=d.get("dc"))
+
+
+def check_text(d: dict[str, Any], lang: str) -> str:
+    """A check with its roll: "12 (1d20+5: 7)", or "12 (typed)" when the table gave the total."""
+    rolls = [r for r in d.get("rolls") or [] if isinstance(r, dict) and r.get("total") == d.get("check")]
+    if rolls and not rolls[-1].get("typed"):
+        r = rolls[-1]
+        return f"{d.get('check')} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])})"
+    return f"{d.get('check')} ({say('typed', lang)})"
+
+
+def _injury_changed(c: _Ctx) -> str:
+    if c.d.get("note") == "deadline met: treatment started":
+        return c.say("deadline_held", who=c.who(), injury=c.injury())
+    if c.d.get("note"):
+        return c.say("injury_note", who=c.who(), injury=c.injury(), note=c.name(c.d["note"]))
+    return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
+
+
+def _injury_healed(c: _Ctx) -> str:
+    d = c.d
+    if d.get("how") == "replaced":
+        return c.say("injury_replaced", who=c.who(), injury=c.injury(), why=c.name(str(d.get("why", ""))))
+    if d.get("how") == "treatment" and "check" in d:
+        return c.say("treated", who=c.who(), injury=c.injury(), check=check_text(d, c.lang), dc=d.get("dc"))
+    how = c.name(d.get("how") or "")
+    if d.get("spell"):
+        how = f"{how}, {c.name(d['spell'], 'spells')}"
+    return c.say("injury_healed", who=c.who(), injury=c.injury(), how=how)
+
+
+def _wound_received(c: _Ctx) -> str:
+    d = c.d
+    fort = d.get("fort") or {}
+    fort_text = (c.say("wound_fort", save=c.name("fortitude", "saves"), total=fort.get("total"), dc=fort.get("dc"),
+                       verdict=c.say("ignored" if fort.get("success") else "not_ignored"))
+                 if fort.get("total") is not None else "")
+    return c.say("wound_received", who=c.who(), part=c.part(d.get("part"), d.get("side")), damage=d.get("damage"),
+                 kind=c.say("superficial" if d.get("superficial") else "severe"), fort=fort_text)
+
+
+SENTENCES: dict[str, Callable[[_Ctx], str]] = {
+    "campaign_created": lambda c: c.say("campaign_created", name=c.d.get("name"), system=c.d.get("system"),
+                                        seed=c.d.get("seed")),
+    "campaign_renamed": lambda c: c.say("campaign_renamed", name=c.d.get("name"), was=c.d.get("was", "")),
+    "option_set": lambda c: (c.say("option_reset", option=c.d.get("option")) if c.d.get("reset")
+                             else c.say("option_set", option=c.d.get("option"), value=_value(c.d.get("value"), c))),
+    "content_packs_set": lambda c: c.say("content_packs_set", packs=", ".join(c.d.get("content_packs") or [])
+                                         or c.say("no_packs")),
+    "clock_advanced": lambda c: c.say("clock_advanced", span=describe_span(int(c.d.get("seconds", 0)), c.lang)),
+    "character_added": lambda c: c.say("character_added", who=c.d.get("name"), hp=c.d.get("hp"),
+                                       max_hp=c.d.get("max_hp")),
+    "character_edited": lambda c: c.say("character_edited", who=c.who("id"), fields=_sheet_fields(c.d.get("changes"), c)),
+    "character_removed": lambda c: c.say("character_removed", who=c.who("id")),
+    "hp_changed": _hp_changed,
+    "noted": _noted,
+    "character_stabilized": lambda c: c.say("character_stabilized", who=c.who()),
+    "damage_taken": _damage,
+    "character_died": lambda c: c.say("character_died", who=c.who(),
+                                      cause=f" ({c.name(c.d['cause'])})" if c.d.get("cause") else ""),
+    "wound_received": _wound_received,
+    "wound_first_aid": lambda c: c.say("wound_first_aid", who=c.who(), wound=c.wound(), total=c.d.get("total"),
+                                       dc=c.d.get("dc"), verdict=c.say("healed" if c.d.get("success") else "not_healed")),
+    "wound_recovery": lambda c: c.say("wound_recovery", who=c.who(), wound=c.wound(), hp=c.d.get("hp"),
+                                      recovered=c.d.get("recovered")),
+    "wound_suppression_ended": lambda c: c.say("wound_suppression_ended", who=c.who(), wound=c.wound()),
+    "wound_healed": lambda c: c.say("wound_healed", who=c.who(), wound=c.wound(), how=c.name(c.d.get("how") or "gm")),
+    "injury_gained": _injury_gained,
+    "injury_changed": _injury_changed,
+    "injury_healed": _injury_healed,
+    "treatment_started": lambda c: c.say("treatment_started", who=c.who(), injury=c.injury(),
+                                         span=describe_span(int(c.d.get("seconds", 0)), c.lang),
+                                         healer=c.say("healer", healer=c.who("healer")) if c.d.get("healer") else ""),
+    "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d, c.lang),
+                                        dc=c.d.get("dc"), next_dc=(c.d.get("dc") or 0) + 2),
+    "body_changed": lambda c: c.say("body_changed", who=c.who(), part=c.name(c.d.get("part")),
+                                    change=int(c.d.get("change", 0))),
+    "affliction_contracted": lambda c: c.say("affliction_contracted", who=c.who(), name=c.affliction(), facts=c.facts()),
+    "affliction_changed": lambda c: c.say("affliction_changed", who=c.who(), name=c.affliction(), facts=c.facts()),
+    "affliction_saved": lambda c: c.say("affliction_saved", who=c.who(), name=c.affliction(), save=c.save(),
+                                        total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded")),
+                                        facts=c.facts()),
+    "affliction_recovered": lambda c: c.say("affliction_recovered", who=c.who(), name=c.affliction(), facts=c.facts()),
+    "affliction_spell": lambda c: c.say("affliction_spell", who=c.who(), spell=c.name(c.d.get("spell"), "spells"),
+                                        name=c.affliction(), facts=c.facts()),
+    "affliction_exposed": lambda c: c.say("affliction_exposed", who=c.who(), name=c.affliction(), save=c.save(),
+                                          total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),
+    "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
+    "save_pending": lambda c: c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
+                                    id=c.d.get("id")),
+    "pending_cleared": lambda c: c.say("pending_cleared", id=c.d.get("id")),
+    "action_undone": lambda c: c.say("action_undone", action=c.d.get("action")),
+}
+
+
+def _value(value: Any, c: _Ctx) -> str:
+    if isinstance(value, bool):
+        return ("oui" if value else "non") if c.lang == "fr" else ("yes" if value else "no")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or "—"
+    return str(value)
+
+
+def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str:
+    """Any stored event as the GM reads it (one or more lines)."""
+    kind = event["type"]
+    fn = SENTENCES.get(kind)
+    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    if fn is None:
+        return say("unknown", lang, type=kind.replace("_", " "))
+    return fn(_Ctx(data, state, rules, lang))
+

@@ -1,0 +1,203 @@
+"""Every word people read exists in English and French (i18n.py, errors_fr.py, the content).
+
+- every message the code raises has its French (a new `raise UsageError(...)` without one fails here);
+- every keyed catalog and the web pages' strings: both languages, the same {fields}, and no French
+  left identical to the English by accident (true cognates are listed);
+- every text of the content: French and English, identical only for listed cognates;
+- errors come in French in the CLI (--lang fr, $SAWBONES_LANG), the API (?lang=fr, Accept-Language)
+  and the dashboard.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from sawbones.i18n import CATALOGS, fields_of, translate
+
+ROOT = Path(__file__).resolve().parents[1] / "src" / "sawbones"
+PEOPLE = {"UsageError", "RuleViolation", "NotFound", "DiceError", "ContentError", "StoreError", "Forbidden",
+          "ConflictError", "FileError", "WebError", "Unauthorized", "BadParameter", "SawbonesError"}
+# the same in both languages on purpose: names the French rules use as they are, units, ids
+COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence", "Intimidation", "Investigation",
+            "Miracle", "Nature", "Perception", "Persuasion", "Poison", "Radiant", "Religion",
+            "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
+            "{type}", "{text}", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
+            "{track}: {from_} → {to}", "{option} = {value}", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
+
+
+def _template(node: ast.AST) -> str | None:
+    """An f-string as a sample message: each field becomes a distinct value ("⟨1⟩", "⟨2⟩")."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        out, values = "", {}
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                out += part.value
+            else:  # the same expression twice is the same value twice
+                out += values.setdefault(ast.unparse(part.value), f"⟨{len(values)}⟩")
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _template(node.left), _template(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def raised_messages():
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                func = node.exc.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                sample = _template(node.exc.args[0]) if name in PEOPLE else None
+                if sample:  # messages built elsewhere (a variable) are checked where they are built
+                    yield f"{path.relative_to(ROOT)}:{node.lineno}", sample
+
+
+def test_the_scan_finds_the_raised_messages():
+    found = list(raised_messages())
+    assert len(found) > 150 and any("no character named" in s for _, s in found)
+
+
+def test_every_raised_message_has_its_french():
+    missing = [f"{where}: {sample!r}" for where, sample in raised_messages() if translate(sample, "fr") == sample]
+    assert not missing, "no French in errors_fr.py for:\n" + "\n".join(missing)
+
+
+def test_translation_carries_the_values_over():
+    said = translate("no character named 'Bob' in Coast (characters: Aria, Borin)", "fr")
+    assert said == "aucun personnage nommé 'Bob' dans Coast (personnages : Aria, Borin)"
+    assert translate("something nobody wrote a template for", "fr") == "something nobody wrote a template for"
+    assert translate("no character named 'Bob' in Coast (characters: Aria)", "en").startswith("no character")
+
+
+def _load_catalogs():
+    import sawbones.interfaces.cli_tracks  # noqa: F401 - modules that speak register their catalogs
+    import sawbones.interfaces.sentences  # noqa: F401
+    import sawbones.interfaces.views  # noqa: F401
+    from sawbones.interfaces.web.i18n import STRINGS
+
+    pairs = [(f"{owner}.{key}", en, fr) for owner, words in CATALOGS.items() for key, (en, fr) in words.strings.items()]
+    return pairs + [(f"web.{key}", en, fr) for key, (en, fr) in STRINGS.items()]
+
+
+def test_every_string_has_both_languages_with_the_same_fields():
+    for key, en, fr in _load_catalogs():
+        assert en.strip() and fr.strip(), key
+        assert sorted(fields_of(en)) == sorted(fields_of(fr)), key
+
+
+def test_no_french_is_the_english_by_accident():
+    same = [f"{key}: {en!r}" for key, en, fr in _load_catalogs() if en == fr and en not in COGNATES]
+    assert not same, "identical in both languages (translate, or add a true cognate to COGNATES):\n" + "\n".join(same)
+
+
+def test_french_units_are_pv_and_dd():
+    for key, en, fr in _load_catalogs():
+        assert not re.search(r"\b(HP|DC)\b", fr), f"{key}: {fr!r}"
+
+
+def test_every_content_text_is_in_both_languages(rules):
+    from sawbones.content.schema import Text
+
+    same, empty = set(), []
+
+    def walk(obj, path):
+        if isinstance(obj, Text):
+            if not obj.fr.strip() or not obj.en.strip():
+                empty.append(path)
+            elif obj.fr.strip() == obj.en.strip() and obj.en not in COGNATES:
+                same.add(f"{path}: {obj.en!r}")
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                walk(v, f"{path}.{k}")
+        elif isinstance(obj, (list, tuple)):
+            for i, v in enumerate(obj):
+                walk(v, f"{path}[{i}]")
+        elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+            for k, v in vars(obj).items():
+                walk(v, f"{path}.{k}")
+
+    for section, entries in rules.sections.items():
+        walk(entries, section)
+    assert not empty and not same, (empty, sorted(same))
+
+
+# ------------------------------------------------------------------ errors, in French, at every entry point
+
+
+def test_cli_errors_in_french(cli, monkeypatch):
+    cli("campaign", "create", "Coast", "--seed", "1")
+    result = cli("--lang", "fr", "status", "Bob")
+    assert result.code == 2 and result.err.startswith("error: aucun personnage nommé 'Bob' dans Coast (personnages")
+    assert result.err.count("\n") == 1
+    monkeypatch.setenv("SAWBONES_LANG", "fr")
+    assert "la durée '0d' est nulle" in cli("advance", "0d").err
+    assert "Commande inconnue" in cli("character", "show").err
+    monkeypatch.setenv("SAWBONES_LANG", "en")
+    assert "duration '0d' is zero" in cli("advance", "0d").err
+
+
+@pytest.fixture
+def api(db):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+
+    with TestClient(create_app(lambda: Service.open(db)), base_url="http://testserver") as client:
+        created = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7}).json()
+        client.headers["Authorization"] = f"Bearer {created['gm_secret']}"
+        yield client
+
+
+def test_api_errors_in_french(api):
+    url = "/api/campaigns/Alpha/status"
+    assert api.get(url, params={"character": "Bob"}).json()["error"]["message"].startswith("no character named")
+    fr = api.get(url, params={"character": "Bob", "lang": "fr"}).json()["error"]
+    assert fr["message"].startswith("aucun personnage nommé 'Bob'") and fr["code"] == "not_found"
+    header = api.get(url, params={"character": "Bob"}, headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"})
+    assert header.json()["error"]["message"].startswith("aucun personnage nommé")
+    bad = api.post("/api/campaigns", json={"name": "a/b"}, headers={"Accept-Language": "fr"}).json()["error"]
+    assert "ne peut pas contenir '/'" in bad["message"], bad
+
+
+def test_dashboard_errors_in_french(db):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+
+    def csrf(page):
+        return re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+
+    with TestClient(create_app(lambda: Service.open(db)), base_url="http://testserver") as client:
+        home = client.get("/?lang=fr")
+        made = client.post("/campaigns", data={"csrf": csrf(home), "name": "a/b"})
+        assert "ne peut pas contenir" in made.text and "cannot contain" not in made.text
+        client.post("/campaigns", data={"csrf": csrf(home), "name": "Alpha", "seed": "7"})
+        page = client.get("/c/Alpha")
+        done = client.post("/c/Alpha/act/damage", data={"csrf": csrf(page), "character": "Bob", "parts.0.amount": "3",
+                                                        "parts.0.type": "fire"})
+        assert "aucun personnage nommé" in done.text, done.text[-2000:]
+
+
+def test_web_errors_name_no_command_line():
+    from sawbones.errors_fr import CLI_ONLY
+    from sawbones.i18n import for_the_web
+
+    for where, sample in raised_messages():
+        if "`" not in sample or sample.startswith(CLI_ONLY) or "interfaces/cli" in where:
+            continue
+        for lang in ("en", "fr"):
+            said = for_the_web(sample, lang)
+            assert not re.search(r"`(sawbones|character|heal|campaign)\b", said), f"{where} ({lang}): {said}"

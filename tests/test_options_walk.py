@@ -113,6 +113,8 @@ STORIES: dict[str, tuple] = {
     "open_wound_type": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "slashing", "--d20", "12"),
                                            ("damage", "Bob", "4", "fire")]),
     "extremity_site": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1")]),
+    "reveal_deadline": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
+                                           ("@player", "bob")]),
     "deadline_satisfied_by": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
                                                  ("treat", "Bob", "i1", "--check", "1"), ("status", "Bob")]),
     "carry_failures": ("dnd5e", {"deadline_satisfied_by": "healed"},
@@ -232,6 +234,12 @@ def play(capsys, db, system, options, story, pack=None):
         assert code == 0, out.err
     outcome = []
     for step in story:
+        if step[0] == "@player":  # what the character's player sees on the web player page
+            from sawbones.application.service import Service
+            from sawbones.interfaces.web import reports
+
+            outcome.append((step, 0, reports.player_doc(Service.open(db), "Walk", step[1], "en")))
+            continue
         code, out = run("--json", *step)
         outcome.append((step, code, json.loads(out.out) if code == 0 and out.out.strip() else out.err.strip()))
     return outcome

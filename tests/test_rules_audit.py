@@ -252,3 +252,22 @@ def test_temporary_paralysis_for_one_minute_when_the_gm_shortens_it(cli):
     assert nia["timed_conditions"] == [] and [i["injury"] for i in nia["injuries"]] == ["temporary_paralysis"]
     cli("rest", "--long")
     assert cli("--json", "status", "Nia").json["characters"][0]["injuries"] == []
+
+
+def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
+    """Seed 000, Brûlure sévère: "Si cela n'est pas traité dans les 1d4 jours qui suivent, vous perdez une main";
+    the deadline is the GM's secret unless the option reveal_deadline shows it on the player's page."""
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import reports
+
+    assert cli("campaign", "create", "Burn", "--seed", "3").code == 0
+    assert cli("character", "add", "Kit", "--max-hp", "20").code == 0
+    cli("injure", "Kit", "--type", "fire", "--d20", "1", "--site", "hand")
+    service = Service.open(db)
+
+    def timers():
+        return reports.player_doc(service, "Burn", "kit", "en")["character"]["injuries"][0]["timers"]
+
+    assert "deadline_in" not in timers() and "deadline_at" not in timers()
+    assert cli("campaign", "set", "reveal_deadline", "true").code == 0
+    assert timers()["deadline_in"] > 0

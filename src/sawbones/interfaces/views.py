@@ -262,6 +262,9 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         return f"{who}: {'stabilisé' if fr else 'stable'}"
     if kind == "injury_changed" and d.get("note"):
         return f"{who}: {d['injury']} {d['note']}"
+    if kind == "noted" and d.get("moment") == "combat_end":
+        return (f"Fin du combat : {d['ended']} état(s) terminé(s)" if fr else
+                f"End of combat: {d['ended']} condition(s) ended")
     if kind == "noted" and d.get("no_benefit") == "hp_below_1":
         return (f"{who} : {d['hp']} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)" if fr else
                 f"{who}: {d['hp']} HP at the start of the long rest, no benefit (it needs at least 1 HP)")
@@ -284,6 +287,8 @@ def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> 
         cond = rules.conditions.get(d["condition"])
         name = cond.name(lang) if cond else d["condition"]
         until = f" ({'jusqu’à' if fr else 'until'} {describe(d['until'], lang)})" if d.get("until") is not None else ""
+        if d.get("until_combat_end"):
+            until = " (jusqu'à la fin du combat)" if fr else " (until the end of combat)"
         return f"{who}: {'devient' if fr else 'becomes'} {name}{until} ← {d['source']['name']['fr' if fr else 'en']}"
     if kind == "condition_ended":
         cond = rules.conditions.get(d["id"].rpartition(":")[2])
@@ -358,7 +363,8 @@ def timed_conditions_section(character: Any, state: Any, rules: Any, lang: str) 
                     "name": definition.name(lang) if definition else timed.condition,
                     "source": {"kind": timed.source_kind, "id": timed.source_id, "content_id": timed.content_id,
                                "name": timed.name_fr if lang == "fr" else timed.name_en},
-                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock)})
+                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock),
+                    "until_combat_end": timed.until_combat_end})
     return {"timed_conditions": out}
 
 
@@ -367,6 +373,8 @@ def _render_timed(c: dict[str, Any], lang: str, con: Any) -> None:
 
     for t in c.get("timed_conditions", ()):
         left = "" if t["left"] is None else f" · {'encore' if lang == 'fr' else 'for'} {describe_span(t['left'], lang)}"
+        if t.get("until_combat_end"):
+            left = " · " + ("jusqu'à la fin du combat" if lang == "fr" else "until the end of combat")
         con.print(f"  [bold magenta]{escape(t['name'])}[/] ← {escape(t['source']['name'])}{left}")
 
 

@@ -118,6 +118,8 @@ STORIES: dict[str, tuple] = {
                                            ("@player", "bob")]),
     "deadline_satisfied_by": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
                                                  ("treat", "Bob", "i1", "--check", "1"), ("status", "Bob")]),
+    "frostbite_escalates_to": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "cold", "--d20", "4"), ("advance", "5d"),
+                                                  ("status", "Bob")]),
     "carry_failures": ("dnd5e", {"deadline_satisfied_by": "healed"},
                        P5 + [("injure", "Bob", "--type", "cold", "--d20", "4"), ("treat", "Bob", "i1", "--check", "1"),
                              ("status", "Bob")]),

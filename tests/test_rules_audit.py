@@ -287,3 +287,17 @@ def test_stunned_until_the_gm_ends_the_combat(cli):
     assert ended.code == 0 and "Fin du combat : 1" in ended.out
     assert cli("--json", "mods", "Oz", "save", "--save", "dex").json["auto_fail"] is False
     assert [i["injury"] for i in cli("--json", "status", "Oz").json["characters"][0]["injuries"]] == ["stunned"]
+
+
+def test_untreated_frostbite_can_become_a_random_critical_injury(cli):
+    """Seed 000, Froid 03-05 "Gelure : ... si cela n'est pas traité dans les 1d4 jours suivants, cela évolue en
+    blessure sérieuse"; the option reads "blessure sérieuse" as any critical injury, rolled at random."""
+    assert cli("campaign", "create", "Frost", "--seed", "2").code == 0
+    assert cli("character", "add", "Ivo", "--max-hp", "20").code == 0
+    assert cli("campaign", "set", "frostbite_escalates_to", "reroll_critical_any").code == 0
+    cli("injure", "Ivo", "--type", "cold", "--d20", "4")
+    log = cli("--json", "--dice", "1", "--dice", "2", "advance", "5d").json["events"]  # acid, then 2 on 1d2
+    gained = [e["data"] for e in log if e["type"] == "injury_gained"]
+    assert [(g["table"], g["d20"], g["severity"], g["injury"]) for g in gained] == \
+        [("acid", 2, "critical", "lose_an_eye")]
+    assert [i["injury"] for i in cli("--json", "status", "Ivo").json["characters"][0]["injuries"]] == ["lose_an_eye"]

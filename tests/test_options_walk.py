@@ -189,6 +189,8 @@ STORIES: dict[str, tuple] = {
                                        CENTIPEDE_2_SAVES),
     "mummy_rot_heal_cures": ("pf1e", {}, PF + [("expose", "Vex", "mummy_rot", "--save", "1"),
                                                ("cure", "Vex", "mummy_rot", "--spell", "heal"), ("status", "Vex")]),
+    "multi_affliction_stacking": ("pf1e", {}, VENOM + [("expose", "Vex", "small_centipede_poison", "--save", "1"),
+                                                      ("mods", "Vex", "reflex")]),
     "catatonic_helpless": ("pf1e", {}, PF + [("expose", "Vex", "ungol_dust", "--save", "1", "--deadly", "catatonic"),
                                             ("mods", "Vex", "ac")]),
     "deadly_start": ("pf1e", {}, PF + [("expose", "Vex", "filth_fever", "--save", "1"), ("status", "Vex")]),

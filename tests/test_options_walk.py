@@ -98,7 +98,8 @@ STORIES: dict[str, tuple] = {
     "ability_roll_scope": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "cold", "--d20", "16"),
                                               ("mods", "Bob", "save", "--save", "dex")]),
     "temporary_condition_duration": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "force", "--d20", "7"),
-                                                        ("advance", "2min"), ("mods", "Bob", "save", "--save", "str")]),
+                                                        ("advance", "2min"), ("mods", "Bob", "save", "--save", "str"),
+                                                        ("combat-end",), ("mods", "Bob", "save", "--save", "str")]),
     "nausea_timing": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "acid", "--d20", "19"), ("turn", "Bob")]),
     "puncture_zero_hp_injury": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "piercing", "--d20", "12"),
                                                    ("character", "edit", "Bob", "--hp", "1"), ("turn", "Bob"),
@@ -113,8 +114,12 @@ STORIES: dict[str, tuple] = {
     "open_wound_type": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "slashing", "--d20", "12"),
                                            ("damage", "Bob", "4", "fire")]),
     "extremity_site": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1")]),
+    "reveal_deadline": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
+                                           ("@player", "bob")]),
     "deadline_satisfied_by": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
                                                  ("treat", "Bob", "i1", "--check", "1"), ("status", "Bob")]),
+    "frostbite_escalates_to": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "cold", "--d20", "4"), ("advance", "5d"),
+                                                  ("status", "Bob")]),
     "carry_failures": ("dnd5e", {"deadline_satisfied_by": "healed"},
                        P5 + [("injure", "Bob", "--type", "cold", "--d20", "4"), ("treat", "Bob", "i1", "--check", "1"),
                              ("status", "Bob")]),
@@ -186,6 +191,8 @@ STORIES: dict[str, tuple] = {
                                                ("cure", "Vex", "mummy_rot", "--spell", "heal"), ("status", "Vex")]),
     "disabled_stage_dying": ("pf1e", {}, PF + [("expose", "Vex", "black_lotus_extract", "--save", "1", "--deadly",
                                                 "disabled"), ("action", "Vex"), ("turn", "Vex"), ("status", "Vex")]),
+    "multi_affliction_stacking": ("pf1e", {}, VENOM + [("expose", "Vex", "small_centipede_poison", "--save", "1"),
+                                                      ("mods", "Vex", "reflex")]),
     "catatonic_helpless": ("pf1e", {}, PF + [("expose", "Vex", "ungol_dust", "--save", "1", "--deadly", "catatonic"),
                                             ("mods", "Vex", "ac")]),
     "deadly_start": ("pf1e", {}, PF + [("expose", "Vex", "filth_fever", "--save", "1"), ("status", "Vex")]),
@@ -234,6 +241,12 @@ def play(capsys, db, system, options, story, pack=None):
         assert code == 0, out.err
     outcome = []
     for step in story:
+        if step[0] == "@player":  # what the character's player sees on the web player page
+            from sawbones.application.service import Service
+            from sawbones.interfaces.web import reports
+
+            outcome.append((step, 0, reports.player_doc(Service.open(db), "Walk", step[1], "en")))
+            continue
         code, out = run("--json", *step)
         outcome.append((step, code, json.loads(out.out) if code == 0 and out.out.strip() else out.err.strip()))
     return outcome

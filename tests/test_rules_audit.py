@@ -236,8 +236,6 @@ def test_temporary_paralysis_for_one_minute_when_the_gm_shortens_it(cli):
     such conditions last 1 minute of game time (AMB-0-13); the injury stays until a long rest heals it."""
     assert cli("campaign", "create", "Quake", "--seed", "4").code == 0
     assert cli("character", "add", "Nia", "--max-hp", "20").code == 0
-    refused = cli("campaign", "set", "temporary_condition_duration", "until_end_of_combat")
-    assert refused.code == 1 and "not modelled" in refused.err and "end of a combat" in refused.err
     assert cli("campaign", "set", "temporary_condition_duration", "1_minute").code == 0
     cli("injure", "Nia", "--type", "force", "--d20", "7")
     assert cli("--json", "mods", "Nia", "save", "--save", "str").json["auto_fail"] is True
@@ -252,3 +250,54 @@ def test_temporary_paralysis_for_one_minute_when_the_gm_shortens_it(cli):
     assert nia["timed_conditions"] == [] and [i["injury"] for i in nia["injuries"]] == ["temporary_paralysis"]
     cli("rest", "--long")
     assert cli("--json", "status", "Nia").json["characters"][0]["injuries"] == []
+
+
+def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
+    """Seed 000, Brûlure sévère: "Si cela n'est pas traité dans les 1d4 jours qui suivent, vous perdez une main";
+    the deadline is the GM's secret unless the option reveal_deadline shows it on the player's page."""
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import reports
+
+    assert cli("campaign", "create", "Burn", "--seed", "3").code == 0
+    assert cli("character", "add", "Kit", "--max-hp", "20").code == 0
+    cli("injure", "Kit", "--type", "fire", "--d20", "1", "--site", "hand")
+    service = Service.open(db)
+
+    def timers():
+        return reports.player_doc(service, "Burn", "kit", "en")["character"]["injuries"][0]["timers"]
+
+    assert "deadline_in" not in timers() and "deadline_at" not in timers()
+    assert cli("campaign", "set", "reveal_deadline", "true").code == 0
+    assert timers()["deadline_in"] > 0
+
+
+def test_stunned_until_the_gm_ends_the_combat(cli):
+    """Seed 000, Force 11-14 "Etourdit : vous obtenez la condition Etourdit"; with the option until_end_of_combat
+    (AMB-0-13: playtesting may favour it for Stunned), the condition ends when the GM says the combat is over."""
+    assert cli("campaign", "create", "Brawl", "--seed", "4").code == 0
+    assert cli("character", "add", "Oz", "--max-hp", "20").code == 0
+    assert cli("campaign", "set", "temporary_condition_duration", "until_end_of_combat").code == 0
+    cli("injure", "Oz", "--type", "force", "--d20", "12")
+    cli("advance", "1h")
+    oz = cli("--json", "status", "Oz").json["characters"][0]
+    assert [(t["condition"], t["until_combat_end"]) for t in oz["timed_conditions"]] == [("stunned", True)]
+    assert "until the end of combat" in cli("--lang", "en", "status", "Oz").out
+    assert cli("--json", "mods", "Oz", "save", "--save", "dex").json["auto_fail"] is True
+    ended = cli("--lang", "fr", "combat-end")
+    assert ended.code == 0 and "Fin du combat : 1" in ended.out
+    assert cli("--json", "mods", "Oz", "save", "--save", "dex").json["auto_fail"] is False
+    assert [i["injury"] for i in cli("--json", "status", "Oz").json["characters"][0]["injuries"]] == ["stunned"]
+
+
+def test_untreated_frostbite_can_become_a_random_critical_injury(cli):
+    """Seed 000, Froid 03-05 "Gelure : ... si cela n'est pas traité dans les 1d4 jours suivants, cela évolue en
+    blessure sérieuse"; the option reads "blessure sérieuse" as any critical injury, rolled at random."""
+    assert cli("campaign", "create", "Frost", "--seed", "2").code == 0
+    assert cli("character", "add", "Ivo", "--max-hp", "20").code == 0
+    assert cli("campaign", "set", "frostbite_escalates_to", "reroll_critical_any").code == 0
+    cli("injure", "Ivo", "--type", "cold", "--d20", "4")
+    log = cli("--json", "--dice", "1", "--dice", "2", "advance", "5d").json["events"]  # acid, then 2 on 1d2
+    gained = [e["data"] for e in log if e["type"] == "injury_gained"]
+    assert [(g["table"], g["d20"], g["severity"], g["injury"]) for g in gained] == \
+        [("acid", 2, "critical", "lose_an_eye")]
+    assert [i["injury"] for i in cli("--json", "status", "Ivo").json["characters"][0]["injuries"]] == ["lose_an_eye"]

@@ -276,6 +276,7 @@ class _Checker:
     def options(self) -> None:
         """Durations and refused values name declared choices; a duration reads; the default is never refused."""
         from ..domain.clock import parse_duration
+        from ..domain.conditions import END_OF_COMBAT
         from ..errors import UsageError
 
         for opt_id, opt in self.sec["options"].items():
@@ -287,7 +288,8 @@ class _Checker:
                                   f"{value!r} is not one of the values ({', '.join(allowed)})")
             for value, text in opt.durations.items():
                 try:
-                    parse_duration(text)
+                    if text != END_OF_COMBAT:
+                        parse_duration(text)
                 except UsageError as exc:
                     self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", str(exc))
             default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default

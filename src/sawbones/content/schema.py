@@ -496,7 +496,7 @@ class OptionDef(Strict):
     choices: tuple[str, ...] = ()
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
-    durations: dict[str, str] = Field(default_factory=dict)  # choice -> a span of game time ("1min")
+    durations: dict[str, str] = Field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat
     not_modelled: dict[str, Text] = Field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
 

@@ -28,22 +28,27 @@ from .state import Campaign, Character, TimedCondition
 from .timeline import scheduler
 
 Event = dict[str, Any]
+END_OF_COMBAT = "end_of_combat"  # an option's duration that lasts until the GM ends the combat
 
 
 def gained(character: Character, condition: str, until: int | None, source: ActiveEffect,
-           replaces: bool = False) -> Event:
-    """The event of `character` gaining `condition` from `source` until the clock reads `until`."""
+           replaces: bool = False, until_combat_end: bool = False) -> Event:
+    """The event of `character` gaining `condition` from `source` until the clock reads `until` (or, with
+    `until_combat_end`, until the GM ends the combat)."""
     return {"type": "condition_gained", "data": {
         "character": character.id, "id": f"{source.source_id}:{condition}", "condition": condition, "until": until,
         "source": {"kind": source.kind, "id": source.source_id, "content_id": source.content_id,
                    "name": {"fr": source.name("fr"), "en": source.name("en")}},
-        "replaces": replaces}}
+        "replaces": replaces, **({"until_combat_end": True} if until_combat_end else {})}}
 
 
-def option_duration(rules: Any, options: dict[str, Any], option_id: str) -> int | None:
-    """Seconds the option's current value gives (options.yaml `durations`), or None: as long as the source."""
+def option_duration(rules: Any, options: dict[str, Any], option_id: str) -> int | str | None:
+    """Seconds the option's current value gives (options.yaml `durations`), END_OF_COMBAT, or None: as long as
+    the source."""
     declared = rules.options.get(option_id)
     text = declared.durations.get(str(options.get(option_id))) if declared is not None else None
+    if text == END_OF_COMBAT:
+        return END_OF_COMBAT
     return parse_duration(text) if text else None
 
 
@@ -55,7 +60,9 @@ def on_gain(ctx: Any, character: Character, effects: Iterable[ActiveEffect], now
         option_id = getattr(effect, "duration_option", None)
         if isinstance(effect, s.ConditionEffect) and option_id and option_matches(effect, ctx.options):
             seconds = option_duration(ctx.rules, ctx.options, option_id)
-            if seconds is not None:
+            if seconds == END_OF_COMBAT:
+                out.append(gained(character, effect.condition, None, active, replaces=True, until_combat_end=True))
+            elif seconds is not None:
                 out.append(gained(character, effect.condition, now + seconds, active, replaces=True))
     return out
 
@@ -83,6 +90,14 @@ def _timed_conditions(character: Character, rules: Any, options: dict[str, Any])
                            s.Text(fr=timed.name_fr, en=timed.name_en), {"until": timed.until})
 
 
+def end_combat(ctx: Any) -> list[Event]:
+    """The GM ends the combat: every timed condition that lasts until then ends (temporary_condition_duration)."""
+    ended = [{"type": "condition_ended", "data": {"character": c.id, "id": t.id, "why": "combat_ended",
+                                                  "at": ctx.state.clock}}
+             for c in ctx.state.characters for t in running(c) if t.until_combat_end]
+    return [{"type": "noted", "data": {"moment": "combat_end", "ended": len(ended)}}] + ended
+
+
 def _expire(character_id: str, timed_id: str, ctx: Any) -> list[Event]:
     return [{"type": "condition_ended", "data": {"character": character_id, "id": timed_id, "why": "expired",
                                                  "at": ctx.state.clock}}]
@@ -106,7 +121,8 @@ def _condition_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
     source = d["source"]
     timed = TimedCondition(id=d["id"], condition=d["condition"], until=d.get("until"), source_kind=source["kind"],
                            source_id=source["id"], content_id=source["content_id"], name_fr=source["name"]["fr"],
-                           name_en=source["name"]["en"], replaces=bool(d.get("replaces")))
+                           name_en=source["name"]["en"], replaces=bool(d.get("replaces")),
+                           until_combat_end=bool(d.get("until_combat_end")))
     kept = tuple(t for t in character.conditions if t.id != timed.id)
     return state.with_character(replace(character, conditions=kept + (timed,)))
 

@@ -57,7 +57,28 @@ def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[
     for fn in _PROVIDERS:
         out.extend(e for e in fn(character, rules, options)
                    if option_matches(e.effect, options) and not replaced(character, e))
+    if options.get("multi_affliction_stacking") == "worst_only":
+        out = _worst_affliction_only(out, rules)
     return out
+
+
+def _worst_affliction_only(found: list[ActiveEffect], rules: Any) -> list[ActiveEffect]:
+    """multi_affliction_stacking worst_only: of several afflictions, only the stage effects of the one furthest
+    down its track count (the share of its track it has gone through; a tie: the first contracted). Lasting
+    harm (ability damage, permanent conditions) stays."""
+    def depth(ae: ActiveEffect) -> float:
+        track = rules.tracks.get(ae.detail.get("track") or "")
+        ids = [stage.id for stage in track.stages] if track is not None else []
+        return ids.index(ae.detail["stage"]) / max(1, len(ids) - 1) if ae.detail.get("stage") in ids else 0.0
+
+    staged = [ae for ae in found if ae.kind == "affliction" and ae.detail.get("track")]
+    worst: dict[str, float] = {}
+    for ae in staged:
+        worst[ae.source_id] = max(worst.get(ae.source_id, 0.0), depth(ae))
+    if len(worst) < 2:
+        return found
+    keep = max(worst, key=lambda key: worst[key])
+    return [ae for ae in found if ae not in staged or ae.source_id == keep]
 
 
 def triggers_on(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[ActiveEffect]:

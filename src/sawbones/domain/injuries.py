@@ -179,9 +179,23 @@ def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) ->
         if outcome.lose_part == "site":
             events += replace_injury(ctx, character, injury, _lost_part_pick(ctx), injury.site, "deadline passed")
         elif outcome.become:
-            events += replace_injury(ctx, character, injury, _become_pick(ctx, injury, outcome.become), injury.site,
-                                     "deadline passed")
+            pick = _critical_reroll(ctx) if ctx.options.get("frostbite_escalates_to") == "reroll_critical_any" \
+                else _become_pick(ctx, injury, outcome.become)
+            events += replace_injury(ctx, character, injury, pick, injury.site if pick.injury.id == outcome.become
+                                     else None, "deadline passed")
     return events
+
+
+def _critical_reroll(ctx: Any) -> Any:
+    """frostbite_escalates_to reroll_critical_any (AMB-0-25): a new critical injury, its damage type at random,
+    then a d20 within the most severe standard band."""
+    from ..content.checks import parse_range
+
+    table = ctx.roller.choice(sorted(ctx.rules.damage_tables), "new critical injury: damage type")
+    worst = max(ctx.rules.severities.values(), key=lambda sev: sev.rank).id
+    low, high = parse_range(next(b.d20 for b in ctx.rules.band_sets["standard"].bands if b.severity == worst))
+    d20 = low - 1 + ctx.roller.roll(f"1d{high - low + 1}", f"new critical injury: d20 {low}-{high}")
+    return pick_row(ctx.rules, table, d20, "standard")
 
 
 def _lost_part_pick(ctx: Any) -> Any:

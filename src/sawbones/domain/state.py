@@ -62,6 +62,7 @@ class TimedCondition:
     name_en: str
     replaces: bool = False  # stands for its source's own condition effect (kept, ended, once over)
     ended: bool = False
+    until_combat_end: bool = False  # ends when the GM ends the combat (`combat-end`)
 
 
 @dataclass(frozen=True)

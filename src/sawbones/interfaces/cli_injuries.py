@@ -128,6 +128,15 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: decide(ctx, name))
         _report(env, state, events)
 
+    @cli.command("combat-end")
+    @pass_env
+    def combat_end(env) -> None:
+        """The combat is over: conditions lasting until its end stop (option temporary_condition_duration)."""
+        from ..domain.conditions import end_combat
+
+        state, events = env.act(end_combat)
+        _report(env, state, events)
+
     for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
                                        "a dying pf1e character first checks to stabilize (its total: the first --save)."),
                               ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..domain.clock import describe_span
+from ..domain.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
 
 # causes and notes the rules write in English inside events
@@ -45,6 +45,16 @@ W = Words("sentences", {
     "noted_save": ("{who}: {source} — {save} save {total} vs DC {dc}, {verdict}{outcome}",
                    "{who} : {source} — jet de {save} {total} contre DD {dc}, {verdict}{outcome}"),
     "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
+    "combat_end": ("end of combat: {ended} condition(s) end", "fin du combat : {ended} état(s) prennent fin"),
+    "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
+                        "{who} : {hp} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)"),
+    "dying_check": ("{who}: dying, {check} check {total} vs DC {dc}: {verdict}",
+                    "{who} : mourant(e), test de {check} {total} contre DD {dc} : {verdict}"),
+    "stable_now": ("stable", "stabilisé(e)"), "loses_hp": ("loses 1 HP", "perd 1 PV"),
+    "condition_gained": ("{who} becomes {condition}{until}{source}", "{who} devient {condition}{until}{source}"),
+    "condition_ended": ("{who} is no longer {condition}", "{who} n'est plus {condition}"),
+    "until_combat_end": (" (until the end of combat)", " (jusqu'à la fin du combat)"),
+    "until": (" (until {when})", " (jusqu'à {when})"),
     "character_stabilized": ("{who} is stable", "{who} est stabilisé(e)"),
     "damage_taken": ("{who}: {parts}{extra} = {total} damage → {hp} HP", "{who} : {parts}{extra} = {total} dégâts → {hp} PV"),
     "character_died": ("{who} dies{cause}", "{who} meurt{cause}"),
@@ -210,10 +220,12 @@ class _Ctx:
 
 
 def save_name(rules: Any, system: str, save: str, lang: str) -> str:
-    """A save as the campaign's system calls it (views.save_name: Fortitude in Pathfinder, the Con save in 5e)."""
-    from .views import save_name as named_save
+    """A save's bare name as the campaign's system calls it ("Fortitude" in Pathfinder, "Constitution" in 5e),
+    for sentences that say "{save} save" themselves (views.save_name says the whole thing)."""
+    from ..domain.saves import sheet_key
 
-    return named_save(rules, save, system, lang)
+    key, ability = sheet_key(rules, system or "pf1e", save)
+    return named(rules, key, lang, "saves") if key in rules.saves else named(rules, ability, lang, "abilities")
 
 
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:
@@ -267,12 +279,20 @@ def _damage(c: _Ctx) -> str:
 
 
 def _noted(c: _Ctx) -> str:
+    if c.d.get("moment") == "combat_end":
+        return c.say("combat_end", ended=c.d.get("ended", 0))
+    if c.d.get("no_benefit") == "hp_below_1":
+        return c.say("rest_no_benefit", who=c.who(), hp=c.d.get("hp"))
     lines = []
     for r in c.d.get("results") or []:
+        if r.get("on") == "dying":  # the hit point model's check for a dying character
+            lines.append(c.say("dying_check", who=c.who(), check=c.name(r.get("check"), "abilities"),
+                               total=r.get("total"), dc=r.get("dc"),
+                               verdict=c.say("stable_now" if r.get("succeeded") else "loses_hp")))
+            continue
         source = r.get("source", {})
         src = source.get("name") if isinstance(source, dict) else str(source)
-        outcome = r.get("outcome") or {}
-        said = ", ".join(f"{c.name(k)} {v}" if v not in (True, None) else c.name(k) for k, v in outcome.items())
+        said = _outcome(r.get("outcome") or {}, c)
         if "save" in r:
             sub = _Ctx({**r, "save": r["save"]}, c.state, c.rules, c.lang)
             lines.append(c.say("noted_save", who=c.who(), source=src, save=sub.save(), total=sub.total(),
@@ -282,6 +302,35 @@ def _noted(c: _Ctx) -> str:
             lines.append(c.say("noted_effect", who=c.who(), source=src, outcome=said))
     moment = c.d.get("moment") or "turn"
     return "\n".join(lines) or c.say("noted", who=c.who(), moment=c.name(moment))
+
+
+def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
+    """What a trigger's outcome does, in words (domain.outcomes); "" when it does nothing."""
+    from ..content.schema import Outcome
+    from ..domain.outcomes import outcome_text
+
+    said = outcome_text(Outcome.model_validate(outcome), c.rules)(c.lang)
+    return "" if said == "—" else said
+
+
+def _spell(c: _Ctx) -> str:
+    from .views import spell_name
+
+    return spell_name(c.rules, c.d.get("spell"), getattr(c.state, "system", None), c.lang)
+
+
+def _condition_gained(c: _Ctx) -> str:
+    d = c.d
+    until = ""
+    if d.get("until_combat_end"):
+        until = c.say("until_combat_end")
+    elif d.get("until") is not None:
+        until = c.say("until", when=describe(int(d["until"]), c.lang))
+    source = d.get("source") or {}
+    name = source.get("name") if isinstance(source, dict) else source
+    src = name.get(c.lang, name.get("en")) if isinstance(name, dict) else name
+    return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
+                 source=f" ← {src}" if src else "")
 
 
 def _injury_gained(c: _Ctx) -> str:
@@ -345,6 +394,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "character_removed": lambda c: c.say("character_removed", who=c.who("id")),
     "hp_changed": _hp_changed,
     "noted": _noted,
+    "condition_gained": _condition_gained,
+    "condition_ended": lambda c: c.say("condition_ended", who=c.who(),
+                                       condition=c.name(str(c.d.get("id", "")).rpartition(":")[2], "conditions")),
     "character_stabilized": lambda c: c.say("character_stabilized", who=c.who()),
     "damage_taken": _damage,
     "character_died": lambda c: c.say("character_died", who=c.who(),
@@ -372,7 +424,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                                         total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded")),
                                         facts=c.facts()),
     "affliction_recovered": lambda c: c.say("affliction_recovered", who=c.who(), name=c.affliction(), facts=c.facts()),
-    "affliction_spell": lambda c: c.say("affliction_spell", who=c.who(), spell=c.name(c.d.get("spell"), "spells"),
+    "affliction_spell": lambda c: c.say("affliction_spell", who=c.who(), spell=_spell(c),
                                         name=c.affliction(), facts=c.facts()),
     "affliction_exposed": lambda c: c.say("affliction_exposed", who=c.who(), name=c.affliction(), save=c.save(),
                                           total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),

@@ -465,7 +465,8 @@ def timed_conditions_section(character: Any, state: Any, rules: Any, lang: str) 
                     "name": definition.name(lang) if definition else timed.condition,
                     "source": {"kind": timed.source_kind, "id": timed.source_id, "content_id": timed.content_id,
                                "name": timed.name_fr if lang == "fr" else timed.name_en},
-                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock)})
+                    "until": timed.until, "left": None if timed.until is None else max(0, timed.until - state.clock),
+                    "until_combat_end": timed.until_combat_end})
     return {"timed_conditions": out}
 
 
@@ -474,6 +475,8 @@ def _render_timed(c: dict[str, Any], lang: str, con: Any) -> None:
 
     for t in c.get("timed_conditions", ()):
         left = "" if t["left"] is None else f" · {'encore' if lang == 'fr' else 'for'} {describe_span(t['left'], lang)}"
+        if t.get("until_combat_end"):
+            left = " · " + ("jusqu'à la fin du combat" if lang == "fr" else "until the end of combat")
         con.print(f"  [bold magenta]{escape(t['name'])}[/] ← {escape(t['source']['name'])}{left}")
 
 

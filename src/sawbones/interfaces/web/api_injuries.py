@@ -5,6 +5,7 @@ from fastapi import APIRouter
 from ...domain import damage as damage_rules
 from ...domain import injury_care, turns
 from ...domain.clock import parse_duration
+from ...domain.conditions import end_combat
 from ...domain.timeline import advance as advance_decision
 from ...errors import RuleViolation, UsageError
 from . import models as m
@@ -63,6 +64,9 @@ for moment, summary in (("turn", "A character's turn: per-turn saves and losses"
                         ("action", "A character attempts an action in combat")):
     register(Action(moment, m.MomentIn, m.ActionOut, summary=summary, form_lists=("saves",), run=decided(
         lambda b, moment=moment: lambda ctx: turns.run_moment(ctx, b.character, moment, list(b.saves)), action_doc)))
+
+register(Action("combat_end", None, m.ActionOut, summary="The combat is over: conditions lasting until its end stop",
+                run=decided(lambda b: lambda ctx: end_combat(ctx), action_doc)))
 
 register(Action("advance", m.AdvanceIn, m.AdvanceOut, run=decided(_advance, advance_doc), tags=("campaign state",),
                 summary="Move the game clock forward and run what falls due"))

@@ -59,6 +59,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "heals_by": ("heals by", "guérit par"),
     "secret_deadline": ("secret deadline in", "échéance secrète dans"),
     "deadline_passed": ("deadline passed", "échéance dépassée"),
+    "deadline_in": ("the limb is lost unless treated within", "le membre est perdu sans traitement d'ici"),
     "next_daily": ("next daily effect", "prochain effet quotidien"),
     "treatment_started": ("treatment under way", "traitement en cours"),
     "treat": ("Treat", "Soigner"),

@@ -108,11 +108,14 @@ PLAYER_FIELDS = ("id", "name", "hp", "max_hp", "dead", "stable", "hit_dice", "hi
                  "injuries", "wounds", "afflictions", "conditions")
 
 
-def _scrub(value: Any) -> Any:
+DEADLINE_KEYS = frozenset({"deadline_at", "deadline_in"})  # shown to the player with the option reveal_deadline
+
+
+def _scrub(value: Any, hidden: frozenset = SECRET_KEYS) -> Any:
     if isinstance(value, dict):
-        return {k: _scrub(v) for k, v in value.items() if k not in SECRET_KEYS}
+        return {k: _scrub(v, hidden) for k, v in value.items() if k not in hidden}
     if isinstance(value, list):
-        return [_scrub(v) for v in value]
+        return [_scrub(v, hidden) for v in value]
     return value
 
 
@@ -126,6 +129,7 @@ def player_doc(service: Any, campaign: str, character_id: str, lang: str) -> dic
     ctx = service.context(loaded)
     doc = views.character_doc(character, state, ctx.rules, lang)
     doc["conditions"] = views.conditions_of(character, ctx.rules, ctx.options, lang)
-    player = {key: _scrub(doc[key]) for key in PLAYER_FIELDS if key in doc}
+    hidden = SECRET_KEYS - DEADLINE_KEYS if ctx.options.get("reveal_deadline") else SECRET_KEYS
+    player = {key: _scrub(doc[key], hidden) for key in PLAYER_FIELDS if key in doc}
     return {"campaign": state.name, "clock": state.clock, "clock_text": describe(state.clock, lang),
             "head": loaded.head, "character": player}

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules

@@ -54,7 +54,7 @@ def console():
 pass_env = click.make_pass_decorator(Env)
 
 # the commands that may make a new database file; the others refuse to (a typo in --db makes no empty file)
-CREATING = {("campaign", "create"), ("import",), ("serve",)}
+CREATING = {("campaign", "create"), ("import",), ("serve",), ("admin-secret",)}
 
 
 def _creates_database() -> bool:

@@ -403,17 +403,6 @@ def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
     return f"sauvegarde de {name}" if lang == "fr" else f"{name} save"
 
 
-HP_CAUSES = {"massive_damage": ("tué sur le coup par des dégâts massifs", "killed outright by massive damage"),
-             "negative_hp": ("points de vie à l'opposé de la Constitution", "hit points down to minus Constitution"),
-             "dying": ("mourant", "dying")}
-
-
-def _cause(cause: str, lang: str) -> str:
-    """What caused a death or an HP change, in the reader's language (content ids stay as they are)."""
-    names = HP_CAUSES.get(cause)
-    return (names[0] if lang == "fr" else names[1]) if names else cause
-
-
 def save_total(d: dict[str, Any], lang: str) -> str:
     """A save's total for a line, with what made its bonus when more than the sheet did: "12",
     "12 (sheet +4, Sickened -2)", "automatic failure (Paralyzed: automatic failure)"."""

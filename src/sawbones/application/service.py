@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..content.loader import Rules, load_rules
-from ..domain.evolve import Event, evolve
+from ..domain.evolve import Event, evolve, passed_over
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
@@ -86,9 +86,8 @@ def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ..
     first_type: dict[int, str] = {}
     for event in stored:
         first_type.setdefault(event.action, event.type)
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
+        skipped = event.type == UNDO or event.action in undone
+        state = passed_over(state, event.as_event()) if skipped else evolve(state, event.as_event())
     actions = tuple((a, t, a in undone) for a, t in first_type.items())
     return state, actions
 
@@ -97,9 +96,8 @@ def fold_tail(state: Campaign, tail: list[Any]) -> Campaign:
     """Fold events after a base state; undo markers in the tail revert actions of the tail."""
     undone = {e.data["action"] for e in tail if e.type == UNDO}
     for event in tail:
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = evolve(state, event.as_event())
+        skipped = event.type == UNDO or event.action in undone
+        state = passed_over(state, event.as_event()) if skipped else evolve(state, event.as_event())
     return state
 
 

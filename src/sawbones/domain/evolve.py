@@ -12,11 +12,16 @@ from .state import Body, Campaign, Character
 
 Event = dict[str, Any]
 _HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
+_MINTS: dict[str, str] = {}  # event type -> where in its data the instance id it hands out is ("id", "state.id")
 
 
-def handles(event_type: str):
+def handles(event_type: str, mints: str | None = None):
+    """Register the event's handler; `mints` names the data field holding an instance id the event hands out."""
+
     def register(fn: Callable[[Campaign, dict[str, Any]], Campaign]):
         _HANDLERS[event_type] = fn
+        if mints:
+            _MINTS[event_type] = mints
         return fn
 
     return register
@@ -43,6 +48,21 @@ def evolve(state: Campaign, event: Event) -> Campaign:
         _load_rule_modules()
     handler = _HANDLERS[event["type"]]
     return replace(handler(state, event["data"]), version=state.version + 1)
+
+
+def passed_over(state: Campaign, event: Event) -> Campaign:
+    """An undone event (or an undo marker) changes nothing but two counters: the state's version still
+    counts it (a state's version is its log version), and the id it handed out is never handed out
+    again (ids never lie, across undo and replay)."""
+    if not _RULE_MODULES_LOADED:
+        _load_rule_modules()
+    path = _MINTS.get(event["type"])
+    value: Any = event["data"]
+    for part in (path.split(".") if path else ()):
+        value = value.get(part) if isinstance(value, dict) else None
+    digits = value.lstrip("abcdefghijklmnopqrstuvwxyz") if isinstance(value, str) else ""
+    counter = max(state.counter, int(digits)) if digits.isdigit() else state.counter
+    return replace(state, version=state.version + 1, counter=counter)
 
 
 def fold(events: list[Event], state: Campaign | None = None) -> Campaign:

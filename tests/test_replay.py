@@ -58,6 +58,7 @@ def test_replay_equals_live_and_undo_is_exact(tmp_path_factory, steps, seed):
                 "undo restores the state exactly"
             assert state.counter == before.counter, "ids handed out stay handed out (never reused)"
             assert state.version == before.version + 1, "the version is the log's: the undo marker counts"
+            history[-1] = state
             continue
         try:
             live, events = service.act("Prop", decision(step))

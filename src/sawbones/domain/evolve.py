@@ -12,7 +12,9 @@ from .state import Body, Campaign, Character
 
 Event = dict[str, Any]
 _HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
-_MINTS: dict[str, str] = {}  # event type -> where in its data the instance id it hands out is ("id", "state.id")
+_MINTS: dict[str, str] = {}
+KEYED = "request_keyed"  # an action's idempotency key (application/requests.py): kept even when undone
+REQUEST_WINDOW = 86400.0  # seconds a key is remembered  # event type -> where in its data the instance id it hands out is ("id", "state.id")
 
 
 def handles(event_type: str, mints: str | None = None):
@@ -62,7 +64,16 @@ def passed_over(state: Campaign, event: Event) -> Campaign:
         value = value.get(part) if isinstance(value, dict) else None
     digits = value.lstrip("abcdefghijklmnopqrstuvwxyz") if isinstance(value, str) else ""
     counter = max(state.counter, int(digits)) if digits.isdigit() else state.counter
+    if event["type"] == KEYED:
+        state = _request_keyed(state, event["data"])
     return replace(state, version=state.version + 1, counter=counter)
+
+
+@handles(KEYED)
+def _request_keyed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    """Remember the key for REQUEST_WINDOW seconds after it was used, with the version of this event."""
+    kept = tuple(r for r in state.requests if r[3] > d["at"] - REQUEST_WINDOW and r[0] != d["key"])
+    return replace(state, requests=kept + ((d["key"], d["digest"], state.version + 1, d["at"]),))
 
 
 def fold(events: list[Event], state: Campaign | None = None) -> Campaign:

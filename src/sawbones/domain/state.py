@@ -98,6 +98,7 @@ class Campaign:
     version: int = 0
     content_packs: tuple[str, ...] = ()
     pending: tuple[Any, ...] = ()  # saves waiting for a player's die (domain/afflictions.py)
+    requests: tuple[tuple[str, str, int, float], ...] = ()  # recent idempotency keys: (key, digest, version, at)
 
     def character(self, key: str) -> Character | None:
         folded = key.casefold()

@@ -42,8 +42,10 @@ def decided(decide: Callable[[Any], Callable[[Any], list[dict]]], report: Callab
     """A runner from `decide(body) -> decision(ctx) -> events` and `report(service, state, events, lang)`."""
 
     def run(service: Any, campaign: str, body: Any, lang: str) -> dict[str, Any]:
-        state, events = service.act(campaign, decide(body))
-        return report(service, state, events, lang)
+        def render(state: Any, events: list[dict]) -> dict[str, Any]:
+            return {**report(service, state, events, lang), "version": state.version}
+
+        return service.answer(campaign, decide(body), render)[2]
 
     return run
 

@@ -53,8 +53,9 @@ def status_of(exc: SawbonesError) -> int:
     return next((status for kind, status in STATUSES if isinstance(exc, kind)), 400)
 
 
-def error_body(code: str, message: str, where: str = "") -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "where": where}}
+def error_body(code: str, message: str, where: str = "", **more: Any) -> dict[str, Any]:
+    """The one error shape; `more` only for errors that carry data for programs (current_version)."""
+    return {"error": {"code": code, "message": message, "where": where, **more}}
 
 
 def _where(request: Request) -> str:
@@ -66,12 +67,12 @@ def _wants_html(request: Request) -> bool:
 
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
-             headers: dict[str, str] | None = None) -> Response:
+             headers: dict[str, str] | None = None, **more: Any) -> Response:
     if _wants_html(request):
         from .pages_common import render_error
 
         return render_error(request, status, code, message, headers)
-    return JSONResponse(error_body(code, message, where), status_code=status, headers=headers)
+    return JSONResponse(error_body(code, message, where, **more), status_code=status, headers=headers)
 
 
 def _loc(loc: Any) -> str:
@@ -99,8 +100,12 @@ def install(app: FastAPI) -> None:
         status = status_of(exc)
         if status >= 500:
             log.error("%s: %s", exc.code, exc)
-        return _respond(request, status, exc.code, exc.message, exc.where or _where(request),
-                        getattr(exc, "headers", None) or None)
+        more = {}
+        headers = getattr(exc, "headers", None) or None
+        if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
+            more["current_version"] = exc.current_version
+            headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
+        return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:

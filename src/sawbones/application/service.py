@@ -228,6 +228,10 @@ class Service:
         cid = self.store.campaign_id(name)
         return self._load(cid)
 
+    def load_id(self, cid: int) -> Loaded:
+        """`load` by the campaign's store id."""
+        return self._load(cid)
+
     def _load(self, cid: int) -> Loaded:
         for _ in range(3):
             loaded = self._try_load(cid)

@@ -92,7 +92,7 @@ def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
 _CHARACTER_FIELDS = {
     "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
     "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
-    "body": lambda b: Body(**b), "dead": bool, "stable": bool,
+    "body": lambda b: Body(**b), "dead": bool, "stable": bool, "external": tuple,
 }
 
 

@@ -69,6 +69,7 @@ class Character:
     dead: bool = False
     stable: bool = False
     notes: str = ""
+    external: tuple[str, ...] = ()  # references elsewhere ("foundry:Actor.abc", "discord:1234"), unique per campaign
 
     def ability(self, name: str) -> int:
         return dict(self.abilities)[name]
@@ -103,6 +104,9 @@ class Campaign:
     def character(self, key: str) -> Character | None:
         folded = key.casefold()
         return next((c for c in self.characters if c.id == key or c.name.casefold() == folded), None)
+
+    def by_external(self, ref: str) -> Character | None:
+        return next((c for c in self.characters if ref in c.external), None)
 
     def with_character(self, updated: Character) -> "Campaign":
         return replace(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))

@@ -43,13 +43,23 @@ def register(cli: click.Group) -> None:
     @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
     @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
     @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM and player links.")
+    @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
+                  help="Let pages of this origin call the API with the GM secret (repeatable; "
+                       "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
     @pass_env
-    def serve(env, host, port, workers, demo) -> None:
+    def serve(env, host, port, workers, demo, cors_origins) -> None:
         """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import uvicorn
 
         from .web import security
 
+        from .web.cors import ENV, normalize
+
+        try:
+            cors_origins = tuple(normalize(o) for o in cors_origins)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--cors-origin") from None
+        os.environ[ENV] = " ".join(cors_origins)  # the workers read it too
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -76,7 +86,7 @@ def register(cli: click.Group) -> None:
         else:
             from .web import create_app
 
-            uvicorn.run(create_app(service_factory(env.db, env.content)), **config)
+            uvicorn.run(create_app(service_factory(env.db, env.content), cors_origins=cors_origins), **config)
 
     @cli.command("gm-link")
     @click.option("--base", default="http://127.0.0.1:8000", show_default=True, help="The web app's address.")

@@ -153,11 +153,13 @@ register(Action(
 
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
             summary="List characters")
-def list_characters(gm: GmAccess = Depends(gm_access)):
+def list_characters(gm: GmAccess = Depends(gm_access), external: str | None = Query(
+        None, max_length=231, description="Only the character with this external reference (foundry:Actor.abc).")):
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
-                               for c in state.characters]}
+        chosen = [c for c in state.characters if external is None or external in c.external]
+        return {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
+                                "external": list(c.external)} for c in chosen]}
 
 
 @router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],

@@ -20,7 +20,7 @@ from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
-AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds")
+AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds", "api_events")
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
     (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),
@@ -99,8 +99,11 @@ class SecurityHeaders:
 
 
 def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0,
-               stream_seconds: float = 300.0) -> FastAPI:
-    """The web app on the campaigns `service_factory()` opens (called once per request)."""
+               stream_seconds: float = 300.0, cors_origins: tuple[str, ...] | None = None) -> FastAPI:
+    """The web app on the campaigns `service_factory()` opens (called once per request).
+    cors_origins: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none)."""
+    from .cors import Cors, from_env
+
     from fastapi.templating import Jinja2Templates
 
     from . import pages
@@ -122,6 +125,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
     return app
 
 

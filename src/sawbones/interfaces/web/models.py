@@ -138,6 +138,9 @@ class Sheet(Strict):
     hit_dice: int | None = Field(None, ge=0, le=40, description="Hit Dice left.")
     body: Pairs | None = Field(None, description="Body counts, e.g. {\"eyes\": 2, \"hands\": 2}.")
     notes: Str(4000, 0) | None = None  # type: ignore[valid-type]
+    external: list[Str(231)] | None = Field(  # type: ignore[valid-type]
+        None, max_length=20, description="References elsewhere, SYSTEM:ID, unique in the campaign: "
+                                         "[\"foundry:Actor.abc\", \"discord:1234\"].")
 
 
 class CharacterIn(Sheet):
@@ -194,6 +197,7 @@ class CharacterSummary(Doc):
     hp: int
     max_hp: int
     npc: bool
+    external: list[str] = []
 
 
 class CharacterList(Doc):

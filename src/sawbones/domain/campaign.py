@@ -138,3 +138,33 @@ def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
 def remove_character(ctx: Any, key: str) -> list[Event]:
     character = find_character(ctx.state, key)
     return [{"type": "character_removed", "data": {"id": character.id}}]
+
+
+def import_characters(ctx: Any, entries: list[Any]) -> list[Event]:
+    """Characters from other tools' sheets, in one action: a character found by one of its external
+    references (else by name) has its sheet updated, injuries, wounds and afflictions kept; any other is
+    added. `entries`: objects with name, sheet, external and source (adapters/sheets.py)."""
+    from dataclasses import replace
+
+    from .evolve import evolve
+
+    events: list[Event] = []
+    step = ctx
+    for entry in entries:
+        known = next((c for ref in entry.external if (c := step.state.by_external(ref)) is not None), None)
+        known = known or step.state.character(entry.name)
+        external = list(dict.fromkeys((list(known.external) if known else []) + list(entry.external)))
+        sheet = {**entry.sheet, **({"external": external} if external else {})}
+        try:
+            if known is None:
+                new = add_character(step, entry.name, sheet)
+            else:
+                new = edit_character(step, known.id, sheet)  # the name stays the one the GM knows
+        except UsageError as exc:
+            raise UsageError(f"{entry.name}: {exc.message}", entry.source or exc.where) from None
+        state = step.state
+        for event in new:
+            state = evolve(state, event)
+        step = replace(step, state=state)
+        events += new
+    return events

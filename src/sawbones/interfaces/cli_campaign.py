@@ -183,6 +183,19 @@ def register(cli: click.Group) -> None:
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
         env.emit(doc, lambda con: con.print(f"[bold]{character.name}[/] updated."))
 
+    @character.command("import")
+    @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+    @pass_env
+    def character_import(env, files) -> None:
+        """Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."""
+        from ..adapters.sheets import read_files
+        from ..domain.campaign import import_characters
+
+        entries = read_files(list(files))  # every file is read and checked before anything is written
+        state, events = env.act(lambda ctx: import_characters(ctx, entries))
+        doc = views.import_report(state, events, env.service.rules_for(state), env.lang)
+        env.emit(doc, lambda con: [con.print(line) for line in doc["lines"]])
+
     @character.command("list")
     @pass_env
     def character_list(env) -> None:

@@ -324,3 +324,17 @@ def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None
             "severity_name": rules.severities[pick.severity].name(lang), "injury": pick.injury.id,
             "name": pick.injury.name(lang), "text": pick.row.text(lang),
             "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
+
+
+def import_report(state: Any, events: list[dict[str, Any]], rules: Any, lang: str) -> dict[str, Any]:
+    """What `character import` did: who was added, who was updated, their sheets, one line each."""
+    fr = lang == "fr"
+    added = [e["data"]["id"] for e in events if e["type"] == "character_added"]
+    updated = [e["data"]["id"] for e in events if e["type"] == "character_edited"]
+    chars = [c for c in state.characters if c.id in added + updated]
+    lines = [(f"{c.name} : ajouté·e ({c.hp}/{c.max_hp} PV)" if fr else f"{c.name}: added ({c.hp}/{c.max_hp} HP)")
+             if c.id in added else
+             (f"{c.name} : fiche mise à jour ({c.hp}/{c.max_hp} PV)" if fr
+              else f"{c.name}: sheet updated ({c.hp}/{c.max_hp} HP)") for c in chars]
+    return {"added": added, "updated": updated, "lines": lines,
+            "characters": [character_doc(c, state, rules, lang) for c in chars]}

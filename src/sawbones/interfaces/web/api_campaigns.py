@@ -151,6 +151,20 @@ register(Action(
                 lambda service, state, events, lang: {"removed": events[0]["data"]["id"]})))
 
 
+def _import(body) -> object:
+    from ...adapters.sheets import parse
+
+    entries = [entry for f in body.files for entry in parse(f.filename, f.content)]  # all checked first
+    return lambda ctx: decisions.import_characters(ctx, entries)
+
+
+register(Action(
+    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",),
+    summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
+    run=decided(_import, lambda service, state, events, lang: views.import_report(
+        state, events, service.rules_for(state), lang))))
+
+
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
             summary="List characters")
 def list_characters(gm: GmAccess = Depends(gm_access), external: str | None = Query(

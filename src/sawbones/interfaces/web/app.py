@@ -112,7 +112,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0
         key = security.cookie_key(service.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url="/api/docs",
-                  redoc_url=None, description=(
+                  redoc_url=None, generate_unique_id_function=lambda route: route.name, description=(
                       "The table's API: lingering injuries, localized wounds and disease/poison tracks for a whole "
                       "campaign. Every change needs the campaign's GM secret (`Authorization: Bearer <secret>`), "
                       "given once when the campaign is created. Every failure is "

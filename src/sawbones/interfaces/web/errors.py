@@ -91,7 +91,20 @@ def _allowed(request: Request) -> list[str]:
         match, _ = route.matches({**request.scope, "method": "GET"}) if hasattr(route, "matches") else (None, None)
         if match in (Match.FULL, Match.PARTIAL) and getattr(route, "methods", None):
             methods |= set(route.methods)
+    methods |= _api_methods(request.app, request.url.path)
     return sorted(methods)
+
+
+def _api_methods(app: Any, path: str) -> set[str]:
+    """The API's routes sit in included routers (not in app.router.routes with every FastAPI): read the
+    methods from the OpenAPI paths, which list them all with their full path."""
+    from starlette.routing import compile_path
+
+    found: set[str] = set()
+    for template, operations in app.openapi().get("paths", {}).items():
+        if compile_path(template)[0].match(path):
+            found |= {method.upper() for method in operations}
+    return found
 
 
 def install(app: FastAPI) -> None:

@@ -19,7 +19,7 @@ def _file(name: str) -> str:
 def _character(cli, key: str) -> dict:
     result = cli("--json", "status", key)
     assert result.code == 0, result.err
-    return result.json()["characters"][0]
+    return result.json["characters"][0]
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def campaign(cli):
 def test_a_foundry_dnd5e_actor(campaign):
     result = campaign("--json", "character", "import", _file("fvtt-Actor-brena.json"))
     assert result.code == 0, result.err
-    assert result.json()["added"] == ["brena_hollowbrook"]
+    assert result.json["added"] == ["brena_hollowbrook"]
     brena = _character(campaign, "Brena Hollowbrook")
     assert brena["abilities"] == {"str": 10, "dex": 12, "con": 14, "int": 11, "wis": 16, "cha": 13}
     # level 5 (cleric 4, fighter 1): proficiency bonus +3
@@ -90,7 +90,7 @@ def test_reimporting_updates_the_sheet_and_keeps_the_injuries(campaign, tmp_path
     changed.write_text(json.dumps(actor), "utf-8")
     result = campaign("--json", "character", "import", str(changed))
     assert result.code == 0, result.err
-    assert result.json()["updated"] == ["brena_hollowbrook"] and result.json()["added"] == []
+    assert result.json["updated"] == ["brena_hollowbrook"] and result.json["added"] == []
     after = _character(campaign, "Brena Hollowbrook")
     assert (after["max_hp"], after["hp"], after["abilities"]["wis"]) == (44, 9, 18)
     assert [i["id"] for i in after["injuries"]] == [i["id"] for i in before["injuries"]]
@@ -111,7 +111,7 @@ def test_a_bad_file_is_one_line_and_nothing_is_imported(campaign, tmp_path, name
     result = campaign("character", "import", _file("party.yaml"), str(bad))
     assert result.code == 2
     assert result.err.startswith(f"error: {name}: ") and message in result.err and len(result.err.splitlines()) == 1
-    assert campaign("--json", "character", "list").json()["characters"] == [], "nothing half-imported"
+    assert campaign("--json", "character", "list").json["characters"] == [], "nothing half-imported"
 
 
 def test_an_external_reference_names_one_character(campaign):

@@ -249,3 +249,20 @@ def test_a_page_of_an_allowed_origin_calls_the_api_and_others_cannot(api, sites,
     assert _fetch_from(browser, sites[0], url, client.secret) == [200, "Browser"]
     refused = _fetch_from(browser, sites[1], url, client.secret)
     assert refused[0] == "blocked", refused
+
+
+def test_the_dashboard_file_picker_imports(api):
+    """The GM's browser session posts the files (multipart) from the dashboard's form."""
+    import re
+
+    client = _campaign(api, "Picker")
+    page = httpx.Client(base_url=api, timeout=30, follow_redirects=True)
+    dashboard = page.get(f"/c/Picker?key={client.secret}")
+    assert 'enctype="multipart/form-data"' in dashboard.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', dashboard.text).group(1)
+    files = [("files", (p.name, p.read_bytes(), "application/octet-stream"))
+             for p in (FIXTURES / "fvtt-Actor-tam.json", FIXTURES / "party.csv")]
+    done = page.post("/c/Picker/act/import_characters", data={"csrf": csrf, "back": "add"}, files=files)
+    assert done.status_code == 200 and "Tam: added" in done.text
+    names = [c["name"] for c in client.get(f"{client.campaign}/characters").json()["characters"]]
+    assert names == ["Brena", "Tam", "Ilse", "Gorm"]

@@ -57,6 +57,11 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
     nested: dict[str, dict[int, dict[str, Any]]] = {}
     fields = act.body.model_fields if act.body is not None else {}
     for key, value in form.multi_items():
+        if key in fields and hasattr(value, "filename") and hasattr(value, "file"):  # an uploaded file
+            if value.filename:
+                out.setdefault(key, []).append({"filename": value.filename,
+                                                "content": value.file.read().decode("utf-8-sig", "replace")})
+            continue
         if key in ("csrf", "back") or not isinstance(value, str):
             continue
         value = value.strip()

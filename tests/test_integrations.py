@@ -7,19 +7,14 @@ and a Foundry actor is imported over the API."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
 import pytest
 
-from test_web_browser import _free_port, browser  # noqa: F401  (the chromium fixture)
+from test_web_browser import browser, serving  # noqa: F401  (the chromium fixture)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
 PAGE = b"<!doctype html><title>a VTT</title><p>another origin</p>"
@@ -56,29 +51,8 @@ def sites():
 @pytest.fixture(scope="module")
 def api(tmp_path_factory, sites):
     """`sawbones serve` allowing the first site's origin (from the environment, as a deployment would)."""
-    home = tmp_path_factory.mktemp("integrations")
-    port = _free_port()
-    log = open(home / "server.log", "w+")
-    env = dict(os.environ, PYTHONUNBUFFERED="1", SAWBONES_CORS_ORIGINS=sites[0])
-    env.pop("SAWBONES_DATABASE_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "sawbones", "--db", str(home / "api.db"), "serve", "--port",
-                             str(port)], cwd=home, stdout=log, stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    pytest.fail(f"sawbones serve did not start:\n{log.read()}", pytrace=False)
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
+    with serving(tmp_path_factory.mktemp("integrations"), SAWBONES_CORS_ORIGINS=sites[0]) as base:
+        yield base
 
 
 def _campaign(api: str, name: str) -> httpx.Client:

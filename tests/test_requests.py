@@ -61,3 +61,12 @@ def test_an_expected_version_that_moved_on_applies_nothing(service):
     with pytest.raises(VersionMismatch):
         service.undo("Keys", Request(expected_version=head))
     assert service.load("Keys").state.character("Brena").hp == 15
+
+
+def test_the_cli_checks_the_expected_version_too(cli):
+    assert cli("campaign", "create", "Desk").code == 0
+    version = cli("--json", "campaign", "show").json["version"]
+    assert cli("--expect-version", str(version), "character", "add", "Bo").code == 0
+    stale = cli("--expect-version", str(version), "character", "add", "Cy")
+    assert stale.code == 1 and f"at version {version + 1}, not {version}" in stale.err
+    assert [c["name"] for c in cli("--json", "character", "list").json["characters"]] == ["Bo"]

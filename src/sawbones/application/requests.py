@@ -38,7 +38,7 @@ class VersionMismatch(ConflictError):
 
     def __init__(self, expected: int, current: int) -> None:
         super().__init__(f"the campaign is at version {current}, not {expected}: someone acted meanwhile; "
-                         "nothing was applied (reload, then try again if you still mean it)", "If-Match")
+                         "nothing was applied (reload, then try again if you still mean it)", "expected_version")
         self.current_version = current
 
 

@@ -115,13 +115,13 @@ async def client_request(request: Request, key: str | None = IdempotencyKey, if_
     """What the client attached to a change: its idempotency key and the version it saw."""
     from ...application.requests import Request as Intent, check_key, digest
 
+    if request.method == "GET":
+        return None
     if if_match is not None:
         text = if_match.strip().removeprefix("W/").strip('"')
         if not text.isdigit():
             raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
         expected_version = int(text)
-    if request.method == "GET":
-        return None
     body = await request.body() if check_key(key) is not None else b""
     try:
         what: Any = json.loads(body) if body else None

@@ -240,3 +240,20 @@ def test_the_dashboard_file_picker_imports(api):
     assert done.status_code == 200 and "Tam: added" in done.text
     names = [c["name"] for c in client.get(f"{client.campaign}/characters").json()["characters"]]
     assert names == ["Brena", "Tam", "Ilse", "Gorm"]
+
+
+def test_the_openapi_contract(api):
+    client = _campaign(api, "Contract")
+    spec = httpx.get(f"{api}/api/openapi.json", timeout=10).json()
+    ids = [op["operationId"] for path in spec["paths"].values() for op in path.values()]
+    assert len(ids) == len(set(ids)) and all(i.isidentifier() and "_api_" not in i for i in ids), ids
+    wrong = httpx.delete(f"{api}/api/campaigns", timeout=10)
+    assert wrong.status_code == 405 and wrong.headers["Allow"] == "GET, POST"
+    assert wrong.json()["error"]["code"] == "method_not_allowed"
+    assert httpx.put(f"{api}{client.campaign}/characters/Brena", timeout=10).headers["Allow"] == "DELETE, GET, PATCH"
+    whole = client.post(f"{client.campaign}/damage", json={"character": "Brena", "parts": [{"amount": 3.0,
+                                                                                            "type": "fire"}]})
+    assert whole.status_code == 200 and client.get(f"{client.campaign}/characters/Brena").json()["hp"] == 17
+    half = client.post(f"{client.campaign}/damage", json={"character": "Brena", "parts": [{"amount": 2.5,
+                                                                                           "type": "fire"}]})
+    assert half.status_code == 422 and half.json()["error"]["where"] == "body.parts[0].amount"

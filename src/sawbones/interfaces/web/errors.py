@@ -100,11 +100,10 @@ def _api_methods(app: Any, path: str) -> set[str]:
     methods from the OpenAPI paths, which list them all with their full path."""
     from starlette.routing import compile_path
 
-    found: set[str] = set()
-    for template, operations in app.openapi().get("paths", {}).items():
-        if compile_path(template)[0].match(path):
-            found |= {method.upper() for method in operations}
-    return found
+    matches = [(template.count("{"), operations) for template, operations in app.openapi().get("paths", {}).items()
+               if compile_path(template)[0].match(path)]
+    fewest = min((count for count, _ in matches), default=0)  # …/characters/import over …/characters/{character}
+    return {method.upper() for count, operations in matches if count == fewest for method in operations}
 
 
 def install(app: FastAPI) -> None:

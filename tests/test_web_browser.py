@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -52,13 +53,12 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """`sawbones serve` on a free port, with its own database; stopped after the module."""
-    home = tmp_path_factory.mktemp("web")
+@contextmanager
+def serving(home: Path, **env_more: str):
+    """`sawbones serve` on a free port of 127.0.0.1, with its own database in `home`; stopped on exit."""
     port = _free_port()
     log = open(home / "server.log", "w+")
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **env_more)
     env.pop("SAWBONES_DATABASE_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "sawbones", "--db", str(home / "web.db"), "serve", "--port",
                              str(port)], cwd=home, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -85,6 +85,13 @@ def server(tmp_path_factory):
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`sawbones serve` on a free port, with its own database; stopped after the module."""
+    with serving(tmp_path_factory.mktemp("web")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ EXAMPLES = 30  # per operation (at most)
 HOME = tempfile.mkdtemp(prefix="sawbones-schema-")  # the schema is read when the module is collected
 atexit.register(shutil.rmtree, HOME, ignore_errors=True)
 DB = str(Path(HOME) / "schema.db")
-APP = create_app(lambda: Service.open(DB))
+APP = create_app(lambda: Service.open(DB), poll_interval=0.05, stream_seconds=0.3)  # event streams end soon
 STATS: Counter = Counter()
 
 

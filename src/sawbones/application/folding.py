@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..domain.evolve import UnknownEventType, evolve
+from ..domain.evolve import UnknownEventType, evolve, passed_over
 from ..domain.state import Campaign
 from ..errors import StoreError
 
@@ -40,9 +40,8 @@ def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ..
     first_type: dict[int, str] = {}
     for event in stored:
         first_type.setdefault(event.action, event.type)
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = _apply(state, event)
+        skipped = event.type == UNDO or event.action in undone
+        state = passed_over(state, event.as_event()) if skipped else _apply(state, event)  # ids never come back
     actions = tuple((a, t, a in undone) for a, t in first_type.items())
     return state, actions
 
@@ -51,9 +50,8 @@ def fold_tail(state: Campaign, tail: list[Any]) -> Campaign:
     """Fold events after a base state; undo markers in the tail revert actions of the tail."""
     undone = {e.data["action"] for e in tail if e.type == UNDO}
     for event in tail:
-        if event.type == UNDO or event.action in undone:
-            continue
-        state = _apply(state, event)
+        skipped = event.type == UNDO or event.action in undone
+        state = passed_over(state, event.as_event()) if skipped else _apply(state, event)  # ids never come back
     return state
 
 

@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
-from ..domain.evolve import Event, evolve
+from ..domain.evolve import Event, evolve, passed_over
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
 from ..errors import ConflictError, PackMissing, RuleViolation, StoreError, UsageError
+from . import requests
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
+from .requests import Request
 
 UNDO = "action_undone"
 CREATED = "campaign_created"
@@ -148,6 +150,7 @@ class Service:
         self.memory_cache = memory_cache and bool(getattr(store, "database_id", None))
         self._db = f"{getattr(store, 'database_id', '')}@{getattr(store, 'where', '')}"
         self._rebuild: set[int] = set()  # campaigns whose newest snapshot could not be read
+        self.request: Request | None = None  # what the client attached to this service's actions (web: per request)
 
     @classmethod
     def open(cls, db: str | None = None, packs: tuple[str, ...] = (), create: bool = True) -> "Service":
@@ -255,6 +258,10 @@ class Service:
     # ------------------------------------------------------------ loading
     def load(self, name: str) -> Loaded:
         cid = self.store.campaign_id(name)
+        return self._load(cid)
+
+    def load_id(self, cid: int) -> Loaded:
+        """`load` by the campaign's store id."""
         return self._load(cid)
 
     def _load(self, cid: int) -> Loaded:
@@ -371,11 +378,21 @@ class Service:
                        Roller.for_campaign(loaded.state.seed, loaded.head, dice))
 
     def act(self, name: str, decide: Decision, *, retries: int | None = None,
-            dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
+            dice: tuple[int, ...] = (), request: Request | None = None) -> tuple[Campaign, list[Event]]:
         """Run one action: decide on the current state, append its events atomically, return the new state.
 
         If another GM wrote first, decide again on the new state (at most `retries` times): the command
-        still applies, or fails with the reason the new state refuses it. Nothing is written twice."""
+        still applies, or fails with the reason the new state refuses it. Nothing is written twice.
+        `request`: an expected version (refused when the campaign moved on) and an idempotency key."""
+        state, events, _ = self.answer(name, decide, lambda state, events: None, retries=retries, dice=dice,
+                                       request=request or self.request)
+        return state, events
+
+    def answer(self, name: str, decide: Decision, render: Callable[[Campaign, list[Event]], Any], *,
+               retries: int | None = None, dice: tuple[int, ...] = (),
+               request: Request | None = None) -> tuple[Campaign, list[Event], Any]:
+        """`act`, returning also `render(state, events)`, the action's answer. With an idempotency key the
+        answer is recorded with the action; a retry gets that first answer back (and no events)."""
         from ..adapters.locks import lock_wait
 
         cid = self.store.campaign_id(name)
@@ -383,21 +400,29 @@ class Service:
         deadline = time.monotonic() + lock_wait()
         self.context(self._load(cid))  # warm up outside the turn: inside it, only what is new is read
         with _writer_turn(self.store, cid, deadline):
-            return self._act(cid, decide, attempts, dice)
+            return self._act(cid, decide, attempts, dice, request or self.request, render)
 
-    def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...] = ()) -> tuple[Campaign, list[Event]]:
+    def _act(self, cid: int, decide: Decision, attempts: int, dice: tuple[int, ...], request: Request | None,
+             render: Callable[[Campaign, list[Event]], Any]) -> tuple[Campaign, list[Event], Any]:
         for attempt in range(attempts):
             loaded = self._load(cid)
+            seen = requests.check(request, loaded.state, loaded.head, time.time())
+            if seen is not None:
+                return loaded.state, [], self._recorded_answer(cid, seen)
             ctx = self.context(loaded, dice)
             events = decide(ctx)
             ctx.roller.check_all_typed_used()
             if not events:
-                return loaded.state, []
+                return loaded.state, [], render(loaded.state, [])
             state = loaded.state
-            for event in events:  # fold before writing: an event that cannot apply is never stored
+            keyed = requests.keyed_event(request)
+            for event in events + keyed:  # fold before writing: an event that cannot apply is never stored
                 state = evolve(state, event)
+            answer = render(state, events)
+            for event in keyed:  # the first answer, for a retry
+                event["data"]["answer"] = answer
             try:
-                self.store.append(cid, loaded.head, loaded.next_action, events, ctx.rules.version)
+                self.store.append(cid, loaded.head, loaded.next_action, events + keyed, ctx.rules.version)
             except ConflictError:
                 self._forget(cid)  # reload from the store, not from this process's memory
                 if attempt + 1 >= attempts:
@@ -405,22 +430,31 @@ class Service:
                 time.sleep(random.uniform(0, 0.002) * (attempt + 1))  # let the other writer's turn pass
                 continue
             # not remembered: the next load folds these events as stored (what a replay will see)
-            return state, events
+            return state, events, answer
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def undo(self, name: str) -> tuple[Campaign, int]:
+    def _recorded_answer(self, cid: int, version: int) -> Any:
+        rows = self.store.events(cid, after=version - 1)
+        return rows[0].data.get("answer") if rows and rows[0].type == requests.KEYED else None
+
+    def undo(self, name: str, request: Request | None = None) -> tuple[Campaign, int]:
         """Revert the last action still in force. If someone else acted meanwhile, the undo is refused
-        (retrying could revert their action instead of the one you meant)."""
+        (retrying could revert their action instead of the one you meant). A retried undo with the same
+        idempotency key reverts nothing more."""
         from ..adapters.locks import lock_wait
 
         cid = self.store.campaign_id(name)
         with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
-            return self._undo(cid)
+            return self._undo(cid, request or self.request)
 
-    def _undo(self, cid: int) -> tuple[Campaign, int]:
+    def _undo(self, cid: int, request: Request | None) -> tuple[Campaign, int]:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)
+            seen = requests.check(request, loaded.state, loaded.head, time.time())
+            if seen is not None:
+                recorded = self._recorded_answer(cid, seen) or {}
+                return loaded.state, int(recorded.get("undone_action", 0))
             candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED, RENAMED)]
             if not candidates:
                 raise RuleViolation("nothing to undo")
@@ -429,9 +463,11 @@ class Service:
                 raise ConflictError("the campaign changed while you undid (another action came last); "
                                     "nothing was undone: look at the log and undo again if you still mean it")
             target = action
-            event = {"type": UNDO, "data": {"action": action}}
+            events = [{"type": UNDO, "data": {"action": action}}] + requests.keyed_event(request)
+            for event in events[1:]:
+                event["data"]["answer"] = {"undone_action": action, "version": loaded.head + len(events)}
             try:
-                self.store.append(cid, loaded.head, loaded.next_action, [event], self.rules_for(loaded.state).version)
+                self.store.append(cid, loaded.head, loaded.next_action, events, self.rules_for(loaded.state).version)
             except ConflictError:
                 self._forget(cid)
                 if attempt >= self.retries:

@@ -358,11 +358,11 @@ def _store(state: Campaign, character_id: str, data: dict[str, Any]) -> Campaign
     return replace(state.with_character(replace(character, afflictions=tuple(kept))), counter=counter)
 
 
-@handles("affliction_contracted")
-@handles("affliction_changed")
-@handles("affliction_saved")
-@handles("affliction_recovered")
-@handles("affliction_spell")
+@handles("affliction_contracted", mints="state.id")
+@handles("affliction_changed", mints="state.id")
+@handles("affliction_saved", mints="state.id")
+@handles("affliction_recovered", mints="state.id")
+@handles("affliction_spell", mints="state.id")
 def _affliction_state(state: Campaign, d: dict[str, Any]) -> Campaign:
     if "state" not in d:  # a spell that failed its caster level check: nothing changes
         return state
@@ -394,7 +394,7 @@ class PendingSave:
     save: str = "fortitude"
 
 
-@handles("save_pending")
+@handles("save_pending", mints="id")
 def _save_pending(state: Campaign, d: dict[str, Any]) -> Campaign:
     pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"])
     return replace(state, pending=state.pending + (pending,), counter=max(state.counter, int(d["id"].lstrip("p"))))

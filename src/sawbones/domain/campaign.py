@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..errors import NotFound, UsageError
@@ -12,7 +13,8 @@ from .state import ABILITIES, Body, Campaign, Character, slug
 Event = dict[str, Any]
 
 SHEET_KEYS = ("max_hp", "hp", "npc", "abilities", "saves", "skills", "proficiencies", "hit_die", "hit_dice",
-              "hit_dice_max", "body", "notes", "name")
+              "hit_dice_max", "body", "notes", "name", "external")
+EXTERNAL = re.compile(r"^[a-z0-9_.-]{1,30}:[^\s]{1,200}$")
 
 
 def find_character(state: Campaign, key: str) -> Character:
@@ -56,7 +58,22 @@ def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         if any(not 0 <= v <= 10 for v in body.values()):
             raise UsageError("body part counts go from 0 to 10")
         out["body"] = body
+    if "external" in out:
+        refs = list(dict.fromkeys(out["external"]))
+        bad = next((r for r in refs if not isinstance(r, str) or not EXTERNAL.match(r)), None)
+        if bad is not None:
+            raise UsageError(f"an external reference is SYSTEM:ID, like foundry:Actor.abc or discord:1234 "
+                             f"(not {bad!r})", "external")
+        out["external"] = refs
     return out
+
+
+def _check_external(state: Campaign, refs: list[str], character_id: str | None) -> None:
+    """An external reference names one character of the campaign."""
+    for ref in refs:
+        other = state.by_external(ref)
+        if other is not None and other.id != character_id:
+            raise UsageError(f"{other.name} already has the external reference {ref!r}", "external")
 
 
 def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
@@ -65,6 +82,7 @@ def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
     if state.character(name) is not None:
         raise UsageError(f"{state.name} already has a character named {name!r}")
     sheet = _check_sheet(sheet)
+    _check_external(state, sheet.get("external", []), None)
     character_id = slug(name)
     taken = {c.id for c in state.characters}
     base, n = character_id, 2
@@ -74,7 +92,7 @@ def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
     data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": min(sheet.get("hp", max_hp), max_hp)}
     abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
     data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
-    for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes"):
+    for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes", "external"):
         if key in sheet:
             data[key] = sheet[key] if not isinstance(sheet[key], dict) else [[k, v] for k, v in sheet[key].items()]
     if "hit_dice" in sheet:
@@ -92,6 +110,7 @@ def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
 def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
     character = find_character(ctx.state, key)
     sheet = _check_sheet(sheet)
+    _check_external(ctx.state, sheet.get("external", []), character.id)
     changes: dict[str, Any] = {}
     if "name" in sheet:
         sheet["name"] = check_name(sheet["name"], "character")
@@ -108,9 +127,9 @@ def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
             changes[key] = [[k, v] for k, v in merged.items()]
     if "body" in sheet:
         changes["body"] = character.body.__dict__ | sheet["body"]
-    for key in ("max_hp", "hp", "npc", "proficiencies", "hit_die", "hit_dice", "hit_dice_max", "notes"):
+    for key in ("max_hp", "hp", "npc", "proficiencies", "hit_die", "hit_dice", "hit_dice_max", "notes", "external"):
         if key in sheet:
-            changes[key] = list(sheet[key]) if key == "proficiencies" else sheet[key]
+            changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)
     if changes.get("hp", character.hp) > max_hp:
         changes["hp"] = max_hp
@@ -122,3 +141,33 @@ def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
 def remove_character(ctx: Any, key: str) -> list[Event]:
     character = find_character(ctx.state, key)
     return [{"type": "character_removed", "data": {"id": character.id}}]
+
+
+def import_characters(ctx: Any, entries: list[Any]) -> list[Event]:
+    """Characters from other tools' sheets, in one action: a character found by one of its external
+    references (else by name) has its sheet updated, injuries, wounds and afflictions kept; any other is
+    added. `entries`: objects with name, sheet, external and source (adapters/sheets.py)."""
+    from dataclasses import replace
+
+    from .evolve import evolve
+
+    events: list[Event] = []
+    step = ctx
+    for entry in entries:
+        known = next((c for ref in entry.external if (c := step.state.by_external(ref)) is not None), None)
+        known = known or step.state.character(entry.name)
+        external = list(dict.fromkeys((list(known.external) if known else []) + list(entry.external)))
+        sheet = {**entry.sheet, **({"external": external} if external else {})}
+        try:
+            if known is None:
+                new = add_character(step, entry.name, sheet)
+            else:
+                new = edit_character(step, known.id, sheet)  # the name stays the one the GM knows
+        except UsageError as exc:
+            raise UsageError(f"{entry.name}: {exc.message}", entry.source or exc.where) from None
+        state = step.state
+        for event in new:
+            state = evolve(state, event)
+        step = replace(step, state=state)
+        events += new
+    return events

@@ -16,11 +16,18 @@ class UnknownEventType(KeyError):
 
 
 _HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
+_MINTS: dict[str, str] = {}
+KEYED = "request_keyed"  # an action's idempotency key (application/requests.py): kept even when undone
+REQUEST_WINDOW = 86400.0  # seconds a key is remembered  # event type -> where in its data the instance id it hands out is ("id", "state.id")
 
 
-def handles(event_type: str):
+def handles(event_type: str, mints: str | None = None):
+    """Register the event's handler; `mints` names the data field holding an instance id the event hands out."""
+
     def register(fn: Callable[[Campaign, dict[str, Any]], Campaign]):
         _HANDLERS[event_type] = fn
+        if mints:
+            _MINTS[event_type] = mints
         return fn
 
     return register
@@ -51,6 +58,30 @@ def evolve(state: Campaign, event: Event) -> Campaign:
     return replace(handler(state, event["data"]), version=state.version + 1)
 
 
+def passed_over(state: Campaign, event: Event) -> Campaign:
+    """An undone event (or an undo marker) changes nothing but two counters: the state's version still
+    counts it (a state's version is its log version), and the id it handed out is never handed out
+    again (ids never lie, across undo and replay)."""
+    if not _RULE_MODULES_LOADED:
+        _load_rule_modules()
+    path = _MINTS.get(event["type"])
+    value: Any = event["data"]
+    for part in (path.split(".") if path else ()):
+        value = value.get(part) if isinstance(value, dict) else None
+    digits = value.lstrip("abcdefghijklmnopqrstuvwxyz") if isinstance(value, str) else ""
+    counter = max(state.counter, int(digits)) if digits.isdigit() else state.counter
+    if event["type"] == KEYED:
+        state = _request_keyed(state, event["data"])
+    return replace(state, version=state.version + 1, counter=counter)
+
+
+@handles(KEYED)
+def _request_keyed(state: Campaign, d: dict[str, Any]) -> Campaign:
+    """Remember the key for REQUEST_WINDOW seconds after it was used, with the version of this event."""
+    kept = tuple(r for r in state.requests if r[3] > d["at"] - REQUEST_WINDOW and r[0] != d["key"])
+    return replace(state, requests=kept + ((d["key"], d["digest"], state.version + 1, d["at"]),))
+
+
 def fold(events: list[Event], state: Campaign | None = None) -> Campaign:
     current = state if state is not None else Campaign(name="")
     for event in events:
@@ -67,7 +98,7 @@ def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
 _CHARACTER_FIELDS = {
     "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
     "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
-    "body": lambda b: Body(**b), "dead": bool, "stable": bool,
+    "body": lambda b: Body(**b), "dead": bool, "stable": bool, "external": tuple,
 }
 
 

@@ -339,7 +339,7 @@ def _injury_from(d: dict[str, Any]) -> Injury:
     )
 
 
-@handles("injury_gained")
+@handles("injury_gained", mints="id")
 def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = state.character(d["character"])
     updated = state.with_character(replace(character, injuries=character.injuries + (_injury_from(d),)))

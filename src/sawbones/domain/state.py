@@ -87,6 +87,7 @@ class Character:
     dead: bool = False
     stable: bool = False
     notes: str = ""
+    external: tuple[str, ...] = ()  # references elsewhere ("foundry:Actor.abc", "discord:1234"), unique per campaign
 
     def ability(self, name: str) -> int:
         return dict(self.abilities)[name]
@@ -116,12 +117,16 @@ class Campaign:
     version: int = 0
     content_packs: tuple[str, ...] = ()
     pending: tuple[Any, ...] = ()  # saves waiting for a player's die (domain/afflictions.py)
+    requests: tuple[tuple[str, str, int, float], ...] = ()  # recent idempotency keys: (key, digest, version, at)
 
     def character(self, key: str) -> Character | None:
         """By id or name, case- and accent-blind (domain/names.py); two folded matches are an error."""
         from .names import pick
 
         return pick(key, self.characters, lambda c: (c.name, c.id))
+
+    def by_external(self, ref: str) -> Character | None:
+        return next((c for c in self.characters if ref in c.external), None)
 
     def with_character(self, updated: Character) -> "Campaign":
         return replace(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))

@@ -318,7 +318,7 @@ def _change(state: Campaign, d: dict[str, Any], **changes: Any) -> Campaign:
         replace(w, **changes) if w.id == d["wound"] else w for w in character.wounds))
 
 
-@handles("wound_received")
+@handles("wound_received", mints="id")
 def _wound_received(state: Campaign, d: dict[str, Any]) -> Campaign:
     fort = d.get("fort") or {}
     w = Wound(

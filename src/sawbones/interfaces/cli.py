@@ -22,14 +22,18 @@ class Env:
     json: bool
     content: tuple[str, ...]
     dice: tuple[int, ...] = ()
+    expect_version: int | None = None
     _service: Any = field(default=None, repr=False)
 
     @property
     def service(self):
         if self._service is None:
+            from ..application.requests import Request
             from ..application.service import Service
 
             self._service = Service.open(self.db, self.content, create=_creates_database())
+            if self.expect_version is not None:  # the same check as the API's If-Match
+                self._service.request = Request(expected_version=self.expect_version)
         return self._service
 
     def campaign_name(self) -> str:
@@ -74,14 +78,16 @@ def _creates_database() -> bool:
 @click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
               help="The table's own result for the next roll the action makes (repeatable, in order).")
+@click.option("--expect-version", type=click.IntRange(0), metavar="N",
+              help="Act only if the campaign is still at version N (see `campaign show`); else nothing is applied.")
 @click.version_option(package_name="sawbones")
 @click.pass_context
-def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice) -> None:
+def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, expect_version) -> None:
     """sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."""
     import os
 
     ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content),
-                  tuple(typed_dice))
+                  tuple(typed_dice), expect_version)
 
 
 def _register_commands() -> None:

@@ -48,8 +48,9 @@ def _pairs(text: str | None, what: str) -> dict[str, int]:
     return out
 
 
-def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, body, notes, name=None) -> dict[str, Any]:
-    sheet: dict[str, Any] = {}
+def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, body, notes, name=None,
+           external=()) -> dict[str, Any]:
+    sheet: dict[str, Any] = {"external": list(external)} if external else {}
     if max_hp is not None:
         sheet["max_hp"] = max_hp
     if hp is not None:
@@ -89,6 +90,8 @@ def _sheet_options(fn):
         click.option("--hit-dice", type=click.IntRange(0, 40), help="Hit Dice left."),
         click.option("--body", metavar="P=N,…", help="Body counts, e.g. eyes=2,hands=2,feet=2,ears=2."),
         click.option("--notes", help="Free notes about the character."),
+        click.option("--external", multiple=True, metavar="SYSTEM:ID",
+                     help="A reference elsewhere, e.g. foundry:Actor.abc or discord:1234 (repeatable)."),
     ]):
         fn = decorator(fn)
     return fn
@@ -229,12 +232,26 @@ def register(cli: click.Group) -> None:
         doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
         env.emit(doc, lambda con: con.print(SAY.say("updated", env.lang, name=escape(character.name))))
 
+    @character.command("import")
+    @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+    @pass_env
+    def character_import(env, files) -> None:
+        """Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."""
+        from ..adapters.sheets import read_files
+        from ..domain.campaign import import_characters
+
+        entries = read_files(list(files))  # every file is read and checked before anything is written
+        state, events = env.act(lambda ctx: import_characters(ctx, entries))
+        doc = views.import_report(state, events, env.service.rules_for(state), env.lang)
+        env.emit(doc, lambda con: [con.print(line) for line in doc["lines"]])
+
     @character.command("list")
     @pass_env
     def character_list(env) -> None:
         """List the characters of the current campaign."""
         state = env.service.load(env.campaign_name()).state
-        doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
+        doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
+                               "external": list(c.external)}
                               for c in state.characters]}
         env.emit(doc, partial(views.render_character_list, doc, env.lang))
 

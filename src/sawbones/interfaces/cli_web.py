@@ -87,8 +87,11 @@ def register(cli: click.Group) -> None:
                   "loopback names when listening on 127.0.0.1, any otherwise.")
     @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
                   metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
+    @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
+                  help="Let pages of this origin call the API with the API secret (repeatable; "
+                       "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
     @pass_env
-    def serve(env, host, port, workers, demo, access, allowed_hosts, max_body) -> None:
+    def serve(env, host, port, workers, demo, access, allowed_hosts, max_body, cors_origins) -> None:
         """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import json
 
@@ -97,6 +100,13 @@ def register(cli: click.Group) -> None:
         from .web import security
 
         check_port(host, port)  # a busy port is one error line, before any banner
+        from .web.cors import ENV, normalize
+
+        try:
+            cors_origins = tuple(normalize(o) for o in cors_origins)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--cors-origin") from None
+        os.environ[ENV] = " ".join(cors_origins)  # the workers read it too
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         settings = server_settings(host, access, allowed_hosts, max_body)
@@ -132,7 +142,8 @@ def register(cli: click.Group) -> None:
 
             hosts = settings["allowed_hosts"]
             uvicorn.run(create_app(service_factory(env.db, env.content), closed=settings["closed"],
-                                   allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body), **config)
+                                   allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body,
+                                   cors_origins=cors_origins), **config)
 
     @cli.command("gm-link")
     @click.option("--base", default="http://127.0.0.1:8000", show_default=True, help="The web app's address.")

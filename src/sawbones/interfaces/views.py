@@ -167,7 +167,8 @@ def _base_character_doc(character: Any, state: Any, rules: Any, lang: str) -> di
         "max_hp": character.max_hp, "dead": character.dead, "stable": character.stable,
         "dying": hit_points.dying(character, rules, state.system),
         "abilities": dict(character.abilities), "saves": dict(character.saves), "skills": dict(character.skills),
-        "proficiencies": list(character.proficiencies), "hit_die": character.hit_die,
+        "proficiencies": list(character.proficiencies), "external": list(character.external),
+        "hit_die": character.hit_die,
         "hit_dice": character.hit_dice, "hit_dice_max": character.hit_dice_max, "body": character.body.__dict__,
         "notes": character.notes,
         "injuries": [injury_doc(i, state, rules, lang) for i in character.injuries],
@@ -471,3 +472,17 @@ def _render_timed(c: dict[str, Any], lang: str, con: Any) -> None:
 
 CHARACTER_SECTIONS.append(timed_conditions_section)
 STATUS_RENDERERS.append(_render_timed)
+
+
+def import_report(state: Any, events: list[dict[str, Any]], rules: Any, lang: str) -> dict[str, Any]:
+    """What `character import` did: who was added, who was updated, their sheets, one line each."""
+    fr = lang == "fr"
+    added = [e["data"]["id"] for e in events if e["type"] == "character_added"]
+    updated = [e["data"]["id"] for e in events if e["type"] == "character_edited"]
+    chars = [c for c in state.characters if c.id in added + updated]
+    lines = [(f"{c.name} : ajouté·e ({c.hp}/{c.max_hp} PV)" if fr else f"{c.name}: added ({c.hp}/{c.max_hp} HP)")
+             if c.id in added else
+             (f"{c.name} : fiche mise à jour ({c.hp}/{c.max_hp} PV)" if fr
+              else f"{c.name}: sheet updated ({c.hp}/{c.max_hp} HP)") for c in chars]
+    return {"added": added, "updated": updated, "lines": lines,
+            "characters": [character_doc(c, state, rules, lang) for c in chars]}

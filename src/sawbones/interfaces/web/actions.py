@@ -42,8 +42,10 @@ def decided(decide: Callable[[Any], Callable[[Any], list[dict]]], report: Callab
     """A runner from `decide(body) -> decision(ctx) -> events` and `report(service, state, events, lang)`."""
 
     def run(service: Any, campaign: str, body: Any, lang: str) -> dict[str, Any]:
-        state, events = service.act(campaign, decide(body))
-        return report(service, state, events, lang)
+        def render(state: Any, events: list[dict]) -> dict[str, Any]:
+            return {**report(service, state, events, lang), "version": state.version}
+
+        return service.answer(campaign, decide(body), render)[2]
 
     return run
 
@@ -55,6 +57,11 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
     nested: dict[str, dict[int, dict[str, Any]]] = {}
     fields = act.body.model_fields if act.body is not None else {}
     for key, value in form.multi_items():
+        if key in fields and hasattr(value, "filename") and hasattr(value, "file"):  # an uploaded file
+            if value.filename:
+                out.setdefault(key, []).append({"filename": value.filename,
+                                                "content": value.file.read().decode("utf-8-sig", "replace")})
+            continue
         if key in ("csrf", "back") or not isinstance(value, str):
             continue
         value = value.strip()

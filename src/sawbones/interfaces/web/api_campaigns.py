@@ -184,13 +184,29 @@ register(Action(
                 lambda service, state, events, lang: {"removed": events[0]["data"]["id"]})))
 
 
+def _import(body) -> object:
+    from ...adapters.sheets import parse
+
+    entries = [entry for f in body.files for entry in parse(f.filename, f.content)]  # all checked first
+    return lambda ctx: decisions.import_characters(ctx, entries)
+
+
+register(Action(
+    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",),
+    summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
+    run=decided(_import, lambda service, state, events, lang: views.import_report(
+        state, events, service.rules_for(state), lang))))
+
+
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
             summary="List characters")
-def list_characters(gm: GmAccess = Depends(gm_access)):
+def list_characters(gm: GmAccess = Depends(gm_access), external: str | None = Query(
+        None, max_length=231, description="Only the character with this external reference (foundry:Actor.abc).")):
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc}
-                               for c in state.characters]}
+        chosen = [c for c in state.characters if external is None or external in c.external]
+        return {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
+                                "external": list(c.external)} for c in chosen]}
 
 
 @router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],

@@ -20,7 +20,7 @@ from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
-AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds")
+AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds", "api_events")
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
     (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),
@@ -97,11 +97,15 @@ class SecurityHeaders:
 
 def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0,
                stream_seconds: float = 300.0, closed: bool = False, allowed_hosts: tuple[str, ...] | None = None,
-               max_body: int = guard.MAX_BODY) -> FastAPI:
+               max_body: int = guard.MAX_BODY,
+               cors_origins: tuple[str, ...] | None = None) -> FastAPI:
     """The web app on the campaigns `service_factory()` opens (called once per request).
 
     `closed`: listing and creating campaigns need the server's admin secret. `allowed_hosts`: the only
-    Host names answered (None: any). `max_body`: the largest request body read, in bytes."""
+    Host names answered (None: any). `max_body`: the largest request body read, in bytes.
+    `cors_origins`: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none)."""
+    from .cors import Cors, from_env
+
     from fastapi.templating import Jinja2Templates
 
     from . import pages, pages_access
@@ -110,7 +114,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0
         key = security.cookie_key(service.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url=None,
-                  redoc_url=None, description=(
+                  redoc_url=None, generate_unique_id_function=lambda route: route.name, description=(
                       "The table's API: lingering injuries, localized wounds and disease/poison tracks for a whole "
                       "campaign. Everything about a campaign needs its API secret (`Authorization: Bearer <secret>`), "
                       "given when the campaign is created and shown again on the GM dashboard. Every failure is "
@@ -128,6 +132,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0
     app.add_middleware(SecurityHeaders)
     if not closed:
         _open_server_schema(app)
+    app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
     return app
 
 

@@ -7,10 +7,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from fastapi import Depends, Path, Query, Request
+import json
+
+from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import security
+from ...errors import UsageError
 from .errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
@@ -85,12 +88,14 @@ class GmAccess:
     state: WebState
     campaign: str
     secret: str | None
+    intent: Any = None  # the application's Request: Idempotency-Key, If-Match (see client_request)
 
     @contextmanager
     def open(self) -> Iterator[Any]:
         if self.secret is None:  # before anything is read: an anonymous client learns nothing
             raise Unauthorized(NEED_SECRET)
         with open_service(self.state) as service:
+            service.request = self.intent
             check_gm_secret(service.store, self.campaign, self.secret)
             yield service
 
@@ -103,11 +108,6 @@ def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
             raise Forbidden(f"campaign {campaign!r} has no API secret yet: make one with "
                             f"`sawbones --campaign {campaign!r} gm-link --api-secret`")
         raise Forbidden("wrong API secret for this campaign")
-
-
-def gm_access(request: Request, campaign: str = CampaignName,
-              credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> GmAccess:
-    return GmAccess(web(request), campaign, credentials.credentials if credentials else None)
 
 
 @dataclass
@@ -131,3 +131,38 @@ class AdminAccess:
 
 def admin_access(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> AdminAccess:
     return AdminAccess(web(request), credentials.credentials if credentials else None)
+
+
+IdempotencyKey = Header(None, alias="Idempotency-Key", max_length=200, description=(
+    "Makes the action safe to retry: the same key and body within 24 hours get the first answer back "
+    "and change nothing; the same key with another body is a 422."))
+IfMatch = Header(None, alias="If-Match", max_length=40, description=(
+    "The campaign version you saw (`13` or `\"13\"`): if the campaign moved on, 409 with the current version, "
+    "nothing applied."))
+ExpectedVersion = Query(None, ge=0, description="The campaign version you saw (like If-Match).")
+
+
+async def client_request(request: Request, key: str | None = IdempotencyKey, if_match: str | None = IfMatch,
+                         expected_version: int | None = ExpectedVersion) -> Any:
+    """What the client attached to a change: its idempotency key and the version it saw."""
+    from ...application.requests import Request as Intent, check_key, digest
+
+    if request.method == "GET":
+        return None
+    if if_match is not None:
+        text = if_match.strip().removeprefix("W/").strip('"')
+        if not text.isdigit():
+            raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
+        expected_version = int(text)
+    body = await request.body() if check_key(key) is not None else b""
+    try:
+        what: Any = json.loads(body) if body else None
+    except ValueError:
+        what = body.decode("utf-8", "replace")
+    return Intent(key, digest(request.method, request.url.path, what), expected_version)
+
+
+def gm_access(request: Request, campaign: str = CampaignName,
+              credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
+              intent: Any = Depends(client_request)) -> GmAccess:
+    return GmAccess(web(request), campaign, credentials.credentials if credentials else None, intent)

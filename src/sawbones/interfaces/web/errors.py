@@ -54,8 +54,9 @@ def status_of(exc: SawbonesError) -> int:
     return next((status for kind, status in STATUSES if isinstance(exc, kind)), 400)
 
 
-def error_body(code: str, message: str, where: str = "") -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "where": where}}
+def error_body(code: str, message: str, where: str = "", **more: Any) -> dict[str, Any]:
+    """The one error shape; `more` only for errors that carry data for programs (current_version)."""
+    return {"error": {"code": code, "message": message, "where": where, **more}}
 
 
 def _where(request: Request) -> str:
@@ -69,7 +70,7 @@ def _wants_html(request: Request) -> bool:
 
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
-             headers: dict[str, str] | None = None) -> Response:
+             headers: dict[str, str] | None = None, **more: Any) -> Response:
     """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
     from ...i18n import for_the_web
 
@@ -77,7 +78,7 @@ def _respond(request: Request, status: int, code: str, message: str, where: str,
         from .pages_common import page_lang, render_error
 
         return render_error(request, status, code, for_the_web(message, page_lang(request)), headers)
-    return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where), status_code=status,
+    return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where, **more), status_code=status,
                         headers=headers)
 
 
@@ -104,7 +105,19 @@ def _allowed(request: Request) -> list[str]:
         match, _ = route.matches({**request.scope, "method": "GET"}) if hasattr(route, "matches") else (None, None)
         if match in (Match.FULL, Match.PARTIAL) and getattr(route, "methods", None):
             methods |= set(route.methods)
+    methods |= _api_methods(request.app, request.url.path)
     return sorted(methods)
+
+
+def _api_methods(app: Any, path: str) -> set[str]:
+    """The API's routes sit in included routers (not in app.router.routes with every FastAPI): read the
+    methods from the OpenAPI paths, which list them all with their full path."""
+    from starlette.routing import compile_path
+
+    matches = [(template.count("{"), operations) for template, operations in app.openapi().get("paths", {}).items()
+               if compile_path(template)[0].match(path)]
+    fewest = min((count for count, _ in matches), default=0)  # …/characters/import over …/characters/{character}
+    return {method.upper() for count, operations in matches if count == fewest for method in operations}
 
 
 def install(app: FastAPI) -> None:
@@ -113,8 +126,12 @@ def install(app: FastAPI) -> None:
         status = status_of(exc)
         if status >= 500:
             log.error("%s: %s", exc.code, exc)
-        return _respond(request, status, exc.code, exc.message, exc.where or _where(request),
-                        getattr(exc, "headers", None) or None)
+        more = {}
+        headers = getattr(exc, "headers", None) or None
+        if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
+            more["current_version"] = exc.current_version
+            headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
+        return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:

@@ -6,7 +6,7 @@ the fields every client can rely on and allow more (rule modules add sections to
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ...domain.names import check_name
 from ...errors import UsageError
@@ -44,11 +44,27 @@ PairKey = Annotated[str, StringConstraints(min_length=1, max_length=40)]  # the 
 Pairs = dict[PairKey, Annotated[int, Field(ge=-1000, le=1000)]]
 
 
+def _whole(value: Any) -> Any:
+    """53.0 is the number 53 (JSON has one number type; JavaScript clients send what they computed)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole(v) for k, v in value.items()}
+    return value
+
+
 class Strict(BaseModel):
-    """A request: unknown fields and wrong JSON types (true for a number, "3" for 3) are errors.
-    HTML forms send text: they validate with strict=False (see pages.py)."""
+    """A request: unknown fields and wrong JSON types (true for a number, "3" for 3) are errors; a whole
+    number written 53.0 is 53. HTML forms send text: they validate with strict=False (see pages.py)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_numbers(cls, data: Any) -> Any:
+        return _whole(data)
 
 
 class Doc(BaseModel):
@@ -162,6 +178,9 @@ class Sheet(Strict):
     hit_dice: int | None = Field(None, ge=0, le=40, description="Hit Dice left.")
     body: Pairs | None = Field(None, description="Body counts, e.g. {\"eyes\": 2, \"hands\": 2}.")
     notes: Str(4000, 0) | None = None  # type: ignore[valid-type]
+    external: list[Str(231)] | None = Field(  # type: ignore[valid-type]
+        None, max_length=20, description="References elsewhere, SYSTEM:ID, unique in the campaign: "
+                                         "[\"foundry:Actor.abc\", \"discord:1234\"].")
 
 
 class CharacterIn(Sheet):
@@ -218,6 +237,7 @@ class CharacterSummary(Doc):
     hp: int
     max_hp: int
     npc: bool
+    external: list[str] = []
 
 
 class CharacterList(Doc):
@@ -394,3 +414,20 @@ class RollOut(Doc):
     text: str
     no_natural_healing: bool
     magic_only: bool
+
+
+class SheetFile(Strict):
+    filename: Str(200) = Field(description="The file's name: .json (Foundry actor export or party file), "  # type: ignore[valid-type]
+                                           ".yaml/.yml or .csv (party file).")
+    content: Str(2_000_000, 1) = Field(description="The file's text.")  # type: ignore[valid-type]
+
+
+class ImportIn(Strict):
+    files: list[SheetFile] = Field(min_length=1, max_length=20)
+
+
+class ImportOut(Doc):
+    added: list[str]
+    updated: list[str]
+    lines: list[str]
+    characters: list[CharacterOut]

@@ -1,0 +1,88 @@
+"""Safe retries and no lost updates: what a client may attach to an action (API headers, CLI options).
+
+- An idempotency key: the same key with the same request within WINDOW seconds gets the first answer
+  back and changes nothing; the same key with another request is refused. The key, a digest of the
+  request and the first answer are recorded in the action itself (a `request_keyed` event appended
+  with the action's own events, in the same transaction): a retry can never apply twice, on any
+  backend, even across processes. Undoing the action does not free its key.
+- An expected version (the log version the client saw: `If-Match`, `expected_version`, `--expect-version`):
+  when the campaign has moved on, the action is refused with the current version, nothing applied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..domain.evolve import KEYED, REQUEST_WINDOW
+from ..domain.state import Campaign
+from ..errors import ConflictError, UsageError
+
+MAX_KEY = 200
+
+
+@dataclass(frozen=True)
+class Request:
+    key: str | None = None  # the client's idempotency key
+    digest: str = ""  # what the request was (see digest())
+    expected_version: int | None = None  # the campaign's log version the client saw
+
+
+class VersionMismatch(ConflictError):
+    """The client saw an older version of the campaign: nothing was applied."""
+
+    code = "version_mismatch"
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(f"the campaign is at version {current}, not {expected}: someone acted meanwhile; "
+                         "nothing was applied (reload, then try again if you still mean it)", "expected_version")
+        self.current_version = current
+
+
+class KeyReused(UsageError):
+    code = "idempotency_key_reused"
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the Idempotency-Key {key!r} was already used for another request "
+                         "(within 24 hours): use a new key for a new request", "Idempotency-Key")
+
+
+def digest(*parts: Any) -> str:
+    """A stable digest of what a request asks (its route and body)."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def check_key(key: str | None) -> str | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+        raise UsageError(f"an Idempotency-Key has 1 to {MAX_KEY} printable characters", "Idempotency-Key")
+    return key
+
+
+def check(request: Request | None, state: Campaign, head: int, now: float) -> int | None:
+    """Before deciding: the log version of the recorded answer when this is a retry (None: go ahead);
+    refuse a reused key or a stale expected version."""
+    if request is None:
+        return None
+    if request.key is not None:
+        for key, seen, version, at in state.requests:
+            if key == request.key and at > now - REQUEST_WINDOW:
+                if seen != request.digest:
+                    raise KeyReused(key)
+                return version
+    if request.expected_version is not None and request.expected_version != head:
+        raise VersionMismatch(request.expected_version, head)
+    return None
+
+
+def keyed_event(request: Request | None) -> list[dict[str, Any]]:
+    """The event that records the key with the action (nothing without a key); its `answer` is set once known."""
+    if request is None or request.key is None:
+        return []
+    return [{"type": KEYED, "data": {"key": request.key, "digest": request.digest, "at": round(time.time(), 3),
+                                     "answer": None}}]

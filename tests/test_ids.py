@@ -25,7 +25,11 @@ def _ids(state) -> dict[str, tuple[str, ...]]:
 
 
 def _damage(name: str, d20: int):
-    return lambda ctx: decide_damage.damage(ctx, name, [(40, "fire")], d20=d20, site="hand")
+    """Exactly enough fire to drop the character to 0 (at least 1): an injury, never massive damage."""
+    def decide(ctx):
+        hp = next(c.hp for c in ctx.state.characters if c.name == name)
+        return decide_damage.damage(ctx, name, [(max(hp, 1), "fire")], d20=d20, site="hand")
+    return decide
 
 
 def test_an_id_after_an_undo_is_new(store_url):
@@ -104,6 +108,8 @@ def test_export_then_import_keeps_every_id(tmp_path_factory, plan, seed):
     before, after = source.load("P").state, target.load("P").state
     assert _ids(after) == _ids(before)
     assert (after.counter, after.version) == (before.counter, before.version)
+    for service in (source, target):  # back on her feet, so the next hit rolls an injury on both
+        service.act("P", lambda ctx: decide_campaign.edit_character(ctx, "Aria", {"hp": 10}))
     _, a = source.act("P", _damage("Aria", 20))
     _, b = target.act("P", _damage("Aria", 20))
     assert [e["data"].get("id") for e in a] == [e["data"].get("id") for e in b], "the next id is the same on both"

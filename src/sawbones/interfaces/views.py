@@ -375,7 +375,8 @@ def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
 QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_advanced", "character_added",
                    "character_edited", "character_removed", "wound_received", "wound_first_aid", "wound_recovery",
                    "wound_suppression_ended", "wound_healed", "affliction_contracted", "affliction_changed",
-                   "affliction_saved", "affliction_removed", "save_pending", "pending_cleared", "action_undone"})
+                   "affliction_saved", "affliction_removed", "save_pending", "pending_cleared", "action_undone",
+                   "request_keyed"})
 
 
 def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:

@@ -27,7 +27,8 @@ from fastapi.responses import StreamingResponse
 from ...domain.evolve import KEYED
 from ...errors import SawbonesError, UsageError
 from .deps import GmAccess, api_lang, gm_access, open_service
-from .reports import _bookkeeping, event_lines, touched
+from ..sentences import sentence
+from .reports import event_lines, touched
 
 router = APIRouter(prefix="/campaigns")
 UNDO = "action_undone"
@@ -50,7 +51,7 @@ def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit
         first = events[0] if events else stored[0].as_event()
         lines = event_lines(events, state, rules, lang) if first["type"] != UNDO else []
         if not lines:
-            lines = [_bookkeeping(e, state, lang) for e in stored if e.type != KEYED]
+            lines = [sentence(e.as_event(), state, rules, lang) for e in stored if e.type != KEYED]
         characters = {c.id for c in touched(events, state)}
         characters |= {e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
         doc = {"id": stored[-1].version, "type": first["type"], "action": action, "version": stored[-1].version,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark, one after the other (about 3 minutes on a 2-core machine). Each prints markdown tables;
+# Every benchmark, one after the other (about 10 minutes on a 2-core machine). Each prints markdown tables;
 # docs/benchmarks.md records them. Usage: bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,3 +12,4 @@ echo; echo "## Injury odds"; $py benchmarks/bench_injury_odds.py
 echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
+echo; echo "## Contention"; $py benchmarks/bench_contention.py

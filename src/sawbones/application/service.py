@@ -398,7 +398,8 @@ class Service:
         cid = self.store.campaign_id(name)
         attempts = (self.retries if retries is None else retries) + 1
         deadline = time.monotonic() + lock_wait()
-        self.context(self._load(cid))  # warm up outside the turn: inside it, only what is new is read
+        if not (self.memory_cache and MEMORY.get((self._db, cid))):  # cold: load and read the rules outside
+            self.context(self._load(cid))  # the turn, so that inside it only what is new is read
         with _writer_turn(self.store, cid, deadline):
             return self._act(cid, decide, attempts, dice, request or self.request, render)
 

@@ -134,7 +134,9 @@ def test_damage_behind_the_newest_snapshot_is_found_by_a_full_read(store_url, ca
     cid = service.store.campaign_id("Road")
     assert service.store.snapshots(cid, code_version())
     _sql(store_url, PARTS["data"].replace("version = 3", "version = 2"), c=cid)
-    code, _, err = _cli(capsys, store_url, "log")
+    code, _, err = _cli(capsys, store_url, "log", "--limit", "1000")  # the whole log, read back
+    assert code == 1 and "campaign 'Road': event 2 is damaged" in err
+    code, _, err = _cli(capsys, store_url, "export")
     assert code == 1 and "campaign 'Road': event 2 is damaged" in err
     assert any("event 2 is damaged" in p for p in open_store(store_url).check())
 

@@ -36,6 +36,10 @@ class NotFound(UsageError):
     code = "not_found"
 
 
+class NoDatabase(UsageError):
+    """A read-only command on a database file that does not exist yet (reads never make one)."""
+
+
 class RuleViolation(SawbonesError):
     """Well-formed, but the rules forbid it (treating a magic-only injury by hand, ...)."""
 

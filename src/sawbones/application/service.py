@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
-from ..domain.evolve import Event, evolve, passed_over
+from ..domain.evolve import Event, evolve
 from ..domain.options import effective_options
 from ..domain.rolls import Roller
 from ..domain.state import Campaign
-from ..errors import ConflictError, PackMissing, RuleViolation, StoreError, UsageError
+from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, UsageError
 from . import requests
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
 from .requests import Request
@@ -166,7 +166,7 @@ class Service:
                 raise StoreError(f"cannot open the database: the folder {folder} does not exist "
                                  "(create it, or choose another --db)")
             if not create and not os.path.exists(path):
-                raise UsageError(f"no database at {path} yet: create a campaign first "
+                raise NoDatabase(f"no database at {path} yet: create a campaign first "
                                  "(`sawbones campaign create NAME`), or choose another --db")
             fast = open_fast(path)
             if fast is not None:  # reads without importing SQLAlchemy; writes open the full store

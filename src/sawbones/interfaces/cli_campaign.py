@@ -121,12 +121,12 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_list(env) -> None:
         """List campaigns; the current one is marked."""
-        from ..errors import UsageError
+        from ..errors import NoDatabase
 
         try:
             names = env.service.store.campaign_names()
             current = env.service.store.get_meta("current_campaign")
-        except UsageError:  # no database yet: no campaigns (and no empty file made)
+        except NoDatabase:  # no database yet: no campaigns (and no empty file made)
             names, current = [], None
         env.emit({"campaigns": names, "current": current},
                  lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", env.lang)))

@@ -67,14 +67,14 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
     from ..content.loader import load_rules
     from ..domain.options import effective_options
 
-    from ..errors import UsageError
+    from ..errors import NoDatabase
 
     if env.db is None and not os.environ.get("SAWBONES_DATABASE_URL") and not Path("sawbones.db").exists():
         rules = load_rules(env.content)
         return rules, effective_options(rules, {}), None, None
     try:
         name = env.campaign or env.service.store.get_meta("current_campaign")
-    except UsageError:  # --db names a file not made yet: the defaults
+    except NoDatabase:  # --db names a file not made yet: the defaults
         rules = load_rules(env.content)
         return rules, effective_options(rules, {}), None, None
     state = env.service.load(name).state if name else None

@@ -13,11 +13,11 @@ from ..i18n import Words
 def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
     from ..domain.options import effective_options
-    from ..errors import NotFound, UsageError
+    from ..errors import NoDatabase, NotFound
 
     try:
         name = env.campaign or env.service.store.get_meta("current_campaign")
-    except UsageError:  # no database yet: the defaults, and no empty database file made for a read
+    except NoDatabase:  # no database yet: the defaults, and no empty database file made for a read
         from ..content.loader import load_rules
 
         rules = load_rules(env.content)

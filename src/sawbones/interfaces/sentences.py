@@ -45,7 +45,7 @@ W = Words("sentences", {
     "noted_save": ("{who}: {source} — {save} save {total} vs DC {dc}, {verdict}{outcome}",
                    "{who} : {source} — jet de {save} {total} contre DD {dc}, {verdict}{outcome}"),
     "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
-    "combat_end": ("end of combat: {ended} condition(s) end", "fin du combat : {ended} état(s) prennent fin"),
+    "combat_end": ("End of combat: {ended} condition(s) ended", "Fin du combat : {ended} état(s) terminé(s)"),
     "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
                         "{who} : {hp} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)"),
     "dying_check": ("{who}: dying, {check} check {total} vs DC {dc}: {verdict}",

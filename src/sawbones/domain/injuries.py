@@ -14,7 +14,7 @@ from ..errors import RuleViolation, UsageError
 from .effects import ActiveEffect, provider
 from .evolve import handles
 from .injury_table import pick_row
-from .state import DAY, Campaign, Character, Injury
+from .state import DAY, Campaign, Character, Injury, with_fields
 from .timeline import scheduler
 
 Event = dict[str, Any]
@@ -328,8 +328,8 @@ def _injury_from(d: dict[str, Any]) -> Injury:
 @handles("injury_gained")
 def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = state.character(d["character"])
-    updated = state.with_character(replace(character, injuries=character.injuries + (_injury_from(d),)))
-    return replace(updated, counter=max(state.counter, int(d["id"][1:])))
+    updated = state.with_character(with_fields(character, injuries=character.injuries + (_injury_from(d),)))
+    return with_fields(updated, counter=max(state.counter, int(d["id"][1:])))
 
 
 @handles("injury_changed")
@@ -338,8 +338,8 @@ def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
     changes = dict(d["changes"])
     if "ability_lost" in changes:
         changes["ability_lost"] = tuple(sorted(changes["ability_lost"].items()))
-    injuries = tuple(replace(i, **changes) if i.id == d["injury"] else i for i in character.injuries)
-    return state.with_character(replace(character, injuries=injuries))
+    injuries = tuple(with_fields(i, **changes) if i.id == d["injury"] else i for i in character.injuries)
+    return state.with_character(with_fields(character, injuries=injuries))
 
 
 @handles("injury_healed")
@@ -349,7 +349,7 @@ def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
     for key in ("max_hp", "hp"):
         if key in d:
             changes[key] = d[key]
-    return state.with_character(replace(character, **changes))
+    return state.with_character(with_fields(character, **changes))
 
 
 @handles("treatment_started")
@@ -369,5 +369,5 @@ def _treatment_failed(state: Campaign, d: dict[str, Any]) -> Campaign:
 @handles("body_changed")
 def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = state.character(d["character"])
-    body = replace(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
-    return state.with_character(replace(character, body=body))
+    body = with_fields(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
+    return state.with_character(with_fields(character, body=body))

@@ -12,7 +12,7 @@ from .campaign import find_character
 from .damage import heal_hp
 from .evolve import fold
 from .state import HOUR, UNIT_SECONDS, Character, Injury
-from .timeline import advance
+from .timeline import advance_folded
 
 Event = dict[str, Any]
 
@@ -93,8 +93,8 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     events: list[Event] = [start]
     state = fold(events, ctx.state)
     ctx.roller.made.clear()
-    events += advance(replace(ctx, state=state), seconds, auto=True)
-    state = fold(events[1:], state)
+    spent, state = advance_folded(replace(ctx, state=state), seconds, auto=True)
+    events += spent
     patient = state.character(patient.id)
     current = patient.injury(injury.id)
     if patient.dead or current is None:
@@ -148,8 +148,7 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
     """
     characters = [find_character(ctx.state, n) for n in names] if names else \
         [c for c in ctx.state.characters if not c.dead]
-    events = advance(ctx, 8 * HOUR, auto=True)
-    state = fold(events, ctx.state)
+    events, state = advance_folded(ctx, 8 * HOUR, auto=True)
     for character in characters:
         current = state.character(character.id)
         if current is None or current.dead:
@@ -189,8 +188,7 @@ def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls
         if not _heals_by_rest(ctx, injury, "hit_die"):
             raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
                                 f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
-    events = advance(ctx, HOUR, auto=True)
-    state = fold(events, ctx.state)
+    events, state = advance_folded(ctx, HOUR, auto=True)
     current = state.character(character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
     targets = [i for i in chosen if current.injury(i.id)] + eligible

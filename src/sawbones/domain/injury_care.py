@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..content import schema as s
@@ -73,6 +73,26 @@ def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
 
 def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
     """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
+    spent = spend_treatment_time(ctx, name, injury_key, check, healer_name)
+    return list(spent.events) + treatment_check(ctx, spent, check)
+
+
+@dataclass(frozen=True)
+class TreatmentSpent:
+    """The first half of `treat`: the treatment time spent on the clock (its events, the state after them)."""
+
+    events: tuple[Event, ...]
+    state: Any
+    patient: str  # id
+    injury: str  # id
+    healer: Character | None  # as the treatment started
+    definition: Any
+
+
+def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None = None,
+                         healer_name: str | None = None) -> TreatmentSpent:
+    """`treat` up to the check: who treats what (refusals), the treatment time rolled and spent on the clock
+    (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
     patient = find_character(ctx.state, name)
     injury = find_injury(patient, injury_key)
     definition = ctx.rules.injuries[injury.injury]
@@ -90,15 +110,20 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     start = {"type": "treatment_started", "data": {
         "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,
         "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
-    events: list[Event] = [start]
-    state = fold(events, ctx.state)
+    state = fold([start], ctx.state)
     ctx.roller.made.clear()
     spent, state = advance_folded(replace(ctx, state=state), seconds, auto=True)
-    events += spent
-    patient = state.character(patient.id)
-    current = patient.injury(injury.id)
+    return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
+
+
+def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
+    """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
+    healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
+    state, healer, definition = spent.state, spent.healer, spent.definition
+    patient = state.character(spent.patient)
+    current = patient.injury(spent.injury)
     if patient.dead or current is None:
-        return events  # died during treatment, or the injury turned into another one
+        return []  # died during treatment, or the injury turned into another one
     self_treat = healer is not None and healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
     ctx.roller.made.clear()
     made: dict[str, Any] = {}
@@ -118,11 +143,11 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     if made.get("auto_fail"):
         result["auto_fail"] = True
     if total is not None and total >= current.dc and not made.get("auto_fail"):
-        return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
-                                rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
-    events.append({"type": "treatment_failed", "data": result})
+        return _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
+                       rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
+    events: list[Event] = [{"type": "treatment_failed", "data": result}]
     if current.deadline_passed:
-        state = fold(events[-1:], state)
+        state = fold(events, state)
         events += injuries.escalate(ctx, state.character(patient.id), state.character(patient.id).injury(current.id),
                                     definition)
     return events

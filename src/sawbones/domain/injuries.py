@@ -184,13 +184,22 @@ def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) ->
     return events
 
 
+_LOST_PART_PICKS: dict[int, tuple[Any, Any]] = {}  # id(rules) -> (rules, pick): found once per loaded content
+
+
 def _lost_part_pick(ctx: Any) -> Any:
     """The row that names the injury with lose_part hand_or_foot (the slashing 01-02 row)."""
+    hit = _LOST_PART_PICKS.get(id(ctx.rules))
+    if hit is not None and hit[0] is ctx.rules:
+        return hit[1]
     for table in ctx.rules.damage_tables.values():
         for index, row in enumerate(table.rows):
             definition = ctx.rules.injuries[row.injury]
             if any(isinstance(e, s.LosePart) and e.part == "hand_or_foot" for e in definition.effects):
-                return _pick(ctx, table.id, index)
+                if len(_LOST_PART_PICKS) > 16:
+                    _LOST_PART_PICKS.clear()
+                _LOST_PART_PICKS[id(ctx.rules)] = (ctx.rules, _pick(ctx, table.id, index))
+                return _LOST_PART_PICKS[id(ctx.rules)][1]
     raise RuleViolation("the content has no injury that loses a hand or foot")
 
 

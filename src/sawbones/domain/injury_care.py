@@ -11,7 +11,7 @@ from . import injuries
 from .campaign import find_character
 from .damage import heal_hp
 from .evolve import fold
-from .state import HOUR, UNIT_SECONDS, Character, Injury
+from .state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
 from .timeline import advance_folded
 
 Event = dict[str, Any]
@@ -112,7 +112,7 @@ def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None
         "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
     state = fold([start], ctx.state)
     ctx.roller.made.clear()
-    spent, state = advance_folded(replace(ctx, state=state), seconds, auto=True)
+    spent, state = advance_folded(with_fields(ctx, state=state), seconds, auto=True)
     return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
 
 

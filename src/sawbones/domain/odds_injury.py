@@ -18,7 +18,7 @@ outcome of their dice (`odds_engine.every_outcome`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +28,7 @@ from . import injuries, injury_care
 from .evolve import fold
 from .injury_table import pick_row
 from .odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
-from .state import DAY, Body, Injury
+from .state import DAY, Body, Injury, with_fields
 from .timeline import advance
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
@@ -105,7 +105,7 @@ def canonical(injury: Injury | None, clock: int) -> Injury | None:
         return None
     rel = (lambda t: None if t is None else t - clock)
     # the d20 that gave it is only shown (no decision reads it after the gain): one node per row, not per face
-    return replace(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
+    return with_fields(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
                    next_tick_at=rel(injury.next_tick_at), max_hp_lost=0, ability_lost=(), long_rests=0)
 
 

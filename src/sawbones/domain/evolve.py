@@ -5,10 +5,9 @@ An event is a JSON-ready dict ``{"type": ..., "data": {...}}``; every die result
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable
 
-from .state import Body, Campaign, Character
+from .state import Body, Campaign, Character, with_fields
 
 Event = dict[str, Any]
 class UnknownEventType(KeyError):
@@ -55,7 +54,7 @@ def evolve(state: Campaign, event: Event) -> Campaign:
     handler = _HANDLERS.get(event["type"])
     if handler is None:
         raise UnknownEventType(event["type"])
-    return replace(handler(state, event["data"]), version=state.version + 1)
+    return with_fields(handler(state, event["data"]), version=state.version + 1)
 
 
 def passed_over(state: Campaign, event: Event) -> Campaign:
@@ -108,7 +107,7 @@ def _character_fields(data: dict[str, Any]) -> dict[str, Any]:
 
 def _update(state: Campaign, character_id: str, **changes: Any) -> Campaign:
     current = next(c for c in state.characters if c.id == character_id)
-    return state.with_character(replace(current, **changes))
+    return state.with_character(with_fields(current, **changes))
 
 
 def _character(state: Campaign, character_id: str) -> Character:
@@ -140,12 +139,12 @@ def _option_set(state: Campaign, d: dict[str, Any]) -> Campaign:
         options.pop(d["option"], None)
     else:
         options[d["option"]] = d["value"]
-    return replace(state, options=tuple(sorted(options.items())))
+    return with_fields(state, options=tuple(sorted(options.items())))
 
 
 @handles("clock_advanced")
 def _clock_advanced(state: Campaign, d: dict[str, Any]) -> Campaign:
-    return replace(state, clock=state.clock + d["seconds"])
+    return with_fields(state, clock=state.clock + d["seconds"])
 
 
 # ---------------------------------------------------------------- characters
@@ -154,7 +153,7 @@ def _clock_advanced(state: Campaign, d: dict[str, Any]) -> Campaign:
 @handles("character_added")
 def _character_added(state: Campaign, d: dict[str, Any]) -> Campaign:
     fields = _character_fields(d)
-    return replace(state, characters=state.characters + (Character(id=d["id"], **fields),))
+    return with_fields(state, characters=state.characters + (Character(id=d["id"], **fields),))
 
 
 @handles("character_edited")
@@ -164,7 +163,7 @@ def _character_edited(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 @handles("character_removed")
 def _character_removed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    return replace(state, characters=tuple(c for c in state.characters if c.id != d["id"]))
+    return with_fields(state, characters=tuple(c for c in state.characters if c.id != d["id"]))
 
 
 # ---------------------------------------------------------------- hit points

@@ -14,7 +14,7 @@ from ..errors import RuleViolation, UsageError
 from .effects import ActiveEffect, provider
 from .evolve import handles
 from .injury_table import pick_row
-from .state import DAY, Campaign, Character, Injury
+from .state import DAY, Campaign, Character, Injury, with_fields
 from .timeline import scheduler
 
 Event = dict[str, Any]
@@ -196,15 +196,22 @@ def _critical_reroll(ctx: Any) -> Any:
     low, high = parse_range(next(b.d20 for b in ctx.rules.band_sets["standard"].bands if b.severity == worst))
     d20 = low - 1 + ctx.roller.roll(f"1d{high - low + 1}", f"new critical injury: d20 {low}-{high}")
     return pick_row(ctx.rules, table, d20, "standard")
+_LOST_PART_PICKS: dict[int, tuple[Any, Any]] = {}  # id(rules) -> (rules, pick): found once per loaded content
 
 
 def _lost_part_pick(ctx: Any) -> Any:
     """The row that names the injury with lose_part hand_or_foot (the slashing 01-02 row)."""
+    hit = _LOST_PART_PICKS.get(id(ctx.rules))
+    if hit is not None and hit[0] is ctx.rules:
+        return hit[1]
     for table in ctx.rules.damage_tables.values():
         for index, row in enumerate(table.rows):
             definition = ctx.rules.injuries[row.injury]
             if any(isinstance(e, s.LosePart) and e.part == "hand_or_foot" for e in definition.effects):
-                return _pick(ctx, table.id, index)
+                if len(_LOST_PART_PICKS) > 16:
+                    _LOST_PART_PICKS.clear()
+                _LOST_PART_PICKS[id(ctx.rules)] = (ctx.rules, _pick(ctx, table.id, index))
+                return _LOST_PART_PICKS[id(ctx.rules)][1]
     raise RuleViolation("the content has no injury that loses a hand or foot")
 
 
@@ -342,8 +349,8 @@ def _injury_from(d: dict[str, Any]) -> Injury:
 @handles("injury_gained", mints="id")
 def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = state.character(d["character"])
-    updated = state.with_character(replace(character, injuries=character.injuries + (_injury_from(d),)))
-    return replace(updated, counter=max(state.counter, int(d["id"][1:])))
+    updated = state.with_character(with_fields(character, injuries=character.injuries + (_injury_from(d),)))
+    return with_fields(updated, counter=max(state.counter, int(d["id"][1:])))
 
 
 @handles("injury_changed")
@@ -352,8 +359,8 @@ def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
     changes = dict(d["changes"])
     if "ability_lost" in changes:
         changes["ability_lost"] = tuple(sorted(changes["ability_lost"].items()))
-    injuries = tuple(replace(i, **changes) if i.id == d["injury"] else i for i in character.injuries)
-    return state.with_character(replace(character, injuries=injuries))
+    injuries = tuple(with_fields(i, **changes) if i.id == d["injury"] else i for i in character.injuries)
+    return state.with_character(with_fields(character, injuries=injuries))
 
 
 @handles("injury_healed")
@@ -363,7 +370,7 @@ def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
     for key in ("max_hp", "hp"):
         if key in d:
             changes[key] = d[key]
-    return state.with_character(replace(character, **changes))
+    return state.with_character(with_fields(character, **changes))
 
 
 @handles("treatment_started")
@@ -383,5 +390,5 @@ def _treatment_failed(state: Campaign, d: dict[str, Any]) -> Campaign:
 @handles("body_changed")
 def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = state.character(d["character"])
-    body = replace(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
-    return state.with_character(replace(character, body=body))
+    body = with_fields(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
+    return state.with_character(with_fields(character, body=body))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..content import schema as s
@@ -11,8 +11,8 @@ from . import injuries
 from .campaign import find_character
 from .damage import heal_hp
 from .evolve import fold
-from .state import HOUR, UNIT_SECONDS, Character, Injury
-from .timeline import advance
+from .state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
+from .timeline import advance_folded
 
 Event = dict[str, Any]
 
@@ -73,6 +73,26 @@ def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
 
 def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
     """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
+    spent = spend_treatment_time(ctx, name, injury_key, check, healer_name)
+    return list(spent.events) + treatment_check(ctx, spent, check)
+
+
+@dataclass(frozen=True)
+class TreatmentSpent:
+    """The first half of `treat`: the treatment time spent on the clock (its events, the state after them)."""
+
+    events: tuple[Event, ...]
+    state: Any
+    patient: str  # id
+    injury: str  # id
+    healer: Character | None  # as the treatment started
+    definition: Any
+
+
+def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None = None,
+                         healer_name: str | None = None) -> TreatmentSpent:
+    """`treat` up to the check: who treats what (refusals), the treatment time rolled and spent on the clock
+    (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
     patient = find_character(ctx.state, name)
     injury = find_injury(patient, injury_key)
     definition = ctx.rules.injuries[injury.injury]
@@ -90,15 +110,20 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     start = {"type": "treatment_started", "data": {
         "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,
         "bed_rest": severity.treatment.time.bed_rest, "rolls": list(ctx.roller.made)}}
-    events: list[Event] = [start]
-    state = fold(events, ctx.state)
+    state = fold([start], ctx.state)
     ctx.roller.made.clear()
-    events += advance(replace(ctx, state=state), seconds, auto=True)
-    state = fold(events[1:], state)
-    patient = state.character(patient.id)
-    current = patient.injury(injury.id)
+    spent, state = advance_folded(with_fields(ctx, state=state), seconds, auto=True)
+    return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
+
+
+def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
+    """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
+    healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
+    state, healer, definition = spent.state, spent.healer, spent.definition
+    patient = state.character(spent.patient)
+    current = patient.injury(spent.injury)
     if patient.dead or current is None:
-        return events  # died during treatment, or the injury turned into another one
+        return []  # died during treatment, or the injury turned into another one
     self_treat = healer is not None and healer.id == patient.id and ctx.options.get("self_treatment") == "disadvantage"
     ctx.roller.made.clear()
     made: dict[str, Any] = {}
@@ -118,11 +143,11 @@ def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer
     if made.get("auto_fail"):
         result["auto_fail"] = True
     if total is not None and total >= current.dc and not made.get("auto_fail"):
-        return events + _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
-                                rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
-    events.append({"type": "treatment_failed", "data": result})
+        return _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
+                       rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
+    events: list[Event] = [{"type": "treatment_failed", "data": result}]
     if current.deadline_passed:
-        state = fold(events[-1:], state)
+        state = fold(events, state)
         events += injuries.escalate(ctx, state.character(patient.id), state.character(patient.id).injury(current.id),
                                     definition)
     return events
@@ -148,8 +173,7 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
     """
     characters = [find_character(ctx.state, n) for n in names] if names else \
         [c for c in ctx.state.characters if not c.dead]
-    events = advance(ctx, 8 * HOUR, auto=True)
-    state = fold(events, ctx.state)
+    events, state = advance_folded(ctx, 8 * HOUR, auto=True)
     for character in characters:
         current = state.character(character.id)
         if current is None or current.dead:
@@ -189,8 +213,7 @@ def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls
         if not _heals_by_rest(ctx, injury, "hit_die"):
             raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
                                 f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
-    events = advance(ctx, HOUR, auto=True)
-    state = fold(events, ctx.state)
+    events, state = advance_folded(ctx, HOUR, auto=True)
     current = state.character(character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
     targets = [i for i in chosen if current.injury(i.id)] + eligible

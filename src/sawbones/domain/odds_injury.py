@@ -18,7 +18,7 @@ outcome of their dice (`odds_engine.every_outcome`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -28,7 +28,7 @@ from . import injuries, injury_care
 from .evolve import fold
 from .injury_table import pick_row
 from .odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
-from .state import DAY, Body, Injury
+from .state import DAY, Body, Injury, with_fields
 from .timeline import advance
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
@@ -105,7 +105,7 @@ def canonical(injury: Injury | None, clock: int) -> Injury | None:
         return None
     rel = (lambda t: None if t is None else t - clock)
     # the d20 that gave it is only shown (no decision reads it after the gain): one node per row, not per face
-    return replace(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
+    return with_fields(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
                    next_tick_at=rel(injury.next_tick_at), max_hp_lost=0, ability_lost=(), long_rests=0)
 
 
@@ -128,11 +128,12 @@ class Node:
         return "magic" if self.injury.magic_only else None
 
 
-def _after(events: list[dict[str, Any]], state: Any) -> tuple[Node, int]:
+def _after(events: list[dict[str, Any]], state: Any, since: int | None = None) -> tuple[Node, int]:
+    """The node `events` lead to from `state`, and the seconds they took since `since` (default: state's clock)."""
     after = fold(events, state)
     character = after.character(VICTIM)
     current = character.injuries[0] if character.injuries else None
-    return Node(canonical(current, after.clock), character.body), after.clock - state.clock
+    return Node(canonical(current, after.clock), character.body), after.clock - (state.clock if since is None else since)
 
 
 class ReadOptions(dict):
@@ -188,19 +189,28 @@ class Graph:
         """(made, node after, probability given made or missed, seconds) of one attempt, by the engine."""
         hit = self.edges.get(k)
         if hit is None:
-            hit = []
             node = self.nodes[k]
             state = node.state()
+
+            def spend(roller: Any) -> injury_care.TreatmentSpent:
+                return injury_care.spend_treatment_time(context(state, self.rules, self.options, roller), VICTIM,
+                                                        "i1", check=node.injury.dc)
+
+            # `treat` in its two halves: the time spent (the costly part: the clock advanced, day by day) is run
+            # once for both checks, made (the DC) and missed (one less); each check from the state it left
+            spent = every_outcome(spend)
+            found: list[tuple[bool, Node, Fraction, int]] = []
             for made in (True, False):
                 total = node.injury.dc if made else node.injury.dc - 1
+                for w, half in spent:
 
-                def run(roller: Any, total: int = total) -> tuple[Node, int]:
-                    ctx = context(state, self.rules, self.options, roller)
-                    return _after(injury_care.treat(ctx, VICTIM, "i1", check=total), state)
+                    def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
+                        events = injury_care.treatment_check(context(state, self.rules, self.options, roller), half,
+                                                             check=total)
+                        return _after(events, half.state, state.clock)
 
-                for w, (after, seconds) in every_outcome(run):
-                    hit.append((made, self.node(after), w, seconds))
-            self.edges[k] = hit
+                    found += [(made, after, w * q, seconds) for q, (after, seconds) in every_outcome(check)]
+            hit = self.edges[k] = [(made, self.node(after), w, seconds) for made, after, w, seconds in found]
         return hit
 
     def merged(self, k: int, exact: bool, timed: bool) -> list[tuple[bool, int, Any, Any]]:

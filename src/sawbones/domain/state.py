@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def with_fields(value: T, **changes: Any) -> T:
+    """`dataclasses.replace` for the frozen values of the state (and the contexts that carry them), without
+    calling `__init__` again: the fold's hot path (every event rebuilds a campaign, a character, an injury).
+    The same result, since these classes have no `__post_init__` and no `init=False` field; a name that is
+    not a field goes to `dataclasses.replace`, which says so as before."""
+    cls = type(value)
+    names = _FIELDS.get(cls)
+    if names is None:
+        plain = not hasattr(cls, "__post_init__") and all(f.init for f in fields(cls))  # type: ignore[arg-type]
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls)) if plain else frozenset()  # type: ignore[arg-type]
+    if not names or not names.issuperset(changes):
+        return replace(value, **changes)  # type: ignore[type-var]
+    new = object.__new__(cls)
+    state = new.__dict__
+    state.update(value.__dict__)
+    state.update(changes)
+    return new
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 SYSTEMS = ("dnd5e", "pf1e")
@@ -129,7 +151,7 @@ class Campaign:
         return next((c for c in self.characters if ref in c.external), None)
 
     def with_character(self, updated: Character) -> "Campaign":
-        return replace(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))
+        return with_fields(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))
 
     def option_overrides(self) -> dict[str, Any]:
         return dict(self.options)

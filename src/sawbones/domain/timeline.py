@@ -6,12 +6,12 @@ its own is due and the decision to run then. The clock stops at each such moment
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..errors import RuleViolation
 from .evolve import evolve
-from .state import Campaign
+from .state import Campaign, with_fields
 
 Due = tuple[int, str, Callable[[Any], list[dict]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
@@ -62,15 +62,24 @@ def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
     Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
     other save due at that moment is queued as well, and everything else due then runs, in key order.
     """
+    return advance_folded(ctx, seconds, auto)[0]
+
+
+def advance_folded(ctx: Any, seconds: int, auto: bool = False) -> tuple[list[dict], Campaign]:
+    """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
         raise RuleViolation(f"a save is waiting for a player's die ({waiting}): "
                             "answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)")
-    return advance_to(ctx, ctx.state.clock + seconds, auto)
+    return _advance_to(ctx, ctx.state.clock + seconds, auto)
 
 
 def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
     """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
+    return _advance_to(ctx, target, auto)[0]
+
+
+def _advance_to(ctx: Any, target: int, auto: bool) -> tuple[list[dict], Campaign]:
     from .effects import _load_providers
 
     _load_providers()  # rule modules register their schedulers on import
@@ -87,14 +96,14 @@ def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
     limit = target
     stopped = False
     for _ in range(MAX_STEPS):
-        step_ctx = replace(base, state=state)
+        step_ctx = with_fields(base, state=state)
         due = [d for s in _SCHEDULERS for d in s(step_ctx) if d[0] <= limit]
         if not due:
             break
         when, _, decision = min(due, key=lambda d: (d[0], d[1]))
         if when > state.clock:
             apply([clock_event(when - state.clock)])
-        new = decision(replace(base, state=state))
+        new = decision(with_fields(base, state=state))
         apply(new)
         if any(e["type"] == PENDING_EVENT for e in new):
             # the advance stops at this moment, but everything else due at the very same moment still runs
@@ -102,4 +111,4 @@ def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
             stopped, limit = True, min(limit, max(when, state.clock))
     if not stopped and target > state.clock:
         apply([clock_event(target - state.clock)])
-    return events
+    return events, state

@@ -71,14 +71,14 @@ def passed_over(state: Campaign, event: Event) -> Campaign:
     counter = max(state.counter, int(digits)) if digits.isdigit() else state.counter
     if event["type"] == KEYED:
         state = _request_keyed(state, event["data"])
-    return replace(state, version=state.version + 1, counter=counter)
+    return with_fields(state, version=state.version + 1, counter=counter)
 
 
 @handles(KEYED)
 def _request_keyed(state: Campaign, d: dict[str, Any]) -> Campaign:
     """Remember the key for REQUEST_WINDOW seconds after it was used, with the version of this event."""
     kept = tuple(r for r in state.requests if r[3] > d["at"] - REQUEST_WINDOW and r[0] != d["key"])
-    return replace(state, requests=kept + ((d["key"], d["digest"], state.version + 1, d["at"]),))
+    return with_fields(state, requests=kept + ((d["key"], d["digest"], state.version + 1, d["at"]),))
 
 
 def fold(events: list[Event], state: Campaign | None = None) -> Campaign:
@@ -124,12 +124,12 @@ def _campaign_created(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 @handles("campaign_renamed")
 def _campaign_renamed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    return replace(state, name=d["name"])
+    return with_fields(state, name=d["name"])
 
 
 @handles("content_packs_set")
 def _content_packs_set(state: Campaign, d: dict[str, Any]) -> Campaign:
-    return replace(state, content_packs=tuple(d["content_packs"]))
+    return with_fields(state, content_packs=tuple(d["content_packs"]))
 
 
 @handles("option_set")

@@ -26,7 +26,7 @@ PEOPLE = {"UsageError", "RuleViolation", "NotFound", "DiceError", "ContentError"
 COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence", "Intimidation", "Investigation",
             "Miracle", "Nature", "Perception", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
-            "{type}", "{text}", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
+            "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
             "{track}: {from_} → {to}", "{option} = {value}", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
 
 

@@ -451,8 +451,8 @@ ERRORS_FR: list[tuple[str, str]] = [
     # content, dice, options
     ("no hit point model for system {system}", "aucun modèle de points de vie pour le système {system}"),
     ("{text}: too many combinations to count exactly", "{text} : trop de combinaisons pour compter exactement"),
-    ("option {option_id}: {shown} is not modelled by sawbones: {reason}",
-     "option {option_id} : {shown} n'est pas modélisé par sawbones : {reason}"),
+    ("option {option_id}: {shown} is not modelled by sawbones: {reason_text}",
+     "option {option_id} : {shown} n'est pas modélisé par sawbones : {reason_text}"),
     # odds
     ("the engine rolled no treatment check", "le moteur n'a lancé aucun test de soin"),
     ("--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}", "--wait : de 0 à {MAX_WAIT_DAYS} jours, pas {wait_days}"),
@@ -531,6 +531,11 @@ WEB_WORDING: list[tuple[str, str, str]] = [
      "secret>`; the server's administrator has it)",
      "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
      "Bearer <secret d'administration>` ; l'administrateur du serveur le détient)"),
+    ("--types: a weight is above 0 and at most 1000, not {weight} ({table})",  # the API's parameters have no --
+     "types: a weight is above 0 and at most 1000, not {weight} ({table})",
+     "types : un poids est supérieur à 0 et vaut 1000 au plus, pas {weight} ({table})"),
+    ("--compare: option {option_id} has no choices to compare", "compare: option {option_id} has no choices to compare",
+     "compare : l'option {option_id} n'a pas de choix à comparer"),
 ]
 CLI_ONLY = (
     "no campaign chosen:", "no database at", "give an amount and a damage type", "give AMOUNT TYPE pairs",

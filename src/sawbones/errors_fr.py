@@ -449,7 +449,7 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("an Idempotency-Key has 1 to {MAX_KEY} printable characters",
      "une Idempotency-Key a de 1 à {MAX_KEY} caractères imprimables"),
     # content, dice, options
-    ("no hit point model for system {system}", "aucun modèle de points de vie pour le système {system}"),
+    ("no hit point model for system {system}", "aucun modèle de PV pour le système {system}"),
     ("{text}: too many combinations to count exactly", "{text} : trop de combinaisons pour compter exactement"),
     ("option {option_id}: {shown} is not modelled by sawbones: {reason_text}",
      "option {option_id} : {shown} n'est pas modélisé par sawbones : {reason_text}"),

@@ -26,7 +26,7 @@ PEOPLE = {"UsageError", "RuleViolation", "NotFound", "DiceError", "ContentError"
 COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence", "Intimidation", "Investigation",
             "Miracle", "Nature", "Perception", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
-            "{type}", "{text}", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
+            "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
             "{track}: {from_} → {to}", "{option} = {value}", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
 
 
@@ -142,6 +142,19 @@ def test_cli_errors_in_french(cli, monkeypatch):
     monkeypatch.setenv("SAWBONES_LANG", "en")
     assert "duration '0d' is zero" in cli("advance", "0d").err
 
+
+
+@pytest.mark.parametrize("args, french", [
+    (("--bonus", "abc"), "donnez un nombre entier (5, -2) ou un intervalle"),
+    (("--bonus", "5..3"), "un intervalle monte"),
+    (("--wait", "99999"), "n'est pas dans l'intervalle"),
+])
+def test_an_option_error_click_wraps_is_french_whole(cli, args, french):
+    """"Invalid value for '--bonus': <the option's own message>": both halves in French, not one swallowing the other."""
+    cli("campaign", "create", "Coast", "--seed", "1")
+    result = cli("--lang", "fr", "odds", "--injury", "fire", *args)
+    assert result.code == 2 and "Valeur invalide pour" in result.err and french in result.err, result.err
+    assert "Invalid value" not in result.err
 
 @pytest.fixture
 def api(db):

@@ -8,6 +8,15 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
+# an event this sawbones does not know (application/folding.py), alone or inside an import's error
+_UNKNOWN_TYPE = (
+    "campaign {campaign}: event {version} has type {type}, unknown to this sawbones (written with event schema "
+    "{schema}, rules {rules}): a newer sawbones or a content pack that is not loaded wrote it; upgrade sawbones or "
+    "pass the pack with --content. Nothing was written",
+    "campagne {campaign} : l'événement {version} a le type {type}, inconnu de ce sawbones (écrit avec le schéma "
+    "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
+    "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
+
 ERRORS_FR: list[tuple[str, str]] = [
     # storage
     ("not a sawbones database (it holds other tables: {shown})",
@@ -364,7 +373,7 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("No such option {name}. Did you mean {other}?", "Option inconnue : {name}. Vouliez-vous dire {other} ?"),
     ("Missing argument {name}.", "Argument manquant : {name}."),
     ("Missing option {name}.", "Option manquante : {name}."),
-    ("Invalid value for {name}: {detail}", "Valeur invalide pour {name} : {detail}"),
+    ("Invalid value for {name}: {detail_text}", "Valeur invalide pour {name} : {detail_text}"),
     ("Got unexpected extra argument ({name})", "Argument en trop : ({name})"),
     ("Got unexpected extra arguments ({name})", "Arguments en trop : ({name})"),
     ("Option {name} requires an argument.", "L'option {name} demande un argument."),
@@ -372,7 +381,120 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("{value} is not one of {choices}.", "{value} n'est pas l'une des valeurs {choices}."),
     ("{value} is not in the range {range}.", "{value} n'est pas dans l'intervalle {range}."),
     ("aborted", "abandon"),
+    # character sheets (import)
+    ("cannot read it ({exc_strerror_or_exc})", "lecture impossible ({exc_strerror_or_exc})"),
+    ("the file is larger than {MAX_FILE} MB: not a character sheet",
+     "le fichier dépasse {MAX_FILE} Mo : ce n'est pas une fiche de personnage"),
+    ("not a text file (UTF-8)", "ce n'est pas un fichier texte (UTF-8)"),
+    ("malformed sheet ({type_exc___name}: {exc})", "fiche mal formée ({type_exc___name} : {exc})"),
+    ("invalid JSON at line {exc_lineno} ({exc_msg})", "JSON invalide à la ligne {exc_lineno} ({exc_msg})"),
+    ("invalid YAML", "YAML invalide"),
+    ("invalid YAML{at_line}", "YAML invalide{at_line}"),
+    ("invalid YAML at line {line}", "YAML invalide à la ligne {line}"),
+    ("not a Foundry VTT actor export (dnd5e or pf1) nor a party file (a `characters:` list)",
+     "ce n'est ni un export d'acteur Foundry VTT (dnd5e ou pf1) ni un fichier de groupe (une liste `characters:`)"),
+    ("an actor of the {declared} system: only dnd5e and pf1 actors are read",
+     "un acteur du système {declared} : seuls les acteurs dnd5e et pf1 sont lus"),
+    ("an actor of the unknown system: only dnd5e and pf1 actors are read",
+     "un acteur d'un système inconnu : seuls les acteurs dnd5e et pf1 sont lus"),
+    ("{what} is missing or not a number", "{what} manque ou n'est pas un nombre"),
+    ("{what} is not a whole number ({value})", "{what} n'est pas un nombre entier ({value})"),
+    ("character {index}: {what} is missing or not a number", "personnage {index} : {what} manque ou n'est pas un nombre"),
+    ("character {index}: {what} is not a whole number ({value})",
+     "personnage {index} : {what} n'est pas un nombre entier ({value})"),
+    ("the actor has no name", "l'acteur n'a pas de nom"),
+    ("hit dice {text} is not a die like d8", "dé de vie {text} : ce n'est pas un dé comme d8"),
+    ("attributes.hp.max is empty and the actor has no class to derive it from",
+     "attributes.hp.max est vide et l'acteur n'a aucune classe dont le déduire"),
+    ("a party CSV starts with a header line naming its columns, `name` among them",
+     "un CSV de groupe commence par une ligne d'en-tête qui nomme ses colonnes, dont `name`"),
+    ("line {line}, {column}: expected NAME=NUMBER pairs like con=5,wis=3, got {text}",
+     "ligne {line}, {column} : paires NOM=NOMBRE attendues, comme con=5,wis=3 ; reçu {text}"),
+    ("{where}: expected a mapping of sheet fields", "{where} : un dictionnaire de champs de fiche est attendu"),
+    ("character {index}: expected a mapping of sheet fields",
+     "personnage {index} : un dictionnaire de champs de fiche est attendu"),
+    ("{where}: unknown field {field} (fields: {fields})", "{where} : champ inconnu {field} (champs : {fields})"),
+    ("character {index}: unknown field {field} (fields: {fields})",
+     "personnage {index} : champ inconnu {field} (champs : {fields})"),
+    ("{where}: {key} is a mapping like {{con: 5}}", "{where} : {key} est un dictionnaire comme {{con: 5}}"),
+    ("character {index}: {key} is a mapping like {{con: 5}}",
+     "personnage {index} : {key} est un dictionnaire comme {{con: 5}}"),
+    ("{where}: {key} is a list", "{where} : {key} est une liste"),
+    ("character {index}: {key} is a list", "personnage {index} : {key} est une liste"),
+    ("the party file lists no character", "le fichier de groupe ne contient aucun personnage"),
+    ("an external reference is SYSTEM:ID, like foundry:Actor.abc or discord:1234 (not {bad})",
+     "une référence externe s'écrit SYSTÈME:ID, comme foundry:Actor.abc ou discord:1234 (pas {bad})"),
+    ("{other_name} already has the external reference {ref}", "{other_name} a déjà la référence externe {ref}"),
+    ("option anatomy: counts must be whole numbers, e.g. eyes=2,hands=2,feet=2",
+     "option anatomy : les nombres doivent être entiers, par exemple eyes=2,hands=2,feet=2"),
+    # storage, export / import (after the merges)
+    ("campaign {campaign}: event {version}: {message_text}", "campagne {campaign} : événement {version} : {message_text}"),
+    _UNKNOWN_TYPE,
+    ("the export does not replay (" + _UNKNOWN_TYPE[0] + ")", "l'export ne se rejoue pas (" + _UNKNOWN_TYPE[1] + ")"),
+    ("the database URL {url} has port {port}: a port is 1 to 65535",
+     "l'adresse de base {url} a le port {port} : un port va de 1 à 65535"),
+    ("cannot read the database URL {hide_target} (expected postgresql+psycopg://user:password@host:port/dbname, the "
+     "port a number)",
+     "impossible de lire l'adresse de la base {hide_target} (attendu : "
+     "postgresql+psycopg://utilisateur:motdepasse@hôte:port/base, le port en chiffres)"),
+    ("not a sawbones export: not UTF-8 text (byte {exc_start})",
+     "ce n'est pas un export sawbones : pas du texte UTF-8 (octet {exc_start})"),
+    ("not a sawbones export: JSON nested more than {MAX_NESTING} deep",
+     "ce n'est pas un export sawbones : JSON imbriqué sur plus de {MAX_NESTING} niveaux"),
+    ("not a sawbones export: {exc_text}", "ce n'est pas un export sawbones : {exc_text}"),
+    ("events[{i}].created_at is not a time (seconds since 1970): {value}",
+     "events[{i}].created_at n'est pas une date (secondes depuis 1970) : {value}"),
+    ("events[{i}].{field} is out of range (0 to {MAX_NUMBER})", "events[{i}].{field} est hors limites (de 0 à {MAX_NUMBER})"),
+    ("the export does not replay ({message_text})", "l'export ne se rejoue pas ({message_text})"),
+    ("an Idempotency-Key has 1 to {MAX_KEY} printable characters",
+     "une Idempotency-Key a de 1 à {MAX_KEY} caractères imprimables"),
+    # content, dice, options
+    ("no hit point model for system {system}", "aucun modèle de PV pour le système {system}"),
+    ("{text}: too many combinations to count exactly", "{text} : trop de combinaisons pour compter exactement"),
+    ("option {option_id}: {shown} is not modelled by sawbones: {reason_text}",
+     "option {option_id} : {shown} n'est pas modélisé par sawbones : {reason_text}"),
+    # odds
+    ("the engine rolled no treatment check", "le moteur n'a lancé aucun test de soin"),
+    ("--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}", "--wait : de 0 à {MAX_WAIT_DAYS} jours, pas {wait_days}"),
+    ("--{name}: from 0 to {MAX_PER_SESSION} per session, not {value}",
+     "--{name} : de 0 à {MAX_PER_SESSION} par séance, pas {value}"),
+    ("--types: a weight is above 0 and at most 1000, not {weight} ({table})",
+     "--types : un poids est supérieur à 0 et vaut 1000 au plus, pas {weight} ({table})"),
+    ("--compare: option {option_id} has no choices to compare", "--compare : l'option {option_id} n'a pas de choix à comparer"),
+    ("--bonus: a healer's check bonus from {MIN_BONUS} to {MAX_BONUS}, not {bonus}",
+     "--bonus : le bonus au test du soigneur va de {MIN_BONUS} à {MAX_BONUS}, pas {bonus}"),
+    ("{text}: from {low} to {high}", "{text} : de {low} à {high}"),
+    ("{text}: a range goes up", "{text} : un intervalle monte"),
+    ("give an AFFLICTION, --all, --injury TYPE or --party", "donnez une AFFECTION, --all, --injury TYPE ou --party"),
+    ("{given} goes with --injury TYPE or --party", "{given} va avec --injury TYPE ou --party"),
+    ("--d20 goes with --injury TYPE", "--d20 va avec --injury TYPE"),
+    ("--party takes one bonus", "--party ne prend qu'un bonus"),
+    ("{part}: a weight is a finite number", "{part} : un poids est un nombre fini"),
+    ("{part}: TYPE or TYPE=WEIGHT (fire=2)", "{part} : TYPE ou TYPE=POIDS (fire=2)"),
+    ("types: at most 400 characters", "types : 400 caractères au plus"),
+    # web (after the merges)
+    ("Last-Event-ID must be a log version (a whole number), not {last_event_id}",
+     "Last-Event-ID doit être une version du journal (un nombre entier), pas {last_event_id}"),
+    ("If-Match must be a campaign version (a whole number), not {if_match}",
+     "If-Match doit être une version de la campagne (un nombre entier), pas {if_match}"),
+    ("wrong API secret for this campaign", "mauvais secret d'API pour cette campagne"),
+    ("campaign {campaign} has no API secret yet: make one with `sawbones --campaign {campaign} gm-link --api-secret`",
+     "la campagne {campaign} n'a pas encore de secret d'API : créez-en un avec "
+     "`sawbones --campaign {campaign} gm-link --api-secret`"),
+    ("this server is closed: listing and creating campaigns need its admin secret (`Authorization: Bearer <admin "
+     "secret>`, see `sawbones admin-secret`)",
+     "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
+     "Bearer <secret d'administration>`, voir `sawbones admin-secret`)"),
+    ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
+    ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
+    ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]
+
+# click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
+# that starts with a field would swallow that head (the template with the most words wins), so each has its
+# wrapped form too.
+_INVALID = ("Invalid value for {name}: ", "Valeur invalide pour {name} : ")
+ERRORS_FR += [(_INVALID[0] + en, _INVALID[1] + fr) for en, fr in ERRORS_FR if en.startswith("{") and "{name}" not in en]
 
 
 # On the web, a message does not send the GM to the command line: (English as raised, English for the
@@ -399,6 +521,21 @@ WEB_WORDING: list[tuple[str, str, str]] = [
     ("campaign {self_campaign} has no GM secret yet: make one with `sawbones --campaign {self_campaign} gm-link`",
      "campaign {self_campaign} has no GM secret yet: the server's administrator makes one (gm-link)",
      "la campagne {self_campaign} n'a pas encore de secret de MJ : l'administrateur du serveur en crée un (gm-link)"),
+    ("campaign {campaign} has no API secret yet: make one with `sawbones --campaign {campaign} gm-link --api-secret`",
+     "campaign {campaign} has no API secret yet: the server's administrator makes one (gm-link --api-secret)",
+     "la campagne {campaign} n'a pas encore de secret d'API : l'administrateur du serveur en crée un "
+     "(gm-link --api-secret)"),
+    ("this server is closed: listing and creating campaigns need its admin secret (`Authorization: Bearer <admin "
+     "secret>`, see `sawbones admin-secret`)",
+     "this server is closed: listing and creating campaigns need its admin secret (`Authorization: Bearer <admin "
+     "secret>`; the server's administrator has it)",
+     "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
+     "Bearer <secret d'administration>` ; l'administrateur du serveur le détient)"),
+    ("--types: a weight is above 0 and at most 1000, not {weight} ({table})",  # the API's parameters have no --
+     "types: a weight is above 0 and at most 1000, not {weight} ({table})",
+     "types : un poids est supérieur à 0 et vaut 1000 au plus, pas {weight} ({table})"),
+    ("--compare: option {option_id} has no choices to compare", "compare: option {option_id} has no choices to compare",
+     "compare : l'option {option_id} n'a pas de choix à comparer"),
 ]
 CLI_ONLY = (
     "no campaign chosen:", "no database at", "give an amount and a damage type", "give AMOUNT TYPE pairs",

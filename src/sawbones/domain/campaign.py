@@ -164,7 +164,8 @@ def import_characters(ctx: Any, entries: list[Any]) -> list[Event]:
             else:
                 new = edit_character(step, known.id, sheet)  # the name stays the one the GM knows
         except UsageError as exc:
-            raise UsageError(f"{entry.name}: {exc.message}", entry.source or exc.where) from None
+            # "name: message": said in French half by half (i18n.translate); the message has its French where raised
+            raise UsageError(": ".join((entry.name, exc.message)), entry.source or exc.where) from None
         state = step.state
         for event in new:
             state = evolve(state, event)

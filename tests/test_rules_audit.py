@@ -301,3 +301,22 @@ def test_untreated_frostbite_can_become_a_random_critical_injury(cli):
     assert [(g["table"], g["d20"], g["severity"], g["injury"]) for g in gained] == \
         [("acid", 2, "critical", "lose_an_eye")]
     assert [i["injury"] for i in cli("--json", "status", "Ivo").json["characters"][0]["injuries"]] == ["lose_an_eye"]
+
+
+def test_frostbite_that_turns_critical_after_its_treatment_gets_its_own_days(cli):
+    """Seed 000 L69-70: untreated Gelure "évolue en blessure sérieuse" within 1d4 days, and the serious
+    Gelure Sévère loses the hand "si cela n'est pas traité dans les 1d4 jours qui suivent". A treatment begun
+    in time but failed after the deadline turns it worse at the moment of the failed check; the new
+    injury's 1d4 days run from that moment, not from before the treatment."""
+    assert cli("campaign", "create", "Frost", "--seed", "3").code == 0
+    assert cli("character", "add", "Bob", "--max-hp", "20").code == 0
+    assert cli("--dice", "1", "injure", "Bob", "--type", "cold", "--d20", "4").code == 0  # Gelure, 1 day
+    # the DC 20 treatment's 2d4 days (8), the failed check, then the new injury's site and 1d4 days (4)
+    failed = cli("--dice", "8", "--dice", "1", "--dice", "4", "treat", "Bob", "i1", "--check", "1")
+    assert failed.code == 0, failed.err
+    status = cli("--json", "status", "Bob").json
+    worse = status["characters"][0]["injuries"][0]
+    assert worse["injury"] == "severe_frostbite"
+    assert worse["timers"]["deadline_at"] == status["clock"] + 4 * 86400  # four days from now, still to come
+    assert cli("advance", "3d").code == 0
+    assert cli("--json", "status", "Bob").json["characters"][0]["injuries"][0]["injury"] == "severe_frostbite"

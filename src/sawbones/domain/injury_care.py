@@ -146,10 +146,10 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
         return _healed(ctx, patient, current, "treatment", check=total, dc=current.dc,
                        rolls=list(ctx.roller.made), **({"breakdown": made["breakdown"]} if made else {}))
     events: list[Event] = [{"type": "treatment_failed", "data": result}]
-    if current.deadline_passed:
+    if current.deadline_passed:  # it turns worse now, after the treatment time: its own deadline starts now
         state = fold(events, state)
-        events += injuries.escalate(ctx, state.character(patient.id), state.character(patient.id).injury(current.id),
-                                    definition)
+        events += injuries.escalate(replace(ctx, state=state), state.character(patient.id),
+                                    state.character(patient.id).injury(current.id), definition)
     return events
 
 

@@ -346,12 +346,18 @@ def _injury_gained(c: _Ctx) -> str:
 
 
 def check_text(d: dict[str, Any], lang: str) -> str:
-    """A check with its roll: "12 (1d20+5: 7)", or "12 (typed)" when the table gave the total."""
-    rolls = [r for r in d.get("rolls") or [] if isinstance(r, dict) and r.get("total") == d.get("check")]
-    if rolls and not rolls[-1].get("typed"):
+    """A check with its roll: "12 (1d20: 7, +5)", or "12 (typed)" when the table gave the total.
+
+    The die is the last one the check rolled (the event's `rolls`); the rest of the total is the healer's
+    bonus with what the roll query added (its breakdown)."""
+    rolls = [r for r in d.get("rolls") or [] if isinstance(r, dict)]
+    check = d.get("check")
+    if rolls and not rolls[-1].get("typed") and isinstance(check, int) and isinstance(rolls[-1].get("total"), int):
         r = rolls[-1]
-        return f"{d.get('check')} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])})"
-    return f"{d.get('check')} ({say('typed', lang)})"
+        bonus = check - r["total"]
+        return f"{check} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])}" \
+               f"{f', {bonus:+d}' if bonus else ''})"
+    return f"{check} ({say('typed', lang)})"
 
 
 def _injury_changed(c: _Ctx) -> str:

@@ -8,6 +8,7 @@ id (snake_case like long_rest, cure_wounds) fails.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from sawbones.application.service import UNDO
 from sawbones.domain.evolve import event_types
-from sawbones.interfaces.sentences import SENTENCES, sentence
+from sawbones.interfaces.sentences import SENTENCES, check_text, sentence
 
 FIVE_E = [
     "campaign create Coast --seed 7",
@@ -190,3 +191,25 @@ if __name__ == "__main__":  # print every sentence of the stories: python tests/
     for state, rules, events in stories.__wrapped__(_Tmp()):
         for e in events:
             print(f"{e['type']:<24} {sentence(e, state, rules, sys.argv[1] if len(sys.argv) > 1 else 'en')}")
+
+
+def test_a_rolled_treatment_check_shows_its_die_and_bonus_not_typed(tmp_path, capsys):
+    """A healer rolls the check (d20 + Medicine, through the roll query): the line shows the die and the bonus;
+    "typed" only when the GM typed the total."""
+    from sawbones.interfaces.cli import main
+
+    db = str(tmp_path / "t.db")
+    for args in (["campaign", "create", "T", "--seed", "7"],
+                 ["character", "add", "Aria", "--max-hp", "24", "--prof", "medicine,herbalism_kit", "--skills",
+                  "medicine=5"],
+                 ["character", "add", "Bo", "--max-hp", "20"], ["injure", "Bo", "--type", "fire", "--d20", "19"]):
+        assert main(["--db", db, *args]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "--json", "treat", "Bo", "i1", "--healer", "Aria"]) == 0
+    events = json.loads(capsys.readouterr().out)["events"]
+    check = next(e for e in events if e["type"] in ("treatment_failed", "injury_healed") and "check" in e["data"])
+    die = check["data"]["rolls"][-1]
+    assert not die["typed"]
+    line = check_text(check["data"], "en")
+    assert "typed" not in line and f"1d20: {die['faces'][0]}, +5" in line, line
+    assert check_text({"check": 14, "rolls": []}, "fr") == "14 (tapé)"

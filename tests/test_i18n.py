@@ -134,7 +134,7 @@ def test_every_content_text_is_in_both_languages(rules):
 def test_cli_errors_in_french(cli, monkeypatch):
     cli("campaign", "create", "Coast", "--seed", "1")
     result = cli("--lang", "fr", "status", "Bob")
-    assert result.code == 2 and result.err.startswith("error: aucun personnage nommé 'Bob' dans Coast (personnages")
+    assert result.code == 2 and result.err == "error: aucun personnage nommé 'Bob' dans Coast : le groupe est vide\n"
     assert result.err.count("\n") == 1
     monkeypatch.setenv("SAWBONES_LANG", "fr")
     assert "la durée '0d' est nulle" in cli("advance", "0d").err

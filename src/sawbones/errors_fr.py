@@ -163,6 +163,8 @@ ERRORS_FR: list[tuple[str, str]] = [
     # characters
     ("no character named {key} in {state_name} (characters: {known})",
      "aucun personnage nommé {key} dans {state_name} (personnages : {known})"),
+    ("no character named {key} in {state_name}: the party is empty",
+     "aucun personnage nommé {key} dans {state_name} : le groupe est vide"),
     ("max_hp must be at least 1", "les PV max valent au moins 1"),
     ("hit die d{out_hit_die} does not exist (d6, d8, d10 or d12)", "le dé de vie d{out_hit_die} n'existe pas (d6, d8, d10 ou d12)"),
     ("{state_name} already has a character named {name}", "{state_name} a déjà un personnage nommé {name}"),

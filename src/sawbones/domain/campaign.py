@@ -20,7 +20,9 @@ EXTERNAL = re.compile(r"^[a-z0-9_.-]{1,30}:[^\s]{1,200}$")
 def find_character(state: Campaign, key: str) -> Character:
     character = state.character(key)
     if character is None:
-        known = ", ".join(c.name for c in state.characters) or "none yet"
+        if not state.characters:
+            raise NotFound(f"no character named {key!r} in {state.name}: the party is empty")
+        known = ", ".join(c.name for c in state.characters)
         raise NotFound(f"no character named {key!r} in {state.name} (characters: {known})")
     return character
 

@@ -196,6 +196,8 @@ def _critical_reroll(ctx: Any) -> Any:
     low, high = parse_range(next(b.d20 for b in ctx.rules.band_sets["standard"].bands if b.severity == worst))
     d20 = low - 1 + ctx.roller.roll(f"1d{high - low + 1}", f"new critical injury: d20 {low}-{high}")
     return pick_row(ctx.rules, table, d20, "standard")
+
+
 _LOST_PART_PICKS: dict[int, tuple[Any, Any]] = {}  # id(rules) -> (rules, pick): found once per loaded content
 
 

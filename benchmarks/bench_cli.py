@@ -24,7 +24,7 @@ SAWBONES = [sys.executable, "-m", "sawbones"]
 def build_campaign(db: str, events: int) -> None:
     """A campaign with `events` events: six characters, then hits, heals and the clock moving."""
     from sawbones.application.service import Service
-    from sawbones.domain.campaign import add_character
+    from sawbones.domain.engine.campaign import add_character
 
     service = Service.open(db)
     service.create_campaign("Long", "dnd5e", 1)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from sawbones.content.loader import load_rules  # noqa: E402
 from sawbones.domain import odds  # noqa: E402
 from sawbones.domain.odds_reference import EngineMoves, icepool_odds, monte_carlo  # noqa: E402
-from sawbones.domain.options import effective_options  # noqa: E402
+from sawbones.domain.engine.options import effective_options  # noqa: E402
 
 
 def _cold(rules, options, bonuses, system, exact=False):

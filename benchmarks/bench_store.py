@@ -128,7 +128,7 @@ def bench_loads(url: str, n: int) -> dict[str, float]:
 
 def _action_latency(service: Service, name: str, count: int = 20) -> float:
     """Median ms of one real GM action (damage through the rules) on a campaign of this length."""
-    from sawbones.domain.damage import damage
+    from sawbones.domain.engine.damage import damage
 
     times = []
     for i in range(count):

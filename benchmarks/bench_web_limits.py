@@ -97,8 +97,8 @@ def hostile(port: int, path: str, megabytes: int, chunked: bool) -> tuple[str, f
 
 def player_views(db: str, port: int, events: int) -> tuple[float, float]:
     from sawbones.application.service import Service
-    from sawbones.domain.campaign import add_character
-    from sawbones.domain.damage import damage
+    from sawbones.domain.engine.campaign import add_character
+    from sawbones.domain.engine.damage import damage
     from sawbones.interfaces.web import access
 
     service = Service.open(db)

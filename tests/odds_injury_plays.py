@@ -7,12 +7,13 @@ beyond a d20's 20 + bonus."""
 from __future__ import annotations
 
 import random
-from sawbones.domain import damage, injury_care
-from sawbones.domain.evolve import fold
-from sawbones.domain.odds_engine import Ctx
-from sawbones.domain.rolls import Roller
-from sawbones.domain.state import DAY, Campaign, Character
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine import damage
+from sawbones.domain import injury_care
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.odds_engine import Ctx
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.state import DAY, Campaign, Character
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import RuleViolation
 
 

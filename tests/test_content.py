@@ -125,7 +125,7 @@ def test_option_is_declared_fully(option_id):
 
 
 def test_seed_wins_by_default_and_original_is_one_switch_away():
-    from sawbones.domain.options import effective_options
+    from sawbones.domain.engine.options import effective_options
 
     seed = effective_options(RULES, {})
     original = effective_options(RULES, {"follow_original_text": True})

@@ -15,12 +15,12 @@ import pytest
 
 from sawbones.content.loader import load_rules
 from sawbones.domain import injury_care, odds_injury
-from sawbones.domain.evolve import fold
-from sawbones.domain.odds_engine import VICTIM, campaign, context, every_outcome, victim
-from sawbones.domain.options import effective_options
-from sawbones.domain.rolls import Roller
-from sawbones.domain.state import DAY, Body, Campaign, Injury, with_fields
-from sawbones.domain.timeline import advance, advance_folded
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.odds_engine import VICTIM, campaign, context, every_outcome, victim
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.state import DAY, Body, Campaign, Injury, with_fields
+from sawbones.domain.engine.timeline import advance, advance_folded
 
 RULES = load_rules()
 DEFAULTS = effective_options(RULES, {})

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from sawbones.adapters.store import open_store
 from sawbones.application.service import Service
-from sawbones.domain import campaign as decide_campaign
-from sawbones.domain import damage as decide_damage
+from sawbones.domain.engine import campaign as decide_campaign
+from sawbones.domain.engine import damage as decide_damage
 from sawbones.errors import SawbonesError
 
 FIXTURES = Path(__file__).parent / "fixtures"

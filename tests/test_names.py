@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sawbones.domain.names import check_name, fold, pick
+from sawbones.domain.engine.names import check_name, fold, pick
 from sawbones.errors import UsageError
 from sawbones.interfaces.cli import main
 

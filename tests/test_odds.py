@@ -13,13 +13,13 @@ from sawbones.application.service import Context
 from sawbones.domain import odds
 from sawbones.domain.afflictions import ACTIVE, CURED, interval
 from sawbones.domain.afflictions_decide import expose
-from sawbones.domain.campaign import add_character
-from sawbones.domain.evolve import fold
+from sawbones.domain.engine.campaign import add_character
+from sawbones.domain.engine.evolve import fold
 from sawbones.domain.odds_reference import EngineMoves, icepool_odds, monte_carlo
-from sawbones.domain.options import effective_options
-from sawbones.domain.rolls import Roller
-from sawbones.domain.state import UNIT_SECONDS
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.state import UNIT_SECONDS
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import RuleViolation, SawbonesError
 
 BONUSES = (-5, 3, 9, 25)

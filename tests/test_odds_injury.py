@@ -12,7 +12,7 @@ import pytest
 
 from sawbones.content.loader import load_rules
 from sawbones.domain import odds_injury, odds_party, odds_treatment
-from sawbones.domain.options import effective_options
+from sawbones.domain.engine.options import effective_options
 from sawbones.errors import UsageError
 
 from odds_injury_plays import play

@@ -5,9 +5,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from sawbones.application.service import Service
-from sawbones.domain import campaign as decide_campaign
-from sawbones.domain import damage as decide_damage
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine import campaign as decide_campaign
+from sawbones.domain.engine import damage as decide_damage
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import SawbonesError
 
 NAMES = ["Aria", "Bob", "Cy"]

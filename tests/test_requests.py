@@ -10,8 +10,8 @@ import pytest
 from sawbones.adapters.store import open_store
 from sawbones.application.requests import KeyReused, Request, VersionMismatch
 from sawbones.application.service import Service
-from sawbones.domain import campaign as decide_campaign
-from sawbones.domain import damage as decide_damage
+from sawbones.domain.engine import campaign as decide_campaign
+from sawbones.domain.engine import damage as decide_damage
 
 
 def _hit(ctx):

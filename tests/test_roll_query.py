@@ -9,14 +9,14 @@ import pytest
 from sawbones.application.service import Context
 from sawbones.content import schema as s
 from sawbones.content.loader import load_rules
-from sawbones.domain import effects
+from sawbones.domain.engine import effects
 from sawbones.domain import wounds as w
-from sawbones.domain.campaign import add_character
-from sawbones.domain.effects import ActiveEffect
-from sawbones.domain.evolve import fold
-from sawbones.domain.options import effective_options
-from sawbones.domain.roll_query import RollContext, query, read_roll
-from sawbones.domain.rolls import Roller
+from sawbones.domain.engine.campaign import add_character
+from sawbones.domain.engine.effects import ActiveEffect
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.roll_query import RollContext, query, read_roll
+from sawbones.domain.engine.rolls import Roller
 from sawbones.errors import ContentError, UsageError
 
 RULES = load_rules()

@@ -12,11 +12,11 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain.campaign import add_character
-from sawbones.domain.evolve import fold
-from sawbones.domain.options import effective_options
-from sawbones.domain.roll_query import RollContext, query
-from sawbones.domain.rolls import Roller
+from sawbones.domain.engine.campaign import add_character
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.roll_query import RollContext, query
+from sawbones.domain.engine.rolls import Roller
 
 RULES = load_rules()
 

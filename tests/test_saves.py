@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 
 from sawbones.domain import odds
-from sawbones.domain.options import effective_options
-from sawbones.domain.rolls import Roller
-from sawbones.domain.saves import SaveReading, SaveTerms, chance, roll
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.saves import SaveReading, SaveTerms, chance, roll
 from test_tracks_helpers import expose, ok, setup
 
 F = 1  # a typed total that fails every save here
@@ -250,8 +250,8 @@ def test_instance_bonus_keeps_other_sources_and_takes_the_instances_own_reading_
     engine saves at +0; the odds of the deathblade instance get +2 and add its own -2 back state by state."""
     from sawbones.application.service import Context
     from sawbones.domain.afflictions_decide import expose, save_bonus
-    from sawbones.domain.campaign import add_character
-    from sawbones.domain.evolve import fold
+    from sawbones.domain.engine.campaign import add_character
+    from sawbones.domain.engine.evolve import fold
 
     state = fold([{"type": "campaign_created", "data": {"name": "t", "system": "pf1e", "seed": 1}}])
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from sawbones.application.service import UNDO
-from sawbones.domain.evolve import event_types
+from sawbones.domain.engine.evolve import event_types
 from sawbones.interfaces.sentences import SENTENCES, check_text, sentence
 
 FIVE_E = [
@@ -72,8 +72,8 @@ PF = [
 ]
 
 def all_types():
-    from sawbones.domain.evolve import evolve
-    from sawbones.domain.state import Campaign
+    from sawbones.domain.engine.evolve import evolve
+    from sawbones.domain.engine.state import Campaign
 
     evolve(Campaign(name="x"), {"type": "campaign_created", "data": {"name": "x", "system": "dnd5e", "seed": 1}})
     return set(event_types()) | {UNDO}  # the first fold loads every rule module's handlers
@@ -141,7 +141,7 @@ def test_every_event_type_has_a_sentence():
 
 
 def test_the_stories_reach_every_event_type(stories):
-    from sawbones.domain.evolve import KEYED
+    from sawbones.domain.engine.evolve import KEYED
 
     seen = {e["type"] for _, _, events in stories for e in events}
     # an idempotency key is recorded only for API requests that send one (tests/test_requests.py)
@@ -168,7 +168,7 @@ def test_every_event_reads_as_a_sentence(stories, lang):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_recorded_idempotency_key_reads_as_a_sentence(lang):
     from sawbones.content.loader import load_rules
-    from sawbones.domain.evolve import KEYED
+    from sawbones.domain.engine.evolve import KEYED
 
     text = sentence({"type": KEYED, "data": {"key": "k1", "digest": "abc", "answer": {}}}, None, load_rules(), lang)
     assert text.strip() and DATA_LOOK.search(text) is None, text

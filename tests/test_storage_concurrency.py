@@ -12,8 +12,8 @@ import pytest
 
 from sawbones.adapters.store import open_store
 from sawbones.application.service import Service
-from sawbones.domain.campaign import add_character, edit_character, remove_character
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine.campaign import add_character, edit_character, remove_character
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import ConflictError, NotFound
 
 

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sawbones.adapters.store import dispose_all, open_store
 from sawbones.application import service as service_module
 from sawbones.application.service import Service, code_version
-from sawbones.domain.campaign import add_character
+from sawbones.domain.engine.campaign import add_character
 from sawbones.interfaces.cli import main
 
 

@@ -16,7 +16,7 @@ from sawbones.adapters.store import open_store
 from sawbones.adapters.transfer import MAX_NESTING
 from sawbones.application import service as service_module
 from sawbones.application.service import Service
-from sawbones.domain.campaign import add_character
+from sawbones.domain.engine.campaign import add_character
 from sawbones.interfaces.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,10 +14,10 @@ from sawbones.adapters.store import open_store
 from sawbones.application import service as service_module
 from sawbones.application.service import Service, replay
 from sawbones.content.loader import load_rules
-from sawbones.domain import campaign as decide_campaign
-from sawbones.domain import damage as decide_damage
-from sawbones.domain.state import Body, Campaign, Character, Injury
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine import campaign as decide_campaign
+from sawbones.domain.engine import damage as decide_damage
+from sawbones.domain.engine.state import Body, Campaign, Character, Injury
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import SawbonesError
 
 NAMES = ["Aria", "Bob", "Cy"]

@@ -10,7 +10,7 @@ from sawbones.adapters import upcast as upcast_module
 from sawbones.adapters.sqlite_reader import open_fast
 from sawbones.adapters.store import SnapshotInfo, StoredEvent, open_store
 from sawbones.application.service import Service
-from sawbones.domain.campaign import add_character, remove_character
+from sawbones.domain.engine.campaign import add_character, remove_character
 from sawbones.errors import ConflictError, NotFound, StoreError, UsageError
 
 

@@ -11,11 +11,11 @@ from itertools import product
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
 from sawbones.domain.afflictions_decide import expose
-from sawbones.domain.campaign import add_character
-from sawbones.domain.evolve import fold
-from sawbones.domain.options import effective_options
-from sawbones.domain.rolls import Roller
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine.campaign import add_character
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.timeline import advance
 
 N = 10_000
 BONUS, DC, SAVES, DEAD = 5, 17, 6, 5  # Strength track: healthy 0 .. dead 5

@@ -15,9 +15,9 @@ from sawbones.domain.afflictions import (ACTIVE, CURED, ELIMINATED, END_STATE, A
 from sawbones.domain.afflictions_care import spell_effect
 from sawbones.domain.afflictions_decide import answer, expose
 from sawbones.domain.afflictions_care import cast, recover
-from sawbones.domain.campaign import add_character, set_option
-from sawbones.domain.options import effective_options
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine.campaign import add_character, set_option
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import RuleViolation, SawbonesError
 
 RULES = load_rules()

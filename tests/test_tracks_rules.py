@@ -10,10 +10,10 @@ import pytest
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
 from sawbones.domain.afflictions import AfflictionState, poison_damage, step
-from sawbones.domain.effects import active_effects
-from sawbones.domain.evolve import fold
-from sawbones.domain.options import effective_options
-from sawbones.domain.rolls import Roller
+from sawbones.domain.engine.effects import active_effects
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.rolls import Roller
 from test_tracks_helpers import affliction, character, expose, ok, saves, setup, stages
 
 RULES = load_rules()
@@ -100,7 +100,7 @@ def test_mummy_rot_advances_both_tracks():
 def test_con_weakened_modifier_counts_for_odds():
     """The odds read each state's save as the engine does (the roll query on a victim with only that state)."""
     from sawbones.domain.odds import save_terms
-    from sawbones.domain.saves import SaveTerms
+    from sawbones.domain.engine.saves import SaveTerms
 
     def terms(affliction_id, stage, system="pf1e"):
         return save_terms(RULES, OPTIONS, system, "fortitude", state(affliction_id, stage))
@@ -124,7 +124,7 @@ def test_poison_damage_rounding(dc, floor, ceil, nearest):
 
 
 def _character_with(a: AfflictionState, options=OPTIONS):
-    from sawbones.domain.state import Character
+    from sawbones.domain.engine.state import Character
 
     return Character(id="x", name="X", max_hp=10, hp=10, afflictions=(a,))
 

@@ -10,13 +10,13 @@ import pytest
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
 from sawbones.domain import wounds as w
-from sawbones.domain.campaign import add_character
-from sawbones.domain.evolve import fold
-from sawbones.domain.options import effective_options
-from sawbones.domain.roll_query import RollContext, query
-from sawbones.domain.rolls import Roller
-from sawbones.domain.state import DAY, HOUR
-from sawbones.domain.timeline import advance
+from sawbones.domain.engine.campaign import add_character
+from sawbones.domain.engine.evolve import fold
+from sawbones.domain.engine.options import effective_options
+from sawbones.domain.engine.roll_query import RollContext, query
+from sawbones.domain.engine.rolls import Roller
+from sawbones.domain.engine.state import DAY, HOUR
+from sawbones.domain.engine.timeline import advance
 from sawbones.errors import NotFound, RuleViolation, UsageError
 
 RULES = load_rules()
@@ -284,7 +284,7 @@ def test_fortitude_rolled_with_the_sheet_bonus():
     state, events = act(state, w.wound, "Vex", "hand", 4, "left")
     [roll] = events[0]["data"]["rolls"]
     assert roll["formula"] == "1d20" and events[0]["data"]["fort"]["total"] == roll["total"] + 5
-    from sawbones.domain import saves
+    from sawbones.domain.engine import saves
 
     assert saves.sheet_bonus(vex(campaign("dnd5e", sheet={"saves": {"con": 4}})), RULES, "dnd5e", "fortitude") == 4
 

@@ -63,7 +63,7 @@ def run_tour(db: str = DB) -> int:
 def _build_demo(service: Any) -> None:
     """The demo party: Borin burnt to 0 HP (a secret deadline runs), Cora cut down and wounded in the hand,
     Dain two days into filth fever; Aria is the healer."""
-    from .domain.campaign import add_character
+    from .domain.engine.campaign import add_character
 
     service.create_campaign(DEMO_CAMPAIGN, "dnd5e", 7)
 
@@ -79,13 +79,13 @@ def _build_demo(service: Any) -> None:
         act(lambda ctx, name=name, sheet=sheet: add_character(ctx, name, sheet))
     try:  # progression tracks: Dain caught filth fever two days ago
         from .domain.afflictions_decide import expose
-        from .domain.timeline import advance
+        from .domain.engine.timeline import advance
 
         act(lambda ctx: expose(ctx, "Dain", "filth_fever", 1))
         act(lambda ctx: advance(ctx, 2 * 86400, True))
     except ModuleNotFoundError:  # pragma: no cover - a build without tracks
         pass
-    from .domain.damage import damage
+    from .domain.engine.damage import damage
 
     act(lambda ctx: damage(ctx, "Borin", [(35, "fire")], 2))
     act(lambda ctx: damage(ctx, "Cora", [(20, "slashing")], 9))

@@ -23,7 +23,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..domain.names import check_name
+from ..domain.engine.names import check_name
 from ..errors import SawbonesError, StoreError, UsageError
 from .faults import space_problem
 from .store import CREATED, EventStore, StoredEvent, check_sequence

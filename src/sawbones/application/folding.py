@@ -14,8 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..domain.evolve import UnknownEventType, evolve, passed_over
-from ..domain.state import Campaign
+from ..domain.engine.evolve import UnknownEventType, evolve, passed_over
+from ..domain.engine.state import Campaign
 from ..errors import StoreError
 
 UNDO = "action_undone"

@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..domain.evolve import KEYED, REQUEST_WINDOW
-from ..domain.state import Campaign
+from ..domain.engine.evolve import KEYED, REQUEST_WINDOW
+from ..domain.engine.state import Campaign
 from ..errors import ConflictError, UsageError
 
 MAX_KEY = 200

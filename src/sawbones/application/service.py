@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..content.loader import Rules, load_rules
-from ..domain.evolve import Event, evolve
-from ..domain.options import effective_options
-from ..domain.rolls import Roller
-from ..domain.state import Campaign
+from ..domain.engine.evolve import Event, evolve
+from ..domain.engine.options import effective_options
+from ..domain.engine.rolls import Roller
+from ..domain.engine.state import Campaign
 from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, UsageError
 from . import requests
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
@@ -195,7 +195,7 @@ class Service:
 
     def resolve(self, name: str) -> str:
         """The stored campaign name a typed one means: exact, else case- and accent-blind (domain/names.py)."""
-        from ..domain.names import pick
+        from ..domain.engine.names import pick
 
         found = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
         if found is None:
@@ -220,7 +220,7 @@ class Service:
 
     def rename_campaign(self, name: str, new_name: str) -> str:
         """Give a campaign a new name (the one name rule applies); its log records the rename."""
-        from ..domain.names import check_name, pick
+        from ..domain.engine.names import check_name, pick
 
         name = self.resolve(name)
         new_name = check_name(new_name, "campaign")
@@ -238,7 +238,7 @@ class Service:
 
     def create_campaign(self, name: str, system: str, seed: int | None = None,
                         packs: tuple[str, ...] = ()) -> Campaign:
-        from ..domain.names import check_name, pick
+        from ..domain.engine.names import check_name, pick
 
         name = check_name(name, "campaign")
         other = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")

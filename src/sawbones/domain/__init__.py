@@ -1,0 +1,18 @@
+"""Pure rules: the shared engine and one package per optional rule, no I/O.
+
+- engine/: what all three rules share (state, fold, clock, effects, rolls, saves, hit points, damage)
+- injuries/: seed 000, lingering injuries (D&D 5e)
+- wounds/: seed 001, localized wounds (D&D 3.5 variant)
+- afflictions/: seed 004, disease and poison progression tracks (Pathfinder Unchained)
+
+A rule package imports the engine, never another rule package; the engine imports no rule package.
+The engine loads the modules below by name, once, so that their handlers, providers, timers and hooks
+are registered before a fold, an effect query or a clock advance (engine/effects.py `load_rules`).
+"""
+
+RULE_MODULES = (
+    "sawbones.domain.injuries",
+    "sawbones.domain.wounds",
+    "sawbones.domain.afflictions",
+    "sawbones.domain.engine.conditions",
+)

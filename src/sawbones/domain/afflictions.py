@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
 from ..content import schema as s
-from .effects import ActiveEffect, option_matches, provider
-from .evolve import _character, handles
-from .state import UNIT_SECONDS, Campaign
+from .engine.effects import ActiveEffect, option_matches, provider
+from .engine.evolve import _character, handles
+from .engine.state import UNIT_SECONDS, Campaign
 
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
 

@@ -13,9 +13,9 @@ from typing import Any
 from ..errors import RuleViolation, UsageError
 from .afflictions import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index,
                           recede_stages, to_dict)
-from .campaign import find_character
-from .effects import option_matches
-from .state import DAY, HOUR, UNIT_SECONDS
+from .engine.campaign import find_character
+from .engine.effects import option_matches
+from .engine.state import DAY, HOUR, UNIT_SECONDS
 
 Event = dict[str, Any]
 CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")

@@ -13,13 +13,13 @@ from typing import Any
 
 from ..content import schema as s
 from ..errors import RuleViolation, UsageError
-from . import hit_points, saves
+from .engine import hit_points, saves
 from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate,
                           interval, land_onset, poison_damage, save_triggers, stage_index, step, to_dict)
-from .campaign import find_character
-from .evolve import fold
-from .state import UNIT_SECONDS, Campaign, Character
-from .timeline import PENDING_EVENT, advance_to, scheduler
+from .engine.campaign import find_character
+from .engine.evolve import fold
+from .engine.state import UNIT_SECONDS, Campaign, Character
+from .engine.timeline import PENDING_EVENT, advance_to, scheduler
 
 Event = dict[str, Any]
 

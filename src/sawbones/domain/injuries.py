@@ -11,11 +11,11 @@ from typing import Any, Iterable
 
 from ..content import schema as s
 from ..errors import RuleViolation, UsageError
-from .effects import ActiveEffect, provider
-from .evolve import handles
+from .engine.effects import ActiveEffect, provider
+from .engine.evolve import handles
 from .injury_table import pick_row
-from .state import DAY, Campaign, Character, Injury, with_fields
-from .timeline import scheduler
+from .engine.state import DAY, Campaign, Character, Injury, with_fields
+from .engine.timeline import scheduler
 
 Event = dict[str, Any]
 MAX_REROLLS = 50
@@ -99,7 +99,7 @@ def _gain_row(ctx: Any, character: Character, pick: Any, site: str | None, state
     events += _lose_parts(definition, character, data.get("site"))
     for trigger in triggers(definition, "gained"):
         events += _apply_outcome(ctx, character, injury_id, definition, trigger.outcome, events)
-    from .conditions import on_gain  # temporary conditions with a duration (temporary_condition_duration)
+    from .engine.conditions import on_gain  # temporary conditions with a duration (temporary_condition_duration)
 
     events += on_gain(ctx, character, [ActiveEffect(e, "injury", injury_id, definition.id, definition.name)
                                        for e in definition.effects], now)
@@ -128,7 +128,7 @@ def _lose_parts(definition: Any, character: Character, site: str | None) -> list
 def _apply_outcome(ctx: Any, character: Character, injury_id: str, definition: Any, outcome: s.Outcome,
                    so_far: list[Event]) -> list[Event]:
     """Max-HP and ability losses of a trigger (gained / day), and death when they reach 0."""
-    from .evolve import fold
+    from .engine.evolve import fold
 
     events: list[Event] = []
     current = fold(so_far, ctx.state).character(character.id) if so_far else character
@@ -236,7 +236,7 @@ def _pick(ctx: Any, table_id: str, index: int) -> Any:
 
 
 def replace_injury(ctx: Any, character: Character, old: Injury, pick: Any, site: str | None, why: str) -> list[Event]:
-    from .evolve import fold
+    from .engine.evolve import fold
 
     events: list[Event] = [{"type": "injury_healed", "data": {"character": character.id, "injury": old.id,
                                                               "how": "replaced", "why": why}}]
@@ -319,7 +319,7 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
 
 def effective_abilities(character: Character, rules: Any, options: dict[str, Any]) -> dict[str, int]:
     """Ability scores after injury reductions (score, not modifier; at least the effect's minimum)."""
-    from .effects import active_effects
+    from .engine.effects import active_effects
 
     scores = dict(character.abilities)
     floors: dict[str, int] = {}

@@ -8,11 +8,11 @@ from typing import Any
 from ..content import schema as s
 from ..errors import NotFound, RuleViolation, UsageError
 from . import injuries
-from .campaign import find_character
-from .damage import heal_hp
-from .evolve import fold
-from .state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
-from .timeline import advance_folded
+from .engine.campaign import find_character
+from .engine.damage import heal_hp
+from .engine.evolve import fold
+from .engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
+from .engine.timeline import advance_folded
 
 Event = dict[str, Any]
 
@@ -57,8 +57,8 @@ def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Char
 def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
     """The healer's check as the roll query reads it (saves.read_check): Wisdom (Medicine), or an Intelligence
     check with the herbalism kit (option treatment_check); self-treatment adds its disadvantage."""
-    from . import saves
-    from .roll_match import RollContext
+    from .engine import saves
+    from .engine.roll_match import RollContext
 
     skills = dict(healer.skills)
     medicine = (RollContext("skill", skill="medicine"), skills.get("medicine", (healer.ability("wis") - 10) // 2))
@@ -128,7 +128,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
     ctx.roller.made.clear()
     made: dict[str, Any] = {}
     if check is None:
-        from . import saves
+        from .engine import saves
 
         reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",

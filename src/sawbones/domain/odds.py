@@ -56,13 +56,13 @@ from collections import deque
 from typing import Any, Iterable
 
 from ..errors import RuleViolation, UsageError
-from . import saves
+from .engine import saves
 from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, effects_key, from_dict, interval, kills,
                           land_onset, step)
 from .afflictions_decide import expose
-from .rolls import Roller
-from .saves import SaveTerms
-from .state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
+from .engine.rolls import Roller
+from .engine.saves import SaveTerms
+from .engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
 
 DEFAULT_SYSTEM: str = next(f.default for f in fields(Campaign) if f.name == "system")
 HEALTHY = "healthy"

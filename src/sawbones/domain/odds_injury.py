@@ -25,11 +25,11 @@ from typing import Any
 from .. import dice
 from ..errors import RuleViolation, UsageError
 from . import injuries, injury_care
-from .evolve import fold
+from .engine.evolve import fold
 from .injury_table import pick_row
-from .odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
-from .state import DAY, Body, Injury, with_fields
-from .timeline import advance
+from .engine.odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
+from .engine.state import DAY, Body, Injury, with_fields
+from .engine.timeline import advance
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
 UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
@@ -290,7 +290,7 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
     foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
     engine meanwhile: a deadline may pass)."""
-    from .damage import injure
+    from .engine.damage import injure
 
     rules.get("damage_tables", table)
     if not 1 <= d20 <= 20:

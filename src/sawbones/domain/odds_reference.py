@@ -20,7 +20,7 @@ from typing import Any
 
 from .afflictions import ACTIVE, kills, land_onset, step
 from .odds import DEFAULT_SYSTEM, Dose, canonical, exposure, save_terms, sortable, stage_label
-from .saves import SaveTerms
+from .engine.saves import SaveTerms
 
 
 class EngineMoves:

@@ -15,9 +15,9 @@ from typing import Any
 from ..errors import UsageError
 from . import injury_care
 from .injury_table import pick_row
-from .odds_engine import ScriptRoller, campaign, context, victim
+from .engine.odds_engine import ScriptRoller, campaign, context, victim
 from .odds_injury import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
-from .state import DAY
+from .engine.state import DAY
 
 
 def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from typing import Any, Iterable
 
 from ..content import schema as s
 from ..errors import NotFound, RuleViolation, UsageError
-from .campaign import find_character
-from .effects import ActiveEffect, provider
-from .evolve import _character, handles
-from .state import DAY, HOUR, MINUTE, Campaign, Character
-from .timeline import scheduler
+from .engine.campaign import find_character
+from .engine.effects import ActiveEffect, provider
+from .engine.evolve import _character, handles
+from .engine.state import DAY, HOUR, MINUTE, Campaign, Character
+from .engine.timeline import scheduler
 
 Event = dict[str, Any]
 
@@ -125,7 +125,7 @@ def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = No
         raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
                             "(sawbones campaign set allow_fort_ignore true)")
     if options.get("allow_fort_ignore", False):
-        from . import saves
+        from .engine import saves
 
         dc = FORT_BASE_DC + damage
         reading = saves.read(character, ctx.rules, options, state.system, "fortitude")
@@ -170,8 +170,8 @@ def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, heale
         result = _record_total(ctx, why, total)
         success = result >= FIRST_AID_DC
     else:
-        from . import saves
-        from .roll_match import RollContext
+        from .engine import saves
+        from .engine.roll_match import RollContext
 
         healer = find_character(state, healer_name or "")
         reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),

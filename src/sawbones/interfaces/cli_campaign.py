@@ -170,7 +170,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_set(env, option, value, reset, packs, no_packs) -> None:
         """Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."""
-        from ..domain.campaign import set_option
+        from ..domain.engine.campaign import set_option
 
         if packs or no_packs:
             if option is not None or packs and no_packs:
@@ -208,7 +208,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_add(env, name, **sheet) -> None:
         """Add a character to the current campaign."""
-        from ..domain.campaign import add_character
+        from ..domain.engine.campaign import add_character
 
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
@@ -225,7 +225,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_edit(env, name, new_name, **sheet) -> None:
         """Change a character's sheet."""
-        from ..domain.campaign import edit_character
+        from ..domain.engine.campaign import edit_character
 
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
@@ -238,7 +238,7 @@ def register(cli: click.Group) -> None:
     def character_import(env, files) -> None:
         """Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."""
         from ..adapters.sheets import read_files
-        from ..domain.campaign import import_characters
+        from ..domain.engine.campaign import import_characters
 
         entries = read_files(list(files))  # every file is read and checked before anything is written
         state, events = env.act(lambda ctx: import_characters(ctx, entries))
@@ -260,7 +260,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_remove(env, name) -> None:
         """Remove a character (undo brings it back)."""
-        from ..domain.campaign import remove_character
+        from ..domain.engine.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
         env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", env.lang, name=escape(name))))
@@ -301,7 +301,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def clock(env) -> None:
         """The campaign's game clock."""
-        from ..domain.clock import describe
+        from ..domain.engine.clock import describe
 
         state = env.service.load(env.campaign_name()).state
         doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, env.lang)}
@@ -314,8 +314,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def advance(env, duration, auto) -> None:
         """Move the game clock forward (3r, 10min, 8h, 2d, 1w) and run what falls due."""
-        from ..domain.clock import parse_duration
-        from ..domain.timeline import advance as advance_decision
+        from ..domain.engine.clock import parse_duration
+        from ..domain.engine.timeline import advance as advance_decision
         from .cli_tracks import advance_doc, render_advance
 
         seconds = parse_duration(duration)

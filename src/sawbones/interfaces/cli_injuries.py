@@ -43,7 +43,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def damage(env, name, damage, d20, site, injury_type) -> None:
         """Apply damage: `damage NAME AMOUNT TYPE [AMOUNT TYPE...]`; at 0 HP a lingering injury follows."""
-        from ..domain.damage import damage as decide
+        from ..domain.engine.damage import damage as decide
 
         parts = _damage_parts(damage)
         state, events = env.act(lambda ctx: decide(ctx, name, parts, d20, site, injury_type))
@@ -58,7 +58,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def injure(env, name, table, d20, site, critical_failure) -> None:
         """Give a lingering injury directly (GM's call, or a critical failure)."""
-        from ..domain.damage import injure as decide
+        from ..domain.engine.damage import injure as decide
         from ..errors import RuleViolation
 
         def decision(ctx):
@@ -132,7 +132,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def combat_end(env) -> None:
         """The combat is over: conditions lasting until its end stop (option temporary_condition_duration)."""
-        from ..domain.conditions import end_combat
+        from ..domain.engine.conditions import end_combat
 
         state, events = env.act(end_combat)
         _report(env, state, events)
@@ -146,7 +146,7 @@ def register(cli: click.Group) -> None:
             @click.option("--save", "saves", multiple=True, type=int, help="A save total the player rolled (in order).")
             @pass_env
             def command(env, name, saves) -> None:
-                from ..domain.turns import run_moment
+                from ..domain.engine.turns import run_moment
 
                 state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves)))
                 _report(env, state, events)

@@ -65,7 +65,7 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
 
     Without --db, $SAWBONES_DATABASE_URL or ./sawbones.db, no database is opened (none is created)."""
     from ..content.loader import load_rules
-    from ..domain.options import effective_options
+    from ..domain.engine.options import effective_options
 
     from ..errors import NoDatabase
 

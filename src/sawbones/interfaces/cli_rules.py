@@ -12,7 +12,7 @@ from ..i18n import Words
 
 def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
-    from ..domain.options import effective_options
+    from ..domain.engine.options import effective_options
     from ..errors import NoDatabase, NotFound
 
     try:
@@ -50,7 +50,7 @@ def _track_doc(track: Any, lang: str) -> dict[str, Any]:
 def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
     from ..domain.afflictions import interval
-    from ..domain.clock import describe_span
+    from ..domain.engine.clock import describe_span
 
     fr = lang == "fr"
     every = describe_span(interval(a), lang)
@@ -70,7 +70,7 @@ def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
 
 
 def _unit(unit: str) -> int:
-    from ..domain.state import UNIT_SECONDS
+    from ..domain.engine.state import UNIT_SECONDS
 
     return UNIT_SECONDS[unit]
 

@@ -23,7 +23,7 @@ def _t(fr: str, en: str, lang: str) -> str:
 
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ..domain.afflictions import ACTIVE, ELIMINATED, end_index, interval
-    from ..domain.clock import describe, describe_in, describe_span
+    from ..domain.engine.clock import describe, describe_in, describe_span
 
     defn = rules.afflictions.get(a.affliction)
     tracks = []
@@ -97,7 +97,7 @@ def _names(state: Any, rules: Any, lang: str):
 
 def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
-    from ..domain.clock import describe
+    from ..domain.engine.clock import describe
 
     character, affliction, stage = _names(state, rules, lang)
     lines: list[str] = []
@@ -168,7 +168,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
-    from ..domain.clock import describe
+    from ..domain.engine.clock import describe
 
     out = []
     for p in state.pending:
@@ -211,7 +211,7 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    from ..domain.clock import describe
+    from ..domain.engine.clock import describe
 
     from .sentences import sentence
 

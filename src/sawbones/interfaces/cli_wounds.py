@@ -55,7 +55,7 @@ def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[st
 
 def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """The character view's wounds: each wound (with its id), and the both-sides conditions."""
-    from ..domain.options import effective_options
+    from ..domain.engine.options import effective_options
     from ..domain.wounds import both_sides
 
     options = effective_options(rules, state.option_overrides())
@@ -70,7 +70,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
     """The wounds of one character in the status view."""
     from rich.markup import escape
 
-    from ..domain.clock import describe
+    from ..domain.engine.clock import describe
 
     for w in c.get("wounds", ()):
         kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
@@ -97,7 +97,7 @@ if wounds_section not in views.CHARACTER_SECTIONS:
 
 def roll_context(rules: Any, roll: str, **given: Any) -> Any:
     """ROLL is a roll kind, or a shortcut: a skill (perception, Escalade), a save (reflex) or an ability (str)."""
-    from ..domain.roll_query import KINDS, RollContext
+    from ..domain.engine.roll_query import KINDS, RollContext
 
     key = roll.strip().casefold()
     if key in KINDS:
@@ -127,7 +127,7 @@ def _source(src: dict[str, Any]) -> str:
 def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
     from rich.markup import escape
 
-    from ..domain.clock import describe
+    from ..domain.engine.clock import describe
 
     roll = doc["roll"]
     what = [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range", "hand", "sense") if roll.get(k)]
@@ -299,9 +299,9 @@ def register(cli: click.Group) -> None:
         ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
         or a skill, save or ability name as a shortcut (perception, reflex, str).
         """
-        from ..domain.campaign import find_character
-        from ..domain.options import effective_options
-        from ..domain.roll_query import query
+        from ..domain.engine.campaign import find_character
+        from ..domain.engine.options import effective_options
+        from ..domain.engine.roll_query import query
 
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)

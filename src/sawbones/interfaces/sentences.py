@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..domain.clock import describe, describe_span
+from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
 
 # causes and notes the rules write in English inside events
@@ -227,7 +227,7 @@ class _Ctx:
 def save_name(rules: Any, system: str, save: str, lang: str) -> str:
     """A save's bare name as the campaign's system calls it ("Fortitude" in Pathfinder, "Constitution" in 5e),
     for sentences that say "{save} save" themselves (views.save_name says the whole thing)."""
-    from ..domain.saves import sheet_key
+    from ..domain.engine.saves import sheet_key
 
     key, ability = sheet_key(rules, system or "pf1e", save)
     return named(rules, key, lang, "saves") if key in rules.saves else named(rules, ability, lang, "abilities")
@@ -312,7 +312,7 @@ def _noted(c: _Ctx) -> str:
 def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
     """What a trigger's outcome does, in words (domain.outcomes); "" when it does nothing."""
     from ..content.schema import Outcome
-    from ..domain.outcomes import outcome_text
+    from ..domain.engine.outcomes import outcome_text
 
     said = outcome_text(Outcome.model_validate(outcome), c.rules)(c.lang)
     return "" if said == "—" else said

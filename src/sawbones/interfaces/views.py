@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain import hit_points
-from ..domain.clock import describe, describe_in, describe_span
-from ..domain.options import effective_options
+from ..domain.engine import hit_points
+from ..domain.engine.clock import describe, describe_in, describe_span
+from ..domain.engine.options import effective_options
 from ..i18n import Words
 
 V = Words("views", {
@@ -185,7 +185,7 @@ def render_character_list(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """Conditions the rules impose on a character now, each with its source."""
-    from ..domain.effects import conditions
+    from ..domain.engine.effects import conditions
 
     out = []
     for condition, active in conditions(character, rules, options):
@@ -197,7 +197,7 @@ def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str
 
 def status_doc(service: Any, campaign: str, character: str | None, lang: str) -> dict[str, Any]:
     """`status` (CLI and API): the party, or one character, with the conditions the rules impose now."""
-    from ..domain.campaign import find_character
+    from ..domain.engine.campaign import find_character
 
     loaded = service.load(campaign)
     ctx = service.context(loaded)
@@ -396,7 +396,7 @@ def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
 
 def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
     """A save as the campaign's game system names it: Fortitude (Vigueur) in pf1e, the Con save in dnd5e."""
-    from ..domain.saves import sheet_key
+    from ..domain.engine.saves import sheet_key
 
     key, ability = sheet_key(rules, system or "pf1e", save)
     if key in rules.saves:
@@ -408,7 +408,7 @@ def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
 def save_total(d: dict[str, Any], lang: str) -> str:
     """A save's total for a line, with what made its bonus when more than the sheet did: "12",
     "12 (sheet +4, Sickened -2)", "automatic failure (Paralyzed: automatic failure)"."""
-    from ..domain.saves import describe
+    from ..domain.engine.saves import describe
 
     breakdown = d.get("breakdown") or {}
     why = describe(breakdown, lang) if breakdown.get("lines") else ""
@@ -447,7 +447,7 @@ def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None
 
 def timed_conditions_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """The timed conditions in force: condition, source, end on the clock and time left."""
-    from ..domain.conditions import running
+    from ..domain.engine.conditions import running
 
     out = []
     for timed in running(character):

@@ -3,7 +3,7 @@
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from .. import views
-from ...domain import campaign as decisions
+from ...domain.engine import campaign as decisions
 from . import models as m
 from . import reports, security
 from .actions import Action, decided, register
@@ -287,7 +287,7 @@ def dashboard(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)) 
 
 @router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
 def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
-    from ...domain.clock import describe
+    from ...domain.engine.clock import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state

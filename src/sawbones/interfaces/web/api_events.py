@@ -24,7 +24,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from ...domain.evolve import KEYED
+from ...domain.engine.evolve import KEYED
 from ...errors import SawbonesError, UsageError
 from .deps import GmAccess, api_lang, gm_access, open_service
 from ..sentences import sentence

@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from ...domain import damage as damage_rules
-from ...domain import injury_care, turns
-from ...domain.clock import parse_duration
-from ...domain.conditions import end_combat
-from ...domain.timeline import advance as advance_decision
+from ...domain.engine import damage as damage_rules
+from ...domain import injury_care
+from ...domain.engine import turns
+from ...domain.engine.clock import parse_duration
+from ...domain.engine.conditions import end_combat
+from ...domain.engine.timeline import advance as advance_decision
 from ...errors import RuleViolation, UsageError
 from . import models as m
 from .actions import Action, decided, register

@@ -8,7 +8,7 @@ from fastapi import Path as PathParam
 from pydantic import Field
 
 from ...domain import odds as model
-from ...domain.options import effective_options
+from ...domain.engine.options import effective_options
 from . import api_odds_injury
 from . import models as m
 from .deps import GmAccess, gm_access, open_service, web

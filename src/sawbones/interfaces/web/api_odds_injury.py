@@ -12,7 +12,7 @@ from fastapi import Path as PathParam
 from ...domain import odds_party
 from ...domain.odds_injury import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
 from ...domain.odds_treatment import treatment_doc
-from ...domain.options import effective_options
+from ...domain.engine.options import effective_options
 from ...errors import UsageError
 from . import models as m
 from .deps import GmAccess, gm_access, open_service, web

@@ -7,7 +7,7 @@ from fastapi import Path as PathParam
 
 from .. import views
 from ..cli_rules import index_doc, table_doc
-from ...domain.options import effective_options
+from ...domain.engine.options import effective_options
 from . import models as m
 from .deps import GmAccess, api_lang, gm_access, open_service, web
 

@@ -7,8 +7,8 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
 from ..cli_wounds import roll_context
-from ...domain.campaign import find_character
-from ...domain.roll_query import query
+from ...domain.engine.campaign import find_character
+from ...domain.engine.roll_query import query
 from ...domain.wounds import first_aid, heal_wounds, wound
 from ...errors import UsageError
 from . import models as m

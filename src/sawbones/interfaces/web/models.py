@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from ...domain.names import check_name
+from ...domain.engine.names import check_name
 from ...errors import UsageError
 
 

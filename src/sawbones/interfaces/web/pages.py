@@ -156,7 +156,7 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], lang: str) -
 
 def _roll_kinds() -> tuple[str, ...]:
     try:
-        from ...domain.roll_match import KINDS
+        from ...domain.engine.roll_match import KINDS
     except ModuleNotFoundError:  # pragma: no cover
         return ()
     return KINDS
@@ -297,7 +297,7 @@ def tables(request: Request, table: str | None = Query(None, max_length=60), d20
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
     from ..cli_rules import index_doc, table_doc
     from ..views import roll_doc
-    from ...domain.options import effective_options
+    from ...domain.engine.options import effective_options
 
     lang = page_lang(request)
     face = query_int(d20, "d20", 1, 20)

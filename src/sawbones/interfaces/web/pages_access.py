@@ -108,7 +108,7 @@ async def end_sessions(request: Request, campaign: str) -> Response:
 
 @router.post("/c/{campaign}/player-link/{character}")
 async def player_link(request: Request, campaign: str, character: str) -> Response:
-    from ...domain.campaign import find_character
+    from ...domain.engine.campaign import find_character
 
     form = await checked_form(request)
     revoke = form.get("do") == "revoke"

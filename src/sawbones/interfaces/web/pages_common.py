@@ -33,13 +33,13 @@ def env() -> Any:
 
 
 def _span(seconds: Any, lang: str) -> str:
-    from ...domain.clock import describe_span
+    from ...domain.engine.clock import describe_span
 
     return describe_span(max(0, int(seconds)), lang)
 
 
 def _when(seconds: Any, lang: str) -> str:
-    from ...domain.clock import describe
+    from ...domain.engine.clock import describe
 
     return describe(int(seconds), lang)
 

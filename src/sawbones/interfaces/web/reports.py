@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import views
-from ...domain.clock import describe, describe_in
+from ...domain.engine.clock import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
@@ -71,7 +71,7 @@ def pending_list(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
 
 def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
     """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
-    from ...domain import timeline
+    from ...domain.engine import timeline
 
     return timeline.next_due(timeline.AdvanceContext(state, rules, options, None))
 

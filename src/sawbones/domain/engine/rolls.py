@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .. import dice
+from ... import dice
 
 
 class Roller:
@@ -35,7 +35,7 @@ class Roller:
 
     def check_all_typed_used(self) -> None:
         if self.typed:
-            from ..errors import UsageError
+            from ...errors import UsageError
 
             raise UsageError(f"{len(self.typed)} typed dice left over ({', '.join(map(str, self.typed))}): "
                              f"this action rolled only {len(self.made)} dice")

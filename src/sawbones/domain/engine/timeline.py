@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..errors import RuleViolation
+from ...errors import RuleViolation
 from .evolve import evolve
 from .state import Campaign, with_fields
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import NotFound, UsageError
+from ...errors import NotFound, UsageError
 from .names import check_name
 from .options import parse_option_value
 from .state import ABILITIES, Body, Campaign, Character, slug

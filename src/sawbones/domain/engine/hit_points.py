@@ -30,7 +30,7 @@ def death_threshold(character: Character, rules: Any, options: dict[str, Any], s
     ability = model(rules, system).dead_at_minus_ability
     if ability is None:
         return None
-    from .injuries import effective_abilities
+    from ..injuries import effective_abilities
 
     return -effective_abilities(character, rules, options)[ability]
 
@@ -79,7 +79,7 @@ def dying_check(ctx: Any, character: Character, typed: int | None = None) -> tup
     if check is None or not dying(character, ctx.rules, ctx.state.system):
         return None, []
     from .damage import lose_hp
-    from .injuries import effective_abilities
+    from ..injuries import effective_abilities
 
     modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
     penalty = check.penalty_per_negative_hp * max(0, -character.hp)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import RuleViolation, UsageError
-from . import hit_points, injuries
+from ...errors import RuleViolation, UsageError
+from . import hit_points
+from .. import injuries
 from .campaign import find_character
 from .effects import triggers_on
 from .evolve import fold

@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Callable, Iterable, TypeVar
 
-from ..errors import UsageError
+from ...errors import UsageError
 
 MAX_LENGTH = 80
 URL_RESERVED = "/\\?#%"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import schema as s
+from ...content import schema as s
 
 
 def trigger_text(effect: Any, ae: Any, rules: Any) -> s.Text:

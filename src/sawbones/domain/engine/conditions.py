@@ -20,7 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, Iterable
 
-from ..content import schema as s
+from ...content import schema as s
 from .clock import parse_duration
 from .effects import ActiveEffect, option_matches, provider
 from .evolve import handles

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..content import schema as s
+from ...content import schema as s
 
 
 @dataclass(frozen=True)
@@ -96,15 +96,13 @@ _LOADED = False
 
 
 def _load_providers() -> None:
-    """Import the rule modules once so their providers are registered."""
+    """Import the rule modules once (sawbones.domain.RULE_MODULES) so their providers are registered."""
     global _LOADED
     if not _LOADED:
         _LOADED = True
         from importlib import import_module
 
-        for name in ("injuries", "wounds", "afflictions", "conditions"):
-            try:
-                import_module(f"{__package__}.{name}")
-            except ModuleNotFoundError as exc:  # a rule module not written yet
-                if exc.name != f"{__package__}.{name}":
-                    raise
+        from .. import RULE_MODULES
+
+        for name in RULE_MODULES:
+            import_module(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import RuleViolation, UsageError
+from ...errors import RuleViolation, UsageError
 from . import hit_points
 from . import saves as save_rolls
 from .campaign import find_character

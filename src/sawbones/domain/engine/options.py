@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import dice
-from ..errors import RuleViolation, UsageError
+from ... import dice
+from ...errors import RuleViolation, UsageError
 
 _TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
 _FALSE = {"false", "no", "off", "0", "non", "faux"}
@@ -80,7 +80,7 @@ def _refuse_not_modelled(opt: Any, value: Any, shown: str) -> None:
     if reason is None and "*" in opt.not_modelled and value != opt.default:
         reason = opt.not_modelled["*"]
     if reason is not None:
-        from ..i18n import add_texts
+        from ...i18n import add_texts
 
         add_texts([(reason("en"), reason("fr"))])  # the content's own French, for the interfaces' translation
         raise RuleViolation(f"option {opt.id}: {shown} is not modelled by sawbones: {reason('en')}")

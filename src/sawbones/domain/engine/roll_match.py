@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from ..content import schema as s
-from ..errors import UsageError
+from ...content import schema as s
+from ...errors import UsageError
 from .effects import ActiveEffect
 from .state import ABILITIES
 

@@ -17,8 +17,8 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Callable
 
-from .. import dice
-from .odds import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
+from ... import dice
+from ..odds import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
 from .rolls import Roller
 from .state import Body, Campaign, Character, Injury
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..content import schema as s
+from ...content import schema as s
 from .effects import ActiveEffect, active_effects
 from .outcomes import trigger_text
 from .roll_match import KINDS, NO, Need, ReadRoll, RollContext, applies, read_roll  # noqa: F401 (re-exported)

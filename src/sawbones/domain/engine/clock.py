@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UsageError
+from ...errors import UsageError
 from .state import DAY, HOUR, MINUTE, ROUND, WEEK
 
 _UNITS = {

@@ -25,6 +25,11 @@ from importlib import import_module
 from typing import Any
 
 ALLOWED_PREFIXES: tuple[str, ...] = ("sawbones.",)  # modules whose classes a document may name
+# Snapshots written before the domain was split by rule (issue 16) name the state's classes at their old
+# module: read them at the new one, so those snapshots stay usable.
+MOVED_MODULES: dict[str, str] = {
+    "sawbones.domain.state": "sawbones.domain.engine.state",
+}
 
 
 class CodecError(ValueError):
@@ -43,6 +48,7 @@ def _resolve(path: str) -> type:
     if cls is not None:
         return cls
     module_name, _, qualname = path.partition(":")
+    module_name = MOVED_MODULES.get(module_name, module_name)
     if not any((module_name + ".").startswith(p) for p in ALLOWED_PREFIXES) or not qualname:
         raise CodecError(f"class {path!r} is outside the sawbones package")
     try:

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from sawbones.content.loader import load_rules  # noqa: E402
-from sawbones.domain import odds_injury, odds_treatment  # noqa: E402
+from sawbones.domain.injuries import odds as odds_injury, odds_treatment  # noqa: E402
 from sawbones.domain.engine.options import effective_options  # noqa: E402
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from sawbones.domain.engine import damage
-from sawbones.domain import injury_care
+from sawbones.domain.injuries import care as injury_care
 from sawbones.domain.engine.evolve import fold
 from sawbones.domain.engine.odds_engine import Ctx
 from sawbones.domain.engine.rolls import Roller

@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 from sawbones.content.loader import load_rules
-from sawbones.domain import injury_care, odds_injury
+from sawbones.domain.injuries import care as injury_care, odds as odds_injury
 from sawbones.domain.engine.evolve import fold
 from sawbones.domain.engine.odds_engine import VICTIM, campaign, context, every_outcome, victim
 from sawbones.domain.engine.options import effective_options

@@ -7,7 +7,7 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain import injuries
+from sawbones.domain.injuries import rules as injuries
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.rolls import Roller
 from sawbones.domain.engine.state import DAY, Campaign, Character

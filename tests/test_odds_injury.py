@@ -11,7 +11,7 @@ from fractions import Fraction as F
 import pytest
 
 from sawbones.content.loader import load_rules
-from sawbones.domain import odds_injury, odds_party, odds_treatment
+from sawbones.domain.injuries import odds as odds_injury, odds_party, odds_treatment
 from sawbones.domain.engine.options import effective_options
 from sawbones.errors import UsageError
 

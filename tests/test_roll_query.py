@@ -282,7 +282,7 @@ def test_roll_guards_armour_standing_combat(give):
 
 def _with_injury_and_poison(state, give):
     """A Blisters injury (fire table, d20 12) and a Str poison at Impaired, through the real modules when they exist."""
-    from sawbones.domain import injuries
+    from sawbones.domain.injuries import rules as injuries
 
     state = fold(injuries.gain(ctx(state), state.character("vex"), "fire", d20=12), state)
     try:

@@ -51,7 +51,7 @@ def mods(state, name, kind, **roll):
 def test_psychic_fright_disadvantage_only_while_the_source_is_in_sight():
     """Seed 000, Psychic 18-20 "Effrayé : vous gagnez la condition effrayé"; 5e frightened gives disadvantage on
     checks and attacks only while the source of fear is within line of sight."""
-    from sawbones.domain import injuries
+    from sawbones.domain.injuries import rules as injuries
 
     state = with_character(campaign("dnd5e"), "Mira")
     state = fold(injuries.gain(ctx(state), state.character("mira"), "psychic", d20=19), state)

@@ -16,6 +16,7 @@ from sawbones.application.service import Service, replay
 from sawbones.content.loader import load_rules
 from sawbones.domain.engine import campaign as decide_campaign
 from sawbones.domain.engine import damage as decide_damage
+from sawbones.domain.injuries import rules as decide_injuries
 from sawbones.domain.engine.state import Body, Campaign, Character, Injury
 from sawbones.domain.engine.timeline import advance
 from sawbones.errors import SawbonesError
@@ -34,7 +35,7 @@ def _decision(step):
     if kind == "damage":
         return lambda ctx: decide_damage.damage(ctx, step[1], [(step[2], step[3])], site="hand")
     if kind == "injure":
-        return lambda ctx: decide_damage.injure(ctx, step[1], step[2], step[3], site="foot")
+        return lambda ctx: decide_injuries.injure(ctx, step[1], step[2], step[3], site="foot")
     if kind == "advance":
         return lambda ctx: advance(ctx, step[1])
     if kind == "option":

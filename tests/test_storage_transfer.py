@@ -12,7 +12,8 @@ from sawbones.adapters.store import open_store
 from sawbones.adapters.transfer import events_equal
 from sawbones.application.service import Service
 from sawbones.domain.engine import campaign as decide
-from sawbones.domain.engine.damage import damage, injure
+from sawbones.domain.engine.damage import damage
+from sawbones.domain.injuries.rules import injure
 from sawbones.domain.engine.timeline import advance
 from sawbones.errors import UsageError
 from sawbones.interfaces.cli import main

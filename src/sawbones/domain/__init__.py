@@ -11,7 +11,7 @@ are registered before a fold, an effect query or a clock advance (engine/effects
 """
 
 RULE_MODULES = (
-    "sawbones.domain.injuries",
+    "sawbones.domain.injuries.rules",
     "sawbones.domain.wounds",
     "sawbones.domain.afflictions",
     "sawbones.domain.engine.conditions",

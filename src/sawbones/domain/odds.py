@@ -60,7 +60,9 @@ from .engine import saves
 from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, effects_key, from_dict, interval, kills,
                           land_onset, step)
 from .afflictions_decide import expose
+from .engine.context import _Ctx
 from .engine.rolls import Roller
+from .engine.odds_engine import _freeze
 from .engine.saves import SaveTerms
 from .engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
 
@@ -112,16 +114,6 @@ def canonical(a: AfflictionState | None) -> AfflictionState | None:
     # absorbing: only where the victim stands (and what stays for good) matters
     return replace(a, id="a1", contracted_at=0, next_save_at=None, saves_left=None, streak=0, failures=0,
                    onset_stages=(), rest=0, rest_at=0, ability_damage=(), spells=())
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    """What `expose` reads from a decision context."""
-
-    state: Campaign
-    rules: Any
-    options: dict[str, Any]
-    roller: Roller
 
 
 def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: AfflictionState | None,
@@ -575,14 +567,6 @@ _CACHE: dict[tuple, tuple[Any, Chain]] = {}
 _READINGS: dict[tuple, tuple[Any, dict[tuple, SaveTerms]]] = {}
 _CACHE_SIZE = 512
 _LOCK = threading.Lock()
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    return value
 
 
 def _readings(rules: Any, options: dict[str, Any], frozen: Any = None) -> dict[tuple, SaveTerms]:

@@ -16,6 +16,7 @@ from typing import Any, Iterable
 from ..content import schema as s
 from ..errors import NotFound, RuleViolation, UsageError
 from .engine.campaign import find_character
+from .engine.damage import on_magic_healing
 from .engine.effects import ActiveEffect, provider
 from .engine.evolve import _character, handles
 from .engine.state import DAY, HOUR, MINUTE, Campaign, Character
@@ -189,6 +190,7 @@ def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, heale
     return events
 
 
+@on_magic_healing
 def heal_wounds_by_magic(ctx: Any, character_id: str, hp: int, wound_ids: Iterable[str] | None = None) -> list[Event]:
     """Events for `hp` points of magical healing (LOC-6 b): the `heal` command calls this with the HP restored.
 

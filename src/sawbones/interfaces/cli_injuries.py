@@ -58,7 +58,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def injure(env, name, table, d20, site, critical_failure) -> None:
         """Give a lingering injury directly (GM's call, or a critical failure)."""
-        from ..domain.engine.damage import injure as decide
+        from ..domain.injuries.rules import injure as decide
         from ..errors import RuleViolation
 
         def decision(ctx):
@@ -77,7 +77,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def treat(env, name, injury, check, healer) -> None:
         """Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."""
-        from ..domain.injury_care import treat as decide
+        from ..domain.injuries.care import treat as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer))
         _report(env, state, events)
@@ -92,7 +92,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def rest(env, names, kind, hit_dice, injuries, rolls) -> None:
         """Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury each."""
-        from ..domain.injury_care import long_rest, short_rest
+        from ..domain.injuries.care import long_rest, short_rest
 
         if kind is None:
             raise click.UsageError("say --long or --short")
@@ -113,7 +113,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def heal(env, name, spell, injury, hp) -> None:
         """Magical healing: one injury per casting, if the spell's tier reaches its severity."""
-        from ..domain.injury_care import heal as decide
+        from ..domain.injuries.care import heal as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, spell, injury, hp))
         _report(env, state, events)
@@ -123,7 +123,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def stabilize(env, name) -> None:
         """A dying character at 0 HP becomes stable."""
-        from ..domain.injury_care import stabilize as decide
+        from ..domain.injuries.care import stabilize as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name))
         _report(env, state, events)

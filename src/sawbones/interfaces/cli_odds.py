@@ -278,7 +278,7 @@ def register(cli: click.Group) -> None:
             given = next(k for k, v in injury_only.items() if v)
             raise click.UsageError(f"{given} goes with --injury TYPE or --party")
         if injury or party:
-            from ..domain.odds_injury import MAX_BONUS, MIN_BONUS
+            from ..domain.injuries.odds import MAX_BONUS, MIN_BONUS
             from . import cli_odds_injury
 
             if d20 is not None and not injury:

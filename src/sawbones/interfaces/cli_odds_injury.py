@@ -184,7 +184,7 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
     """The injury side of `sawbones odds` (one drop, treatment, party)."""
-    from ..domain import odds_injury, odds_party, odds_treatment
+    from ..domain.injuries import odds as odds_injury, odds_party, odds_treatment
 
     if party:
         prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,

@@ -116,7 +116,7 @@ def heals_doc(injury: Any, rules: Any, lang: str, options: dict[str, Any] | None
     if not injury.magic_only:
         ways.append(("traitement DD {dc}" if lang == "fr" else "treatment DC {dc}").format(dc=injury.dc)
                     + " (" + severity.treatment.text(lang).split(";")[-1].strip() + ")")
-    from ..domain.injury_care import magic_tiers
+    from ..domain.injuries.care import magic_tiers
 
     tiers = magic_tiers(rules, options if options is not None else effective_options(rules, {}), injury)
     ways.append(("magie : " if lang == "fr" else "magic: ")
@@ -432,7 +432,7 @@ def roll_doc(rules: Any, options: dict[str, Any], table_id: str, d20: int | None
     """`roll TABLE`: one d20 (typed, or rolled here) picks severity and row; not a campaign action."""
     import random
 
-    from ..domain.injury_table import pick_row
+    from ..domain.injuries.table import pick_row
 
     face = d20 if d20 is not None else random.SystemRandom().randint(1, 20)
     pick = pick_row(rules, table_id, face, bands or options["severity_bands"], options["lenient_row_mapping"])

@@ -1,18 +1,47 @@
-"""Damage and the 5e trigger: dropping from above 0 to 0 HP gives one lingering injury (INJ-1 to INJ-3)."""
+"""Damage, HP loss and healing under the hit point model; the 5e trigger: dropping from above 0 to 0 HP gives one
+lingering injury (INJ-1 to INJ-3) through the rule registered with `injury_rule` (seed 000: injuries/rules.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ...errors import RuleViolation, UsageError
 from . import hit_points
-from .. import injuries
+from .abilities import effective_abilities
 from .campaign import find_character
-from .effects import triggers_on
+from .effects import _load_providers, conditions, triggers_on
 from .evolve import fold
 from .state import Character
 
 Event = dict[str, Any]
+InjuryRule = Callable[..., list[Event]]
+_INJURY_RULE: list[InjuryRule] = []  # the rule giving an injury on a drop to 0 HP (seed 000: injuries.rules.gain)
+_MAGIC_HEALING: list[Callable[[Any, str, int], list[Event]]] = []  # rules healing with magic HP (seed 001 wounds)
+
+
+def injury_rule(fn: InjuryRule) -> InjuryRule:
+    """Register the rule that gives an injury when damage drops a character to 0 HP: fn(ctx, character, table,
+    d20, site, state, cause=...) -> events (the lingering injuries register `gain`; INJ-1 to INJ-3)."""
+    _INJURY_RULE[:] = [fn]
+    return fn
+
+
+def on_magic_healing(fn: Callable[[Any, str, int], list[Event]]) -> Callable[[Any, str, int], list[Event]]:
+    """Register what magical healing of some HP also does, fn(ctx, character_id, hp) -> events (LOC-6 b)."""
+    _MAGIC_HEALING.append(fn)
+    return fn
+
+
+def _gain_injury(ctx: Any, character: Character, table: str, d20: int | None = None, site: str | None = None,
+                 state: Any = None, *, cause: str) -> list[Event]:
+    _load_providers()  # the rule modules register their hooks on import
+    return _INJURY_RULE[0](ctx, character, table, d20, site, state, cause=cause) if _INJURY_RULE else []
+
+
+def magic_healing(ctx: Any, character_id: str, hp: int) -> list[Event]:
+    """The events every registered rule adds for `hp` points of magical healing."""
+    _load_providers()
+    return [event for fn in _MAGIC_HEALING for event in fn(ctx, character_id, hp)]
 
 
 def _check_types(ctx: Any, parts: list[tuple[int, str]]) -> None:
@@ -82,7 +111,7 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
         ctx.roller.made.clear()
         table = _injury_type(ctx, parts + [(e["amount"], e["type"]) for e in extra if e.get("type")], injury_type)
         state = fold(events, ctx.state)
-        events += injuries.gain(ctx, state.character(character.id), table, d20, site, state,
+        events += _gain_injury(ctx, state.character(character.id), table, d20, site, state,
                                 cause=f"dropped to 0 HP by {table} damage")
     elif d20 is not None or site is not None:  # a typed value no roll used is refused, like unused --dice
         typed = f"--d20 {d20}" if d20 is not None else f"--site {site}"
@@ -94,13 +123,6 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
                              "(option injury_on_damage_at_zero)")
         raise UsageError(f"{typed} is not used: {character.name} stays above 0 HP, so no injury is rolled")
     return events
-
-
-def injure(ctx: Any, name: str, table: str, d20: int | None = None, site: str | None = None,
-           cause: str = "GM's call") -> list[Event]:
-    character = find_character(ctx.state, name)
-    ctx.rules.get("damage_tables", table)
-    return injuries.gain(ctx, character, table, d20, site, cause=cause)
 
 
 def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any = None, *,
@@ -120,15 +142,13 @@ def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any
     table = ctx.options.get("puncture_zero_hp_injury", "piercing")
     if injury and character.hp > 0 and hp <= 0 and table != "none" and injury_eligible(ctx, character):
         after = fold(events, state)
-        events += injuries.gain(ctx, after.character(character.id), table, state=after,
+        events += _gain_injury(ctx, after.character(character.id), table, state=after,
                                 cause=f"dropped to 0 HP by {source}")
     return events
 
 
 def is_standing(character: Character, rules: Any, options: dict[str, Any]) -> bool:
     """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
-    from .effects import conditions
-
     down = {"unconscious", "paralyzed", "stunned", "dead"}
     return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))
 
@@ -137,3 +157,27 @@ def heal_hp(character: Character, amount: int) -> dict[str, Any]:
     return {"character": character.id, "hp": min(character.max_hp, character.hp + amount),
             "stable": False if character.hp + amount > 0 else character.stable}
 
+
+def dying_check(ctx: Any, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
+    """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
+
+    `typed`: the check's total as rolled at the table. (None, []) when the system has no such check or the
+    character is not dying.
+    """
+    check = hit_points.model(ctx.rules, ctx.state.system).dying_check
+    if check is None or not hit_points.dying(character, ctx.rules, ctx.state.system):
+        return None, []
+    from .damage import lose_hp
+    modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
+    penalty = check.penalty_per_negative_hp * max(0, -character.hp)
+    if typed is None:
+        d20 = ctx.roller.roll("1d20", f"dying: {check.ability} check to stabilize")
+        total = d20 + modifier - penalty
+    else:
+        d20, total = None, typed
+    result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": modifier,
+              "penalty": -penalty, "total": total, "succeeded": total >= check.dc}
+    if result["succeeded"]:
+        return result, [{"type": "character_stabilized", "data": {"character": character.id}}]
+    loss = ctx.roller.roll(check.hp_loss, "dying: hit point loss")
+    return result, lose_hp(ctx, character, loss, "dying", injury=False)

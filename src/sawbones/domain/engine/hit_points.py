@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .abilities import effective_abilities
 from .state import Character
 
 Event = dict[str, Any]
@@ -30,8 +31,6 @@ def death_threshold(character: Character, rules: Any, options: dict[str, Any], s
     ability = model(rules, system).dead_at_minus_ability
     if ability is None:
         return None
-    from ..injuries import effective_abilities
-
     return -effective_abilities(character, rules, options)[ability]
 
 
@@ -67,30 +66,3 @@ def death_event(character: Character, loss: Loss) -> list[Event]:
     if loss.killed is None or character.dead:
         return []
     return [{"type": "character_died", "data": {"character": character.id, "cause": loss.killed, "hp": loss.hp}}]
-
-
-def dying_check(ctx: Any, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
-    """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
-
-    `typed`: the check's total as rolled at the table. (None, []) when the system has no such check or the
-    character is not dying.
-    """
-    check = model(ctx.rules, ctx.state.system).dying_check
-    if check is None or not dying(character, ctx.rules, ctx.state.system):
-        return None, []
-    from .damage import lose_hp
-    from ..injuries import effective_abilities
-
-    modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
-    penalty = check.penalty_per_negative_hp * max(0, -character.hp)
-    if typed is None:
-        d20 = ctx.roller.roll("1d20", f"dying: {check.ability} check to stabilize")
-        total = d20 + modifier - penalty
-    else:
-        d20, total = None, typed
-    result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": modifier,
-              "penalty": -penalty, "total": total, "succeeded": total >= check.dc}
-    if result["succeeded"]:
-        return result, [{"type": "character_stabilized", "data": {"character": character.id}}]
-    loss = ctx.roller.roll(check.hp_loss, "dying: hit point loss")
-    return result, lose_hp(ctx, character, loss, "dying", injury=False)

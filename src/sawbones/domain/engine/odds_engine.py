@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ... import dice
-from ..odds import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
+from .context import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
 from .rolls import Roller
 from .state import Body, Campaign, Character, Injury
 
@@ -92,3 +92,12 @@ def campaign(character: Character, clock: int = 0, counter: int = 1) -> Campaign
 
 def context(state: Campaign, rules: Any, options: dict[str, Any], roller: Roller) -> Ctx:
     return Ctx(state, rules, options, roller)
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable copy of options (dicts and lists as sorted tuples), for the odds' cache keys."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value

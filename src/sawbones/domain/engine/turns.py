@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleViolation, UsageError
-from . import hit_points
 from . import saves as save_rolls
 from .campaign import find_character
 from .conditions import gained
-from .damage import is_standing, lose_hp
+from .damage import dying_check, is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
@@ -42,7 +41,7 @@ def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event
     events: list[Event] = []
     state = ctx.state
     if moment == "turn":  # a dying character's check comes first (the hit point model of the system)
-        check, events = hit_points.dying_check(ctx, character, typed[0] if typed else None)
+        check, events = dying_check(ctx, character, typed[0] if typed else None)
         if check is not None:
             typed = typed[1:]
             results.append(check)

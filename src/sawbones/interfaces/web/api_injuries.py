@@ -3,7 +3,8 @@
 from fastapi import APIRouter
 
 from ...domain.engine import damage as damage_rules
-from ...domain import injury_care
+from ...domain.injuries import care as injury_care
+from ...domain.injuries import rules as injury_rules
 from ...domain.engine import turns
 from ...domain.engine.clock import parse_duration
 from ...domain.engine.conditions import end_combat
@@ -26,7 +27,7 @@ def _injure(body: m.InjureIn):
     def decision(ctx):
         if body.critical_failure and not ctx.options.get("trigger_on_critical_failure"):
             raise RuleViolation("injuries on critical failures are off (campaign set trigger_on_critical_failure true)")
-        return damage_rules.injure(ctx, body.character, body.type.lower(), body.d20, body.site,
+        return injury_rules.injure(ctx, body.character, body.type.lower(), body.d20, body.site,
                                    "critical failure" if body.critical_failure else "GM's call")
 
     return decision

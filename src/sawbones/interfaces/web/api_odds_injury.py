@@ -9,9 +9,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from ...domain import odds_party
-from ...domain.odds_injury import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
-from ...domain.odds_treatment import treatment_doc
+from ...domain.injuries import odds_party
+from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
+from ...domain.injuries.odds_treatment import treatment_doc
 from ...domain.engine.options import effective_options
 from ...errors import UsageError
 from . import models as m

@@ -11,7 +11,7 @@ from ...errors import SawbonesError
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
     """Each row's chance under each band (the campaign's first), the severities, magic only, permanent loss."""
-    from ...domain.odds_injury import drop_doc
+    from ...domain.injuries.odds import drop_doc
 
     doc = drop_doc(rules, options, table)
     bands = [doc["bands"]] + [b for b in doc["odds"] if b != doc["bands"]]
@@ -48,8 +48,8 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
 def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | None, bonus: str | None,
                  wait: str | None, lang: str) -> tuple[Any, Any]:
     """(chart, error): the drop chart of `table`, and with a d20 its treatment at the healer's bonus."""
-    from ...domain.odds_injury import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
-    from ...domain.odds_treatment import treatment_doc
+    from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
+    from ...domain.injuries.odds_treatment import treatment_doc
 
     try:
         face = _number(d20, 0, 1, 20, "d20") if d20 not in (None, "") else None

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..content.checks import band_of, parse_range
-from ..errors import UsageError
+from ...content.checks import band_of, parse_range
+from ...errors import UsageError
 
 
 @dataclass(frozen=True)

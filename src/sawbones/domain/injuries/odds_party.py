@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..errors import UsageError
-from .odds_injury import MAX_WAIT_DAYS, treatment_cached
+from ...errors import UsageError
+from .odds import MAX_WAIT_DAYS, treatment_cached
 from .odds_treatment import rest_healing, solve
 
 MAX_PER_SESSION = 20  # drops to 0, NPC drops or critical failures per session the profile accepts

@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .. import dice
-from ..errors import RuleViolation, UsageError
-from . import injuries, injury_care
-from .engine.evolve import fold
-from .injury_table import pick_row
-from .engine.odds_engine import HEALER, VICTIM, Branch, ScriptRoller, campaign, context, every_outcome, victim
-from .engine.state import DAY, Body, Injury, with_fields
-from .engine.timeline import advance
+from ... import dice
+from ...errors import RuleViolation, UsageError
+from . import rules as injuries, care as injury_care
+from ..engine.evolve import fold
+from .table import pick_row
+from ..engine.odds_engine import (HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, every_outcome,
+                                  victim)
+from ..engine.state import DAY, Body, Injury, with_fields
+from ..engine.timeline import advance
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
 UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
@@ -290,8 +291,6 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
     foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
     engine meanwhile: a deadline may pass)."""
-    from .engine.damage import injure
-
     rules.get("damage_tables", table)
     if not 1 <= d20 <= 20:
         raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
@@ -304,7 +303,7 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
 
     def run(roller: Any) -> tuple[Node, int]:
         ctx = context(state, rules, options, roller)
-        events = injure(ctx, VICTIM, table, d20, cause="odds")
+        events = injuries.injure(ctx, VICTIM, table, d20, cause="odds")
         gained = fold(events, state)
         events += advance(context(gained, rules, options, roller), wait, auto=True) if wait else []
         return _after(events, state)
@@ -351,8 +350,6 @@ def graph(rules: Any, options: dict[str, Any]) -> Graph:
 def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, wait_days: float = 0,
                      self_treatment: bool = False) -> Treatment:
     """`treatment`, cached per (rules, options, table, d20, wait, self): built once, solved for every bonus."""
-    from .odds import _freeze
-
     key = (id(rules), _freeze(options), table, d20, wait_days, self_treatment)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is rules:

@@ -12,12 +12,12 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from ..errors import UsageError
-from . import injury_care
-from .injury_table import pick_row
-from .engine.odds_engine import ScriptRoller, campaign, context, victim
-from .odds_injury import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
-from .engine.state import DAY
+from ...errors import UsageError
+from . import care as injury_care
+from .table import pick_row
+from ..engine.odds_engine import ScriptRoller, campaign, context, victim
+from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
+from ..engine.state import DAY
 
 
 def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False) -> dict[str, Any]:

@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable
 
-from ..content import schema as s
-from ..errors import RuleViolation, UsageError
-from .engine.effects import ActiveEffect, provider
-from .engine.evolve import handles
-from .injury_table import pick_row
-from .engine.state import DAY, Campaign, Character, Injury, with_fields
-from .engine.timeline import scheduler
+from ...content import schema as s
+from ...errors import RuleViolation, UsageError
+from ..engine.abilities import effective_abilities
+from ..engine.campaign import find_character
+from ..engine.damage import injury_rule
+from ..engine.effects import ActiveEffect, provider
+from ..engine.evolve import handles
+from .table import pick_row
+from ..engine.state import DAY, Campaign, Character, Injury, with_fields
+from ..engine.timeline import scheduler
 
 Event = dict[str, Any]
 MAX_REROLLS = 50
@@ -58,6 +61,7 @@ def _choose_site(ctx: Any, character: Character, site: str | None) -> str:
     return available[0] if len(available) == 1 else ctx.roller.choice(available, "extremity site (hand or foot)")
 
 
+@injury_rule
 def gain(ctx: Any, character: Character, table: str, d20: int | None = None, site: str | None = None,
          state: Campaign | None = None, cause: str = "") -> list[Event]:
     """The events of one injury from `table`: the d20, the row, and what happens at once."""
@@ -99,7 +103,7 @@ def _gain_row(ctx: Any, character: Character, pick: Any, site: str | None, state
     events += _lose_parts(definition, character, data.get("site"))
     for trigger in triggers(definition, "gained"):
         events += _apply_outcome(ctx, character, injury_id, definition, trigger.outcome, events)
-    from .engine.conditions import on_gain  # temporary conditions with a duration (temporary_condition_duration)
+    from ..engine.conditions import on_gain  # temporary conditions with a duration (temporary_condition_duration)
 
     events += on_gain(ctx, character, [ActiveEffect(e, "injury", injury_id, definition.id, definition.name)
                                        for e in definition.effects], now)
@@ -128,7 +132,7 @@ def _lose_parts(definition: Any, character: Character, site: str | None) -> list
 def _apply_outcome(ctx: Any, character: Character, injury_id: str, definition: Any, outcome: s.Outcome,
                    so_far: list[Event]) -> list[Event]:
     """Max-HP and ability losses of a trigger (gained / day), and death when they reach 0."""
-    from .engine.evolve import fold
+    from ..engine.evolve import fold
 
     events: list[Event] = []
     current = fold(so_far, ctx.state).character(character.id) if so_far else character
@@ -189,7 +193,7 @@ def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) ->
 def _critical_reroll(ctx: Any) -> Any:
     """frostbite_escalates_to reroll_critical_any (AMB-0-25): a new critical injury, its damage type at random,
     then a d20 within the most severe standard band."""
-    from ..content.checks import parse_range
+    from ...content.checks import parse_range
 
     table = ctx.roller.choice(sorted(ctx.rules.damage_tables), "new critical injury: damage type")
     worst = max(ctx.rules.severities.values(), key=lambda sev: sev.rank).id
@@ -229,14 +233,14 @@ def _become_pick(ctx: Any, injury: Injury, target: str) -> Any:
 
 def _pick(ctx: Any, table_id: str, index: int) -> Any:
     """A given row (not a roll): its d20 is the row's lowest face, its severity the standard band's."""
-    from ..content.checks import parse_range
+    from ...content.checks import parse_range
 
     row = ctx.rules.damage_tables[table_id].rows[index]
     return pick_row(ctx.rules, table_id, parse_range(row.d20)[0], "standard")
 
 
 def replace_injury(ctx: Any, character: Character, old: Injury, pick: Any, site: str | None, why: str) -> list[Event]:
-    from .engine.evolve import fold
+    from ..engine.evolve import fold
 
     events: list[Event] = [{"type": "injury_healed", "data": {"character": character.id, "injury": old.id,
                                                               "how": "replaced", "why": why}}]
@@ -317,24 +321,11 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
                            "eyes", name, {})
 
 
-def effective_abilities(character: Character, rules: Any, options: dict[str, Any]) -> dict[str, int]:
-    """Ability scores after injury reductions (score, not modifier; at least the effect's minimum)."""
-    from .engine.effects import active_effects
-
-    scores = dict(character.abilities)
-    floors: dict[str, int] = {}
-    stack = options.get("stack_identical_ability_reductions", True)
-    seen: set[tuple[str, str, int]] = set()
-    for active in active_effects(character, rules, options):
-        effect = active.effect
-        if isinstance(effect, s.AbilityChange) and isinstance(effect.change, int):
-            key = (active.content_id, effect.ability, effect.change)
-            if not stack and key in seen and effect.minimum != 0:
-                continue
-            seen.add(key)
-            scores[effect.ability] += effect.change
-            floors[effect.ability] = min(floors.get(effect.ability, 30), effect.minimum)
-    return {a: max(v, floors.get(a, v)) if a in floors else v for a, v in scores.items()}
+def injure(ctx: Any, name: str, table: str, d20: int | None = None, site: str | None = None,
+           cause: str = "GM's call") -> list[Event]:
+    character = find_character(ctx.state, name)
+    ctx.rules.get("damage_tables", table)
+    return gain(ctx, character, table, d20, site, cause=cause)
 
 
 # ---------------------------------------------------------------- evolve

@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..content import schema as s
-from ..errors import NotFound, RuleViolation, UsageError
-from . import injuries
-from .engine.campaign import find_character
-from .engine.damage import heal_hp
-from .engine.evolve import fold
-from .engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
-from .engine.timeline import advance_folded
+from ...content import schema as s
+from ...errors import NotFound, RuleViolation, UsageError
+from . import rules as injuries
+from ..engine.campaign import find_character
+from ..engine.abilities import effective_abilities
+from ..engine.damage import heal_hp, magic_healing
+from ..engine.evolve import fold
+from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
+from ..engine.timeline import advance_folded
 
 Event = dict[str, Any]
 
@@ -57,8 +58,8 @@ def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Char
 def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
     """The healer's check as the roll query reads it (saves.read_check): Wisdom (Medicine), or an Intelligence
     check with the herbalism kit (option treatment_check); self-treatment adds its disadvantage."""
-    from .engine import saves
-    from .engine.roll_match import RollContext
+    from ..engine import saves
+    from ..engine.roll_match import RollContext
 
     skills = dict(healer.skills)
     medicine = (RollContext("skill", skill="medicine"), skills.get("medicine", (healer.ability("wis") - 10) // 2))
@@ -128,7 +129,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
     ctx.roller.made.clear()
     made: dict[str, Any] = {}
     if check is None:
-        from .engine import saves
+        from ..engine import saves
 
         reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
@@ -217,7 +218,7 @@ def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls
     current = state.character(character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
     targets = [i for i in chosen if current.injury(i.id)] + eligible
-    con_mod = (injuries.effective_abilities(current, ctx.rules, ctx.options)["con"] - 10) // 2
+    con_mod = (effective_abilities(current, ctx.rules, ctx.options)["con"] - 10) // 2
     hp = current.hp
     ctx.roller.made.clear()
     healed: list[Event] = []
@@ -296,10 +297,8 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
         names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
         raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
     if hp:
-        from .wounds import heal_wounds_by_magic
-
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
-        events += heal_wounds_by_magic(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds
+        events += magic_healing(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds (wounds, LOC-6 b)
     for target in targets:
         current = fold(events, ctx.state).character(character.id)
         events += _healed(ctx, current, target, "magic", spell=spell.id)

@@ -1,0 +1,27 @@
+"""Ability scores after the active effects of every rule: injuries' and afflictions' reductions, their minimum."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...content import schema as s
+from .effects import active_effects
+from .state import Character
+
+
+def effective_abilities(character: Character, rules: Any, options: dict[str, Any]) -> dict[str, int]:
+    """Ability scores after injury reductions (score, not modifier; at least the effect's minimum)."""
+    scores = dict(character.abilities)
+    floors: dict[str, int] = {}
+    stack = options.get("stack_identical_ability_reductions", True)
+    seen: set[tuple[str, str, int]] = set()
+    for active in active_effects(character, rules, options):
+        effect = active.effect
+        if isinstance(effect, s.AbilityChange) and isinstance(effect.change, int):
+            key = (active.content_id, effect.ability, effect.change)
+            if not stack and key in seen and effect.minimum != 0:
+                continue
+            seen.add(key)
+            scores[effect.ability] += effect.change
+            floors[effect.ability] = min(floors.get(effect.ability, 30), effect.minimum)
+    return {a: max(v, floors.get(a, v)) if a in floors else v for a, v in scores.items()}

@@ -1,0 +1,44 @@
+"""What a decision may read: the typed `Context` every decision takes (docs/architecture.md, the flow of one action).
+
+A decision is `fn(ctx: Context, ...) -> list[event]`: it reads the campaign state, the content (rules),
+the campaign's options over the declared defaults, and rolls with the roller (every die it rolls is
+recorded inside the events). The service builds one per action; the odds build `Ctx` to run the
+engine's own decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .rolls import Roller
+from .state import Campaign
+
+if TYPE_CHECKING:
+    from ...content.loader import Rules
+
+
+class Context(Protocol):
+    """Read-only view a decision gets."""
+
+    @property
+    def state(self) -> Campaign: ...
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def roller(self) -> Roller: ...
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """A plain Context (the odds run decisions with one)."""
+
+    state: Campaign
+    rules: Rules
+    options: dict[str, Any]
+    roller: Roller

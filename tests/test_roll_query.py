@@ -10,7 +10,7 @@ from sawbones.application.service import Context
 from sawbones.content import schema as s
 from sawbones.content.loader import load_rules
 from sawbones.domain.engine import effects
-from sawbones.domain import wounds as w
+from sawbones.domain.wounds import rules as w
 from sawbones.domain.engine.campaign import add_character
 from sawbones.domain.engine.effects import ActiveEffect
 from sawbones.domain.engine.evolve import fold

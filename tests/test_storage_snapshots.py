@@ -211,7 +211,7 @@ def test_codec_round_trips_a_played_campaign(tmp_path):
 
 
 def test_codec_round_trips_wounds(tmp_path):
-    from sawbones.domain import wounds
+    from sawbones.domain.wounds import rules as wounds
 
     service = Service(open_store(str(tmp_path / "c.db")), snapshot_every=0)
     service.create_campaign("Wounded", "pf1e", 3)

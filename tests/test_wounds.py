@@ -9,7 +9,7 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain import wounds as w
+from sawbones.domain.wounds import rules as w
 from sawbones.domain.engine.campaign import add_character
 from sawbones.domain.engine.evolve import fold
 from sawbones.domain.engine.options import effective_options

@@ -90,7 +90,7 @@ def _build_demo(service: Any) -> None:
     act(lambda ctx: damage(ctx, "Borin", [(35, "fire")], 2))
     act(lambda ctx: damage(ctx, "Cora", [(20, "slashing")], 9))
     try:  # localized wounds: Cora's left hand
-        from .domain.wounds import wound
+        from .domain.wounds.rules import wound
 
         act(lambda ctx: wound(ctx, "Cora", "hand", 4, "left", None, None, "a goblin's scimitar"))
     except ModuleNotFoundError:  # pragma: no cover

@@ -29,6 +29,7 @@ ALLOWED_PREFIXES: tuple[str, ...] = ("sawbones.",)  # modules whose classes a do
 # module: read them at the new one, so those snapshots stay usable.
 MOVED_MODULES: dict[str, str] = {
     "sawbones.domain.state": "sawbones.domain.engine.state",
+    "sawbones.domain.wounds": "sawbones.domain.wounds.rules",
 }
 
 

@@ -12,7 +12,7 @@ are registered before a fold, an effect query or a clock advance (engine/effects
 
 RULE_MODULES = (
     "sawbones.domain.injuries.rules",
-    "sawbones.domain.wounds",
+    "sawbones.domain.wounds.rules",
     "sawbones.domain.afflictions",
     "sawbones.domain.engine.conditions",
 )

@@ -36,7 +36,7 @@ def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
 
 
 def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
-    from ..domain.wounds import wound_name
+    from ..domain.wounds.rules import wound_name
 
     part = rules.body_parts.get(w.part)
     doc: dict[str, Any] = {
@@ -56,7 +56,7 @@ def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[st
 def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """The character view's wounds: each wound (with its id), and the both-sides conditions."""
     from ..domain.engine.options import effective_options
-    from ..domain.wounds import both_sides
+    from ..domain.wounds.rules import both_sides
 
     options = effective_options(rules, state.option_overrides())
     conditions = [{"condition": part.both_sides_condition,
@@ -200,7 +200,7 @@ def register(cli: click.Group) -> None:
         """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
         from rich.markup import escape
 
-        from ..domain.wounds import wound
+        from ..domain.wounds.rules import wound
 
         state, events = env.act(lambda ctx: wound(ctx, name, part, damage, side, superficial, fort_total, cause))
         data = events[0]["data"]
@@ -231,7 +231,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def firstaid_cmd(env, name, wound_id, total, healer) -> None:
         """A DC 15 first-aid (Heal) check on a superficial wound; success heals it."""
-        from ..domain.wounds import first_aid
+        from ..domain.wounds.rules import first_aid
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
         attempt = events[0]["data"]
@@ -256,7 +256,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
         """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
-        from ..domain.wounds import heal_wounds
+        from ..domain.wounds.rules import heal_wounds
 
         def decide(ctx):
             return heal_wounds(ctx, name, list(wound_ids), magic, rest, hp, gm)

@@ -9,7 +9,7 @@ from pydantic import Field
 from ..cli_wounds import roll_context
 from ...domain.engine.campaign import find_character
 from ...domain.engine.roll_query import query
-from ...domain.wounds import first_aid, heal_wounds, wound
+from ...domain.wounds.rules import first_aid, heal_wounds, wound
 from ...errors import UsageError
 from . import models as m
 from .actions import Action, decided, register

@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Iterable
 
-from ..content import schema as s
-from ..errors import NotFound, RuleViolation, UsageError
-from .engine.campaign import find_character
-from .engine.damage import on_magic_healing
-from .engine.effects import ActiveEffect, provider
-from .engine.evolve import _character, handles
-from .engine.state import DAY, HOUR, MINUTE, Campaign, Character
-from .engine.timeline import scheduler
+from ...content import schema as s
+from ...errors import NotFound, RuleViolation, UsageError
+from ..engine.campaign import find_character
+from ..engine.damage import on_magic_healing
+from ..engine.effects import ActiveEffect, provider
+from ..engine.evolve import _character, handles
+from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
+from ..engine.timeline import scheduler
 
 Event = dict[str, Any]
 
@@ -126,7 +126,7 @@ def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = No
         raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
                             "(sawbones campaign set allow_fort_ignore true)")
     if options.get("allow_fort_ignore", False):
-        from .engine import saves
+        from ..engine import saves
 
         dc = FORT_BASE_DC + damage
         reading = saves.read(character, ctx.rules, options, state.system, "fortitude")
@@ -171,8 +171,8 @@ def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, heale
         result = _record_total(ctx, why, total)
         success = result >= FIRST_AID_DC
     else:
-        from .engine import saves
-        from .engine.roll_match import RollContext
+        from ..engine import saves
+        from ..engine.roll_match import RollContext
 
         healer = find_character(state, healer_name or "")
         reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),

@@ -14,7 +14,7 @@ import time
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain.afflictions_decide import expose
+from sawbones.domain.afflictions.decide import expose
 from sawbones.domain.engine.campaign import add_character
 from sawbones.domain.engine.evolve import fold
 from sawbones.domain.engine.options import effective_options

@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from sawbones.content.loader import load_rules  # noqa: E402
-from sawbones.domain import odds  # noqa: E402
-from sawbones.domain.odds_reference import EngineMoves, icepool_odds, monte_carlo  # noqa: E402
+from sawbones.domain.afflictions import odds  # noqa: E402
+from sawbones.domain.afflictions.odds_reference import EngineMoves, icepool_odds, monte_carlo  # noqa: E402
 from sawbones.domain.engine.options import effective_options  # noqa: E402
 
 

@@ -10,12 +10,12 @@ from fractions import Fraction
 import pytest
 
 from sawbones.application.service import Context
-from sawbones.domain import odds
-from sawbones.domain.afflictions import ACTIVE, CURED, interval
-from sawbones.domain.afflictions_decide import expose
+from sawbones.domain.afflictions import odds
+from sawbones.domain.afflictions.rules import ACTIVE, CURED, interval
+from sawbones.domain.afflictions.decide import expose
 from sawbones.domain.engine.campaign import add_character
 from sawbones.domain.engine.evolve import fold
-from sawbones.domain.odds_reference import EngineMoves, icepool_odds, monte_carlo
+from sawbones.domain.afflictions.odds_reference import EngineMoves, icepool_odds, monte_carlo
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.rolls import Roller
 from sawbones.domain.engine.state import UNIT_SECONDS

@@ -286,7 +286,7 @@ def _with_injury_and_poison(state, give):
 
     state = fold(injuries.gain(ctx(state), state.character("vex"), "fire", d20=12), state)
     try:
-        from sawbones.domain.afflictions_decide import expose
+        from sawbones.domain.afflictions.decide import expose
     except ImportError:
         expose = None
     if expose is not None:  # a failed initial save (Weakened), then a failed save against an extra dose (Impaired)

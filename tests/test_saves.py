@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from sawbones.domain import odds
+from sawbones.domain.afflictions import odds
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.rolls import Roller
 from sawbones.domain.engine.saves import SaveReading, SaveTerms, chance, roll
@@ -249,7 +249,7 @@ def test_instance_bonus_keeps_other_sources_and_takes_the_instances_own_reading_
     """A pf1e victim (Fortitude +4) at deathblade Weakened (-2) who is also sickened by filth fever (-2): the
     engine saves at +0; the odds of the deathblade instance get +2 and add its own -2 back state by state."""
     from sawbones.application.service import Context
-    from sawbones.domain.afflictions_decide import expose, save_bonus
+    from sawbones.domain.afflictions.decide import expose, save_bonus
     from sawbones.domain.engine.campaign import add_character
     from sawbones.domain.engine.evolve import fold
 

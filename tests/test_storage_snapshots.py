@@ -41,7 +41,7 @@ def _decision(step):
     if kind == "option":
         return lambda ctx: decide_campaign.set_option(ctx, "severity_bands", step[1])
     if kind == "expose":
-        from sawbones.domain.afflictions_decide import expose
+        from sawbones.domain.afflictions.decide import expose
 
         return lambda ctx: expose(ctx, step[1], step[2], step[3])
     return lambda ctx: decide_campaign.remove_character(ctx, step[1])

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from sawbones.application.service import Service
 from sawbones.content.loader import load_rules
-from sawbones.domain.afflictions import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, end_index,
-                                         reached_stages, step)
-from sawbones.domain.afflictions_care import spell_effect
-from sawbones.domain.afflictions_decide import answer, expose
-from sawbones.domain.afflictions_care import cast, recover
+from sawbones.domain.afflictions.rules import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, end_index,
+                                               reached_stages, step)
+from sawbones.domain.afflictions.care import spell_effect
+from sawbones.domain.afflictions.decide import answer, expose
+from sawbones.domain.afflictions.care import cast, recover
 from sawbones.domain.engine.campaign import add_character, set_option
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.timeline import advance

@@ -9,7 +9,7 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
-from sawbones.domain.afflictions import AfflictionState, poison_damage, step
+from sawbones.domain.afflictions.rules import AfflictionState, poison_damage, step
 from sawbones.domain.engine.effects import active_effects
 from sawbones.domain.engine.evolve import fold
 from sawbones.domain.engine.options import effective_options
@@ -99,7 +99,7 @@ def test_mummy_rot_advances_both_tracks():
 
 def test_con_weakened_modifier_counts_for_odds():
     """The odds read each state's save as the engine does (the roll query on a victim with only that state)."""
-    from sawbones.domain.odds import save_terms
+    from sawbones.domain.afflictions.odds import save_terms
     from sawbones.domain.engine.saves import SaveTerms
 
     def terms(affliction_id, stage, system="pf1e"):
@@ -395,7 +395,7 @@ def test_long_advance_summary_for_a_party(cli):
 def test_replayed_roller_is_deterministic():
     base = fold([{"type": "campaign_created", "data": {"name": "x", "system": "pf1e", "seed": 1}},
                  {"type": "character_added", "data": {"id": "a", "name": "A", "max_hp": 10, "hp": 10}}])
-    from sawbones.domain.afflictions_decide import expose as decide
+    from sawbones.domain.afflictions.decide import expose as decide
 
     one = decide(Context(base, RULES, OPTIONS, Roller(random.Random(3))), "A", "filth_fever")
     two = decide(Context(base, RULES, OPTIONS, Roller(random.Random(3))), "A", "filth_fever")

@@ -78,7 +78,7 @@ def _build_demo(service: Any) -> None:
     for name, sheet in party:
         act(lambda ctx, name=name, sheet=sheet: add_character(ctx, name, sheet))
     try:  # progression tracks: Dain caught filth fever two days ago
-        from .domain.afflictions_decide import expose
+        from .domain.afflictions.decide import expose
         from .domain.engine.timeline import advance
 
         act(lambda ctx: expose(ctx, "Dain", "filth_fever", 1))

@@ -30,6 +30,7 @@ ALLOWED_PREFIXES: tuple[str, ...] = ("sawbones.",)  # modules whose classes a do
 MOVED_MODULES: dict[str, str] = {
     "sawbones.domain.state": "sawbones.domain.engine.state",
     "sawbones.domain.wounds": "sawbones.domain.wounds.rules",
+    "sawbones.domain.afflictions": "sawbones.domain.afflictions.rules",
 }
 
 

@@ -13,6 +13,7 @@ are registered before a fold, an effect query or a clock advance (engine/effects
 RULE_MODULES = (
     "sawbones.domain.injuries.rules",
     "sawbones.domain.wounds.rules",
-    "sawbones.domain.afflictions",
+    "sawbones.domain.afflictions.rules",
+    "sawbones.domain.afflictions.decide",  # the clock's scheduler for periodic saves
     "sawbones.domain.engine.conditions",
 )

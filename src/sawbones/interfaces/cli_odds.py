@@ -267,7 +267,7 @@ def register(cli: click.Group) -> None:
 
         Injuries (--injury, --party): see docs/odds.md.
         """
-        from ..domain import odds as model
+        from ..domain.afflictions import odds as model
 
         if sum(map(bool, (affliction, everything, injury, party))) != 1:
             raise click.UsageError("give an AFFLICTION, --all, --injury TYPE or --party")

@@ -39,7 +39,7 @@ KINDS = ("severity", "body_parts", "damage_table", "disease", "poison", "track",
 
 
 def _track_doc(track: Any, lang: str) -> dict[str, Any]:
-    from ..domain.afflictions import end_index
+    from ..domain.afflictions.rules import end_index
 
     end = end_index(track)
     return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
@@ -49,7 +49,7 @@ def _track_doc(track: Any, lang: str) -> dict[str, Any]:
 
 def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
-    from ..domain.afflictions import interval
+    from ..domain.afflictions.rules import interval
     from ..domain.engine.clock import describe_span
 
     fr = lang == "fr"

@@ -22,7 +22,7 @@ def _t(fr: str, en: str, lang: str) -> str:
 
 
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    from ..domain.afflictions import ACTIVE, ELIMINATED, end_index, interval
+    from ..domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
     from ..domain.engine.clock import describe, describe_in, describe_span
 
     defn = rules.afflictions.get(a.affliction)
@@ -250,7 +250,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def expose(env, name, affliction, total, d20, deadly) -> None:
         """Expose NAME to a disease or poison: initial save, poison damage, first stage on a failure."""
-        from ..domain.afflictions_decide import expose as decide
+        from ..domain.afflictions.decide import expose as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly))
         rules = env.service.rules_for(state)
@@ -294,7 +294,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def answer(env, pending_id, total, d20, auto) -> None:
         """Give the total of a pending save; the interrupted advance resumes up to its target."""
-        from ..domain.afflictions_decide import answer as decide
+        from ..domain.afflictions.decide import answer as decide
 
         state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto))
         rules = env.service.rules_for(state)
@@ -312,7 +312,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def cure(env, name, affliction, spell, cl_check, cl) -> None:
         """Cast a spell on one of NAME's afflictions (id like a3, or the affliction's id)."""
-        from ..domain.afflictions_care import cast
+        from ..domain.afflictions.care import cast
 
         state, events = env.act(lambda ctx: cast(ctx, name, affliction, spell, cl_check, cl))
         rules = env.service.rules_for(state)
@@ -341,7 +341,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def recover(env, name, how, care) -> None:
         """Rest recovery from poisons out of NAME's system (TRK-8)."""
-        from ..domain.afflictions_care import recover as decide
+        from ..domain.afflictions.care import recover as decide
 
         if how is None:
             raise click.UsageError("give --bed-rest or --night")

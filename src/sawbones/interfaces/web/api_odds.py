@@ -7,7 +7,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from pydantic import Field
 
-from ...domain import odds as model
+from ...domain.afflictions import odds as model
 from ...domain.engine.options import effective_options
 from . import api_odds_injury
 from . import models as m

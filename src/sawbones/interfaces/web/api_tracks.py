@@ -5,8 +5,8 @@ from typing import Literal
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from ...domain.afflictions_care import cast, recover
-from ...domain.afflictions_decide import answer, expose
+from ...domain.afflictions.care import cast, recover
+from ...domain.afflictions.decide import answer, expose
 from . import models as m
 from .actions import Action, decided, register
 from .deps import GmAccess, api_lang, gm_access

@@ -55,16 +55,15 @@ from fractions import Fraction
 from collections import deque
 from typing import Any, Iterable
 
-from ..errors import RuleViolation, UsageError
-from .engine import saves
-from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, effects_key, from_dict, interval, kills,
-                          land_onset, step)
-from .afflictions_decide import expose
-from .engine.context import _Ctx
-from .engine.rolls import Roller
-from .engine.odds_engine import _freeze
-from .engine.saves import SaveTerms
-from .engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
+from ...errors import RuleViolation, UsageError
+from ..engine import saves
+from .rules import ACTIVE, CURED, END_STATE, AfflictionState, effects_key, from_dict, interval, kills, land_onset, step
+from .decide import expose
+from ..engine.context import _Ctx
+from ..engine.rolls import Roller
+from ..engine.odds_engine import _freeze
+from ..engine.saves import SaveTerms
+from ..engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
 
 DEFAULT_SYSTEM: str = next(f.default for f in fields(Campaign) if f.name == "system")
 HEALTHY = "healthy"
@@ -613,7 +612,7 @@ def instance_bonus(ctx: Any, character: Any, instance: AfflictionState) -> int:
 
     Only the flat part carries over: advantage, disadvantage or an automatic failure from other sources (an
     injury, another affliction) have no place in the odds' bonus."""
-    from .afflictions_decide import save_bonus
+    from .decide import save_bonus
 
     save = ctx.rules.afflictions[instance.affliction].save
     own = save_terms(ctx.rules, ctx.options, ctx.state.system, save, instance)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..errors import RuleViolation, UsageError
-from .afflictions import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index,
-                          recede_stages, to_dict)
-from .engine.campaign import find_character
-from .engine.effects import option_matches
-from .engine.state import DAY, HOUR, UNIT_SECONDS
+from ...errors import RuleViolation, UsageError
+from .rules import ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index, recede_stages, to_dict
+from ..engine.campaign import find_character
+from .decide import find_affliction
+from ..engine.effects import option_matches
+from ..engine.state import DAY, HOUR, UNIT_SECONDS
 
 Event = dict[str, Any]
 CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")
@@ -125,8 +125,6 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
 def cast(ctx: Any, name: str, key: str, spell: str, cl_check: int | None = None, cl: int | None = None,
          ) -> list[Event]:
     """A spell on one affliction of a character, with the caster level check where the rules ask for it."""
-    from .afflictions_decide import find_affliction
-
     character = find_character(ctx.state, name)
     a = find_affliction(character, key)
     ctx.rules.get("spells", spell)

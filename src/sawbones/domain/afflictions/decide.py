@@ -11,15 +11,15 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from ..content import schema as s
-from ..errors import RuleViolation, UsageError
-from .engine import hit_points, saves
-from .afflictions import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate,
-                          interval, land_onset, poison_damage, save_triggers, stage_index, step, to_dict)
-from .engine.campaign import find_character
-from .engine.evolve import fold
-from .engine.state import UNIT_SECONDS, Campaign, Character
-from .engine.timeline import PENDING_EVENT, advance_to, scheduler
+from ...content import schema as s
+from ...errors import RuleViolation, UsageError
+from ..engine import hit_points, saves
+from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
+                    poison_damage, save_triggers, stage_index, step, to_dict)
+from ..engine.campaign import find_character
+from ..engine.evolve import fold
+from ..engine.state import UNIT_SECONDS, Campaign, Character
+from ..engine.timeline import PENDING_EVENT, advance_to, scheduler
 
 Event = dict[str, Any]
 

@@ -18,9 +18,9 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from .afflictions import ACTIVE, kills, land_onset, step
+from .rules import ACTIVE, kills, land_onset, step
 from .odds import DEFAULT_SYSTEM, Dose, canonical, exposure, save_terms, sortable, stage_label
-from .engine.saves import SaveTerms
+from ..engine.saves import SaveTerms
 
 
 class EngineMoves:

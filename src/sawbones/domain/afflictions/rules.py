@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-from ..content import schema as s
-from .engine.effects import ActiveEffect, option_matches, provider
-from .engine.evolve import _character, handles
-from .engine.state import UNIT_SECONDS, Campaign
+from ...content import schema as s
+from ..engine.effects import ActiveEffect, option_matches, provider
+from ..engine.evolve import _character, handles
+from ..engine.state import UNIT_SECONDS, Campaign
 
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
 
@@ -440,7 +440,3 @@ def _affliction_effects(character: Any, rules: Any, options: dict[str, Any]) -> 
             effect = s.AbilityChange(type="ability", ability=ability, change=-amount)
             yield ActiveEffect(effect, "affliction", a.id, a.affliction, defn.name,
                                {"stage": None, "track": None, "ability_damage": True})
-
-
-# the decisions register the clock's scheduler for periodic saves
-from . import afflictions_care, afflictions_decide  # noqa: E402,F401

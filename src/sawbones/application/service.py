@@ -28,7 +28,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..content.loader import Rules, load_rules
+from ..content.rules import Rules
+from ..content.loader import load_rules
 from ..domain.engine.evolve import Event, evolve
 from ..domain.engine.options import effective_options
 from ..domain.engine.rolls import Roller

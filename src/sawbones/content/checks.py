@@ -12,7 +12,7 @@ from . import schema as s
 from .schema import singular
 
 if TYPE_CHECKING:
-    from .loader import Rules
+    from .rules import Rules
 
 
 def parse_range(text: str) -> tuple[int, int]:

@@ -10,7 +10,6 @@ import hashlib
 import os
 import pickle
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -18,7 +17,9 @@ from typing import Any, Iterable
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ContentError
-from .schema import SECTIONS, ContentFile, singular
+from .checks import check_rules
+from .rules import Rules
+from .schema import SECTIONS, ContentFile
 
 BUILTIN_DIR = Path(__file__).parent / "data"
 
@@ -43,38 +44,6 @@ def _yaml_loader() -> Any:
         "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
     )
     return Loader
-
-
-@dataclass(frozen=True)
-class Rules:
-    """All rule content, by section then id, with where each entry came from."""
-
-    sections: dict[str, dict[str, Any]]
-    origins: dict[tuple[str, str], str]
-    version: str
-    packs: tuple[str, ...] = field(default=())
-
-    def section(self, name: str) -> dict[str, Any]:
-        return self.sections[name]
-
-    def get(self, section: str, entry_id: str) -> Any:
-        from ..errors import NotFound
-
-        try:
-            return self.sections[section][entry_id]
-        except KeyError:
-            import difflib
-
-            close = difflib.get_close_matches(str(entry_id), list(self.sections[section]), n=3, cutoff=0.6)
-            if close:
-                raise NotFound(f"unknown {singular(section)} {entry_id!r}: did you mean {' or '.join(close)}?") from None
-            known = ", ".join(sorted(self.sections[section])[:30])
-            raise NotFound(f"unknown {singular(section)} {entry_id!r} (known: {known})") from None
-
-    def __getattr__(self, name: str) -> dict[str, Any]:
-        if name in SECTIONS:
-            return self.sections[name]
-        raise AttributeError(name)
 
 
 def _format_loc(raw: Any, loc: Iterable[Any]) -> str:
@@ -187,8 +156,6 @@ def _signature(packs: tuple[str, ...]) -> tuple:
 
 @lru_cache(maxsize=8)
 def _load(packs: tuple[str, ...], signature: tuple = ()) -> Rules:
-    from .checks import check_rules
-
     layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
     files: list[tuple[str, Path, bytes]] = []
     digest = hashlib.sha256()
@@ -228,7 +195,7 @@ def _cache_path(version: str) -> Path | None:
         return None
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
     code = hashlib.sha256()
-    for module in ("schema.py", "checks.py", "loader.py"):
+    for module in ("schema.py", "checks.py", "loader.py", "rules.py"):
         code.update((Path(__file__).parent / module).read_bytes())
     return base / f"rules-{version}-{code.hexdigest()[:12]}.pickle"
 

@@ -15,7 +15,7 @@ from .rolls import Roller
 from .state import Campaign
 
 if TYPE_CHECKING:
-    from ...content.loader import Rules
+    from ...content.rules import Rules
 
 
 class Context(Protocol):

@@ -147,7 +147,7 @@ def test_a_missing_pack_is_a_clear_page_not_a_500(tmp_path):
 
     store = open_store(db)
     secret = security.new_gm_secret(store, "T")
-    from sawbones.interfaces.web.api_campaigns import sign_in_link
+    from sawbones.interfaces.web.api.campaigns import sign_in_link
 
     link = sign_in_link(store, "T")
     store.close()

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sawbones.application.service import Service
-from sawbones.interfaces.cli_web import server_settings
+from sawbones.interfaces.cli.web import server_settings
 from sawbones.interfaces.web import create_app, security
 
 
@@ -441,7 +441,7 @@ def test_refusals_on_pages_speak_the_page_language(db):
 
 
 def test_the_workers_read_the_server_settings(tmp_path, monkeypatch):
-    from sawbones.interfaces.cli_web import SERVER_ENV, app_from_env
+    from sawbones.interfaces.cli.web import SERVER_ENV, app_from_env
 
     monkeypatch.setenv("SAWBONES_DATABASE_URL", str(tmp_path / "w.db"))
     monkeypatch.setenv(SERVER_ENV, json.dumps(server_settings("0.0.0.0", None, ("table.example",), 2048)))

@@ -100,7 +100,7 @@ def _build_demo(service: Any) -> None:
 def ensure_demo(service: Any, base: str) -> tuple[str, str, list[tuple[str, str]]]:
     """Create the demo campaign when absent; a fresh GM sign-in link (sessions already signed in stay).
     (name, sign-in link, [(character, player token)])."""
-    from .interfaces.cli_web import sign_in_link
+    from .interfaces.web.api.campaigns import sign_in_link
     from .interfaces.web import access, security
 
     if DEMO_CAMPAIGN not in service.store.campaign_names():
@@ -108,7 +108,7 @@ def ensure_demo(service: Any, base: str) -> tuple[str, str, list[tuple[str, str]
         security.new_gm_secret(service.store, DEMO_CAMPAIGN)
     state = service.load(DEMO_CAMPAIGN).state
     players = [(c.name, access.player_token(service.store, DEMO_CAMPAIGN, state, c.id)) for c in state.characters]
-    return DEMO_CAMPAIGN, sign_in_link(base, service.store, DEMO_CAMPAIGN), players
+    return DEMO_CAMPAIGN, base + sign_in_link(service.store, DEMO_CAMPAIGN), players
 
 
 def free_port(host: str, first: int, tries: int = 20) -> int:

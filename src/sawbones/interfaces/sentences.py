@@ -215,7 +215,7 @@ class _Ctx:
         return self.say("made" if ok else "failed")
 
     def total(self) -> str:
-        from .views import save_total
+        from .save_words import save_total
 
         return save_total(self.d, self.lang)
 
@@ -319,7 +319,7 @@ def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
 
 
 def _spell(c: _Ctx) -> str:
-    from .views import spell_name
+    from .save_words import spell_name
 
     return spell_name(c.rules, c.d.get("spell"), getattr(c.state, "system", None), c.lang)
 

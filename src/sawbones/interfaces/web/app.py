@@ -1,7 +1,7 @@
 """The composition root of the web app: `create_app(service_factory)`.
 
 `service_factory()` returns a new `Service` (one per request: SQLite connections stay in their
-thread). Rule areas each bring one module (api_*.py): its read routes in `router`, its actions
+thread). Rule areas each bring one module (api/*.py): its read routes in `router`, its actions
 registered with actions.register; a module whose rules are not written yet is skipped.
 """
 
@@ -20,7 +20,7 @@ from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
-AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds", "api_events")
+AREAS = ("api.campaigns", "api.injuries", "api.rules", "api.wounds", "api.afflictions", "api.odds", "api.events")
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
     (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),
@@ -30,7 +30,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 
 def load_areas() -> list[Any]:
-    """The api_* modules whose rules exist (the same pattern as the CLI's command modules)."""
+    """The api/ modules whose rules exist (the same pattern as the CLI's command modules)."""
     from importlib.util import find_spec
 
     modules = []

@@ -14,7 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import security
 from ...errors import UsageError
-from .errors import Forbidden, Unauthorized
+from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
 
@@ -26,7 +26,7 @@ class WebState:
     templates: Any
     poll_interval: float = 1.0
     stream_seconds: float = 300.0  # an SSE stream ends after this; the browser reconnects by itself
-    areas: frozenset[str] = frozenset()  # the api_* modules loaded (the rule areas that exist)
+    areas: frozenset[str] = frozenset()  # the api/ modules loaded, by name (the rule areas that exist)
     closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
 
 

@@ -17,25 +17,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ...errors import (ConflictError, ContentError, NotFound, PackMissing, RuleViolation, SawbonesError, StoreError,
                        UsageError)
 
+from .access_errors import WebError
+from .deps import accept_language
+from .pages_common import page_lang, render_error
+
 log = logging.getLogger("sawbones.web")
-
-
-class WebError(SawbonesError):
-    """Errors of the web layer itself (access, cross-site requests); `status` is the HTTP status."""
-
-    status = 400
-    headers: dict[str, str] = {}
-
-
-class Unauthorized(WebError):
-    code = "unauthorized"
-    status = 401
-    headers = {"WWW-Authenticate": "Bearer"}
-
-
-class Forbidden(WebError):
-    code = "forbidden"
-    status = 403
 
 
 # Order matters: subclasses before their bases.
@@ -75,16 +61,12 @@ def _respond(request: Request, status: int, code: str, message: str, where: str,
     from ...i18n import for_the_web
 
     if _wants_html(request):
-        from .pages_common import page_lang, render_error
-
         return render_error(request, status, code, for_the_web(message, page_lang(request)), headers)
     return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where, **more), status_code=status,
                         headers=headers)
 
 
 def _api_lang(request: Request) -> str:
-    from .deps import accept_language
-
     asked = request.query_params.get("lang")
     return asked if asked in ("en", "fr") else accept_language(request.headers.get("accept-language")) or "en"
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from ...errors import SawbonesError
 from . import errors
 from .deps import NEED_SECRET, AdminAccess, check_gm_secret, open_service
-from .errors import Unauthorized
+from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
 

@@ -21,7 +21,7 @@ from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .deps import open_service, web
-from .errors import Forbidden
+from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
@@ -120,8 +120,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
     areas = web(request).areas
     return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
-                  mods_enabled="api_wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
-                  roll_kinds=_roll_kinds(), odds_enabled="api_odds" in areas, odds=chart, odds_error=chart_error,
+                  mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
+                  roll_kinds=_roll_kinds(), odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
                   odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
                   injury_odds_error=injury_error,
                   injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait})
@@ -130,8 +130,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
-    from ..cli_odds import stage_label, stage_names
-    from .api_odds import odds_doc
+    from ..cli.odds import stage_label, stage_names
+    from .api.odds import odds_doc
 
     try:
         doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
@@ -145,7 +145,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
 
 
 def _roll_query(service: Any, campaign: str, asked: dict[str, Any], lang: str) -> tuple[Any, Any]:
-    from .api_wounds import mods_doc
+    from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
     try:
@@ -283,7 +283,7 @@ async def gm_events(request: Request, campaign: str) -> Response:
 
 @router.get("/tables")
 def tables(request: Request, table: str | None = Query(None, max_length=60), d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli_rules import index_doc
+    from ..cli.rules import index_doc
 
     if table:
         return table_page(request, table, d20)
@@ -295,7 +295,7 @@ def tables(request: Request, table: str | None = Query(None, max_length=60), d20
 
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli_rules import index_doc, table_doc
+    from ..cli.rules import index_doc, table_doc
     from ..views import roll_doc
     from ...domain.engine.options import effective_options
 

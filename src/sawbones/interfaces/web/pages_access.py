@@ -17,7 +17,7 @@ from fastapi.responses import Response
 
 from . import access, i18n, security
 from .deps import open_service, web
-from .errors import Forbidden
+from .access_errors import Forbidden
 from .pages_common import campaign_url, checked_form, page_lang, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
@@ -76,7 +76,7 @@ async def _as_gm(request: Request, campaign: str, work: Any) -> Any:
 
 @router.post("/c/{campaign}/sign-in-link")
 async def new_sign_in_link(request: Request, campaign: str) -> Response:
-    from .api_campaigns import sign_in_link
+    from .api.campaigns import sign_in_link
 
     path = await _as_gm(request, campaign, lambda service: sign_in_link(service.store, campaign))
     lang = page_lang(request)

@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
 from .deps import LANGS, accept_language, open_service, web
-from .errors import Forbidden
+from .access_errors import Forbidden, WebError
 
 LANG_COOKIE = "sawbones_lang"
 _ENV: Any = None
@@ -133,8 +133,6 @@ async def checked_form(request: Request) -> Any:
     except HTTPException:  # too large (guard.py)
         raise
     except Exception:
-        from .errors import WebError
-
         raise WebError("could not read the form", "form") from None
     if not session_of(request).check_csrf(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
         raise Forbidden("the form's security token is missing or stale: reload the page and try again", "csrf")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import views
+from .. import log_view, views
 from ...domain.engine.clock import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
@@ -13,17 +13,17 @@ TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
 def _tracks():
     try:
-        from .. import cli_tracks
+        from ..cli import afflictions as cli_tracks
     except ModuleNotFoundError:  # pragma: no cover - the tracks module not written yet
         return None
     return cli_tracks
 
 
 def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str) -> list[str]:
-    """One line per event that means something to people (views.describe_event, cli_tracks' summary)."""
+    """One line per event that means something to people (log_view.describe_event, cli_tracks' summary)."""
     lines: list[str] = []
     for event in events:
-        line = views.describe_event(event, state, rules, lang)
+        line = log_view.describe_event(event, state, rules, lang)
         if line:
             lines.extend(line.splitlines())
     tracks = _tracks()
@@ -90,7 +90,7 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(views.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))]
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))]
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
         "clock_text": describe(state.clock, lang), "characters": characters,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .cli_odds import BAR, _percent, _t
+from .odds_format import BAR, _percent, _t
 
 
 def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
@@ -184,7 +184,7 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
     """The injury side of `sawbones odds` (one drop, treatment, party)."""
-    from ..domain.injuries import odds as odds_injury, odds_party, odds_treatment
+    from ...domain.injuries import odds as odds_injury, odds_party, odds_treatment
 
     if party:
         prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,

@@ -24,11 +24,11 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from ...domain.engine.evolve import KEYED
-from ...errors import SawbonesError, UsageError
-from .deps import GmAccess, api_lang, gm_access, open_service
-from ..sentences import sentence
-from .reports import event_lines, touched
+from ....domain.engine.evolve import KEYED
+from ....errors import SawbonesError, UsageError
+from ..deps import GmAccess, api_lang, gm_access, open_service
+from ...sentences import sentence
+from ..reports import event_lines, touched
 
 router = APIRouter(prefix="/campaigns")
 UNDO = "action_undone"

@@ -5,12 +5,12 @@ from typing import Literal
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from ...domain.afflictions.care import cast, recover
-from ...domain.afflictions.decide import answer, expose
-from . import models as m
-from .actions import Action, decided, register
-from .deps import GmAccess, api_lang, gm_access
-from .reports import action_doc, advance_doc, pending_list
+from ....domain.afflictions.care import cast, recover
+from ....domain.afflictions.decide import answer, expose
+from .. import models as m
+from ..actions import Action, decided, register
+from ..deps import GmAccess, api_lang, gm_access
+from ..reports import action_doc, advance_doc, pending_list
 
 router = APIRouter()
 

@@ -2,17 +2,17 @@
 
 from fastapi import APIRouter
 
-from ...domain.engine import damage as damage_rules
-from ...domain.injuries import care as injury_care
-from ...domain.injuries import rules as injury_rules
-from ...domain.engine import turns
-from ...domain.engine.clock import parse_duration
-from ...domain.engine.conditions import end_combat
-from ...domain.engine.timeline import advance as advance_decision
-from ...errors import RuleViolation, UsageError
-from . import models as m
-from .actions import Action, decided, register
-from .reports import action_doc, advance_doc
+from ....domain.engine import damage as damage_rules
+from ....domain.injuries import care as injury_care
+from ....domain.injuries import rules as injury_rules
+from ....domain.engine import turns
+from ....domain.engine.clock import parse_duration
+from ....domain.engine.conditions import end_combat
+from ....domain.engine.timeline import advance as advance_decision
+from ....errors import RuleViolation, UsageError
+from .. import models as m
+from ..actions import Action, decided, register
+from ..reports import action_doc, advance_doc
 
 router = APIRouter()
 

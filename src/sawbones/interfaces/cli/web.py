@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-APP_FACTORY = "sawbones.interfaces.cli_web:app_from_env"
+APP_FACTORY = "sawbones.interfaces.cli.web:app_from_env"
 PACKS_ENV = "SAWBONES_CONTENT"
 SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -19,14 +19,14 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 def service_factory(db: str | None, packs: tuple[str, ...]):
     """A new Service per call (per request): the composition root of the web app."""
-    from ..application.service import Service
+    from ...application.service import Service
 
     return lambda: Service.open(db, packs)
 
 
 def app_from_env() -> Any:
     """The app for uvicorn's worker processes (`--workers N`): the database and packs come from the environment."""
-    from .web import create_app
+    from ..web import create_app
 
     import json
 
@@ -41,7 +41,7 @@ def check_port(host: str, port: int) -> None:
     """Refuse, with one line, a port something else already listens on (exit 1)."""
     import socket
 
-    from ..errors import SawbonesError
+    from ...errors import SawbonesError
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -57,7 +57,7 @@ def check_port(host: str, port: int) -> None:
 
 def sign_in_link(base: str, store: Any, campaign: str) -> str:
     """A fresh one-time GM sign-in link (the sessions already signed in are not touched)."""
-    from .web.api_campaigns import sign_in_link as path
+    from ..web.api.campaigns import sign_in_link as path
 
     return base + path(store, campaign)
 
@@ -71,7 +71,7 @@ def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.command()
     @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: the whole network).")
@@ -97,10 +97,10 @@ def register(cli: click.Group) -> None:
 
         import uvicorn
 
-        from .web import security
+        from ..web import security
 
         check_port(host, port)  # a busy port is one error line, before any banner
-        from .web.cors import ENV, normalize
+        from ..web.cors import ENV, normalize
 
         try:
             cors_origins = tuple(normalize(o) for o in cors_origins)
@@ -119,7 +119,7 @@ def register(cli: click.Group) -> None:
                           f" (made now, shown once: {security.new_admin_secret(service.store)}; "
                           "`sawbones admin-secret` replaces it)"))
         if demo:
-            from ..demo import ensure_demo
+            from ...demo import ensure_demo
 
             name, link, players = ensure_demo(service, base)
             click.echo(f"demo campaign {name!r}, GM sign-in link (once, within 15 minutes): {link}")
@@ -138,7 +138,7 @@ def register(cli: click.Group) -> None:
             os.environ[SERVER_ENV] = json.dumps(settings)
             uvicorn.run(APP_FACTORY, factory=True, workers=workers, **config)
         else:
-            from .web import create_app
+            from ..web import create_app
 
             hosts = settings["allowed_hosts"]
             uvicorn.run(create_app(service_factory(env.db, env.content), closed=settings["closed"],
@@ -153,7 +153,7 @@ def register(cli: click.Group) -> None:
     def gm_link_command(env, base, api_secret) -> None:
         """Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already
         signed in stay signed in."""
-        from .web import security
+        from ..web import security
 
         name = env.campaign_name()
         store = env.service.store
@@ -171,7 +171,7 @@ def register(cli: click.Group) -> None:
     def admin_secret_command(env) -> None:
         """Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one
         stops working."""
-        from .web import security
+        from ..web import security
 
         secret = security.new_admin_secret(env.service.store)
         env.emit({"admin_secret": secret}, lambda con: click.echo(secret))

@@ -9,7 +9,7 @@ import click
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.command("export")
     @click.argument("file", required=False, metavar="[FILE]")
@@ -21,7 +21,7 @@ def register(cli: click.Group) -> None:
 
         Without FILE (or with -), the document goes to standard output. `sawbones import` reads it
         back, into this database or another one (SQLite or PostgreSQL)."""
-        from ..adapters.transfer import write_json
+        from ...adapters.transfer import write_json
 
         name = env.campaign_name()
         doc = env.service.export_campaign(name, upto)
@@ -45,7 +45,7 @@ def register(cli: click.Group) -> None:
 
         The log is written exactly as exported: versions, actions, data, schema and content versions,
         times. A name already in use is refused: choose another with --as."""
-        from ..adapters.transfer import loads_doc, read_doc
+        from ...adapters.transfer import loads_doc, read_doc
 
         doc = loads_doc(sys.stdin.read(), "standard input") if file == "-" else read_doc(file)
         name = env.service.import_campaign(doc, as_name)
@@ -62,7 +62,7 @@ def register(cli: click.Group) -> None:
 
         One JSON file per campaign (restore one with `sawbones import FILE`), plus, for a SQLite
         database, a consistent copy of the whole file taken while it may be in use."""
-        from ..adapters.transfer import backup
+        from ...adapters.transfer import backup
 
         done = backup(env.service.store, directory)
 

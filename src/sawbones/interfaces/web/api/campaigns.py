@@ -2,13 +2,13 @@
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from .. import views
-from ...domain.engine import campaign as decisions
-from . import models as m
-from . import reports, security
-from .actions import Action, decided, register
-from . import access
-from .deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access
+from ... import log_view, views
+from ....domain.engine import campaign as decisions
+from .. import models as m
+from .. import reports, security
+from ..actions import Action, decided, register
+from .. import access
+from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access
 
 router = APIRouter(prefix="/campaigns")
 
@@ -118,7 +118,7 @@ def _option_text(value) -> str | None:
 
 
 def _set_option(service, campaign: str, option: str, body: m.OptionIn) -> dict:
-    from ...errors import UsageError
+    from ....errors import UsageError
 
     text = None if body.reset else _option_text(body.value)
     if text is None and not body.reset:
@@ -185,7 +185,7 @@ register(Action(
 
 
 def _import(body) -> object:
-    from ...adapters.sheets import parse
+    from ....adapters.sheets import parse
 
     entries = [entry for f in body.files for entry in parse(f.filename, f.content)]  # all checked first
     return lambda ctx: decisions.import_characters(ctx, entries)
@@ -287,7 +287,7 @@ def dashboard(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)) 
 
 @router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
 def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
-    from ...domain.engine.clock import describe
+    from ....domain.engine.clock import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state
@@ -299,11 +299,11 @@ def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
 def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_access),
         lang: str = Depends(api_lang)):
     with gm.open() as service:
-        return views.log_doc(service, gm.campaign, limit, lang)
+        return log_view.log_doc(service, gm.campaign, limit, lang)
 
 
 def _undo(service, campaign, body, lang):
-    return views.undo_doc(service, campaign, lang)
+    return log_view.undo_doc(service, campaign, lang)
 
 
 register(Action("undo", None, m.UndoOut, run=_undo, summary="Revert the last action exactly", tags=("campaign state",)))

@@ -20,16 +20,16 @@ def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
 
 
 def _report(env, state, events) -> None:
-    from . import views
+    from .. import log_view, views
 
     rules = env.service.rules_for(state)
     doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
-    env.emit(doc, partial(views.render_events, events, state, rules, env.lang))
+    env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang))
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     d20_option = click.option("--d20", type=click.IntRange(1, 20), help="The injury d20 the player rolled.")
     site_option = click.option("--site", type=click.Choice(["hand", "foot"]), help="Hand or foot, for injuries that strike one.")
@@ -43,7 +43,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def damage(env, name, damage, d20, site, injury_type) -> None:
         """Apply damage: `damage NAME AMOUNT TYPE [AMOUNT TYPE...]`; at 0 HP a lingering injury follows."""
-        from ..domain.engine.damage import damage as decide
+        from ...domain.engine.damage import damage as decide
 
         parts = _damage_parts(damage)
         state, events = env.act(lambda ctx: decide(ctx, name, parts, d20, site, injury_type))
@@ -58,8 +58,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def injure(env, name, table, d20, site, critical_failure) -> None:
         """Give a lingering injury directly (GM's call, or a critical failure)."""
-        from ..domain.injuries.rules import injure as decide
-        from ..errors import RuleViolation
+        from ...domain.injuries.rules import injure as decide
+        from ...errors import RuleViolation
 
         def decision(ctx):
             if critical_failure and not ctx.options.get("trigger_on_critical_failure"):
@@ -77,7 +77,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def treat(env, name, injury, check, healer) -> None:
         """Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."""
-        from ..domain.injuries.care import treat as decide
+        from ...domain.injuries.care import treat as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer))
         _report(env, state, events)
@@ -92,7 +92,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def rest(env, names, kind, hit_dice, injuries, rolls) -> None:
         """Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury each."""
-        from ..domain.injuries.care import long_rest, short_rest
+        from ...domain.injuries.care import long_rest, short_rest
 
         if kind is None:
             raise click.UsageError("say --long or --short")
@@ -113,7 +113,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def heal(env, name, spell, injury, hp) -> None:
         """Magical healing: one injury per casting, if the spell's tier reaches its severity."""
-        from ..domain.injuries.care import heal as decide
+        from ...domain.injuries.care import heal as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, spell, injury, hp))
         _report(env, state, events)
@@ -123,7 +123,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def stabilize(env, name) -> None:
         """A dying character at 0 HP becomes stable."""
-        from ..domain.injuries.care import stabilize as decide
+        from ...domain.injuries.care import stabilize as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name))
         _report(env, state, events)
@@ -132,7 +132,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def combat_end(env) -> None:
         """The combat is over: conditions lasting until its end stop (option temporary_condition_duration)."""
-        from ..domain.engine.conditions import end_combat
+        from ...domain.engine.conditions import end_combat
 
         state, events = env.act(end_combat)
         _report(env, state, events)
@@ -146,7 +146,7 @@ def register(cli: click.Group) -> None:
             @click.option("--save", "saves", multiple=True, type=int, help="A save total the player rolled (in order).")
             @pass_env
             def command(env, name, saves) -> None:
-                from ..domain.engine.turns import run_moment
+                from ...domain.engine.turns import run_moment
 
                 state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves)))
                 _report(env, state, events)

@@ -8,66 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
-from typing import Any, Callable
 
 import click
 
-
-@dataclass
-class Env:
-    db: str | None
-    campaign: str | None
-    lang: str
-    json: bool
-    content: tuple[str, ...]
-    dice: tuple[int, ...] = ()
-    expect_version: int | None = None
-    _service: Any = field(default=None, repr=False)
-
-    @property
-    def service(self):
-        if self._service is None:
-            from ..application.requests import Request
-            from ..application.service import Service
-
-            self._service = Service.open(self.db, self.content, create=_creates_database())
-            if self.expect_version is not None:  # the same check as the API's If-Match
-                self._service.request = Request(expected_version=self.expect_version)
-        return self._service
-
-    def campaign_name(self) -> str:
-        return self.service.current(self.campaign)
-
-    def act(self, decision: Callable[[Any], list[dict]]):
-        return self.service.act(self.campaign_name(), decision, dice=self.dice)
-
-    def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
-        if self.json or render is None:
-            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=str))
-        else:
-            render(console())
-
-
-def console():
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True)
-
-
-pass_env = click.make_pass_decorator(Env)
-
-# the commands that may make a new database file; the others refuse to (a typo in --db makes no empty file)
-CREATING = {("campaign", "create"), ("import",), ("serve",), ("admin-secret",)}
-
-
-def _creates_database() -> bool:
-    ctx = click.get_current_context(silent=True)
-    names = []
-    while ctx is not None and ctx.parent is not None:
-        names.insert(0, ctx.info_name)
-        ctx = ctx.parent
-    return tuple(names) in CREATING
+from .env import Env
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -94,8 +38,7 @@ def _register_commands() -> None:
     """Each command module adds its commands to `cli` (modules import only click at top level)."""
     from importlib import import_module
 
-    for name in ("cli_campaign", "cli_rules", "cli_injuries", "cli_wounds", "cli_tracks", "cli_odds", "cli_web",
-                 "cli_storage"):
+    for name in ("campaign", "rules", "injuries", "wounds", "afflictions", "odds", "web", "storage"):
         try:
             module = import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:
@@ -109,7 +52,7 @@ _register_commands()
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..errors import SawbonesError
+    from ...errors import SawbonesError
 
     try:
         cli.main(args=argv, prog_name="sawbones", standalone_mode=False)
@@ -134,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
 def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] | None) -> int:
     """One line on stderr, in the language asked for (--lang, else $SAWBONES_LANG); with --json, also one
     JSON error document on stdout."""
-    from ..i18n import translate
+    from ...i18n import translate
 
     message = translate(message, _lang(argv if argv is not None else sys.argv[1:]))
     click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from . import views
+from .. import save_words, views
 
 
 # ---------------------------------------------------------------- read models
@@ -36,7 +36,7 @@ def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
 
 
 def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
-    from ..domain.wounds.rules import wound_name
+    from ...domain.wounds.rules import wound_name
 
     part = rules.body_parts.get(w.part)
     doc: dict[str, Any] = {
@@ -55,8 +55,8 @@ def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[st
 
 def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """The character view's wounds: each wound (with its id), and the both-sides conditions."""
-    from ..domain.engine.options import effective_options
-    from ..domain.wounds.rules import both_sides
+    from ...domain.engine.options import effective_options
+    from ...domain.wounds.rules import both_sides
 
     options = effective_options(rules, state.option_overrides())
     conditions = [{"condition": part.both_sides_condition,
@@ -70,7 +70,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
     """The wounds of one character in the status view."""
     from rich.markup import escape
 
-    from ..domain.engine.clock import describe
+    from ...domain.engine.clock import describe
 
     for w in c.get("wounds", ()):
         kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
@@ -97,7 +97,7 @@ if wounds_section not in views.CHARACTER_SECTIONS:
 
 def roll_context(rules: Any, roll: str, **given: Any) -> Any:
     """ROLL is a roll kind, or a shortcut: a skill (perception, Escalade), a save (reflex) or an ability (str)."""
-    from ..domain.engine.roll_query import KINDS, RollContext
+    from ...domain.engine.roll_query import KINDS, RollContext
 
     key = roll.strip().casefold()
     if key in KINDS:
@@ -127,7 +127,7 @@ def _source(src: dict[str, Any]) -> str:
 def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
     from rich.markup import escape
 
-    from ..domain.engine.clock import describe
+    from ...domain.engine.clock import describe
 
     roll = doc["roll"]
     what = [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range", "hand", "sense") if roll.get(k)]
@@ -178,7 +178,7 @@ def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     def character_view(env, state, character_id) -> dict[str, Any]:
         character = state.character(character_id)
@@ -200,7 +200,7 @@ def register(cli: click.Group) -> None:
         """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
         from rich.markup import escape
 
-        from ..domain.wounds.rules import wound
+        from ...domain.wounds.rules import wound
 
         state, events = env.act(lambda ctx: wound(ctx, name, part, damage, side, superficial, fort_total, cause))
         data = events[0]["data"]
@@ -217,7 +217,7 @@ def register(cli: click.Group) -> None:
             if fort:
                 result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
                           else _fr(lang, "échec", "failure"))
-                save = views.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
+                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
                 con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
@@ -231,13 +231,13 @@ def register(cli: click.Group) -> None:
     @pass_env
     def firstaid_cmd(env, name, wound_id, total, healer) -> None:
         """A DC 15 first-aid (Heal) check on a superficial wound; success heals it."""
-        from ..domain.wounds.rules import first_aid
+        from ...domain.wounds.rules import first_aid
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
         attempt = events[0]["data"]
         from rich.markup import escape
 
-        from .views import save_total
+        from ..save_words import save_total
 
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,
@@ -256,7 +256,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
         """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
-        from ..domain.wounds.rules import heal_wounds
+        from ...domain.wounds.rules import heal_wounds
 
         def decide(ctx):
             return heal_wounds(ctx, name, list(wound_ids), magic, rest, hp, gm)
@@ -299,9 +299,9 @@ def register(cli: click.Group) -> None:
         ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
         or a skill, save or ability name as a shortcut (perception, reflex, str).
         """
-        from ..domain.engine.campaign import find_character
-        from ..domain.engine.options import effective_options
-        from ..domain.engine.roll_query import query
+        from ...domain.engine.campaign import find_character
+        from ...domain.engine.options import effective_options
+        from ...domain.engine.roll_query import query
 
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)

@@ -7,11 +7,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from pydantic import Field
 
-from ...domain.afflictions import odds as model
-from ...domain.engine.options import effective_options
-from . import api_odds_injury
-from . import models as m
-from .deps import GmAccess, gm_access, open_service, web
+from ....domain.afflictions import odds as model
+from ....domain.engine.options import effective_options
+from . import odds_injury as api_odds_injury
+from .. import models as m
+from ..deps import GmAccess, gm_access, open_service, web
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
@@ -87,7 +87,7 @@ class OddsTable(m.Doc):
 def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bonus_to: int = Query(25, ge=-30, le=60),
                system: Literal["dnd5e", "pf1e"] | None = System):
     """`sawbones odds --all --bonus A..B`."""
-    from ...errors import UsageError
+    from ....errors import UsageError
 
     if bonus_to < bonus_from:
         raise UsageError("bonus_to must not be below bonus_from", "bonus_to")

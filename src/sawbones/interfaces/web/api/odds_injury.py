@@ -9,13 +9,13 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from ...domain.injuries import odds_party
-from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
-from ...domain.injuries.odds_treatment import treatment_doc
-from ...domain.engine.options import effective_options
-from ...errors import UsageError
-from . import models as m
-from .deps import GmAccess, gm_access, open_service, web
+from ....domain.injuries import odds_party
+from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
+from ....domain.injuries.odds_treatment import treatment_doc
+from ....domain.engine.options import effective_options
+from ....errors import UsageError
+from .. import models as m
+from ..deps import GmAccess, gm_access, open_service, web
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
@@ -66,7 +66,7 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
 
 def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
-    from ..cli_odds_injury import parse_types
+    from ...cli.odds_injury import parse_types
     import click
 
     try:

@@ -17,13 +17,10 @@ from typing import Any
 
 import click
 
+from .odds_format import BAR, _percent, _t
+
 UNITS = {"round": ("rounds", "rounds"), "minute": ("minutes", "minutes"), "hour": ("heures", "hours"),
          "day": ("jours", "days"), "week": ("semaines", "weeks")}
-BAR = 30
-
-
-def _t(fr: str, en: str, lang: str) -> str:
-    return fr if lang == "fr" else en
 
 
 BONUS_RANGE = (-30, 60)  # a save bonus the odds accept (as the API): beyond, every save is sure either way
@@ -64,10 +61,10 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
     """(rules, options, system, campaign name): the current campaign's, or the defaults without one.
 
     Without --db, $SAWBONES_DATABASE_URL or ./sawbones.db, no database is opened (none is created)."""
-    from ..content.loader import load_rules
-    from ..domain.engine.options import effective_options
+    from ...content.loader import load_rules
+    from ...domain.engine.options import effective_options
 
-    from ..errors import NoDatabase
+    from ...errors import NoDatabase
 
     if env.db is None and not os.environ.get("SAWBONES_DATABASE_URL") and not Path("sawbones.db").exists():
         rules = load_rules(env.content)
@@ -95,16 +92,6 @@ def stage_names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
 
 def stage_label(names: dict[str, str], label: str) -> str:
     return " + ".join(names.get(part, part) for part in label.split("+"))
-
-
-def _percent(p: float) -> str:
-    if p == 0:
-        return "0%"
-    if p < 0.0005:
-        return "<0.1%"
-    if p > 0.9995 and p < 1:
-        return ">99.9%"
-    return f"{100 * p:.1f}%"
 
 
 def _duration(doc: dict[str, Any], lang: str) -> str:
@@ -217,7 +204,7 @@ def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.command()
     @click.argument("affliction", required=False)
@@ -267,7 +254,7 @@ def register(cli: click.Group) -> None:
 
         Injuries (--injury, --party): see docs/odds.md.
         """
-        from ..domain.afflictions import odds as model
+        from ...domain.afflictions import odds as model
 
         if sum(map(bool, (affliction, everything, injury, party))) != 1:
             raise click.UsageError("give an AFFLICTION, --all, --injury TYPE or --party")
@@ -278,8 +265,8 @@ def register(cli: click.Group) -> None:
             given = next(k for k, v in injury_only.items() if v)
             raise click.UsageError(f"{given} goes with --injury TYPE or --party")
         if injury or party:
-            from ..domain.injuries.odds import MAX_BONUS, MIN_BONUS
-            from . import cli_odds_injury
+            from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS
+            from . import odds_injury as cli_odds_injury
 
             if d20 is not None and not injury:
                 raise click.UsageError("--d20 goes with --injury TYPE")

@@ -5,11 +5,11 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from .. import views
-from ..cli_rules import index_doc, table_doc
-from ...domain.engine.options import effective_options
-from . import models as m
-from .deps import GmAccess, api_lang, gm_access, open_service, web
+from ... import views
+from ...cli.rules import index_doc, table_doc
+from ....domain.engine.options import effective_options
+from .. import models as m
+from ..deps import GmAccess, api_lang, gm_access, open_service, web
 
 router = APIRouter()
 TableId = PathParam(..., min_length=1, max_length=60, description="A table id: severity, body_parts, fire, a track, "

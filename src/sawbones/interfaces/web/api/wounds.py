@@ -6,15 +6,15 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from ..cli_wounds import roll_context
-from ...domain.engine.campaign import find_character
-from ...domain.engine.roll_query import query
-from ...domain.wounds.rules import first_aid, heal_wounds, wound
-from ...errors import UsageError
-from . import models as m
-from .actions import Action, decided, register
-from .deps import CharacterKey, GmAccess, api_lang, gm_access
-from .reports import action_doc
+from ...cli.wounds import roll_context
+from ....domain.engine.campaign import find_character
+from ....domain.engine.roll_query import query
+from ....domain.wounds.rules import first_aid, heal_wounds, wound
+from ....errors import UsageError
+from .. import models as m
+from ..actions import Action, decided, register
+from ..deps import CharacterKey, GmAccess, api_lang, gm_access
+from ..reports import action_doc
 
 router = APIRouter()
 

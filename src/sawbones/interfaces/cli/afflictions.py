@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from ..i18n import Words
-from . import views
+from ...i18n import Words
+from .. import save_words, views
 
 # ---------------------------------------------------------------- read model
 
@@ -22,8 +22,8 @@ def _t(fr: str, en: str, lang: str) -> str:
 
 
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    from ..domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
-    from ..domain.engine.clock import describe, describe_in, describe_span
+    from ...domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
+    from ...domain.engine.clock import describe, describe_in, describe_span
 
     defn = rules.afflictions.get(a.affliction)
     tracks = []
@@ -43,7 +43,7 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
         "permanent": [{"condition": p.condition, "name": rules.conditions[p.condition].name(lang)
                        if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
-                       "removed_by_names": [views.spell_name(rules, x, state.system, lang) for x in p.removed_by]}
+                       "removed_by_names": [save_words.spell_name(rules, x, state.system, lang) for x in p.removed_by]}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
     }
@@ -97,7 +97,7 @@ def _names(state: Any, rules: Any, lang: str):
 
 def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
-    from ..domain.engine.clock import describe
+    from ...domain.engine.clock import describe
 
     character, affliction, stage = _names(state, rules, lang)
     lines: list[str] = []
@@ -110,7 +110,7 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = _t("réussi", "success", lang) if d["succeeded"] else _t("raté", "failure", lang)
             line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}: "
-                    f"{views.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
+                    f"{save_words.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
@@ -168,7 +168,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
-    from ..domain.engine.clock import describe
+    from ...domain.engine.clock import describe
 
     out = []
     for p in state.pending:
@@ -177,7 +177,7 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": a.affliction if a else None,
                     "affliction_name": rules.afflictions[a.affliction].name(lang) if a else None,
-                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang), "dc": p.dc,
+                    "save": p.save, "save_name": save_words.save_name(rules, p.save, state.system, lang), "dc": p.dc,
                     "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
@@ -211,9 +211,9 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    from ..domain.engine.clock import describe
+    from ...domain.engine.clock import describe
 
-    from .sentences import sentence
+    from ..sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
@@ -238,7 +238,7 @@ def _render_result(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.command()
     @click.argument("name")
@@ -250,7 +250,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def expose(env, name, affliction, total, d20, deadly) -> None:
         """Expose NAME to a disease or poison: initial save, poison damage, first stage on a failure."""
-        from ..domain.afflictions.decide import expose as decide
+        from ...domain.afflictions.decide import expose as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly))
         rules = env.service.rules_for(state)
@@ -262,7 +262,7 @@ def register(cli: click.Group) -> None:
         dose = {"initial": ("exposition", "exposure"), "extra": ("dose supplémentaire", "extra dose"),
                 "renewed": ("nouvelle exposition", "new exposure")}[record["dose"]]
         lines = [f"{character.name} · {aname} ({_t(*dose, lang)}): "
-                 f"{_t('jet', 'save', lang)} {views.save_total(record, lang)} "
+                 f"{_t('jet', 'save', lang)} {save_words.save_total(record, lang)} "
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
@@ -294,7 +294,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def answer(env, pending_id, total, d20, auto) -> None:
         """Give the total of a pending save; the interrupted advance resumes up to its target."""
-        from ..domain.afflictions.decide import answer as decide
+        from ...domain.afflictions.decide import answer as decide
 
         state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto))
         rules = env.service.rules_for(state)
@@ -312,7 +312,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def cure(env, name, affliction, spell, cl_check, cl) -> None:
         """Cast a spell on one of NAME's afflictions (id like a3, or the affliction's id)."""
-        from ..domain.afflictions.care import cast
+        from ...domain.afflictions.care import cast
 
         state, events = env.act(lambda ctx: cast(ctx, name, affliction, spell, cl_check, cl))
         rules = env.service.rules_for(state)
@@ -320,7 +320,7 @@ def register(cli: click.Group) -> None:
         character = state.character(data["character"])
         lang = env.lang
         facts = [f["what"] for f in data.get("facts", [])]
-        spell_name = views.spell_name(rules, spell, state.system, lang)
+        spell_name = save_words.spell_name(rules, spell, state.system, lang)
         if "cl_check_failed" in facts:
             line = _t(f"{spell_name} : test de niveau de lanceur raté ({data['cl_check']['total']} contre DD "
                       f"{data['cl_check']['dc']}), sans effet.",
@@ -341,7 +341,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def recover(env, name, how, care) -> None:
         """Rest recovery from poisons out of NAME's system (TRK-8)."""
-        from ..domain.afflictions.care import recover as decide
+        from ...domain.afflictions.care import recover as decide
 
         if how is None:
             raise click.UsageError("give --bed-rest or --night")

@@ -7,18 +7,18 @@ from typing import Any
 
 import click
 
-from ..i18n import Words
+from ...i18n import Words
 
 
 def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
-    from ..domain.engine.options import effective_options
-    from ..errors import NoDatabase, NotFound
+    from ...domain.engine.options import effective_options
+    from ...errors import NoDatabase, NotFound
 
     try:
         name = env.campaign or env.service.store.get_meta("current_campaign")
     except NoDatabase:  # no database yet: the defaults, and no empty database file made for a read
-        from ..content.loader import load_rules
+        from ...content.loader import load_rules
 
         rules = load_rules(env.content)
         return rules, effective_options(rules, {})
@@ -39,7 +39,7 @@ KINDS = ("severity", "body_parts", "damage_table", "disease", "poison", "track",
 
 
 def _track_doc(track: Any, lang: str) -> dict[str, Any]:
-    from ..domain.afflictions.rules import end_index
+    from ...domain.afflictions.rules import end_index
 
     end = end_index(track)
     return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
@@ -49,8 +49,8 @@ def _track_doc(track: Any, lang: str) -> dict[str, Any]:
 
 def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
-    from ..domain.afflictions.rules import interval
-    from ..domain.engine.clock import describe_span
+    from ...domain.afflictions.rules import interval
+    from ...domain.engine.clock import describe_span
 
     fr = lang == "fr"
     every = describe_span(interval(a), lang)
@@ -70,7 +70,7 @@ def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
 
 
 def _unit(unit: str) -> int:
-    from ..domain.engine.state import UNIT_SECONDS
+    from ...domain.engine.state import UNIT_SECONDS
 
     return UNIT_SECONDS[unit]
 
@@ -107,7 +107,7 @@ def ref(rules: Any, kind: str, entry_id: str) -> str:
 
 
 def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
-    from ..content.checks import band_of
+    from ...content.checks import band_of
 
     found = _resolve(rules, table_id)
     kind, key = found if found else ("", "")
@@ -138,7 +138,7 @@ def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
         return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
                 "tables": [t.id for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]}
     known = ["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions]
-    from ..errors import NotFound
+    from ...errors import NotFound
 
     raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)}; or KIND:ID with KIND one of "
                    f"{', '.join(KINDS[2:])})")
@@ -234,7 +234,7 @@ def _render_entry(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.command()
     @click.argument("table_id", required=False, metavar="[ID]")
@@ -245,7 +245,7 @@ def register(cli: click.Group) -> None:
         ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the
         track, leprosy the disease with its track).
         """
-        from ..content.loader import load_rules
+        from ...content.loader import load_rules
 
         rules = load_rules(env.content)
         if table_id is None:
@@ -262,7 +262,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
         """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
-        from .views import roll_doc
+        from ..views import roll_doc
 
         rules, options = _rules_and_options(env)
         doc = roll_doc(rules, options, table_id, d20, bands, env.lang)

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from ..i18n import Words
-from . import views
+from ...i18n import Words
+from .. import log_view, views
 
 SAY = Words("cli_campaign", {
     "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
@@ -98,7 +98,7 @@ def _sheet_options(fn):
 
 
 def register(cli: click.Group) -> None:
-    from .cli import pass_env
+    from .env import pass_env
 
     @cli.group()
     def campaign() -> None:
@@ -121,7 +121,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_list(env) -> None:
         """List campaigns; the current one is marked."""
-        from ..errors import NoDatabase
+        from ...errors import NoDatabase
 
         try:
             names = env.service.store.campaign_names()
@@ -170,7 +170,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_set(env, option, value, reset, packs, no_packs) -> None:
         """Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."""
-        from ..domain.engine.campaign import set_option
+        from ...domain.engine.campaign import set_option
 
         if packs or no_packs:
             if option is not None or packs and no_packs:
@@ -192,7 +192,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def campaign_options(env) -> None:
         """Every ruleset option with its value in this campaign and its help."""
-        from .cli_rules import _rules_and_options
+        from .rules import _rules_and_options
 
         rules, values = _rules_and_options(env)
         doc = views.options_doc(rules, values, env.lang)
@@ -208,7 +208,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_add(env, name, **sheet) -> None:
         """Add a character to the current campaign."""
-        from ..domain.engine.campaign import add_character
+        from ...domain.engine.campaign import add_character
 
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
@@ -225,7 +225,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_edit(env, name, new_name, **sheet) -> None:
         """Change a character's sheet."""
-        from ..domain.engine.campaign import edit_character
+        from ...domain.engine.campaign import edit_character
 
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
@@ -237,8 +237,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_import(env, files) -> None:
         """Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."""
-        from ..adapters.sheets import read_files
-        from ..domain.engine.campaign import import_characters
+        from ...adapters.sheets import read_files
+        from ...domain.engine.campaign import import_characters
 
         entries = read_files(list(files))  # every file is read and checked before anything is written
         state, events = env.act(lambda ctx: import_characters(ctx, entries))
@@ -260,7 +260,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def character_remove(env, name) -> None:
         """Remove a character (undo brings it back)."""
-        from ..domain.engine.campaign import remove_character
+        from ...domain.engine.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
         env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", env.lang, name=escape(name))))
@@ -279,16 +279,16 @@ def register(cli: click.Group) -> None:
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        doc = views.log_doc(env.service, env.campaign_name(), limit, env.lang)
-        env.emit(doc, partial(views.render_log, doc, env.lang))
+        doc = log_view.log_doc(env.service, env.campaign_name(), limit, env.lang)
+        env.emit(doc, partial(log_view.render_log, doc, env.lang))
 
     @cli.command()
     @pass_env
     def undo(env) -> None:
         """Revert the last action exactly."""
-        from .sentences import say
+        from ..sentences import say
 
-        doc = views.undo_doc(env.service, env.campaign_name(), env.lang)
+        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang)
 
         def render(con) -> None:
             con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
@@ -301,7 +301,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def clock(env) -> None:
         """The campaign's game clock."""
-        from ..domain.engine.clock import describe
+        from ...domain.engine.clock import describe
 
         state = env.service.load(env.campaign_name()).state
         doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, env.lang)}
@@ -314,9 +314,9 @@ def register(cli: click.Group) -> None:
     @pass_env
     def advance(env, duration, auto) -> None:
         """Move the game clock forward (3r, 10min, 8h, 2d, 1w) and run what falls due."""
-        from ..domain.engine.clock import parse_duration
-        from ..domain.engine.timeline import advance as advance_decision
-        from .cli_tracks import advance_doc, render_advance
+        from ...domain.engine.clock import parse_duration
+        from ...domain.engine.timeline import advance as advance_decision
+        from .afflictions import advance_doc, render_advance
 
         seconds = parse_duration(duration)
         state, events = env.act(lambda ctx: advance_decision(ctx, seconds, auto))

@@ -1,0 +1,65 @@
+"""What every command gets: the CLI's environment (database, campaign, language, output), its service and console."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import click
+
+
+@dataclass
+class Env:
+    db: str | None
+    campaign: str | None
+    lang: str
+    json: bool
+    content: tuple[str, ...]
+    dice: tuple[int, ...] = ()
+    expect_version: int | None = None
+    _service: Any = field(default=None, repr=False)
+
+    @property
+    def service(self):
+        if self._service is None:
+            from ...application.requests import Request
+            from ...application.service import Service
+
+            self._service = Service.open(self.db, self.content, create=_creates_database())
+            if self.expect_version is not None:  # the same check as the API's If-Match
+                self._service.request = Request(expected_version=self.expect_version)
+        return self._service
+
+    def campaign_name(self) -> str:
+        return self.service.current(self.campaign)
+
+    def act(self, decision: Callable[[Any], list[dict]]):
+        return self.service.act(self.campaign_name(), decision, dice=self.dice)
+
+    def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
+        if self.json or render is None:
+            click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=str))
+        else:
+            render(console())
+
+
+def console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+pass_env = click.make_pass_decorator(Env)
+
+# the commands that may make a new database file; the others refuse to (a typo in --db makes no empty file)
+CREATING = {("campaign", "create"), ("import",), ("serve",), ("admin-secret",)}
+
+
+def _creates_database() -> bool:
+    ctx = click.get_current_context(silent=True)
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return tuple(names) in CREATING

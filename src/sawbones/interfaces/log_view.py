@@ -1,0 +1,77 @@
+"""The campaign's log for people: the last events and an undone action in sentences (`log`, `undo`, the
+dashboard), and the lines an action prints after its own output (CLI and API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.engine.clock import describe
+from .sentences import say, sentence
+
+
+def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
+               lang: str) -> list[dict[str, Any]]:
+    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    tail = service.store.events(campaign_id, after=max(0, head - limit))
+    undone = {action for _, action in service.store.undo_markers(campaign_id)}
+    return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
+             "schema_version": e.schema_version, "content_version": e.content_version,
+             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in tail]
+
+
+def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
+    """`log` (CLI and API): the last events, each with its sentence in `lang`."""
+    loaded = service.load(campaign)
+    rules = service.rules_for(loaded.state)
+    return {"campaign": loaded.state.name,
+            "events": log_events(service, loaded.campaign_id, loaded.head, limit, loaded.state, rules, lang)}
+
+
+def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
+    """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences."""
+    state, action = service.undo(campaign)
+    rules = service.rules_for(state)
+    cid = service.store.campaign_id(state.name)
+    head, window = service.store.head(cid), 64
+    while True:  # the undone action is near the end: read back from the tail until it is all there
+        tail = service.store.events(cid, after=max(0, head - window))
+        if not tail or tail[0].version == 1 or tail[0].action < action:
+            break
+        window *= 4
+    events = [e for e in tail if e.action == action]
+    return {"undone_action": action, "version": state.version,
+            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang) for e in events]}
+
+
+def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for e in doc["events"]:
+        mark = f" [dim]({say('undone', lang)})[/]" if e["undone"] else ""
+        text = escape(e["text"]).replace("\n", "\n" + " " * 12)
+        con.print(f"{e['version']:>5} a{e['action']:<4} {text}{mark}")
+
+
+# events an action's own output already tells (its command prints them its way)
+QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_advanced", "character_added",
+                   "character_edited", "character_removed", "wound_received", "wound_first_aid", "wound_recovery",
+                   "wound_suppression_ended", "wound_healed", "affliction_contracted", "affliction_changed",
+                   "affliction_saved", "affliction_removed", "save_pending", "pending_cleared", "action_undone",
+                   "request_keyed"})
+
+
+def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
+    """One line for people (sentences.py); None for events the action's own output tells."""
+    if event["type"] in QUIET or (event["type"] == "injury_changed" and not event["data"].get("note")):
+        return None
+    return sentence(event, state, rules, lang)
+
+
+def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:
+    from rich.markup import escape
+
+    for event in events:
+        line = describe_event(event, state, rules, lang)
+        if line:
+            con.print(escape(line))
+    con.print(f"[dim]{describe(state.clock, lang)}[/]")

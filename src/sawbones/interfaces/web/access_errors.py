@@ -1,0 +1,24 @@
+"""The web layer's own errors (access refused, cross-site requests): `status` is their HTTP status (errors.py
+maps them and the project's errors to the one error shape)."""
+
+from __future__ import annotations
+
+from ...errors import SawbonesError
+
+
+class WebError(SawbonesError):
+    """Errors of the web layer itself (access, cross-site requests); `status` is the HTTP status."""
+
+    status = 400
+    headers: dict[str, str] = {}
+
+
+class Unauthorized(WebError):
+    code = "unauthorized"
+    status = 401
+    headers = {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(WebError):
+    code = "forbidden"
+    status = 403

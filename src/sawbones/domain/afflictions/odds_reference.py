@@ -19,7 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from .rules import ACTIVE, kills, land_onset, step
-from .odds import DEFAULT_SYSTEM, Dose, canonical, exposure, save_terms, sortable, stage_label
+from .odds import canonical, exposure, sortable, stage_label
+from .odds_chain import DEFAULT_SYSTEM, Dose, save_terms
 from ..engine.saves import SaveTerms
 
 

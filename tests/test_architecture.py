@@ -1,0 +1,161 @@
+"""The house's shape (docs/architecture.md): three rules on one engine, layers that point one way, no circles.
+
+The import graph is read from the source with `ast`: every `import` and `from` statement of a module,
+at any depth (an import inside a function, or under TYPE_CHECKING, counts like one at the top).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = SRC / "sawbones"
+RULES = ("injuries", "wounds", "afflictions")  # domain/<rule>/: one package per seed (000, 001, 004)
+MAX_LINES = 450
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return out
+
+
+MODULES = _modules()
+
+
+def _nearest(name: str) -> str | None:
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(name: str) -> set[str]:
+    """The sawbones modules `name` imports (a package's __init__ counts as the package)."""
+    path, is_package = MODULES[name]
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(filter(None, (_nearest(alias.name) for alias in node.names)))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                full = f"{module}.{alias.name}"
+                target = full if full in MODULES else _nearest(module)
+                if target:
+                    found.add(target)
+    found.discard(name)
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _edges(where: str, to: tuple[str, ...]) -> list[str]:
+    return sorted(f"{a} -> {b}" for a, targets in GRAPH.items() if a == where or a.startswith(where + ".")
+                  for b in targets if any(b == t or b.startswith(t + ".") for t in to))
+
+
+def test_the_graph_sees_function_level_and_relative_imports():
+    """The test can fail: a made-up module with a function-level import back makes a circle."""
+    graph = {**GRAPH, "sawbones.domain.engine.state": GRAPH["sawbones.domain.engine.state"] | {"x"},
+             "x": {"sawbones.domain.engine.state"}}
+    assert ["sawbones.domain.engine.state", "x"] in cycles(graph)
+    assert "sawbones.domain.engine.state" in GRAPH["sawbones.domain.engine.evolve"]  # `from .state import ...`
+    assert "sawbones.domain.engine.effects" in GRAPH["sawbones.domain.engine.evolve"]  # inside a function
+
+
+def test_no_import_circle_anywhere_in_src():
+    assert cycles(GRAPH) == []
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_rule_package_never_imports_another_rule(rule):
+    others = tuple(f"sawbones.domain.{other}" for other in RULES if other != rule)
+    assert _edges(f"sawbones.domain.{rule}", others) == []
+
+
+def test_the_engine_imports_no_rule_package():
+    assert _edges("sawbones.domain.engine", tuple(f"sawbones.domain.{rule}" for rule in RULES)) == []
+
+
+def test_the_domain_never_imports_application_adapters_or_interfaces():
+    outer = ("sawbones.application", "sawbones.adapters", "sawbones.interfaces")
+    assert _edges("sawbones.domain", outer) == []
+    assert _edges("sawbones.content", outer) == []
+
+
+def test_the_domain_is_one_engine_and_one_package_per_rule():
+    domain = PACKAGE / "domain"
+    assert sorted(p.name for p in domain.iterdir() if p.is_dir() and (p / "__init__.py").exists()) == \
+        sorted(("engine",) + RULES)
+    assert sorted(p.name for p in domain.glob("*.py")) == ["__init__.py"]
+
+
+@pytest.mark.parametrize("rule,seed", [("injuries", "000"), ("wounds", "001"), ("afflictions", "004")])
+def test_each_rule_package_says_its_seed_and_lists_its_modules(rule, seed):
+    package = PACKAGE / "domain" / rule
+    doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text(encoding="utf-8"))) or ""
+    assert f"seed {seed}" in doc
+    for module in package.glob("*.py"):
+        if module.name != "__init__.py":
+            assert f"{module.name}:" in doc, f"{rule}/__init__.py does not list {module.name}"
+
+
+def test_init_files_do_not_re_export():
+    """An __init__ holds a docstring (and, for the CLI, the group and `main`): no `from .x import *` chains."""
+    for name, (path, is_package) in MODULES.items():
+        if is_package and name.startswith("sawbones.domain."):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            assert not [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))], name
+
+
+def test_no_module_over_450_lines():
+    long = {str(path.relative_to(SRC)): n for path, _ in MODULES.values()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}

@@ -7,7 +7,7 @@
 
 A rule package imports the engine, never another rule package; the engine imports no rule package.
 The engine loads the modules below by name, once, so that their handlers, providers, timers and hooks
-are registered before a fold, an effect query or a clock advance (engine/effects.py `load_rules`).
+are registered before a fold, an effect query or a clock advance (engine/effects.py `_load_providers`).
 """
 
 RULE_MODULES = (

@@ -1,0 +1,9 @@
+"""Localized wounds, seed 001 (D&D 3.5 variant "Damage to Specific Areas"; docs/rules.md "Localized
+wounds (3.5)", RULES-NOTES LOC-*).
+
+A wound is damage to one body part, with penalties on the rolls that part makes, first aid,
+recovery and healing. Registers with the engine: event handlers, an effect provider, the timers of
+wounds, and what magic healing does to wounds (`engine.damage.on_magic_healing`).
+
+- rules.py: receiving a wound, its effects, first aid, rest and magic healing (LOC-1 to LOC-6), its events
+"""

@@ -37,7 +37,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402
 
 from sawbones.adapters.locks import lock_wait  # noqa: E402
-from sawbones.adapters.store import dispose_all, open_store  # noqa: E402
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store  # noqa: E402
 from sawbones.application import service as service_module  # noqa: E402
 from sawbones.application.service import Service  # noqa: E402
 

@@ -28,7 +28,9 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from sawbones.adapters.store import StoredEvent, dispose_all, open_store  # noqa: E402
+from sawbones.adapters.store import StoredEvent
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store  # noqa: E402
 from sawbones.application.service import MEMORY, SNAPSHOT_EVERY, Service  # noqa: E402
 
 TAIL = 250

@@ -109,7 +109,7 @@ def pg_server():
     yield url
     stop = os.environ.get("SAWBONES_TEST_PG_STOP")
     if stop:
-        from sawbones.adapters.store import dispose_all
+        from sawbones.adapters.engines import dispose_all
 
         dispose_all()
         subprocess.run(shlex.split(stop), capture_output=True, timeout=60)
@@ -127,7 +127,7 @@ def pg_url(pg_server):
         conn.execute(sa.text(f"CREATE SCHEMA {schema}"))
     sep = "&" if "?" in pg_server else "?"
     yield f"{pg_server}{sep}options=-csearch_path%3D{schema}"
-    from sawbones.adapters.store import dispose_all
+    from sawbones.adapters.engines import dispose_all
 
     dispose_all()
     with admin.connect() as conn:

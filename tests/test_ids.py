@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 from sawbones.domain.engine import campaign as decide_campaign
 from sawbones.domain.engine import damage as decide_damage

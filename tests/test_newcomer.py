@@ -142,7 +142,7 @@ def test_a_missing_pack_is_a_clear_page_not_a_500(tmp_path):
     pack = _pack(tmp_path / "homebrew")
     db = str(tmp_path / "s.db")
     assert main(["--db", db, "campaign", "create", "T", "--pack", str(pack), "--seed", "1"]) == 0
-    from sawbones.adapters.store import open_store
+    from sawbones.adapters.backends import open_store
     from sawbones.interfaces.web import security
 
     store = open_store(db)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.application.requests import KeyReused, Request, VersionMismatch
 from sawbones.application.service import Service
 from sawbones.domain.engine import campaign as decide_campaign

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 from sawbones.domain.engine.campaign import add_character, edit_character, remove_character
 from sawbones.domain.engine.timeline import advance
@@ -166,7 +166,7 @@ def test_a_loaded_campaign_lists_the_actions_as_of_its_version(tmp_path):
 
 WORKER = textwrap.dedent("""
     import json, sys
-    from sawbones.adapters.store import open_store
+    from sawbones.adapters.backends import open_store
     from sawbones.application.service import Service
 
     url, tag, count = sys.argv[1], sys.argv[2], int(sys.argv[3])

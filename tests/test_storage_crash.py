@@ -15,7 +15,8 @@ import sys
 import textwrap
 import time
 
-from sawbones.adapters.store import dispose_all, open_store
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 
 WRITER = textwrap.dedent("""

@@ -7,7 +7,8 @@ import logging
 import pytest
 import sqlalchemy as sa
 
-from sawbones.adapters.store import dispose_all, open_store
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store
 from sawbones.application import service as service_module
 from sawbones.application.service import Service, code_version
 from sawbones.domain.engine.campaign import add_character

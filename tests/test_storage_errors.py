@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sawbones.adapters.store import dispose_all, open_store
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 from sawbones.errors import StoreError, UsageError
 from sawbones.interfaces.cli import main

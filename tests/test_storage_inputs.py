@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sawbones.adapters import locks
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.adapters.transfer import MAX_NESTING
 from sawbones.application import service as service_module
 from sawbones.application.service import Service

@@ -14,7 +14,8 @@ import time
 import pytest
 
 from sawbones.adapters import locks
-from sawbones.adapters.store import dispose_all, open_store
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 from sawbones.errors import StoreError
 
@@ -97,7 +98,7 @@ def test_the_bound_and_its_message_in_process(tmp_path, monkeypatch):
 def test_postgresql_turn_is_bounded(pg_url, monkeypatch):
     import sqlalchemy as sa
 
-    from sawbones.adapters.store import _PG_TURN_SPACE
+    from sawbones.adapters.backends import _PG_TURN_SPACE
 
     service = Service(open_store(pg_url))
     service.create_campaign("Held", "dnd5e", 1)
@@ -222,7 +223,7 @@ def test_32_writers_at_once_none_refused(store_url):
 
 WORKER = textwrap.dedent("""
     import sys
-    from sawbones.adapters.store import open_store
+    from sawbones.adapters.backends import open_store
     from sawbones.application.service import Service
 
     url, tag = sys.argv[1], sys.argv[2]

@@ -19,7 +19,9 @@ import pytest
 import sqlalchemy as sa
 
 from sawbones.adapters import migrate
-from sawbones.adapters.store import StoredEvent, dispose_all, open_store
+from sawbones.adapters.store import StoredEvent
+from sawbones.adapters.engines import dispose_all
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service, replay
 from sawbones.errors import StoreError
 
@@ -70,7 +72,7 @@ def test_an_old_database_upgrades_without_losing_an_event(old_db):
 
 def test_opening_an_up_to_date_database_does_not_run_alembic(old_db):
     open_store(old_db)
-    code = ("import sys; from sawbones.adapters.store import open_store; s = open_store(sys.argv[1]); "
+    code = ("import sys; from sawbones.adapters.backends import open_store; s = open_store(sys.argv[1]); "
             "s.campaign_names(); print('alembic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, old_db], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "False", out.stderr

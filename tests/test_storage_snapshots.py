@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sawbones.adapters import codec
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.application import service as service_module
 from sawbones.application.service import Service, replay
 from sawbones.content.loader import load_rules
@@ -239,7 +239,7 @@ def test_a_worker_notices_a_database_restored_under_it(tmp_path):
     """A process remembers the states it folded; a restored (shorter or different) log is not mistaken for it."""
     import shutil
 
-    from sawbones.adapters.store import dispose_all
+    from sawbones.adapters.engines import dispose_all
 
     path = tmp_path / "c.db"
     service = Service.open(str(path))

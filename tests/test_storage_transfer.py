@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sawbones.adapters.store import open_store
+from sawbones.adapters.backends import open_store
 from sawbones.adapters.transfer import events_equal
 from sawbones.application.service import Service
 from sawbones.domain.engine import campaign as decide

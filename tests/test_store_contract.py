@@ -8,7 +8,8 @@ import pytest
 
 from sawbones.adapters import upcast as upcast_module
 from sawbones.adapters.sqlite_reader import open_fast
-from sawbones.adapters.store import SnapshotInfo, StoredEvent, open_store
+from sawbones.adapters.store import SnapshotInfo, StoredEvent
+from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
 from sawbones.domain.engine.campaign import add_character, remove_character
 from sawbones.errors import ConflictError, NotFound, StoreError, UsageError

@@ -33,7 +33,7 @@ class FastSqliteStore:
     # -------------------------------------------------------- the full store, on first need
     def full(self) -> Any:
         if self._store is None:
-            from .store import SqliteEventStore
+            from .backends import SqliteEventStore
 
             self._store = SqliteEventStore(self.path)
         return self._store

@@ -1,10 +1,5 @@
-"""The event store: one contract (EventStore), two backends through SQLAlchemy 2 Core.
-
-- SQLite, the embedded default: a file (or ``sqlite:///path``), WAL journal, ``synchronous=FULL``
-  (a write the GM was told about survives a crash of the process and of the machine), writes
-  under ``BEGIN IMMEDIATE`` so that two writers queue instead of deadlocking.
-- PostgreSQL: ``postgresql+psycopg://user:password@host:port/dbname`` (``postgresql://`` is
-  accepted and means the same), for several web workers on one database.
+"""The event store: one contract (EventStore), implemented once on SQLAlchemy 2 Core (SqlEventStore); the two
+backends (SQLite, PostgreSQL) and open_store() are in backends.py, engines and errors in engines.py.
 
 The log is append-only, keyed by (campaign, version). Optimistic concurrency: ``append`` names the
 version it read; if the campaign moved on meanwhile, nothing is written and ConflictError is
@@ -13,33 +8,25 @@ raised. One action's events are written all or nothing.
 Snapshots are a cache of folded states (see application/service.py): the store keeps them as
 opaque JSON text, keyed by (campaign, version, code version), never as a source of truth.
 
-SQLAlchemy is imported here, never by the CLI at start: open_store() is called on first use.
+SQLAlchemy is imported here, never by the CLI at start: open_store() (backends.py) is called on first use.
 """
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import threading
 import time
 from abc import ABC, abstractmethod
-from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import sqlalchemy as sa
-from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 
-from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
-from . import locks
-from .faults import space_problem, wal_replaced
+from ..errors import ConflictError, NotFound, UsageError
 from . import tables as t
 from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
 from . import upcast as _upcasting
+from .engines import _forget_engine, _guarded, _message, _Shared
 
 UNDO = "action_undone"  # an undo marker: {"action": N} reverts every event of action N on replay
 CREATED = "campaign_created"
@@ -128,53 +115,6 @@ class EventStore(ABC):
     def close(self) -> None: ...
 
 
-# ---------------------------------------------------------------- errors
-
-
-def _message(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None) or exc
-    text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
-    return text
-
-
-def _store_error(exc: sa_exc.SQLAlchemyError, where: str) -> StoreError:
-    msg = _message(exc)
-    low = msg.lower()
-    if "file is not a database" in low or "not a database" in low:
-        return StoreError(f"not a sawbones database ({msg})", where)
-    if "malformed" in low or "corrupt" in low:
-        return StoreError(f"the database file is damaged ({msg}): restore it from a backup (see docs/deployment.md)",
-                          where)
-    if "database is locked" in low or "database is busy" in low:
-        return locks.Busy(locks.busy_message(locks.lock_wait()), where)
-    if "unable to open database" in low:
-        return StoreError(f"cannot open the database ({msg})", where)
-    if "disk is full" in low or "disk i/o error" in low:
-        room = space_problem(where)
-        if room:
-            return StoreError(f"{room}: nothing was written; make room and try again ({msg})", where)
-    orig = getattr(exc, "orig", None)
-    if isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)) and \
-            type(orig).__module__.split(".")[0] == "psycopg":
-        return StoreError(f"database unavailable ({msg})", where)
-    return StoreError(f"database error ({msg})", where)
-
-
-def _guarded(fn):
-    """Every public method: database errors become StoreError with one clear line."""
-
-    @functools.wraps(fn)
-    def wrapper(self, *args, **kwargs):
-        try:
-            return fn(self, *args, **kwargs)
-        except SawbonesError:
-            raise
-        except sa_exc.SQLAlchemyError as exc:
-            raise _store_error(exc, self.where) from None
-
-    return wrapper
-
-
 # ---------------------------------------------------------------- the SQL implementation
 
 
@@ -183,7 +123,7 @@ class SqlEventStore(EventStore):
 
     backend = "sql"
 
-    def __init__(self, shared: "_Shared") -> None:
+    def __init__(self, shared: _Shared) -> None:
         self.engine = shared.engine
         self.shared = shared
         self.where = shared.where
@@ -493,311 +433,3 @@ def check_sequence(events: Sequence[StoredEvent]) -> None:
         if ev.action < last_action or ev.action < 1:
             raise UsageError(f"event {ev.version}: action numbers must never go down (found {ev.action})")
         last_action = ev.action
-
-
-# ---------------------------------------------------------------- SQLite
-
-
-class SqliteEventStore(SqlEventStore):
-    backend = "sqlite"
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_engine(path), path))
-
-    @contextmanager
-    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
-        """Writers queue on an OS file lock (locks.file_lock, bounded) before BEGIN IMMEDIATE.
-
-        SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
-        writers from several worker processes a write could wait far longer than the writes before it
-        took. wait=False: yields None at once when another writer holds the lock (snapshots: a read
-        never waits on the writer)."""
-        with locks.file_lock(self.path, time.monotonic() + locks.lock_wait(), wait=wait) as held:
-            if not held:
-                yield None
-                return
-            with super()._write() as conn:
-                self._check_wal(conn)
-                yield conn
-
-    def _check_wal(self, conn: sa.Connection) -> None:
-        if self.shared.stopped:
-            raise StoreError(self.shared.stopped, self.where)
-        stopped = wal_replaced(self.path, conn.connection.info)
-        if stopped:
-            self.shared.stopped = stopped
-            raise StoreError(stopped, self.where)
-
-    @contextmanager
-    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
-        """Hold the writer's turn across load, decide and append: this process's threads first come,
-        first served, then the file lock shared with every other process (both bounded by deadline)."""
-        with locks.turns(("sqlite", os.path.realpath(self.path))).turn(deadline, self.where):
-            with locks.file_lock(self.path, deadline):
-                yield
-
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
-        from sqlalchemy.dialects.sqlite import insert
-
-        stmt = insert(t.meta).values(key=key, value=value)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
-
-    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        from sqlalchemy.dialects.sqlite import insert
-
-        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
-        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
-                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
-
-    def _new_campaign_id(self, conn: sa.Connection) -> int:
-        """Never reuse the id of a deleted campaign (caches are keyed by id)."""
-        highest = conn.execute(sa.select(sa.func.max(t.campaigns.c.id))).scalar() or 0
-        seq = conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == "campaign_id_seq")).scalar()
-        cid = max(int(highest), int(seq or 0)) + 1
-        self._upsert_meta(conn, "campaign_id_seq", str(cid))
-        return cid
-
-    @_guarded
-    def check(self) -> list[str]:
-        with self._read() as conn:
-            result = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check")]
-            problems = [] if result == ["ok"] else result
-            problems += [f"foreign key: {tuple(r)}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check")]
-            problems += self._log_gaps(conn)
-        return problems + self._damaged_events()
-
-    @_guarded
-    def backup_to(self, dest: str | Path) -> None:
-        """A consistent copy of the whole database while it is in use (SQLite online backup).
-
-        sqlite3.Error (a full disk, a file-size limit) reaches the caller, which cleans up."""
-        import sqlite3
-
-        raw = self.engine.raw_connection()
-        try:
-            target = sqlite3.connect(str(dest))
-            try:
-                raw.driver_connection.backup(target)
-            finally:
-                target.close()
-        finally:
-            raw.close()
-
-
-# ---------------------------------------------------------------- PostgreSQL
-
-
-_PG_TURN_SPACE = 0x5A3B  # first key of the advisory locks that hold a campaign's writer turn
-
-
-class PostgresEventStore(SqlEventStore):
-    backend = "postgresql"
-
-    def __init__(self, url: Any) -> None:
-        where = url.render_as_string(hide_password=True)
-        super().__init__(_shared(("postgresql", url.render_as_string(hide_password=False)), lambda: _pg_engine(url),
-                                 where))
-
-    @contextmanager
-    def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
-        """Hold the writer's turn on one campaign across load, decide and append: this process's
-        threads first come, first served, then an advisory lock that PostgreSQL grants in order of
-        request (lock_timeout bounds the wait). Other campaigns do not wait."""
-        with locks.turns((self.database_id, campaign_id)).turn(deadline, self.where) as outermost:
-            if not outermost:
-                yield
-                return
-            try:
-                with self.engine.connect() as conn, conn.begin():
-                    left_ms = max(1, int((deadline - time.monotonic()) * 1000))
-                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {left_ms}")
-                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:space, :cid)"),
-                                 {"space": _PG_TURN_SPACE, "cid": campaign_id})
-                    yield
-            except sa_exc.OperationalError as exc:
-                if "lock timeout" in _message(exc).lower():
-                    raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
-                raise _store_error(exc, self.where) from None
-
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
-        from sqlalchemy.dialects.postgresql import insert
-
-        stmt = insert(t.meta).values(key=key, value=value)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
-
-    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        from sqlalchemy.dialects.postgresql import insert
-
-        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
-        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
-                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
-
-    @_guarded
-    def check(self) -> list[str]:
-        with self._read() as conn:
-            problems = self._log_gaps(conn)
-        return problems + self._damaged_events()
-
-
-# ---------------------------------------------------------------- engines, shared per process
-# The web app opens a Service per request: the engine, its connection pool, the schema check and the
-# database's id are made once per process and database, and reused.
-
-
-@dataclass
-class _Shared:
-    engine: sa.Engine
-    where: str
-    database_id: str
-    stopped: str = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
-
-
-_ENGINES: "OrderedDict[tuple[Any, ...], _Shared]" = OrderedDict()
-_ENGINES_LOCK = threading.Lock()
-MAX_ENGINES = 8  # a process rarely uses more than one database; tests use many, one after the other
-
-
-def _sqlite_key(path: str) -> tuple[Any, ...]:
-    """The file itself: a database file replaced under the same name gets a new engine (and id)."""
-    if path == ":memory:":
-        return (path,)
-    real = os.path.realpath(path)
-    try:
-        st = os.stat(real)
-    except OSError:
-        return (real, None)
-    return (real, st.st_dev, st.st_ino)
-
-
-def _sqlite_engine(path: str) -> sa.Engine:
-    if path != ":memory:" and Path(path).is_dir():
-        raise StoreError("cannot open the database: this is a directory", path)
-    engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=path),
-                              connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
-
-    @sa_event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (below)
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=FULL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-
-    @sa_event.listens_for(engine, "begin")
-    def _begin(conn) -> None:
-        write = conn.get_execution_options().get("sawbones_write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-    return engine
-
-
-def _pg_engine(url: Any) -> sa.Engine:
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
-                            connect_args={"connect_timeout": 10, "application_name": "sawbones"})
-
-
-def _shared(key: tuple[Any, ...], make: Any, where: str) -> _Shared:
-    key = key + (os.getpid(),)  # never share pooled connections across a fork
-    with _ENGINES_LOCK:
-        found = _ENGINES.get(key)
-        if found is not None:
-            _ENGINES.move_to_end(key)
-            return found
-    engine = make()
-    try:
-        from .migrate import ensure_schema
-
-        ensure_schema(engine, where)
-        database_id = _database_id(engine)
-    except sa_exc.SQLAlchemyError as exc:
-        engine.dispose()
-        raise _store_error(exc, where) from None
-    except BaseException:
-        engine.dispose()
-        raise
-    shared = _Shared(engine, where, database_id)
-    with _ENGINES_LOCK:
-        if key in _ENGINES:  # another thread opened it meanwhile
-            engine.dispose()
-            return _ENGINES[key]
-        _ENGINES[key] = shared
-        while len(_ENGINES) > MAX_ENGINES:
-            _, old = _ENGINES.popitem(last=False)
-            old.engine.dispose()
-    return shared
-
-
-def _database_id(engine: sa.Engine) -> str:
-    import uuid
-
-    with engine.connect() as conn:
-        found = conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == "database_id")).scalar()
-        conn.rollback()
-    if found:
-        return found
-    with engine.connect() as conn:
-        conn.execution_options(sawbones_write=True)
-        with conn.begin():
-            found = conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == "database_id")).scalar()
-            if not found:
-                found = uuid.uuid4().hex
-                conn.execute(sa.insert(t.meta).values(key="database_id", value=found))
-    return found
-
-
-def _forget_engine(engine: sa.Engine) -> None:
-    with _ENGINES_LOCK:
-        for key, shared in list(_ENGINES.items()):
-            if shared.engine is engine:
-                del _ENGINES[key]
-    engine.dispose()
-
-
-def dispose_all() -> None:
-    """Close every pooled connection of this process (tests; before replacing a database file)."""
-    with _ENGINES_LOCK:
-        engines = [s.engine for s in _ENGINES.values()]
-        _ENGINES.clear()
-    for engine in engines:
-        engine.dispose()
-
-
-# ---------------------------------------------------------------- opening
-
-
-def open_store(target: str | os.PathLike[str]) -> EventStore:
-    """A store for a path or URL: a file path or sqlite:///path -> SQLite; postgresql[+psycopg]://... -> PostgreSQL."""
-    target = str(target)
-    if "://" not in target:
-        return SqliteEventStore(os.path.expanduser(target))
-    try:
-        url = sa.make_url(target)
-        port = url.port
-    except (sa_exc.ArgumentError, ValueError):
-        raise UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
-                         "postgresql+psycopg://user:password@host:port/dbname, the port a number)") from None
-    if port is not None and not 0 < port < 65536:
-        raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
-    backend, _, driver = url.drivername.partition("+")
-    if backend == "sqlite":
-        if driver not in ("", "pysqlite"):
-            raise UsageError(f"unsupported SQLite driver {driver!r} (use sqlite:///path)")
-        if not url.database:
-            raise UsageError("a SQLite URL needs a path: sqlite:///campaigns.db")
-        return SqliteEventStore(url.database)
-    if backend in ("postgresql", "postgres"):
-        if driver not in ("", "psycopg"):
-            raise UsageError(f"unsupported PostgreSQL driver {driver!r} (use postgresql+psycopg://...)")
-        return PostgresEventStore(url.set(drivername="postgresql+psycopg"))
-    raise UsageError(f"unsupported database URL {_hide(target)!r}: use a file path, sqlite:///path "
-                     "or postgresql+psycopg://user:password@host/dbname")
-
-
-def _hide(target: str) -> str:
-    try:
-        return sa.make_url(target).render_as_string(hide_password=True)
-    except (sa_exc.ArgumentError, ValueError):
-        scheme, _, rest = target.partition("://")
-        return f"{scheme}://***@{rest.split('@')[-1]}" if "@" in rest else target

@@ -172,7 +172,7 @@ class Service:
             fast = open_fast(path)
             if fast is not None:  # reads without importing SQLAlchemy; writes open the full store
                 return cls(fast, packs)
-        from ..adapters.store import open_store
+        from ..adapters.backends import open_store
 
         return cls(open_store(target), packs)
 

@@ -195,7 +195,7 @@ def _cache_path(version: str) -> Path | None:
         return None
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
     code = hashlib.sha256()
-    for module in ("schema.py", "checks.py", "loader.py", "rules.py"):
+    for module in ("schema.py", "schema_base.py", "schema_effects.py", "checks.py", "loader.py", "rules.py"):
         code.update((Path(__file__).parent / module).read_bytes())
     return base / f"rules-{version}-{code.hexdigest()[:12]}.pickle"
 

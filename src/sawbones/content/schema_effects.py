@@ -1,0 +1,172 @@
+"""The effects a rule entry puts on a character (modifiers, conditions, triggers and their outcomes...), one model
+per `type` (schema.py re-exports them all: read them as `schema.X`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field
+
+from .schema_base import Ability, DiceText, Rolls, Slug, Strict, Text, WhileFlag
+
+
+class Guarded(Strict):
+    """Fields every effect has: when it applies."""
+
+    while_: tuple[WhileFlag, ...] = Field(default=(), alias="while")
+    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    note: Text | None = None
+
+
+class Modifier(Guarded):
+    type: Literal["modifier"]
+    value: int
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class Advantage(Guarded):
+    type: Literal["advantage", "disadvantage"]
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class AutoFail(Guarded):
+    type: Literal["auto_fail"]
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class ConditionEffect(Guarded):
+    type: Literal["condition"]
+    condition: Slug
+    permanent: bool = False
+    # an option whose value may give the condition a duration on the clock (its `durations`); otherwise it
+    # lasts as long as its source (temporary_condition_duration)
+    duration_option: Slug | None = None
+
+
+class AbilityChange(Guarded):
+    type: Literal["ability"]
+    ability: Ability
+    change: int | DiceText  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    minimum: int = 1
+
+
+class Speed(Guarded):
+    type: Literal["speed"]
+    multiplier: float | None = None
+    change_ft: int | None = None
+    set_ft: int | None = None
+
+
+class Restriction(Guarded):
+    type: Literal["restriction"]
+    restriction: Slug
+
+
+class Carrying(Guarded):
+    """Carrying capacity times `multiplier` (outside the sheet: a note), and at least `min_load`: the roll query
+    brings the condition `<min_load>_load` (medium_load, heavy_load), whose reading says what the load does."""
+
+    type: Literal["carrying"]
+    multiplier: float
+    min_load: Literal["light", "medium", "heavy"] | None = None
+
+
+class MaxBonus(Guarded):
+    """An ability's modifier counts at most `cap` on these rolls (PF1 load or armour: maximum Dex bonus to AC)."""
+
+    type: Literal["max_bonus"]
+    ability: Ability
+    cap: int
+    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+
+
+class SaveSpec(Strict):
+    save: Slug  # an ability id (5e: "con") or a named save (pf1e: "fortitude")
+    dc: int | Literal["affliction"]
+
+
+class Outcome(Strict):
+    """What a trigger does. Every field is optional; at least one must be set."""
+
+    lose_action: bool = False
+    lose_reactions: bool = False
+    fall_prone: bool = False
+    hp_loss: DiceText | None = None
+    hp_at_most: int | None = None  # HP become min(HP - hp_loss, hp_at_most)
+    stable: bool | None = None  # after the HP loss the character is stable (true: no dying rules) or not
+    extra_damage: DiceText | None = None
+    max_hp_loss: DiceText | None = None
+    ability_loss: dict[Ability, DiceText] = Field(default_factory=dict)
+    poison_damage: bool = False  # the affliction's (DC - 10) / 2
+    lose_part: Literal["eye", "hand", "foot", "site"] | None = None
+    become: Slug | None = None  # turns into another injury (an injury id)
+    condition: Slug | None = None
+    condition_minutes: int | None = None
+    permanent: bool = False  # the condition outlasts its source
+    death: bool = False
+    note: Text | None = None
+    # a permanent condition: the spells that remove it (listed, or the list held by a `list` option)
+    removed_by: tuple[Slug, ...] = ()
+    removed_by_option: Slug | None = None
+
+    def is_empty(self) -> bool:
+        return self == Outcome()
+
+
+class Trigger(Guarded):
+    type: Literal["trigger"]
+    on: Literal[
+        "turn_start",
+        "turn_end",
+        "each_round",
+        "action_in_combat",
+        "standard_action",
+        "dash",
+        "damaged",
+        "gained",
+        "day",
+        "deadline",
+        "affliction_save",
+        "stage_entered",
+    ]
+    deadline_days: DiceText | None = None  # for on: deadline
+    chance: Annotated[int, Field(ge=1, le=100)] | None = None  # percent
+    save: SaveSpec | None = None  # the outcome happens when this save fails
+    # on: stage_entered inside an affliction: fires when one of its tracks reaches this stage or passes it
+    stage: Slug | None = None
+    # on: affliction_save: which saves against the affliction fire it (None: every save, like "any")
+    result: Literal["failed", "succeeded", "any"] | None = None
+    outcome: Outcome
+
+
+class NoteEffect(Strict):
+    """A rule that stays text: shown to the GM, never applied by the engine."""
+
+    type: Literal["note"]
+    text: Text
+    reason: Text
+    if_option: dict[Slug, Any] = Field(default_factory=dict)
+
+
+class LosePart(Guarded):
+    type: Literal["lose_part"]
+    part: Literal["eye", "hand", "foot", "hand_or_foot"]
+
+
+Effect = Annotated[
+    Union[
+        Modifier,
+        Advantage,
+        AutoFail,
+        ConditionEffect,
+        AbilityChange,
+        Speed,
+        Restriction,
+        Carrying,
+        MaxBonus,
+        Trigger,
+        NoteEffect,
+        LosePart,
+    ],
+    Field(discriminator="type"),
+]

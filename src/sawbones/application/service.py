@@ -19,23 +19,22 @@ from __future__ import annotations
 
 import os
 import random
-import threading
 import time
-from collections import OrderedDict
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..content.rules import Rules
 from ..content.loader import load_rules
+from ..domain.engine.context import Ctx as Context  # what a decision gets: state, rules, options, roller
 from ..domain.engine.evolve import Event, evolve
 from ..domain.engine.options import effective_options
 from ..domain.engine.rolls import Roller
 from ..domain.engine.state import Campaign
 from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, UsageError
 from . import requests
+from .memory import MEMORY, _Base, _writer_turn
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
 from .requests import Request
 
@@ -68,76 +67,7 @@ class Loaded:
         return self._actions()
 
 
-@dataclass(frozen=True)
-class Context:
-    """What a decision gets: the state, the rules, the options and a roller."""
-
-    state: Campaign
-    rules: Rules
-    options: dict[str, Any]
-    roller: Roller
-
-
 Decision = Callable[[Context], list[Event]]
-
-
-@dataclass(frozen=True)
-class _Base:
-    """A folded state to start from."""
-
-    version: int  # last event folded in
-    action: int  # its action
-    state: Campaign | None = None  # None: a stored snapshot, read on use
-    snapshot_at: int = 0  # version of the newest usable stored snapshot at or before `version`
-    content_version: str = ""
-    stamp: float | None = None  # created_at of the event at `version`: a restored or replaced database differs
-
-
-class _Memory:
-    """This process's newest folded state per (database, campaign): services opened per request share it."""
-
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[str, int], _Base] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: tuple[str, int]) -> _Base | None:
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, int], base: _Base) -> None:
-        with self.lock:
-            known = self.items.get(key)
-            if known is None or known.version <= base.version:
-                self.items[key] = base
-                self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def drop(self, key: tuple[str, int]) -> None:
-        with self.lock:
-            self.items.pop(key, None)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-MEMORY = _Memory()
-
-
-@contextmanager
-def _writer_turn(store: Any, cid: int, deadline: float) -> Iterator[None]:
-    """Hold the store's writer turn across load, decide and append (a store without turns: no wait)."""
-    turn = getattr(store, "writer_turn", None)
-    if turn is None:
-        yield
-        return
-    with turn(cid, deadline):
-        yield
 
 
 class Service:

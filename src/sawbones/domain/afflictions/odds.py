@@ -59,7 +59,7 @@ from ...errors import RuleViolation, UsageError
 from .odds_chain import _VICTIM, DEFAULT_SYSTEM, Chain, Dose, save_chance, save_terms
 from .rules import ACTIVE, CURED, END_STATE, AfflictionState, from_dict, interval, kills, land_onset, step
 from .decide import expose
-from ..engine.context import _Ctx
+from ..engine.context import Ctx
 from ..engine.rolls import Roller
 from ..engine.odds_engine import _freeze
 from ..engine.saves import SaveTerms
@@ -105,7 +105,7 @@ def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: 
     for system in sorted(SYSTEMS, key=lambda x: x != DEFAULT_SYSTEM):
         state = Campaign(name="odds", system=system, characters=(victim,), counter=len(afflictions))
         try:
-            events = expose(_Ctx(state, rules, options, Roller(_RNG)), _VICTIM, affliction_id,
+            events = expose(Ctx(state, rules, options, Roller(_RNG)), _VICTIM, affliction_id,
                             total=dc if succeeded else dc - 1, deadly=deadly)
         except RuleViolation:
             return existing, None

@@ -35,7 +35,7 @@ class Context(Protocol):
 
 
 @dataclass(frozen=True)
-class _Ctx:
+class Ctx:
     """A plain Context (the odds run decisions with one)."""
 
     state: Campaign

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Callable
 
 from ... import dice
-from .context import _Ctx as Ctx  # what a decision reads from its context: state, rules, options, roller
+from .context import Ctx  # what a decision reads from its context: state, rules, options, roller
 from .rolls import Roller
 from .state import Body, Campaign, Character, Injury
 

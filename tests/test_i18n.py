@@ -205,7 +205,7 @@ def test_dashboard_errors_in_french(db):
 
 
 def test_web_errors_name_no_command_line():
-    from sawbones.errors_fr import CLI_ONLY
+    from sawbones.errors_web import CLI_ONLY
     from sawbones.i18n import for_the_web
 
     for where, sample in raised_messages():

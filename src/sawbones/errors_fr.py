@@ -8,6 +8,8 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
+from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
+
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
 _UNKNOWN_TYPE = (
     "campaign {campaign}: event {version} has type {type}, unknown to this sawbones (written with event schema "
@@ -17,71 +19,7 @@ _UNKNOWN_TYPE = (
     "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
     "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
 
-ERRORS_FR: list[tuple[str, str]] = [
-    # storage
-    ("not a sawbones database (it holds other tables: {shown})",
-     "ce n'est pas une base sawbones (elle contient d'autres tables : {shown})"),
-    ("the database schema (revision {rev}) is newer than this sawbones (revision {HEAD}): upgrade sawbones",
-     "le schéma de la base (révision {rev}) est plus récent que ce sawbones (révision {HEAD}) : mettez sawbones à jour"),
-    ("the database file is damaged ({first}{more}): restore it from a backup (see docs/deployment.md)",
-     "le fichier de la base est abîmé ({first}{more}) : restaurez-le depuis une sauvegarde (voir docs/deployment.md)"),
-    ("the database schema ({row}) is newer than this sawbones: upgrade sawbones",
-     "le schéma de la base ({row}) est plus récent que ce sawbones : mettez sawbones à jour"),
-    ("the database is damaged (its schema revision is missing): restore it from a backup (see docs/deployment.md)",
-     "la base est abîmée (sa révision de schéma manque) : restaurez-la depuis une sauvegarde (voir docs/deployment.md)"),
-    ("no campaign named {name} (campaigns: {known})", "aucune campagne nommée {name} (campagnes : {known})"),
-    ("unsupported database URL {hide_target}: use a file path, sqlite:///path or "
-     "postgresql+psycopg://user:password@host/dbname",
-     "adresse de base non prise en charge {hide_target} : donnez un chemin de fichier, sqlite:///chemin ou "
-     "postgresql+psycopg://utilisateur:motdepasse@hôte/base"),
-    ("cannot open the database: this is a directory", "impossible d'ouvrir la base : c'est un dossier"),
-    ("a campaign named {name} already exists", "une campagne nommée {name} existe déjà"),
-    ("event versions must run 1, 2, 3 ... without gaps (found {ev_version} at position {i})",
-     "les versions des événements doivent suivre 1, 2, 3… sans trou ({ev_version} trouvé en position {i})"),
-    ("event {ev_version}: action numbers must never go down (found {ev_action})",
-     "événement {ev_version} : les numéros d'action ne doivent jamais baisser ({ev_action} trouvé)"),
-    ("cannot read the database URL {hide_target}", "impossible de lire l'adresse de la base {hide_target}"),
-    ("unsupported SQLite driver {driver} (use sqlite:///path)",
-     "pilote SQLite non pris en charge {driver} (utilisez sqlite:///chemin)"),
-    ("a SQLite URL needs a path: sqlite:///campaigns.db", "une adresse SQLite demande un chemin : sqlite:///campagnes.db"),
-    ("unsupported PostgreSQL driver {driver} (use postgresql+psycopg://...)",
-     "pilote PostgreSQL non pris en charge {driver} (utilisez postgresql+psycopg://…)"),
-    ("another write reached the campaign first; nothing was written, try again",
-     "une autre écriture a touché la campagne avant vous ; rien n'a été écrit, réessayez"),
-    ("the campaign changed while you renamed it; nothing was written, try again",
-     "la campagne a changé pendant que vous la renommiez ; rien n'a été écrit, réessayez"),
-    ("the campaign was deleted meanwhile; nothing was written",
-     "la campagne a été supprimée entre-temps ; rien n'a été écrit"),
-    ("the campaign changed while you acted (version {current}, you read {expected_version}); nothing was written, "
-     "try again",
-     "la campagne a changé pendant votre action (version {current}, vous aviez lu {expected_version}) ; rien n'a "
-     "été écrit, réessayez"),
-    # export / import
-    ('not a sawbones export (expected "format": "{FORMAT}")',
-     'ce n\'est pas un export sawbones ("format": "{FORMAT}" attendu)'),
-    ("export format version {doc_get_format_version} is not supported (this sawbones reads {FORMAT_VERSION})",
-     "la version d'export {doc_get_format_version} n'est pas prise en charge (ce sawbones lit la {FORMAT_VERSION})"),
-    ("the export holds no events", "l'export ne contient aucun événement"),
-    ("the first event must be {CREATED}, not {out_0_type}", "le premier événement doit être {CREATED}, pas {out_0_type}"),
-    ("the export names no campaign: pass --as NAME", "l'export ne nomme aucune campagne : donnez --as NOM"),
-    ("a campaign named {name} already exists: import it under another name with --as NAME",
-     "une campagne nommée {name} existe déjà : importez-la sous un autre nom avec --as NOM"),
-    ("cannot read {path}: {exc_strerror_or_exc}", "impossible de lire {path} : {exc_strerror_or_exc}"),
-    ("not a sawbones export: invalid JSON at line {exc_lineno} ({exc_msg})",
-     "ce n'est pas un export sawbones : JSON invalide ligne {exc_lineno} ({exc_msg})"),
-    ("events[{i}] lacks {join_missing}", "il manque {join_missing} à events[{i}]"),
-    ("events[{i}] has a field of the wrong type", "events[{i}] a un champ du mauvais type"),
-    ("cannot create {target}: {exc_strerror_or_exc}", "impossible de créer {target} : {exc_strerror_or_exc}"),
-    ("the export does not replay ({type_exc___name}: {exc})", "l'export ne se rejoue pas ({type_exc___name} : {exc})"),
-    ("an event of type {event_type} has schema version {schema_version}, newer than this sawbones ({target}): "
-     "upgrade sawbones to read this campaign",
-     "un événement de type {event_type} a la version de schéma {schema_version}, plus récente que ce sawbones "
-     "({target}) : mettez sawbones à jour pour lire cette campagne"),
-    ("cannot open the database: the folder {folder} does not exist (create it, or choose another --db)",
-     "impossible d'ouvrir la base : le dossier {folder} n'existe pas (créez-le, ou choisissez une autre --db)"),
-    ("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), or choose another --db",
-     "pas encore de base à {path} : créez d'abord une campagne (`sawbones campaign create NOM`), ou choisissez "
-     "une autre --db"),
+ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + [
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
@@ -497,49 +435,3 @@ ERRORS_FR: list[tuple[str, str]] = [
 # wrapped form too.
 _INVALID = ("Invalid value for {name}: ", "Valeur invalide pour {name} : ")
 ERRORS_FR += [(_INVALID[0] + en, _INVALID[1] + fr) for en, fr in ERRORS_FR if en.startswith("{") and "{name}" not in en]
-
-
-# On the web, a message does not send the GM to the command line: (English as raised, English for the
-# web, French for the web). tests/test_i18n.py fails on a message naming a command with no web wording,
-# unless only the command line can raise it (CLI_ONLY).
-WEB_WORDING: list[tuple[str, str, str]] = [
-    ("{healer_name} cannot treat injuries: needs {and_join_missing} (add with `character edit {healer_name} "
-     "--prof medicine,herbalism_kit`)",
-     "{healer_name} cannot treat injuries: needs {and_join_missing} (add them in {healer_name}'s Edit form)",
-     "{healer_name} ne peut pas soigner de blessures : il lui faut {and_join_missing} (ajoutez-les dans le "
-     "formulaire Modifier de {healer_name})"),
-    ("{definition_name_en} requires magic: mundane treatment has no effect (use `heal {patient_name} --spell SPELL "
-     "--injury {injury_id}`)",
-     "{definition_name_en} requires magic: mundane treatment has no effect (use Heal (magic) on {injury_id})",
-     "{definition_name_en} demande de la magie : un traitement ordinaire est sans effet (utilisez Soin magique sur "
-     "{injury_id})"),
-    ("a save is waiting for a player's die ({waiting}): answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)",
-     "a save is waiting for a player's die ({waiting}): answer it first (Saves waiting for a die)",
-     "un jet attend le dé d'un joueur ({waiting}) : répondez-y d'abord (Jets en attente d'un dé)"),
-    ("campaign {state_name} loads the content pack {pack}, which is not there: put it back, or point the campaign "
-     "to it with `campaign set --pack DIR`",
-     "campaign {state_name} loads the content pack {pack}, which is not there: put it back on the server",
-     "la campagne {state_name} charge le paquet de contenu {pack}, qui n'est plus là : remettez-le sur le serveur"),
-    ("campaign {self_campaign} has no GM secret yet: make one with `sawbones --campaign {self_campaign} gm-link`",
-     "campaign {self_campaign} has no GM secret yet: the server's administrator makes one (gm-link)",
-     "la campagne {self_campaign} n'a pas encore de secret de MJ : l'administrateur du serveur en crée un (gm-link)"),
-    ("campaign {campaign} has no API secret yet: make one with `sawbones --campaign {campaign} gm-link --api-secret`",
-     "campaign {campaign} has no API secret yet: the server's administrator makes one (gm-link --api-secret)",
-     "la campagne {campaign} n'a pas encore de secret d'API : l'administrateur du serveur en crée un "
-     "(gm-link --api-secret)"),
-    ("this server is closed: listing and creating campaigns need its admin secret (`Authorization: Bearer <admin "
-     "secret>`, see `sawbones admin-secret`)",
-     "this server is closed: listing and creating campaigns need its admin secret (`Authorization: Bearer <admin "
-     "secret>`; the server's administrator has it)",
-     "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
-     "Bearer <secret d'administration>` ; l'administrateur du serveur le détient)"),
-    ("--types: a weight is above 0 and at most 1000, not {weight} ({table})",  # the API's parameters have no --
-     "types: a weight is above 0 and at most 1000, not {weight} ({table})",
-     "types : un poids est supérieur à 0 et vaut 1000 au plus, pas {weight} ({table})"),
-    ("--compare: option {option_id} has no choices to compare", "compare: option {option_id} has no choices to compare",
-     "compare : l'option {option_id} n'a pas de choix à comparer"),
-]
-CLI_ONLY = (
-    "no campaign chosen:", "no database at", "give an amount and a damage type", "give AMOUNT TYPE pairs",
-    "this needs the campaign's GM secret",  # the API's own instruction to API clients
-)

@@ -74,7 +74,7 @@ def template_for(text: str) -> tuple[str, dict[str, str]] | None:
 
 @lru_cache(maxsize=1)
 def _web() -> list[tuple[re.Pattern[str], str, str]]:
-    from .errors_fr import WEB_WORDING
+    from .errors_web import WEB_WORDING
 
     return [(_pattern(en), web_en, web_fr) for en, web_en, web_fr in WEB_WORDING]
 

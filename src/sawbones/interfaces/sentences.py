@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
+from .sentence_parts import (_damage, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
+                             _wound_received)
 
 # causes and notes the rules write in English inside events
 add_texts([
@@ -254,35 +256,6 @@ def fact_text(f: dict[str, Any], c: _Ctx) -> str:
     return c.say(key) if key in W else c.say("fact_other")
 
 
-def _sheet_fields(changes: Any, c: _Ctx) -> str:
-    labels = {"hp": ("HP", "PV"), "max_hp": ("max HP", "PV max"), "notes": ("notes", "notes"),
-              "name": ("name", "nom"), "npc": ("NPC", "PNJ"), "abilities": ("abilities", "caractéristiques"),
-              "saves": ("saves", "jets de sauvegarde"), "skills": ("skills", "compétences"),
-              "proficiencies": ("proficiencies", "maîtrises"), "hit_die": ("hit die", "dé de vie"),
-              "hit_dice": ("Hit Dice", "dés de vie"), "hit_dice_max": ("Hit Dice max", "dés de vie max"),
-              "body": ("body", "corps"), "long_rests": ("long rests", "repos longs"),
-              "deadline_at": ("deadline", "échéance"), "deadline_passed": ("deadline", "échéance"),
-              "dc": ("DC", "DD"), "failures": ("failures", "échecs"), "next_tick_at": ("next daily effect",
-                                                                                    "prochain effet quotidien")}
-    keys = list(changes) if isinstance(changes, dict) else []
-    return ", ".join(dict.fromkeys(labels.get(k, (k.replace("_", " "),) * 2)[c.lang == "fr"] for k in keys))
-
-
-def _hp_changed(c: _Ctx) -> str:
-    d = c.d
-    cause = d.get("cause") or d.get("why")
-    return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
-                 max_hp=c.say("max_hp", max_hp=d["max_hp"]) if "max_hp" in d else "",
-                 cause=f" · {c.name(cause)}" if cause else "")
-
-
-def _damage(c: _Ctx) -> str:
-    d = c.d
-    parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
-    extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
-    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
-
-
 def _noted(c: _Ctx) -> str:
     if c.d.get("moment") == "combat_end":
         return c.say("combat_end", ended=c.d.get("ended", 0))
@@ -338,13 +311,6 @@ def _condition_gained(c: _Ctx) -> str:
                  source=f" ← {src}" if src else "")
 
 
-def _injury_gained(c: _Ctx) -> str:
-    d = c.d
-    site = f" ({c.say(d['site'])})" if d.get("site") in ("hand", "foot") else ""
-    return c.say("injury_gained", who=c.who(), id=d.get("id"), name=c.name(d.get("injury"), "injuries"), site=site,
-                 severity=c.name(d.get("severity"), "severities"), d20=d.get("d20"), dc=d.get("dc"))
-
-
 def check_text(d: dict[str, Any], lang: str) -> str:
     """A check with its roll: "12 (1d20: 7, +5)", or "12 (typed)" when the table gave the total.
 
@@ -360,14 +326,6 @@ def check_text(d: dict[str, Any], lang: str) -> str:
     return f"{check} ({say('typed', lang)})"
 
 
-def _injury_changed(c: _Ctx) -> str:
-    if c.d.get("note") == "deadline met: treatment started":
-        return c.say("deadline_held", who=c.who(), injury=c.injury())
-    if c.d.get("note"):
-        return c.say("injury_note", who=c.who(), injury=c.injury(), note=c.name(c.d["note"]))
-    return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
-
-
 def _injury_healed(c: _Ctx) -> str:
     d = c.d
     if d.get("how") == "replaced":
@@ -378,16 +336,6 @@ def _injury_healed(c: _Ctx) -> str:
     if d.get("spell"):
         how = f"{how}, {c.name(d['spell'], 'spells')}"
     return c.say("injury_healed", who=c.who(), injury=c.injury(), how=how)
-
-
-def _wound_received(c: _Ctx) -> str:
-    d = c.d
-    fort = d.get("fort") or {}
-    fort_text = (c.say("wound_fort", save=c.name("fortitude", "saves"), total=fort.get("total"), dc=fort.get("dc"),
-                       verdict=c.say("ignored" if fort.get("success") else "not_ignored"))
-                 if fort.get("total") is not None else "")
-    return c.say("wound_received", who=c.who(), part=c.part(d.get("part"), d.get("side")), damage=d.get("damage"),
-                 kind=c.say("superficial" if d.get("superficial") else "severe"), fort=fort_text)
 
 
 SENTENCES: dict[str, Callable[[_Ctx], str]] = {
@@ -446,16 +394,6 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "pending_cleared": lambda c: c.say("pending_cleared", id=c.d.get("id")),
     "action_undone": lambda c: c.say("action_undone", action=c.d.get("action")),
 }
-
-
-def _value(value: Any, c: _Ctx) -> str:
-    if isinstance(value, bool):
-        return ("oui" if value else "non") if c.lang == "fr" else ("yes" if value else "no")
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value) or "—"
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items()) or "—"
-    return str(value)
 
 
 def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str:

@@ -1,0 +1,70 @@
+"""Sentences of events that read only their own data: `c` is the sentence's context (sentences.py `_Ctx`:
+the event's data `d`, the campaign, the rules, the language, and `say`, `who`, `name`, ... to word them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _sheet_fields(changes: Any, c: Any) -> str:
+    labels = {"hp": ("HP", "PV"), "max_hp": ("max HP", "PV max"), "notes": ("notes", "notes"),
+              "name": ("name", "nom"), "npc": ("NPC", "PNJ"), "abilities": ("abilities", "caractéristiques"),
+              "saves": ("saves", "jets de sauvegarde"), "skills": ("skills", "compétences"),
+              "proficiencies": ("proficiencies", "maîtrises"), "hit_die": ("hit die", "dé de vie"),
+              "hit_dice": ("Hit Dice", "dés de vie"), "hit_dice_max": ("Hit Dice max", "dés de vie max"),
+              "body": ("body", "corps"), "long_rests": ("long rests", "repos longs"),
+              "deadline_at": ("deadline", "échéance"), "deadline_passed": ("deadline", "échéance"),
+              "dc": ("DC", "DD"), "failures": ("failures", "échecs"), "next_tick_at": ("next daily effect",
+                                                                                    "prochain effet quotidien")}
+    keys = list(changes) if isinstance(changes, dict) else []
+    return ", ".join(dict.fromkeys(labels.get(k, (k.replace("_", " "),) * 2)[c.lang == "fr"] for k in keys))
+
+
+def _hp_changed(c: Any) -> str:
+    d = c.d
+    cause = d.get("cause") or d.get("why")
+    return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
+                 max_hp=c.say("max_hp", max_hp=d["max_hp"]) if "max_hp" in d else "",
+                 cause=f" · {c.name(cause)}" if cause else "")
+
+
+def _damage(c: Any) -> str:
+    d = c.d
+    parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
+    extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
+    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
+
+
+def _value(value: Any, c: Any) -> str:
+    if isinstance(value, bool):
+        return ("oui" if value else "non") if c.lang == "fr" else ("yes" if value else "no")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or "—"
+    return str(value)
+
+
+def _wound_received(c: Any) -> str:
+    d = c.d
+    fort = d.get("fort") or {}
+    fort_text = (c.say("wound_fort", save=c.name("fortitude", "saves"), total=fort.get("total"), dc=fort.get("dc"),
+                       verdict=c.say("ignored" if fort.get("success") else "not_ignored"))
+                 if fort.get("total") is not None else "")
+    return c.say("wound_received", who=c.who(), part=c.part(d.get("part"), d.get("side")), damage=d.get("damage"),
+                 kind=c.say("superficial" if d.get("superficial") else "severe"), fort=fort_text)
+
+
+def _injury_gained(c: Any) -> str:
+    d = c.d
+    site = f" ({c.say(d['site'])})" if d.get("site") in ("hand", "foot") else ""
+    return c.say("injury_gained", who=c.who(), id=d.get("id"), name=c.name(d.get("injury"), "injuries"), site=site,
+                 severity=c.name(d.get("severity"), "severities"), d20=d.get("d20"), dc=d.get("dc"))
+
+
+def _injury_changed(c: Any) -> str:
+    if c.d.get("note") == "deadline met: treatment started":
+        return c.say("deadline_held", who=c.who(), injury=c.injury())
+    if c.d.get("note"):
+        return c.say("injury_note", who=c.who(), injury=c.injury(), note=c.name(c.d["note"]))
+    return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))

@@ -16,6 +16,7 @@ from ..engine.campaign import find_character
 from .decide import find_affliction
 from ..engine.effects import option_matches
 from ..engine.state import DAY, HOUR, UNIT_SECONDS
+from ..engine.context import Context
 
 Event = dict[str, Any]
 CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")
@@ -122,7 +123,7 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
     return new, facts
 
 
-def cast(ctx: Any, name: str, key: str, spell: str, cl_check: int | None = None, cl: int | None = None,
+def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = None, cl: int | None = None,
          ) -> list[Event]:
     """A spell on one affliction of a character, with the caster level check where the rules ask for it."""
     character = find_character(ctx.state, name)
@@ -161,7 +162,7 @@ def cast(ctx: Any, name: str, key: str, spell: str, cl_check: int | None = None,
                                                   "rolls": list(ctx.roller.made[mark:])}}]
 
 
-def recover(ctx: Any, name: str, bed_rest: bool, care: bool = False) -> list[Event]:
+def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list[Event]:
     """A full day of bed rest, or a night of normal rest, for every poison out of a character's system (TRK-8).
 
     One step per bed-rest day or per 2 nights; doubled with long-term care (heal_check_doubles);

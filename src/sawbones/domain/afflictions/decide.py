@@ -20,6 +20,7 @@ from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from ..engine.state import UNIT_SECONDS, Campaign, Character
 from ..engine.timeline import PENDING_EVENT, advance_to, scheduler
+from ..engine.context import Context
 
 Event = dict[str, Any]
 
@@ -40,7 +41,7 @@ def find_affliction(character: Character, key: str, rules: Any = None) -> Afflic
     raise UsageError(f"{character.name} has no affliction {key!r} (afflictions: {known})")
 
 
-def save_key(ctx: Any, save: str) -> tuple[str, str]:
+def save_key(ctx: Context, save: str) -> tuple[str, str]:
     """(the key on the character's sheet, the ability behind it) for a named save in this campaign's system.
 
     In a dnd5e campaign Fortitude is the Con save (vocabulary `maps_to`).
@@ -48,25 +49,25 @@ def save_key(ctx: Any, save: str) -> tuple[str, str]:
     return saves.sheet_key(ctx.rules, ctx.state.system, save)
 
 
-def read_save(ctx: Any, character: Character, save: str) -> saves.SaveReading:
+def read_save(ctx: Context, character: Character, save: str) -> saves.SaveReading:
     """What applies to this character's save: the sheet, and the roll query's answer (conditions included)."""
     return saves.read(character, ctx.rules, ctx.options, ctx.state.system, save)
 
 
-def save_bonus(ctx: Any, character: Character, save: str) -> int:
+def save_bonus(ctx: Context, character: Character, save: str) -> int:
     """The character's flat bonus to this save: the sheet's value (or the ability modifier), plus what the roll
     query adds (modifiers, conditions through their readings, ability changes)."""
     return read_save(ctx, character, save).bonus
 
 
-def roll_save(ctx: Any, character: Character, save: str, dc: int, why: str, total: int | None = None,
+def roll_save(ctx: Context, character: Character, save: str, dc: int, why: str, total: int | None = None,
               d20: int | None = None) -> dict[str, Any]:
     """A save: the typed total, or the typed d20 plus the bonus, or a rolled d20 plus the bonus (saves.roll:
     advantage/disadvantage in 5e, automatic failure, pf1e's natural 1 and 20); the breakdown goes with it."""
     return saves.roll(ctx.roller, ctx.state.system, read_save(ctx, character, save), dc, why, total, d20)
 
 
-def _hp_events(ctx: Any, character: Character, hp: int, loss: int, why: str, at_most: int | None = None,
+def _hp_events(ctx: Context, character: Character, hp: int, loss: int, why: str, at_most: int | None = None,
                ) -> tuple[int, list[Event]]:
     """HP after a track's damage or HP loss, under the system's hit point model (pf1e: below 0, dead at -Con)."""
     result = hit_points.lower(replace(character, hp=hp), loss, ctx.rules, ctx.options, ctx.state.system,
@@ -75,7 +76,7 @@ def _hp_events(ctx: Any, character: Character, hp: int, loss: int, why: str, at_
     return result.hp, events + hit_points.death_event(character, result)
 
 
-def _fire(ctx: Any, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
+def _fire(ctx: Context, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
           ) -> tuple[AfflictionState, int, list[Event], list[dict[str, Any]]]:
     """Outcomes of `affliction_save` triggers: poison damage, hit point loss, ability damage (rolled)."""
     events: list[Event] = []
@@ -125,14 +126,14 @@ def _one_death(events: list[Event]) -> list[Event]:
     return out
 
 
-def _rolls(ctx: Any, start: int) -> list[dict[str, Any]]:
+def _rolls(ctx: Context, start: int) -> list[dict[str, Any]]:
     return list(ctx.roller.made[start:])
 
 
 # ---------------------------------------------------------------- exposure
 
 
-def start_stages(ctx: Any, defn: s.Affliction, deadly: str | None) -> tuple[int, ...]:
+def start_stages(ctx: Context, defn: s.Affliction, deadly: str | None) -> tuple[int, ...]:
     """Where a failed initial save puts the victim on each track (TRK-1, TRK-3 deadly start)."""
     stage = deadly or (ctx.options.get("deadly_start") or {}).get(defn.id) or defn.start_stage
     out = []
@@ -151,7 +152,7 @@ def start_stages(ctx: Any, defn: s.Affliction, deadly: str | None) -> tuple[int,
     return tuple(out)
 
 
-def _new_state(ctx: Any, defn: s.Affliction, character: Character, deadly: str | None,
+def _new_state(ctx: Context, defn: s.Affliction, character: Character, deadly: str | None,
                ) -> tuple[AfflictionState, tuple[int, ...]]:
     now = ctx.state.clock
     stages = start_stages(ctx, defn, deadly)
@@ -171,7 +172,7 @@ def _new_state(ctx: Any, defn: s.Affliction, character: Character, deadly: str |
     return a, stages
 
 
-def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d20: int | None = None,
+def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None, d20: int | None = None,
            deadly: str | None = None) -> list[Event]:
     """Exposure to a disease or poison (TRK-1, TRK-15, TRK-16): the initial save and what follows."""
     state: Campaign = ctx.state
@@ -243,7 +244,7 @@ def expose(ctx: Any, name: str, affliction_id: str, total: int | None = None, d2
 # ---------------------------------------------------------------- periodic saves
 
 
-def resolve_save(ctx: Any, character_id: str, affliction_key: str, total: int | None = None,
+def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: int | None = None,
                  d20: int | None = None) -> list[Event]:
     """One periodic save (rolled, or typed): the triggers it sets off, then `step`."""
     character = find_character(ctx.state, character_id)
@@ -272,7 +273,7 @@ def resolve_save(ctx: Any, character_id: str, affliction_key: str, total: int | 
     return _one_death([{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts))
 
 
-def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
+def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event]:
     """A save falls due on the clock: roll it (auto), or stop the advance for a player's die."""
     if getattr(ctx, "auto", True):
         return resolve_save(ctx, character_id, affliction_id)
@@ -290,7 +291,7 @@ def _due_save(character_id: str, affliction_id: str, ctx: Any) -> list[Event]:
 
 
 @scheduler
-def _affliction_saves(ctx: Any):
+def _affliction_saves(ctx: Context):
     waiting = {(p.character, p.affliction) for p in ctx.state.pending}  # queued: due, but not again
     for index, character in enumerate(ctx.state.characters):
         if character.dead:
@@ -301,7 +302,7 @@ def _affliction_saves(ctx: Any):
                 yield a.next_save_at, key, partial(_due_save, character.id, a.id)
 
 
-def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d20: int | None = None,
+def _settle(ctx: Context, state: Campaign, pending: Any, total: int | None = None, d20: int | None = None,
             ) -> tuple[list[Event], Campaign]:
     """Clear a pending save and make it (typed, or rolled) if it is still due as it was queued."""
     events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id}}]
@@ -316,7 +317,7 @@ def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d
     return events, state
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None,
            auto: bool = False) -> list[Event]:
     """A player's die for a pending save. Once no save waits any more, the interrupted advance resumes up to its
     target (what else is due at this moment first); `auto` rolls the other saves queued with it as well."""

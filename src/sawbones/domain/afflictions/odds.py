@@ -64,6 +64,7 @@ from ..engine.rolls import Roller
 from ..engine.odds_engine import _freeze
 from ..engine.saves import SaveTerms
 from ..engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
+from ..engine.context import Context
 
 HEALTHY = "healthy"
 DEFAULT_CURVE = 365  # saves in a curve without a horizon (it stops earlier once it is all over)
@@ -271,7 +272,7 @@ def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
     return built
 
 
-def instance_bonus(ctx: Any, character: Any, instance: AfflictionState) -> int:
+def instance_bonus(ctx: Context, character: Any, instance: AfflictionState) -> int:
     """The bonus to give `odds(..., state=instance)` for a character's own instance: the engine's flat save
     bonus (the sheet and everything the roll query adds) less what this instance alone adds (`save_terms`),
     which the chain adds back state by state.

@@ -9,6 +9,7 @@ from ...errors import NotFound, UsageError
 from .names import check_name
 from .options import parse_option_value
 from .state import ABILITIES, Body, Campaign, Character, slug
+from .context import Context
 
 Event = dict[str, Any]
 
@@ -27,7 +28,7 @@ def find_character(state: Campaign, key: str) -> Character:
     return character
 
 
-def set_option(ctx: Any, option: str, text: str | None) -> list[Event]:
+def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
     if text is None:
         ctx.rules.get("options", option)
         return [{"type": "option_set", "data": {"option": option, "reset": True}}]
@@ -78,7 +79,7 @@ def _check_external(state: Campaign, refs: list[str], character_id: str | None) 
             raise UsageError(f"{other.name} already has the external reference {ref!r}", "external")
 
 
-def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
+def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]:
     state: Campaign = ctx.state
     name = check_name(name, "character")
     if state.character(name) is not None:
@@ -109,7 +110,7 @@ def add_character(ctx: Any, name: str, sheet: dict[str, Any]) -> list[Event]:
     return [{"type": "character_added", "data": data}]
 
 
-def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
+def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]:
     character = find_character(ctx.state, key)
     sheet = _check_sheet(sheet)
     _check_external(ctx.state, sheet.get("external", []), character.id)
@@ -140,12 +141,12 @@ def edit_character(ctx: Any, key: str, sheet: dict[str, Any]) -> list[Event]:
     return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
 
 
-def remove_character(ctx: Any, key: str) -> list[Event]:
+def remove_character(ctx: Context, key: str) -> list[Event]:
     character = find_character(ctx.state, key)
     return [{"type": "character_removed", "data": {"id": character.id}}]
 
 
-def import_characters(ctx: Any, entries: list[Any]) -> list[Event]:
+def import_characters(ctx: Context, entries: list[Any]) -> list[Event]:
     """Characters from other tools' sheets, in one action: a character found by one of its external
     references (else by name) has its sheet updated, injuries, wounds and afflictions kept; any other is
     added. `entries`: objects with name, sheet, external and source (adapters/sheets.py)."""

@@ -26,6 +26,7 @@ from .effects import ActiveEffect, option_matches, provider
 from .evolve import handles
 from .state import Campaign, Character, TimedCondition
 from .timeline import scheduler
+from .context import Context
 
 Event = dict[str, Any]
 END_OF_COMBAT = "end_of_combat"  # an option's duration that lasts until the GM ends the combat
@@ -52,7 +53,7 @@ def option_duration(rules: Any, options: dict[str, Any], option_id: str) -> int 
     return parse_duration(text) if text else None
 
 
-def on_gain(ctx: Any, character: Character, effects: Iterable[ActiveEffect], now: int) -> list[Event]:
+def on_gain(ctx: Context, character: Character, effects: Iterable[ActiveEffect], now: int) -> list[Event]:
     """For a source just gained: its conditions whose duration option gives a span become timed ones."""
     out = []
     for active in effects:
@@ -90,7 +91,7 @@ def _timed_conditions(character: Character, rules: Any, options: dict[str, Any])
                            s.Text(fr=timed.name_fr, en=timed.name_en), {"until": timed.until})
 
 
-def end_combat(ctx: Any) -> list[Event]:
+def end_combat(ctx: Context) -> list[Event]:
     """The GM ends the combat: every timed condition that lasts until then ends (temporary_condition_duration)."""
     ended = [{"type": "condition_ended", "data": {"character": c.id, "id": t.id, "why": "combat_ended",
                                                   "at": ctx.state.clock}}
@@ -98,13 +99,13 @@ def end_combat(ctx: Any) -> list[Event]:
     return [{"type": "noted", "data": {"moment": "combat_end", "ended": len(ended)}}] + ended
 
 
-def _expire(character_id: str, timed_id: str, ctx: Any) -> list[Event]:
+def _expire(character_id: str, timed_id: str, ctx: Context) -> list[Event]:
     return [{"type": "condition_ended", "data": {"character": character_id, "id": timed_id, "why": "expired",
                                                  "at": ctx.state.clock}}]
 
 
 @scheduler
-def _due(ctx: Any) -> Iterable[tuple[int, str, Any]]:
+def _due(ctx: Context) -> Iterable[tuple[int, str, Any]]:
     for character in ctx.state.characters:
         for timed in character.conditions:
             if not timed.ended and timed.until is not None:

@@ -12,6 +12,7 @@ from .campaign import find_character
 from .effects import _load_providers, conditions, triggers_on
 from .evolve import fold
 from .state import Character
+from .context import Context
 
 Event = dict[str, Any]
 InjuryRule = Callable[..., list[Event]]
@@ -32,19 +33,19 @@ def on_magic_healing(fn: Callable[[Any, str, int], list[Event]]) -> Callable[[An
     return fn
 
 
-def _gain_injury(ctx: Any, character: Character, table: str, d20: int | None = None, site: str | None = None,
+def _gain_injury(ctx: Context, character: Character, table: str, d20: int | None = None, site: str | None = None,
                  state: Any = None, *, cause: str) -> list[Event]:
     _load_providers()  # the rule modules register their hooks on import
     return _INJURY_RULE[0](ctx, character, table, d20, site, state, cause=cause) if _INJURY_RULE else []
 
 
-def magic_healing(ctx: Any, character_id: str, hp: int) -> list[Event]:
+def magic_healing(ctx: Context, character_id: str, hp: int) -> list[Event]:
     """The events every registered rule adds for `hp` points of magical healing."""
     _load_providers()
     return [event for fn in _MAGIC_HEALING for event in fn(ctx, character_id, hp)]
 
 
-def _check_types(ctx: Any, parts: list[tuple[int, str]]) -> None:
+def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> None:
     if not parts:
         raise UsageError("give an amount and a damage type, e.g. `damage Aria 7 fire`")
     for amount, kind in parts:
@@ -55,7 +56,7 @@ def _check_types(ctx: Any, parts: list[tuple[int, str]]) -> None:
             raise UsageError(f"unknown damage type {kind!r} (known: {known})")
 
 
-def _injury_type(ctx: Any, parts: list[tuple[int, str]], chosen: str | None) -> str:
+def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:
     """The type of the largest share; ties by option multi_type_tiebreak (INJ-3)."""
     if chosen is not None:
         if chosen not in {k for _, k in parts}:
@@ -76,11 +77,11 @@ def _injury_type(ctx: Any, parts: list[tuple[int, str]], chosen: str | None) -> 
     return ctx.roller.choice(tied, "injury table: tie between damage types")
 
 
-def injury_eligible(ctx: Any, character: Character) -> bool:
+def injury_eligible(ctx: Context, character: Character) -> bool:
     return not character.npc or bool(ctx.options.get("apply_to_npcs"))
 
 
-def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = None, site: str | None = None,
+def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | None = None, site: str | None = None,
            injury_type: str | None = None) -> list[Event]:
     _check_types(ctx, parts)
     character = find_character(ctx.state, name)
@@ -125,7 +126,7 @@ def damage(ctx: Any, name: str, parts: list[tuple[int, str]], d20: int | None = 
     return events
 
 
-def lose_hp(ctx: Any, character: Character, amount: int, source: str, state: Any = None, *,
+def lose_hp(ctx: Context, character: Character, amount: int, source: str, state: Any = None, *,
             at_most: int | None = None, injury: bool = True, stable: bool | None = None) -> list[Event]:
     """HP loss that is not damage, under the system's hit point model (`at_most`: "1 or down to -1, whichever is
     worse"). `injury`: dropping to 0 HP gives the injury of option puncture_zero_hp_injury (Puncture Wound).
@@ -158,7 +159,7 @@ def heal_hp(character: Character, amount: int) -> dict[str, Any]:
             "stable": False if character.hp + amount > 0 else character.stable}
 
 
-def dying_check(ctx: Any, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
+def dying_check(ctx: Context, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
     """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
 
     `typed`: the check's total as rolled at the table. (None, []) when the system has no such check or the

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 from ...errors import RuleViolation
 from .evolve import evolve
 from .state import Campaign, with_fields
+from .context import Context
 
 Due = tuple[int, str, Callable[[Any], list[dict]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
@@ -46,7 +47,7 @@ class AdvanceContext:
     target: int = 0
 
 
-def next_due(ctx: Any) -> int | None:
+def next_due(ctx: Context) -> int | None:
     """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
     from .effects import _load_providers
 
@@ -56,7 +57,7 @@ def next_due(ctx: Any) -> int | None:
     return min(moments) if moments else None
 
 
-def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
+def advance(ctx: Context, seconds: int, auto: bool = False) -> list[dict]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 
     Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
@@ -65,7 +66,7 @@ def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
     return advance_folded(ctx, seconds, auto)[0]
 
 
-def advance_folded(ctx: Any, seconds: int, auto: bool = False) -> tuple[list[dict], Campaign]:
+def advance_folded(ctx: Context, seconds: int, auto: bool = False) -> tuple[list[dict], Campaign]:
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
@@ -74,12 +75,12 @@ def advance_folded(ctx: Any, seconds: int, auto: bool = False) -> tuple[list[dic
     return _advance_to(ctx, ctx.state.clock + seconds, auto)
 
 
-def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
+def advance_to(ctx: Context, target: int, auto: bool = False) -> list[dict]:
     """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
     return _advance_to(ctx, target, auto)[0]
 
 
-def _advance_to(ctx: Any, target: int, auto: bool) -> tuple[list[dict], Campaign]:
+def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict], Campaign]:
     from .effects import _load_providers
 
     _load_providers()  # rule modules register their schedulers on import

@@ -18,19 +18,20 @@ from .damage import dying_check, is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
+from .context import Context
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
 
 
-def _dc(ctx: Any, active: Any) -> int:
+def _dc(ctx: Context, active: Any) -> int:
     dc = active.effect.save.dc
     if dc == "affliction":
         return ctx.rules.afflictions[active.content_id].dc
     return dc
 
 
-def run_moment(ctx: Any, name: str, moment: str, saves: list[int]) -> list[Event]:
+def run_moment(ctx: Context, name: str, moment: str, saves: list[int]) -> list[Event]:
     if moment not in MOMENTS:
         raise UsageError(f"unknown moment {moment!r} (turn, dash, action)")
     character = find_character(ctx.state, name)

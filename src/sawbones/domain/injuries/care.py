@@ -14,6 +14,7 @@ from ..engine.damage import heal_hp, magic_healing
 from ..engine.evolve import fold
 from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
 from ..engine.timeline import advance_folded
+from ..engine.context import Context
 
 Event = dict[str, Any]
 
@@ -26,21 +27,21 @@ def find_injury(character: Character, key: str) -> Injury:
     return found
 
 
-def _healed(ctx: Any, character: Character, injury: Injury, how: str, **extra: Any) -> list[Event]:
+def _healed(ctx: Context, character: Character, injury: Injury, how: str, **extra: Any) -> list[Event]:
     data: dict[str, Any] = {"character": character.id, "injury": injury.id, "how": how, **extra}
     if injury.max_hp_lost and ctx.options.get("restore_maxhp_on_heal", True):
         data["max_hp"] = character.max_hp + injury.max_hp_lost
     return [{"type": "injury_healed", "data": data}]
 
 
-def _treatment_seconds(ctx: Any, severity: Any) -> int:
+def _treatment_seconds(ctx: Context, severity: Any) -> int:
     time = severity.treatment.time
     formula = ctx.options.get(time.from_option) if time.from_option else time.amount
     amount = ctx.roller.roll(str(formula), f"treatment time ({severity.id}, {time.unit}s)")
     return amount * UNIT_SECONDS[time.unit]
 
 
-def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Character | None:
+def _check_healer(ctx: Context, patient: Character, healer_name: str | None) -> Character | None:
     if healer_name is None:
         return None  # the GM vouches for Medicine proficiency and the herbalism kit
     healer = find_character(ctx.state, healer_name)
@@ -55,7 +56,7 @@ def _check_healer(ctx: Any, patient: Character, healer_name: str | None) -> Char
     return healer
 
 
-def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
+def _treatment_check(ctx: Context, healer: Character, patient: Character) -> Any:
     """The healer's check as the roll query reads it (saves.read_check): Wisdom (Medicine), or an Intelligence
     check with the herbalism kit (option treatment_check); self-treatment adds its disadvantage."""
     from ..engine import saves
@@ -72,7 +73,7 @@ def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
     return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)
 
 
-def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
+def treat(ctx: Context, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
     """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
     spent = spend_treatment_time(ctx, name, injury_key, check, healer_name)
     return list(spent.events) + treatment_check(ctx, spent, check)
@@ -90,7 +91,7 @@ class TreatmentSpent:
     definition: Any
 
 
-def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None = None,
+def spend_treatment_time(ctx: Context, name: str, injury_key: str, check: int | None = None,
                          healer_name: str | None = None) -> TreatmentSpent:
     """`treat` up to the check: who treats what (refusals), the treatment time rolled and spent on the clock
     (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
@@ -117,7 +118,7 @@ def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None
     return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
 
 
-def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
+def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
     """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
     healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
     state, healer, definition = spent.state, spent.healer, spent.definition
@@ -154,7 +155,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
     return events
 
 
-def _heals_by_rest(ctx: Any, injury: Injury, kind: str) -> bool:
+def _heals_by_rest(ctx: Context, injury: Injury, kind: str) -> bool:
     if injury.no_natural_healing or injury.magic_only:
         return False
     severity = ctx.rules.severities[injury.severity]
@@ -166,7 +167,7 @@ def _heals_by_rest(ctx: Any, injury: Injury, kind: str) -> bool:
     return False
 
 
-def long_rest(ctx: Any, names: list[str]) -> list[Event]:
+def long_rest(ctx: Context, names: list[str]) -> list[Event]:
     """8 hours pass; then each listed character (default: the party) heals what a long rest heals.
 
     With long_rest_requires_hp (5e), a character below 1 HP when the rest starts gains none of its
@@ -204,7 +205,7 @@ def long_rest(ctx: Any, names: list[str]) -> list[Event]:
     return events
 
 
-def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls: list[int]) -> list[Event]:
+def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], rolls: list[int]) -> list[Event]:
     """1 hour passes; each Hit Die spent heals one minor injury (INJ-10) and HP as usual."""
     character = find_character(ctx.state, name)
     if hit_dice > character.hit_dice:
@@ -237,7 +238,7 @@ def short_rest(ctx: Any, name: str, hit_dice: int, injury_keys: list[str], rolls
 # ---------------------------------------------------------------- magic
 
 
-def _tier_rank(ctx: Any, tier: str) -> int:
+def _tier_rank(ctx: Context, tier: str) -> int:
     return ctx.rules.magic_tiers[tier].rank
 
 
@@ -254,7 +255,7 @@ def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[st
     return (severity.magic_tier,)
 
 
-def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> bool:
+def spell_heals(ctx: Context, spell: Any, character: Character, injury: Injury) -> bool:
     """Does this casting reach this injury's severity (or is it a relevant remedy)?
 
     A spell heals with one of the tiers the injury needs, or with a tier ranked above all of them
@@ -274,7 +275,7 @@ def spell_heals(ctx: Any, spell: Any, character: Character, injury: Injury) -> b
         _tier_rank(ctx, spell.injury_tier) > max(_tier_rank(ctx, tier) for tier in needed)
 
 
-def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
+def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, hp: int | None = None) -> list[Event]:
     """One casting heals one injury whose severity its tier reaches (magic_heals_per_effect: that many, the most
     severe first; the --injury given first); it may also restore HP."""
     character = find_character(ctx.state, name)
@@ -311,7 +312,7 @@ def heal(ctx: Any, name: str, spell_id: str, injury_key: str | None = None, hp: 
     return events
 
 
-def _why_not(ctx: Any, spell: Any, character: Character, injury: Injury) -> str:
+def _why_not(ctx: Context, spell: Any, character: Character, injury: Injury) -> str:
     definition = ctx.rules.injuries[injury.injury]
     severity = ctx.rules.severities[injury.severity]
     needed = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
@@ -320,7 +321,7 @@ def _why_not(ctx: Any, spell: Any, character: Character, injury: Injury) -> str:
     return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed}"
 
 
-def stabilize(ctx: Any, name: str) -> list[Event]:
+def stabilize(ctx: Context, name: str) -> list[Event]:
     character = find_character(ctx.state, name)
     if character.hp > 0 or character.dead:
         raise RuleViolation(f"{character.name} is not dying")

@@ -19,6 +19,7 @@ from ..engine.evolve import handles
 from .table import pick_row
 from ..engine.state import DAY, Campaign, Character, Injury, with_fields
 from ..engine.timeline import scheduler
+from ..engine.context import Context
 
 Event = dict[str, Any]
 MAX_REROLLS = 50
@@ -49,7 +50,7 @@ def _possible(character: Character, definition: Any) -> bool:
     return True
 
 
-def _choose_site(ctx: Any, character: Character, site: str | None) -> str:
+def _choose_site(ctx: Context, character: Character, site: str | None) -> str:
     body = character.body
     available = [p for p, n in (("hand", body.hands), ("foot", body.feet)) if n > 0] or ["hand", "foot"]
     if site is not None:
@@ -62,7 +63,7 @@ def _choose_site(ctx: Any, character: Character, site: str | None) -> str:
 
 
 @injury_rule
-def gain(ctx: Any, character: Character, table: str, d20: int | None = None, site: str | None = None,
+def gain(ctx: Context, character: Character, table: str, d20: int | None = None, site: str | None = None,
          state: Campaign | None = None, cause: str = "") -> list[Event]:
     """The events of one injury from `table`: the d20, the row, and what happens at once."""
     state = state or ctx.state
@@ -82,7 +83,7 @@ def gain(ctx: Any, character: Character, table: str, d20: int | None = None, sit
     return _gain_row(ctx, character, pick, site, state, cause)
 
 
-def _gain_row(ctx: Any, character: Character, pick: Any, site: str | None, state: Campaign, cause: str) -> list[Event]:
+def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, state: Campaign, cause: str) -> list[Event]:
     definition = pick.injury
     severity = ctx.rules.severities[pick.severity]
     now = state.clock
@@ -129,7 +130,7 @@ def _lose_parts(definition: Any, character: Character, site: str | None) -> list
     return events
 
 
-def _apply_outcome(ctx: Any, character: Character, injury_id: str, definition: Any, outcome: s.Outcome,
+def _apply_outcome(ctx: Context, character: Character, injury_id: str, definition: Any, outcome: s.Outcome,
                    so_far: list[Event]) -> list[Event]:
     """Max-HP and ability losses of a trigger (gained / day), and death when they reach 0."""
     from ..engine.evolve import fold
@@ -165,7 +166,7 @@ def _apply_outcome(ctx: Any, character: Character, injury_id: str, definition: A
 # ---------------------------------------------------------------- timers on the game clock
 
 
-def _deadline_due(ctx: Any, character: Character, injury: Injury) -> list[Event]:
+def _deadline_due(ctx: Context, character: Character, injury: Injury) -> list[Event]:
     definition = ctx.rules.injuries[injury.injury]
     met = injury.treatment_started and ctx.options.get("deadline_satisfied_by", "treatment_started") == "treatment_started"
     if met:
@@ -175,7 +176,7 @@ def _deadline_due(ctx: Any, character: Character, injury: Injury) -> list[Event]
     return escalate(ctx, character, injury, definition)
 
 
-def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) -> list[Event]:
+def escalate(ctx: Context, character: Character, injury: Injury, definition: Any) -> list[Event]:
     """An untreated deadline passes: the hand or foot is lost, or the injury becomes a worse one."""
     events: list[Event] = []
     for trigger in triggers(definition, "deadline"):
@@ -190,7 +191,7 @@ def escalate(ctx: Any, character: Character, injury: Injury, definition: Any) ->
     return events
 
 
-def _critical_reroll(ctx: Any) -> Any:
+def _critical_reroll(ctx: Context) -> Any:
     """frostbite_escalates_to reroll_critical_any (AMB-0-25): a new critical injury, its damage type at random,
     then a d20 within the most severe standard band."""
     from ...content.checks import parse_range
@@ -205,7 +206,7 @@ def _critical_reroll(ctx: Any) -> Any:
 _LOST_PART_PICKS: dict[int, tuple[Any, Any]] = {}  # id(rules) -> (rules, pick): found once per loaded content
 
 
-def _lost_part_pick(ctx: Any) -> Any:
+def _lost_part_pick(ctx: Context) -> Any:
     """The row that names the injury with lose_part hand_or_foot (the slashing 01-02 row)."""
     hit = _LOST_PART_PICKS.get(id(ctx.rules))
     if hit is not None and hit[0] is ctx.rules:
@@ -221,7 +222,7 @@ def _lost_part_pick(ctx: Any) -> Any:
     raise RuleViolation("the content has no injury that loses a hand or foot")
 
 
-def _become_pick(ctx: Any, injury: Injury, target: str) -> Any:
+def _become_pick(ctx: Context, injury: Injury, target: str) -> Any:
     """The row of the same table that names the target injury (frostbite -> cold 01-02)."""
     tables = [ctx.rules.damage_tables[injury.table]] + list(ctx.rules.damage_tables.values())
     for table in tables:
@@ -231,7 +232,7 @@ def _become_pick(ctx: Any, injury: Injury, target: str) -> Any:
     raise RuleViolation(f"no table row names the injury {target!r}")
 
 
-def _pick(ctx: Any, table_id: str, index: int) -> Any:
+def _pick(ctx: Context, table_id: str, index: int) -> Any:
     """A given row (not a roll): its d20 is the row's lowest face, its severity the standard band's."""
     from ...content.checks import parse_range
 
@@ -239,7 +240,7 @@ def _pick(ctx: Any, table_id: str, index: int) -> Any:
     return pick_row(ctx.rules, table_id, parse_range(row.d20)[0], "standard")
 
 
-def replace_injury(ctx: Any, character: Character, old: Injury, pick: Any, site: str | None, why: str) -> list[Event]:
+def replace_injury(ctx: Context, character: Character, old: Injury, pick: Any, site: str | None, why: str) -> list[Event]:
     from ..engine.evolve import fold
 
     events: list[Event] = [{"type": "injury_healed", "data": {"character": character.id, "injury": old.id,
@@ -253,7 +254,7 @@ def replace_injury(ctx: Any, character: Character, old: Injury, pick: Any, site:
     return events + new_events
 
 
-def _daily_due(ctx: Any, character: Character, injury: Injury) -> list[Event]:
+def _daily_due(ctx: Context, character: Character, injury: Injury) -> list[Event]:
     definition = ctx.rules.injuries[injury.injury]
     events: list[Event] = [{"type": "injury_changed", "data": {
         "character": character.id, "injury": injury.id,
@@ -264,7 +265,7 @@ def _daily_due(ctx: Any, character: Character, injury: Injury) -> list[Event]:
 
 
 @scheduler
-def _injury_timers(ctx: Any) -> Iterable[tuple[int, str, Any]]:
+def _injury_timers(ctx: Context) -> Iterable[tuple[int, str, Any]]:
     for character in ctx.state.characters:
         if character.dead:
             continue
@@ -277,7 +278,7 @@ def _injury_timers(ctx: Any) -> Iterable[tuple[int, str, Any]]:
                        lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _daily_due))
 
 
-def _due(ctx: Any, character_id: str, injury_id: str, fn: Any) -> list[Event]:
+def _due(ctx: Context, character_id: str, injury_id: str, fn: Any) -> list[Event]:
     character = ctx.state.character(character_id)
     injury = character.injury(injury_id)
     ctx.roller.made.clear()
@@ -287,7 +288,7 @@ def _due(ctx: Any, character_id: str, injury_id: str, fn: Any) -> list[Event]:
     return events
 
 
-def daily_ticks_on_long_rest(ctx: Any, character: Character) -> list[Event]:
+def daily_ticks_on_long_rest(ctx: Context, character: Character) -> list[Event]:
     """With daily_tick = long_rest, the daily losses happen when a long rest ends."""
     events: list[Event] = []
     for injury in character.injuries:
@@ -321,7 +322,7 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
                            "eyes", name, {})
 
 
-def injure(ctx: Any, name: str, table: str, d20: int | None = None, site: str | None = None,
+def injure(ctx: Context, name: str, table: str, d20: int | None = None, site: str | None = None,
            cause: str = "GM's call") -> list[Event]:
     character = find_character(ctx.state, name)
     ctx.rules.get("damage_tables", table)

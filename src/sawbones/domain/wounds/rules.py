@@ -1,10 +1,10 @@
 """Localized wounds (D&D 3.5 DMG variant "Damage to Specific Areas", seed 001; RULES-NOTES 3.2 LOC-*).
 
-A wound is damage to one body part: -2 on the rolls that part makes (the part's `rolls` in
-body_parts.yaml), wounds to the same part never stack, both eyes blind and both ears deafen.
-Decisions here return events; the evolve handlers below fold them; the effects provider tells the
-roll query and the status view what each wound does; the scheduler heals superficial wounds after
-a normal day (option day_of_rest) and ends timed Fortitude suppressions.
+A wound is damage to one body part: -2 on the rolls that part makes (the part's `rolls` in body_parts.yaml),
+wounds to the same part never stack, both eyes blind and both ears deafen. Decisions here return events; the
+evolve handlers below fold them; the effects provider tells the roll query and the status view what each wound
+does; the scheduler heals superficial wounds after a normal day (option day_of_rest) and ends timed Fortitude
+suppressions.
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ from typing import Any, Iterable
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from ..engine.campaign import find_character
+from ..engine.context import Context
 from ..engine.damage import on_magic_healing
 from ..engine.effects import ActiveEffect, provider
-from ..engine.evolve import _character, handles
+from ..engine.evolve import Event, _character, handles
 from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
 from ..engine.timeline import scheduler
-
-Event = dict[str, Any]
 
 FIRST_AID_DC = 15  # LOC-6 (a): a DC 15 Heal (Premiers secours) check
 FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
@@ -82,7 +81,7 @@ def resolve_part(rules: Any, text: str) -> Any:
     raise NotFound(f"unknown body part {text!r} (known: {', '.join(parts)})")
 
 
-def _record_total(ctx: Any, why: str, total: int) -> int:
+def _record_total(ctx: Context, why: str, total: int) -> int:
     """A check the GM typed (any value: the bonus is the table's business), recorded with the action's rolls."""
     ctx.roller.made.append({"why": why, "formula": "total", "total": total, "faces": [], "typed": True})
     return total
@@ -91,7 +90,7 @@ def _record_total(ctx: Any, why: str, total: int) -> int:
 # ---------------------------------------------------------------- decisions
 
 
-def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = None,
+def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None = None,
           superficial: bool | None = None, fort_total: int | None = None, cause: str = "") -> list[Event]:
     """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7)."""
     state: Campaign = ctx.state
@@ -151,7 +150,7 @@ def heal_bonus(character: Character, rules: Any) -> int:
     return dict(character.abilities_mod())["wis"]
 
 
-def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, healer_name: str | None = None) -> list[Event]:
+def first_aid(ctx: Context, key: str, wound_id: str, total: int | None = None, healer_name: str | None = None) -> list[Event]:
     """A DC 15 first-aid (Heal) check on a superficial wound (LOC-6 a); success heals it now.
 
     The check is the total the GM typed, or rolled with the healer's Heal (5e: Medicine) bonus and what the
@@ -191,7 +190,7 @@ def first_aid(ctx: Any, key: str, wound_id: str, total: int | None = None, heale
 
 
 @on_magic_healing
-def heal_wounds_by_magic(ctx: Any, character_id: str, hp: int, wound_ids: Iterable[str] | None = None) -> list[Event]:
+def heal_wounds_by_magic(ctx: Context, character_id: str, hp: int, wound_ids: Iterable[str] | None = None) -> list[Event]:
     """Events for `hp` points of magical healing (LOC-6 b): the `heal` command calls this with the HP restored.
 
     Any magical healing of 1 HP or more heals every superficial wound. Non-superficial wounds follow
@@ -209,7 +208,7 @@ def heal_wounds_by_magic(ctx: Any, character_id: str, hp: int, wound_ids: Iterab
     return events
 
 
-def rest(ctx: Any, key: str, wound_ids: Iterable[str] | None = None, hp: int | None = None) -> list[Event]:
+def rest(ctx: Context, key: str, wound_ids: Iterable[str] | None = None, hp: int | None = None) -> list[Event]:
     """The character has had a day of rest (LOC-6 c), ending now on the game clock.
 
     Superficial wounds at least a day old heal. Non-superficial wounds: under hp_recovered, the HP
@@ -245,7 +244,7 @@ def rest(ctx: Any, key: str, wound_ids: Iterable[str] | None = None, hp: int | N
     return events
 
 
-def gm_heal(ctx: Any, key: str, wound_id: str) -> list[Event]:
+def gm_heal(ctx: Context, key: str, wound_id: str) -> list[Event]:
     """The GM declares a wound healed (option nonsuperficial_heal = gm, a severed part regrown...)."""
     character = find_character(ctx.state, key)
     return [_healed(character, find_wound(character, wound_id), "gm", ctx.state.clock)]
@@ -284,7 +283,7 @@ def _credit(character: Character, wounds: list[Wound], hp: int, how: str, at: in
 
 
 @scheduler
-def _due(ctx: Any):
+def _due(ctx: Context):
     """Timed suppressions end; under day_of_rest = normal_day, superficial wounds heal after a day."""
     normal_day = ctx.options.get("day_of_rest") == "normal_day"
     for character in ctx.state.characters:
@@ -297,12 +296,12 @@ def _due(ctx: Any):
                        partial(_rest_heal, character.id, w.id))
 
 
-def _end_suppression(character_id: str, wound_id: str, ctx: Any) -> list[Event]:
+def _end_suppression(character_id: str, wound_id: str, ctx: Context) -> list[Event]:
     return [{"type": "wound_suppression_ended",
              "data": {"character": character_id, "wound": wound_id, "at": ctx.state.clock}}]
 
 
-def _rest_heal(character_id: str, wound_id: str, ctx: Any) -> list[Event]:
+def _rest_heal(character_id: str, wound_id: str, ctx: Context) -> list[Event]:
     character = _character(ctx.state, character_id)
     return [_healed(character, find_wound(character, wound_id), "rest", ctx.state.clock)]
 
@@ -433,7 +432,7 @@ def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> 
                            "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})
 
 
-def heal_wounds(ctx: Any, name: str, wound_ids: list[str] | None = None, magic: int | None = None,
+def heal_wounds(ctx: Context, name: str, wound_ids: list[str] | None = None, magic: int | None = None,
                 rest_day: bool = False, hp: int | None = None, gm: bool = False) -> list[Event]:
     """`wound-heal`: exactly one of magic (HP), a day of rest (with the HP it gave back) or the GM's word."""
     if sum((magic is not None, rest_day, gm)) != 1:

@@ -144,7 +144,7 @@ def load_rules(packs: Iterable[str | Path] = ()) -> Rules:
     return _load(packs, _signature(packs))
 
 
-def _signature(packs: tuple[str, ...]) -> tuple:
+def _signature(packs: tuple[str, ...]) -> tuple[Any, ...]:
     """Packs are files a GM edits: the cache key includes their files' sizes and times."""
     out = []
     for pack in packs:
@@ -155,7 +155,7 @@ def _signature(packs: tuple[str, ...]) -> tuple:
 
 
 @lru_cache(maxsize=8)
-def _load(packs: tuple[str, ...], signature: tuple = ()) -> Rules:
+def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
     layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
     files: list[tuple[str, Path, bytes]] = []
     digest = hashlib.sha256()

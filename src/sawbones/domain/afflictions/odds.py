@@ -139,7 +139,7 @@ def stage_label(rules: Any, a: AfflictionState | None) -> str:
 
 
 def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
-          doses: int = 0, state: AfflictionState | None = None, readings: dict | None = None) -> Chain:
+          doses: int = 0, state: AfflictionState | None = None, readings: dict[Any, Any] | None = None) -> Chain:
     """The chain from exposure (default), from a stage a failed initial save puts the victim on (as a deadly
     start would), or from an instance's current state; `doses` extra doses taken at once on top."""
     defn = rules.get("afflictions", affliction_id)
@@ -229,13 +229,13 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
 # ---------------------------------------------------------------- cache
 
 
-_CACHE: dict[tuple, tuple[Any, Chain]] = {}
-_READINGS: dict[tuple, tuple[Any, dict[tuple, SaveTerms]]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[Any, Chain]] = {}
+_READINGS: dict[tuple[Any, ...], tuple[Any, dict[tuple, SaveTerms]]] = {}
 _CACHE_SIZE = 512
 _LOCK = threading.Lock()
 
 
-def _readings(rules: Any, options: dict[str, Any], frozen: Any = None) -> dict[tuple, SaveTerms]:
+def _readings(rules: Any, options: dict[str, Any], frozen: Any = None) -> dict[tuple[Any, ...], SaveTerms]:
     """The save readings of one (rules, options), shared by their chains: {(system, save, effects key): terms}."""
     key = (id(rules), _freeze(options) if frozen is None else frozen)
     hit = _READINGS.get(key)

@@ -84,9 +84,9 @@ class Chain:
     meta: dict[str, Any] = field(default_factory=dict)
     rules: Any = field(default=None, repr=False, compare=False)
     options: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    readings: dict[tuple, SaveTerms] = field(default_factory=dict, repr=False, compare=False)  # shared (`_readings`)
+    readings: dict[tuple[Any, ...], SaveTerms] = field(default_factory=dict, repr=False, compare=False)  # shared (`_readings`)
     _programs: dict[frozenset[int], "_Program"] = field(default_factory=dict, repr=False)
-    _memo: dict[tuple, tuple] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[Any, ...], tuple] = field(default_factory=dict, repr=False)
     _terms: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
     _classes: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
     _class_of: dict[str, list[int]] = field(default_factory=dict, repr=False)
@@ -161,7 +161,7 @@ class Chain:
         return mass
 
     # ------------------------------------------------------------ solving
-    def solve(self, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> tuple:
+    def solve(self, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = False) -> tuple[Any, ...]:
         """(probability of each absorbing node, expected periodic saves, P(at least one save), stalled nodes,
         the success chances)."""
         p = self.chances(bonus, system, exact)

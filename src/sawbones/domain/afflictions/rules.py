@@ -408,7 +408,7 @@ def _pending_cleared(state: Campaign, d: dict[str, Any]) -> Campaign:
 # ---------------------------------------------------------------- active effects
 
 
-def effects_key(a: AfflictionState) -> tuple:
+def effects_key(a: AfflictionState) -> tuple[Any, ...]:
     """What the provider below reads of an instance, names and the affliction's own notes aside: instances
     with the same key put the same effects on every roll, whatever the affliction (the odds ask the roll
     query once per key). Keep it in step with the provider."""

@@ -14,16 +14,17 @@ class UnknownEventType(KeyError):
     """No handler for this event type (a newer sawbones, or a content pack that is not loaded wrote it)."""
 
 
-_HANDLERS: dict[str, Callable[[Campaign, dict[str, Any]], Campaign]] = {}
+Handler = Callable[[Campaign, dict[str, Any]], Campaign]
+_HANDLERS: dict[str, Handler] = {}
 _MINTS: dict[str, str] = {}
 KEYED = "request_keyed"  # an action's idempotency key (application/requests.py): kept even when undone
 REQUEST_WINDOW = 86400.0  # seconds a key is remembered  # event type -> where in its data the instance id it hands out is ("id", "state.id")
 
 
-def handles(event_type: str, mints: str | None = None):
+def handles(event_type: str, mints: str | None = None) -> Callable[[Handler], Handler]:
     """Register the event's handler; `mints` names the data field holding an instance id the event hands out."""
 
-    def register(fn: Callable[[Campaign, dict[str, Any]], Campaign]):
+    def register(fn: Handler) -> Handler:
         _HANDLERS[event_type] = fn
         if mints:
             _MINTS[event_type] = mints

@@ -202,7 +202,7 @@ def describe_needs(needs: tuple[Need, ...], rules: Any, lang: str) -> str:
 # ---------------------------------------------------------------- the query
 
 
-def _expand(direct: list[tuple[str, ActiveEffect, tuple]], rules: Any, system: str) -> list[ConditionLine]:
+def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any, system: str) -> list[ConditionLine]:
     """Conditions from the effects, plus those their readings bring; one line each, with every origin."""
     found: dict[str, dict[str, Any]] = {}
     queue = [(cond, ae, needs, ()) for cond, ae, needs in direct]
@@ -244,11 +244,11 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
     lines: dict[str, list[Line]] = {k: [] for k in (
         "modifier", "advantage", "disadvantage", "auto_fail", "conditional", "suppressed", "restriction",
         "trigger", "note")}
-    ability_changes: list[tuple[Any, Source, tuple]] = []
-    direct_conditions: list[tuple[str, ActiveEffect, tuple]] = []
+    ability_changes: list[tuple[Any, Source, tuple[Any, ...]]] = []
+    direct_conditions: list[tuple[str, ActiveEffect, tuple[Any, ...]]] = []
     notes: list[tuple[Any, Source]] = []
 
-    def consider(effect: Any, source: Source, ae: ActiveEffect | None, base_needs: tuple = ()) -> None:
+    def consider(effect: Any, source: Source, ae: ActiveEffect | None, base_needs: tuple[Any, ...] = ()) -> None:
         if isinstance(effect, s.NoteEffect):
             notes.append((effect, source))
             return
@@ -338,8 +338,8 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
         notes=tuple(lines["note"] + extra_notes), rules=rules)
 
 
-def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, notes: list,
-              direct_conditions: list) -> None:
+def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, notes: list[Any],
+              direct_conditions: list[Any]) -> None:
     """A load effect: at least a medium / heavy load is the condition `<load>_load` (its reading in the system
     says what the load does); the carrying capacity is outside the sheet, so its change is a note."""
     if effect.min_load and ae is not None and f"{effect.min_load}_load" in rules.conditions:
@@ -353,7 +353,7 @@ def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, 
             en="The sheet does not hold the carrying capacity: the GM applies it.")), source))
 
 
-def _join(first: tuple, second: tuple) -> tuple:
+def _join(first: tuple[Any, ...], second: tuple) -> tuple:
     if not first:
         return second
     if not second:
@@ -380,7 +380,7 @@ def _stack(found: list[Line]) -> list[Line]:
             for i, line in enumerate(found)]
 
 
-def _ability_lines(character: Any, r: ReadRoll, changes: list, lines: dict[str, list[Line]],
+def _ability_lines(character: Any, r: ReadRoll, changes: list[Any], lines: dict[str, list[Line]],
                   options: dict[str, Any]) -> None:
     """Ability score changes (PF1 fatigued -2 Str/Dex, 5e Torn Ligament -3 Str) as modifiers on the roll's ability.
 

@@ -14,7 +14,7 @@ from .evolve import evolve
 from .state import Campaign, with_fields
 from .context import Context
 
-Due = tuple[int, str, Callable[[Any], list[dict]]]  # (when, sort key, decision)
+Due = tuple[int, str, Callable[[Any], list[dict[Any, Any]]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
 _SCHEDULERS: list[Scheduler] = []
 MAX_STEPS = 100_000
@@ -26,7 +26,7 @@ def scheduler(fn: Scheduler) -> Scheduler:
     return fn
 
 
-def clock_event(seconds: int) -> dict:
+def clock_event(seconds: int) -> dict[Any, Any]:
     return {"type": "clock_advanced", "data": {"seconds": seconds}}
 
 
@@ -41,7 +41,7 @@ class AdvanceContext:
 
     state: Any
     rules: Any
-    options: dict
+    options: dict[Any, Any]
     roller: Any
     auto: bool = False
     target: int = 0
@@ -57,7 +57,7 @@ def next_due(ctx: Context) -> int | None:
     return min(moments) if moments else None
 
 
-def advance(ctx: Context, seconds: int, auto: bool = False) -> list[dict]:
+def advance(ctx: Context, seconds: int, auto: bool = False) -> list[dict[Any, Any]]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 
     Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
@@ -66,7 +66,7 @@ def advance(ctx: Context, seconds: int, auto: bool = False) -> list[dict]:
     return advance_folded(ctx, seconds, auto)[0]
 
 
-def advance_folded(ctx: Context, seconds: int, auto: bool = False) -> tuple[list[dict], Campaign]:
+def advance_folded(ctx: Context, seconds: int, auto: bool = False) -> tuple[list[dict[Any, Any]], Campaign]:
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
@@ -75,20 +75,20 @@ def advance_folded(ctx: Context, seconds: int, auto: bool = False) -> tuple[list
     return _advance_to(ctx, ctx.state.clock + seconds, auto)
 
 
-def advance_to(ctx: Context, target: int, auto: bool = False) -> list[dict]:
+def advance_to(ctx: Context, target: int, auto: bool = False) -> list[dict[Any, Any]]:
     """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
     return _advance_to(ctx, target, auto)[0]
 
 
-def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict], Campaign]:
+def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict[Any, Any]], Campaign]:
     from .effects import _load_providers
 
     _load_providers()  # rule modules register their schedulers on import
     state: Campaign = ctx.state
     base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target)
-    events: list[dict] = []
+    events: list[dict[Any, Any]] = []
 
-    def apply(new: list[dict]) -> None:
+    def apply(new: list[dict[Any, Any]]) -> None:
         nonlocal state
         for event in new:
             state = evolve(state, event)

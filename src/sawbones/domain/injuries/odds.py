@@ -137,7 +137,7 @@ def _after(events: list[dict[str, Any]], state: Any, since: int | None = None) -
     return Node(canonical(current, after.clock), character.body), after.clock - (state.clock if since is None else since)
 
 
-class ReadOptions(dict):
+class ReadOptions(dict[Any, Any]):
     """Options that remember which ones the engine read: a graph built under them serves any options that
     agree on those (the options that only choose the injury, or count NPCs, share one graph)."""
 
@@ -170,8 +170,8 @@ class Graph:
     ends: list[str | None] = field(default_factory=list)
     edges: dict[int, list[tuple[bool, int, Fraction, int]]] = field(default_factory=dict)
     untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
-    _merged: dict[tuple, list] = field(default_factory=dict)
-    values: dict[tuple, dict[int, tuple]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
+    _merged: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
+    values: dict[tuple[Any, ...], dict[int, tuple]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -251,9 +251,9 @@ class Treatment:
     check: tuple[tuple[int, Fraction], ...]  # the engine's check formula without the bonus: its distribution
     formula: str = ""  # that formula (1d20+0, 2d20kl1+0)
     options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
-    args: tuple = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
-    _tail: dict[tuple, Any] = field(default_factory=dict)
-    solved: dict[tuple, dict] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
+    args: tuple[Any, ...] = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
+    _tail: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    solved: dict[tuple[Any, ...], dict[Any, Any]] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
 
     def chance(self, dc: int, bonus: int, exact: bool = True) -> Any:
         """P(the check's formula + bonus >= dc), from the formula's exact distribution."""
@@ -329,7 +329,7 @@ def rebuild(t: Treatment) -> None:
 
 
 _GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
-_CACHE: dict[tuple, tuple[Any, Treatment]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
 
 
 def graph(rules: Any, options: dict[str, Any]) -> Graph:

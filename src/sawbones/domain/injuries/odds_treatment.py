@@ -106,7 +106,7 @@ def _solve(t: Treatment, bonus: int, exact: bool, timeline: bool) -> dict[str, A
 _HEAL, _ATTEMPTS, _SECONDS, _LOST, _MAGIC, _BEYOND, _LOST_LATER = range(7)
 
 
-def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple]) -> tuple:
+def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple[Any, ...]]) -> tuple:
     """From node k on, at this bonus: (P(healed), E[attempts; healed], E[seconds; healed], P(part lost),
     P(magic only), P(beyond reach), P(beyond reach, then the part lost when left alone)). Memoized per
     node, shared by every chain of the graph (nodes after an attempt are the same wherever they came from)."""

@@ -88,7 +88,7 @@ def run_threads(url: str, writers: int, actions: int, turns: bool = True) -> dic
 
 WORKER = textwrap.dedent("""
     import json, sys, time
-    from sawbones.adapters.store import open_store
+    from sawbones.adapters.backends import open_store
     from sawbones.application.service import Service
 
     url, tag, actions = sys.argv[1], sys.argv[2], int(sys.argv[3])

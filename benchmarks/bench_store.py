@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from sawbones.adapters.store import StoredEvent
 from sawbones.adapters.engines import dispose_all
 from sawbones.adapters.backends import open_store  # noqa: E402
-from sawbones.application.service import MEMORY, SNAPSHOT_EVERY, Service  # noqa: E402
+from sawbones.application.memory import MEMORY
+from sawbones.application.service import SNAPSHOT_EVERY, Service  # noqa: E402
 
 TAIL = 250
 

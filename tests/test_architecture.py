@@ -159,3 +159,9 @@ def test_no_module_over_450_lines():
     long = {str(path.relative_to(SRC)): n for path, _ in MODULES.values()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
+
+
+def test_every_folder_of_modules_is_a_package():
+    """setuptools installs packages found by their __init__.py: a folder without one is left out of the wheel."""
+    folders = {path.parent for path, _ in MODULES.values()} - {PACKAGE / "adapters" / "migrations" / "versions"}
+    assert sorted(str(f.relative_to(SRC)) for f in folders if not (f / "__init__.py").exists()) == []

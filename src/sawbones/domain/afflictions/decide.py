@@ -1,8 +1,9 @@
 """Decisions on diseases and poisons: exposure, periodic saves (scheduled on the clock), pending saves.
 
 Each decision returns events; every die is inside them. The per-save transition itself is
-`afflictions.step`; this module rolls around it (the save, poison damage, ability damage).
-Spells and rest are in afflictions_care.py.
+`rules.step`; this module rolls around it (the save, poison damage, ability damage).
+Spells and rest are in care.py. Rules: seed 004, docs/rules.md "Progression tracks (PF1)" (RULES-NOTES
+TRK-1, TRK-3, TRK-15, TRK-16).
 """
 
 from __future__ import annotations

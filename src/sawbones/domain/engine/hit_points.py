@@ -2,7 +2,8 @@
 
 Every HP loss goes through `lower`: damage (with 5e massive damage), HP loss that is not damage
 (Puncture Wound, the Disabled stage's standard action: "1 or down to -1, whichever is worse"), poison
-damage. The model is data (content/data/hit_points.yaml); this module reads it.
+damage. The model is data (content/data/hit_points.yaml); this module reads it. Rules: docs/rules.md
+"Hit points, dying and death (one model per system)".
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
 """What applies to this roll? One answer across lingering injuries, localized wounds and progression tracks.
+Rules: docs/rules.md "The roll query: `mods NAME ROLL`" (every seed's modifiers, read one way).
 
 `query(character, rules, options, system, RollContext(...))` reads every active effect
 (domain/effects.py), expands conditions through their reading in the campaign's game system

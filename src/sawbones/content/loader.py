@@ -33,7 +33,7 @@ def _yaml_loader() -> Any:
 
     base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is faster when libyaml is there
 
-    class Loader(base):  # type: ignore[misc, valid-type]
+    class Loader(base):  # type: ignore[misc]
         pass
 
     Loader.yaml_implicit_resolvers = {
@@ -76,7 +76,7 @@ _UNION_TAGS = {
 }
 
 
-def _describe(error: dict[str, Any]) -> str:
+def _describe(error: Any) -> str:  # a pydantic ErrorDetails
     kind = error.get("type", "")
     if kind == "extra_forbidden":
         return "unknown key"
@@ -140,8 +140,8 @@ def _merge_layer(
 
 def load_rules(packs: Iterable[str | Path] = ()) -> Rules:
     """The built-in content plus packs, checked. Raises ContentError on the first problem."""
-    packs = tuple(str(Path(p)) for p in packs)
-    return _load(packs, _signature(packs))
+    names = tuple(str(Path(p)) for p in packs)
+    return _load(names, _signature(names))
 
 
 def _signature(packs: tuple[str, ...]) -> tuple[Any, ...]:
@@ -157,7 +157,7 @@ def _signature(packs: tuple[str, ...]) -> tuple[Any, ...]:
 @lru_cache(maxsize=8)
 def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
     layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
-    files: list[tuple[str, Path, bytes]] = []
+    files: list[tuple[str, str, Path]] = []  # (pack prefix, label, path)
     digest = hashlib.sha256()
     for directory, prefix in layers:
         if not directory.is_dir():

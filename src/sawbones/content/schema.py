@@ -59,7 +59,7 @@ class SpellDef(Named):
 
     def title(self, lang: str, system: str | None = None) -> str:
         """The spell's name as this game system's books give it."""
-        return (self.system_names.get(system) or self.name)(lang)  # type: ignore[arg-type]
+        return (self.system_names.get(system) or self.name)(lang)  # type: ignore[call-overload]
 
 
 class DyingCheck(Strict):

@@ -9,7 +9,7 @@ engine's own decisions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .rolls import Roller
 from .state import Campaign
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 
 class Context(Protocol):
-    """Read-only view a decision gets."""
+    """Read-only view a decision gets; a decision passes a later state on with `dataclasses.replace(ctx, state=...)`."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     @property
     def state(self) -> Campaign: ...

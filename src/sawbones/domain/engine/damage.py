@@ -3,7 +3,7 @@ lingering injury (INJ-1 to INJ-3) through the rule registered with `injury_rule`
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from ...errors import RuleViolation, UsageError
 from . import hit_points
@@ -16,18 +16,19 @@ from .context import Context
 
 Event = dict[str, Any]
 InjuryRule = Callable[..., list[Event]]
+Rule = TypeVar("Rule", bound=Callable[..., list[Event]])
 _INJURY_RULE: list[InjuryRule] = []  # the rule giving an injury on a drop to 0 HP (seed 000: injuries.rules.gain)
 _MAGIC_HEALING: list[Callable[[Any, str, int], list[Event]]] = []  # rules healing with magic HP (seed 001 wounds)
 
 
-def injury_rule(fn: InjuryRule) -> InjuryRule:
+def injury_rule(fn: Rule) -> Rule:
     """Register the rule that gives an injury when damage drops a character to 0 HP: fn(ctx, character, table,
     d20, site, state, cause=...) -> events (the lingering injuries register `gain`; INJ-1 to INJ-3)."""
     _INJURY_RULE[:] = [fn]
     return fn
 
 
-def on_magic_healing(fn: Callable[[Any, str, int], list[Event]]) -> Callable[[Any, str, int], list[Event]]:
+def on_magic_healing(fn: Rule) -> Rule:
     """Register what magical healing of some HP also does, fn(ctx, character_id, hp) -> events (LOC-6 b)."""
     _MAGIC_HEALING.append(fn)
     return fn
@@ -87,7 +88,7 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
     character = find_character(ctx.state, name)
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
-    extra = []
+    extra: list[dict[str, Any]] = []
     # option open_wound_type: the extra damage has the type of the hit (its largest share), no type, or slashing;
     # a typed extra counts toward the injury table if it drops the character to 0 (INJ-E5)
     extra_type = {"same": max(parts)[1], "untyped": None}.get(ctx.options.get("open_wound_type", "same"),

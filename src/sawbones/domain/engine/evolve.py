@@ -92,10 +92,10 @@ def fold(events: list[Event], state: Campaign | None = None) -> Campaign:
 def _pairs(value: Any) -> tuple[tuple[str, Any], ...]:
     if isinstance(value, dict):
         return tuple(value.items())
-    return tuple(tuple(p) for p in value)  # type: ignore[misc]
+    return tuple(tuple(p) for p in value)
 
 
-_CHARACTER_FIELDS = {
+_CHARACTER_FIELDS: dict[str, Callable[[Any], Any]] = {
     "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
     "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
     "body": lambda b: Body(**b), "dead": bool, "stable": bool, "external": tuple,

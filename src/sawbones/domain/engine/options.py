@@ -34,9 +34,9 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
     raw = text.strip()
     if opt.type == "bool":
         if raw.lower() in _TRUE | _FALSE:
-            value = raw.lower() in _TRUE
-            _refuse_not_modelled(opt, value, str(value).lower())
-            return value
+            flag = raw.lower() in _TRUE
+            _refuse_not_modelled(opt, flag, str(flag).lower())
+            return flag
         raise UsageError(f"option {option_id} takes true or false, not {text!r}")
     if opt.type == "choice":
         if raw not in opt.choices:
@@ -51,6 +51,7 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
     if opt.type == "dice":
         dice.parse(raw)
         return raw
+    value: Any
     if raw.startswith(("[", "{")):
         try:
             value = json.loads(raw)

@@ -26,20 +26,26 @@ def outcome_text(o: Any, rules: Any) -> s.Text:
     fr: list[str] = []
     en: list[str] = []
     if o.lose_action:
-        fr.append("perd son action"), en.append("loses the action")
+        fr.append("perd son action")
+        en.append("loses the action")
     if o.lose_reactions:
-        fr.append("perd ses réactions"), en.append("loses its reactions")
+        fr.append("perd ses réactions")
+        en.append("loses its reactions")
     if o.fall_prone:
-        fr.append("tombe à terre"), en.append("falls prone")
+        fr.append("tombe à terre")
+        en.append("falls prone")
     if o.hp_loss:
-        fr.append(f"perd {o.hp_loss} pv"), en.append(f"loses {o.hp_loss} HP")
+        fr.append(f"perd {o.hp_loss} pv")
+        en.append(f"loses {o.hp_loss} HP")
     if o.hp_at_most is not None:
-        fr.append(f"pv ramenés à {o.hp_at_most} au plus"), en.append(f"HP drop to {o.hp_at_most} at most")
+        fr.append(f"pv ramenés à {o.hp_at_most} au plus")
+        en.append(f"HP drop to {o.hp_at_most} at most")
     if o.condition:
         cond = rules.conditions.get(o.condition)
         minutes = f" ({o.condition_minutes} min)" if o.condition_minutes else ""
         fr.append(f"devient {cond.name.fr if cond else o.condition}{minutes}")
         en.append(f"becomes {cond.name.en if cond else o.condition}{minutes}")
     if o.note:
-        fr.append(o.note.fr), en.append(o.note.en)
+        fr.append(o.note.fr)
+        en.append(o.note.en)
     return s.Text(fr=", ".join(fr) or "—", en=", ".join(en) or "—")

@@ -256,3 +256,14 @@ def test_a_worker_notices_a_database_restored_under_it(tmp_path):
     assert again.load("R").state.character("aria").hp == 30
     again.act("R", lambda ctx: decide_campaign.edit_character(ctx, "Aria", {"hp": 7}))
     assert again.load("R").state.character("aria").hp == 7
+
+
+@pytest.mark.parametrize("old,new", [("sawbones.domain.state:Body", "sawbones.domain.engine.state:Body"),
+                                     ("sawbones.domain.wounds:Wound", "sawbones.domain.wounds.rules:Wound"),
+                                     ("sawbones.domain.afflictions:AfflictionState",
+                                      "sawbones.domain.afflictions.rules:AfflictionState")])
+def test_a_snapshot_written_before_the_domain_split_still_decodes(old, new):
+    """Snapshots name classes by module: those written when the state lived in domain/state.py (and wounds,
+    afflictions in one module each) decode to the same classes at their new modules (issue 16)."""
+    assert codec._resolve(old) is codec._resolve(new)
+    assert codec.loads('{"$dc": "sawbones.domain.state:Body"}') == Body()

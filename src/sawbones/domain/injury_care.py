@@ -130,7 +130,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
     if check is None:
         from . import saves
 
-        reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
+        reading = _treatment_check(with_fields(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
                           kind="check")
         total = made["total"]
@@ -148,7 +148,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
     events: list[Event] = [{"type": "treatment_failed", "data": result}]
     if current.deadline_passed:  # it turns worse now, after the treatment time: its own deadline starts now
         state = fold(events, state)
-        events += injuries.escalate(replace(ctx, state=state), state.character(patient.id),
+        events += injuries.escalate(with_fields(ctx, state=state), state.character(patient.id),
                                     state.character(patient.id).injury(current.id), definition)
     return events
 

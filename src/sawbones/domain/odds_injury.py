@@ -251,17 +251,21 @@ class Treatment:
     formula: str = ""  # that formula (1d20+0, 2d20kl1+0)
     options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
     args: tuple = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
-    _tail: dict[tuple, Any] = field(default_factory=dict)
     solved: dict[tuple, dict] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
 
     def chance(self, dc: int, bonus: int, exact: bool = True) -> Any:
         """P(the check's formula + bonus >= dc), from the formula's exact distribution."""
-        key = (dc - bonus, exact)
-        hit = self._tail.get(key)
+        key = (self.formula, dc - bonus, exact)  # shared by every chain checked with this formula
+        hit = _TAILS.get(key)
         if hit is None:
             p = sum((q for total, q in self.check if total >= dc - bonus), Fraction(0))
-            hit = self._tail[key] = p if exact else float(p)
+            if len(_TAILS) > 4096:
+                _TAILS.clear()
+            hit = _TAILS[key] = p if exact else float(p)
         return hit
+
+
+_TAILS: dict[tuple, Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
 
 
 def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
@@ -368,3 +372,4 @@ def clear_cache() -> None:
     """Forget every chain, shared state and solution (benchmarks: a cold start)."""
     _CACHE.clear()
     _GRAPHS.clear()
+    _TAILS.clear()

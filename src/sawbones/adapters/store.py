@@ -36,6 +36,7 @@ from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
 from . import locks
+from . import integrity
 from .faults import space_problem, wal_replaced
 from . import tables as t
 from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
@@ -264,6 +265,7 @@ class SqlEventStore(EventStore):
             with self._write() as conn:
                 if conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).first() is not None:
                     raise UsageError(f"a campaign named {name!r} already exists")
+                integrity.refuse_damaged(conn, campaign_id, self.where)
                 conn.execute(sa.update(t.campaigns).where(t.campaigns.c.id == campaign_id).values(name=name))
                 if self._head(conn, campaign_id) != expected_version:
                     raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
@@ -307,6 +309,7 @@ class SqlEventStore(EventStore):
                                      .with_for_update()).first()
                 if found is None:
                     raise NotFound("the campaign was deleted meanwhile; nothing was written")
+                integrity.refuse_damaged(conn, campaign_id, self.where)
                 current = self._head(conn, campaign_id)
                 if current != expected_version:
                     raise ConflictError(
@@ -447,14 +450,18 @@ class SqlEventStore(EventStore):
     # -------------------------------------------------------- maintenance
     def _damaged_events(self) -> list[str]:
         """The first damaged event of every campaign (checksums, text, JSON)."""
-        problems = []
+        return list(self.damaged_campaigns().values())
+
+    def damaged_campaigns(self) -> dict[int, str]:
+        """{campaign id: the line that names its first damaged event}."""
+        problems = {}
         with self._read() as conn:
             ids = list(conn.execute(sa.select(t.campaigns.c.id).order_by(t.campaigns.c.id)).scalars())
         for cid in ids:
             try:
                 self.events(cid, upcast=False)
             except Damaged as exc:
-                problems.append(exc.message)
+                problems[cid] = exc.message
         return problems
 
     def _log_gaps(self, conn: sa.Connection) -> list[str]:
@@ -517,9 +524,12 @@ class SqliteEventStore(SqlEventStore):
             if not held:
                 yield None
                 return
+            damaged = integrity.before_write(self)  # the whole file checked first if it changed behind our back
             with super()._write() as conn:
                 self._check_wal(conn)
+                integrity.mark(conn, damaged)
                 yield conn
+            integrity.after_write(self, damaged)
 
     def _check_wal(self, conn: sa.Connection) -> None:
         if self.shared.stopped:
@@ -675,6 +685,7 @@ def _sqlite_engine(path: str) -> sa.Engine:
         raise StoreError("cannot open the database: this is a directory", path)
     engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=path),
                               connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
+    integrity.close_at_exit(dispose_all)
 
     @sa_event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record) -> None:
@@ -725,7 +736,7 @@ def _shared(key: tuple[Any, ...], make: Any, where: str) -> _Shared:
         _ENGINES[key] = shared
         while len(_ENGINES) > MAX_ENGINES:
             _, old = _ENGINES.popitem(last=False)
-            old.engine.dispose()
+            integrity.dispose(old.engine, old.where)
     return shared
 
 
@@ -748,20 +759,22 @@ def _database_id(engine: sa.Engine) -> str:
 
 
 def _forget_engine(engine: sa.Engine) -> None:
+    where = ""
     with _ENGINES_LOCK:
         for key, shared in list(_ENGINES.items()):
             if shared.engine is engine:
                 del _ENGINES[key]
-    engine.dispose()
+                where = shared.where
+    integrity.dispose(engine, where)
 
 
 def dispose_all() -> None:
     """Close every pooled connection of this process (tests; before replacing a database file)."""
     with _ENGINES_LOCK:
-        engines = [s.engine for s in _ENGINES.values()]
+        engines = [(s.engine, s.where) for s in _ENGINES.values()]
         _ENGINES.clear()
-    for engine in engines:
-        engine.dispose()
+    for engine, where in engines:
+        integrity.dispose(engine, where)  # a clean close: stamped as it left the files
 
 
 # ---------------------------------------------------------------- opening

@@ -7,32 +7,16 @@ PostgreSQL: the events after the newest snapshot are checked at every load, all 
 from __future__ import annotations
 
 import pytest
-import sqlalchemy as sa
 
 from sawbones.adapters import store as store_module
-from sawbones.adapters.store import dispose_all, open_store
-from sawbones.application import service as service_module
+from sawbones.adapters.store import open_store
 from sawbones.application.service import Service, code_version
 from sawbones.domain.campaign import add_character
 from sawbones.interfaces.cli import main
 
+from test_storage_damage import _fresh, _sql
+
 SEED = 987654321  # written in the first event only
-
-
-def _sql(db: str, statement: str, **params) -> list:
-    engine = sa.create_engine(f"sqlite:///{db}")
-    try:
-        with engine.begin() as conn:
-            result = conn.execute(sa.text(statement), params)
-            return result.all() if result.returns_rows else []
-    finally:
-        engine.dispose()
-
-
-def _fresh() -> None:
-    """What a new process sees: no pooled connection, no remembered state."""
-    dispose_all()
-    service_module.MEMORY.clear()
 
 
 def _cli(capsys, db: str, *args: str, campaign: str = "Road"):

@@ -266,10 +266,24 @@ class Treatment:
 
 
 _TAILS: dict[tuple, Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
+_FORMULAS: dict[tuple, tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
 
 
 def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
-    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient)."""
+    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient): asked of
+    the engine once per (rules, options, self-treatment), its only inputs."""
+    from .odds import _freeze
+
+    key = (id(rules), _freeze(options), self_treatment)
+    hit = _FORMULAS.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_FORMULAS) > 256:
+            _FORMULAS.clear()
+        hit = _FORMULAS[key] = (rules, _ask_check_formula(rules, options, self_treatment))
+    return hit[1]
+
+
+def _ask_check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
     pick = pick_row(rules, next(iter(rules.damage_tables)), 20, "standard")
     minor = Injury(id="i1", injury=pick.injury.id, table=pick.table, d20=20, severity=pick.severity, dc=HUGE_DC)
     state = campaign(victim(minor), counter=1)
@@ -373,3 +387,4 @@ def clear_cache() -> None:
     _CACHE.clear()
     _GRAPHS.clear()
     _TAILS.clear()
+    _FORMULAS.clear()

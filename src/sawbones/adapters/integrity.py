@@ -58,14 +58,13 @@ def _recorded(path: str) -> dict[str, Any]:
 def _record(path: str, damaged: dict[str, str]) -> None:
     """Stamp the files as they are now (the caller holds the writer lock). An unwritable lock file stamps
     nothing: every write then checks the whole file."""
-    text = json.dumps({"stamp": stamp(path), "damaged": damaged})
+    text = json.dumps({"stamp": stamp(path), "damaged": damaged}).encode()
     try:
         fd = os.open(locks.lock_path(path), os.O_WRONLY)
     except OSError:
         return
-    try:
-        os.ftruncate(fd, 0)
-        os.write(fd, text.encode())
+    try:  # over what was there, padded with spaces (JSON ignores them): a truncation costs the file system more
+        os.pwrite(fd, text.ljust(os.fstat(fd).st_size), 0)
     except OSError:
         pass
     finally:

@@ -35,8 +35,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, SawbonesError, StoreError, UsageError
-from . import locks
-from . import integrity
+from . import integrity, locks
 from .faults import space_problem, wal_replaced
 from . import tables as t
 from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs

@@ -81,23 +81,28 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
 class Resumes:
     """Where the advances of the clock made by the runs of one `every_outcome` stopped (`timeline.resuming`):
     per start (the state, the content, the options), each target reached with its state and events, the
-    scripted dice it took and the rolls its roller had made. A later advance from the same start goes on from
-    the furthest target not past its own whose dice its script repeats (else it starts afresh)."""
+    scripted dice it took and the rolls its roller had recorded (before and after). A later advance from the
+    same start goes on from the furthest target not past its own whose dice its script repeats, its roller
+    having recorded the same rolls (else it starts afresh)."""
 
     def __init__(self) -> None:
-        self.kept: dict[tuple, list[tuple[int, Campaign, tuple, tuple[int, ...], list]]] = {}
+        self.kept: dict[tuple, list[tuple[int, Campaign, tuple, tuple[int, ...], list, list]]] = {}
 
     def start(self, ctx: Any, target: int) -> "_Run | None":
         roller = ctx.roller
         if not isinstance(roller, ScriptRoller):
             return None
         key = (ctx.state, id(ctx.rules), id(ctx.options))
-        kept = self.kept.setdefault(key, [])
+        try:
+            kept = self.kept.setdefault(key, [])
+        except TypeError:  # a state that holds a value with no hash (an option's list): advance afresh
+            return None
         run = _Run(kept, roller, target)
         best = None
-        for reached, state, events, taken, made in kept:
+        for reached, state, events, taken, made, made_before in kept:
             ahead = roller.script[roller.used:roller.used + len(taken)]
-            if reached <= target and ahead == taken and (best is None or reached > best[0]):
+            if reached <= target and ahead == taken and made_before == roller.made and \
+                    (best is None or reached > best[0]):
                 best = (reached, state, events, taken, made)
         if best is not None:
             roller.used += len(best[3])
@@ -109,11 +114,13 @@ class Resumes:
 class _Run:
     def __init__(self, kept: list, roller: ScriptRoller, target: int) -> None:
         self.kept, self.roller, self.target, self.first = kept, roller, target, roller.used
+        self.made_before = list(roller.made)  # the rolls recorded when the advance started
         self.resumed: tuple[Campaign, tuple] | None = None
 
     def keep(self, state: Campaign, events: list[dict]) -> None:
         r = self.roller
-        self.kept.append((self.target, state, tuple(events), r.script[self.first:r.used], list(r.made)))
+        self.kept.append((self.target, state, tuple(events), r.script[self.first:r.used], list(r.made),
+                          self.made_before))
 
 
 def victim(injury: Injury | None = None, body: Body = Body(), medic: bool = True) -> Character:

@@ -10,6 +10,7 @@ echo; echo "## Engine"; $py benchmarks/bench_engine.py
 echo; echo "## Odds"; $py benchmarks/bench_odds.py
 echo; echo "## Injury odds"; $py benchmarks/bench_injury_odds.py
 echo; echo "## Store"; $py benchmarks/bench_store.py
+echo; echo "## Store: the file stamp"; $py benchmarks/bench_stamp.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..errors import StoreError, UsageError
-from . import locks
+from . import integrity, locks
 from .faults import wal_replaced
 from . import tables as t
 from .engines import _guarded, _message, _pg_engine, _shared, _sqlite_engine, _sqlite_key, _store_error
@@ -48,9 +48,12 @@ class SqliteEventStore(SqlEventStore):
             if not held:
                 yield None
                 return
+            damaged = integrity.before_write(self)  # the whole file checked first if it changed behind our back
             with super()._write() as conn:
                 self._check_wal(conn)
+                integrity.mark(conn, damaged)
                 yield conn
+            integrity.after_write(self, damaged)
 
     def _check_wal(self, conn: sa.Connection) -> None:
         if self.shared.stopped:

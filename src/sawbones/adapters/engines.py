@@ -16,7 +16,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 
 from ..errors import SawbonesError, StoreError
-from . import locks
+from . import integrity, locks
 from .faults import space_problem
 from . import tables as t
 
@@ -103,6 +103,7 @@ def _sqlite_engine(path: str) -> sa.Engine:
         raise StoreError("cannot open the database: this is a directory", path)
     engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=path),
                               connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
+    integrity.close_at_exit(dispose_all)
 
     @sa_event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record) -> None:
@@ -153,7 +154,7 @@ def _shared(key: tuple[Any, ...], make: Any, where: str) -> _Shared:
         _ENGINES[key] = shared
         while len(_ENGINES) > MAX_ENGINES:
             _, old = _ENGINES.popitem(last=False)
-            old.engine.dispose()
+            integrity.dispose(old.engine, old.where)
     return shared
 
 
@@ -176,17 +177,19 @@ def _database_id(engine: sa.Engine) -> str:
 
 
 def _forget_engine(engine: sa.Engine) -> None:
+    where = ""
     with _ENGINES_LOCK:
         for key, shared in list(_ENGINES.items()):
             if shared.engine is engine:
                 del _ENGINES[key]
-    engine.dispose()
+                where = shared.where
+    integrity.dispose(engine, where)
 
 
 def dispose_all() -> None:
     """Close every pooled connection of this process (tests; before replacing a database file)."""
     with _ENGINES_LOCK:
-        engines = [s.engine for s in _ENGINES.values()]
+        engines = [(s.engine, s.where) for s in _ENGINES.values()]
         _ENGINES.clear()
-    for engine in engines:
-        engine.dispose()
+    for engine, where in engines:
+        integrity.dispose(engine, where)  # a clean close: stamped as it left the files

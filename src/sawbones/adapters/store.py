@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ..errors import ConflictError, NotFound, UsageError
+from . import integrity
 from . import tables as t
 from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
 from . import upcast as _upcasting
@@ -204,6 +205,7 @@ class SqlEventStore(EventStore):
             with self._write() as conn:
                 if conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).first() is not None:
                     raise UsageError(f"a campaign named {name!r} already exists")
+                integrity.refuse_damaged(conn, campaign_id, self.where)
                 conn.execute(sa.update(t.campaigns).where(t.campaigns.c.id == campaign_id).values(name=name))
                 if self._head(conn, campaign_id) != expected_version:
                     raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
@@ -247,6 +249,7 @@ class SqlEventStore(EventStore):
                                      .with_for_update()).first()
                 if found is None:
                     raise NotFound("the campaign was deleted meanwhile; nothing was written")
+                integrity.refuse_damaged(conn, campaign_id, self.where)
                 current = self._head(conn, campaign_id)
                 if current != expected_version:
                     raise ConflictError(
@@ -387,14 +390,18 @@ class SqlEventStore(EventStore):
     # -------------------------------------------------------- maintenance
     def _damaged_events(self) -> list[str]:
         """The first damaged event of every campaign (checksums, text, JSON)."""
-        problems = []
+        return list(self.damaged_campaigns().values())
+
+    def damaged_campaigns(self) -> dict[int, str]:
+        """{campaign id: the line that names its first damaged event}."""
+        problems = {}
         with self._read() as conn:
             ids = list(conn.execute(sa.select(t.campaigns.c.id).order_by(t.campaigns.c.id)).scalars())
         for cid in ids:
             try:
                 self.events(cid, upcast=False)
             except Damaged as exc:
-                problems.append(exc.message)
+                problems[cid] = exc.message
         return problems
 
     def _log_gaps(self, conn: sa.Connection) -> list[str]:

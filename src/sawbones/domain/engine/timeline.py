@@ -6,8 +6,10 @@ its own is due and the decision to run then. The clock stops at each such moment
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ...errors import RuleViolation
 from .evolve import evolve
@@ -18,6 +20,8 @@ Due = tuple[int, str, Callable[[Any], list[dict[Any, Any]]]]  # (when, sort key,
 Scheduler = Callable[[Any], Iterable[Due]]
 _SCHEDULERS: list[Scheduler] = []
 MAX_STEPS = 100_000
+# an advance of the clock that may start where an earlier one from the same state stopped (the odds: `resuming`)
+_RESUMING: ContextVar[Any] = ContextVar("sawbones_resuming", default=None)
 PENDING_EVENT = "save_pending"  # a due decision that needs a player's die returns this event type
 
 
@@ -87,6 +91,10 @@ def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict[Any, A
     state: Campaign = ctx.state
     base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target)
     events: list[dict[Any, Any]] = []
+    memo = _RESUMING.get() if auto else None  # a decision reads the target only to ask for a player's die
+    run = memo.start(ctx, target) if memo is not None else None
+    if run is not None and run.resumed is not None:
+        state, events = run.resumed[0], list(run.resumed[1])
 
     def apply(new: list[dict[Any, Any]]) -> None:
         nonlocal state
@@ -110,6 +118,22 @@ def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict[Any, A
             # the advance stops at this moment, but everything else due at the very same moment still runs
             # (other saves are queued too): nothing due at an instant is left behind by the interruption
             stopped, limit = True, min(limit, max(when, state.clock))
+    if run is not None and not stopped:
+        run.keep(state, events)  # everything due up to `target` has run: a later target goes on from here
     if not stopped and target > state.clock:
         apply([clock_event(target - state.clock)])
     return events, state
+
+
+@contextmanager
+def resuming(memo: Any) -> Iterator[None]:
+    """Within this block, an advance with `auto` asks `memo.start(ctx, target)` for a run that either starts
+    afresh or resumes (`.resumed`: the state and events where an earlier advance from the same state stopped,
+    everything due up to an earlier target run), and gives it `.keep(state, events)` when all that is due up
+    to its target has run. The same events as advancing from the start: dues run in time order, whatever the
+    target, and the target is read only for a player's die (never with `auto`)."""
+    token = _RESUMING.set(memo)
+    try:
+        yield
+    finally:
+        _RESUMING.reset(token)

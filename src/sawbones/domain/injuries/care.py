@@ -132,7 +132,7 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     if check is None:
         from ..engine import saves
 
-        reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
+        reading = _treatment_check(with_fields(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
                           kind="check")
         total = made["total"]
@@ -150,7 +150,7 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     events: list[Event] = [{"type": "treatment_failed", "data": result}]
     if current.deadline_passed:  # it turns worse now, after the treatment time: its own deadline starts now
         state = fold(events, state)
-        events += injuries.escalate(replace(ctx, state=state), state.character(patient.id),
+        events += injuries.escalate(with_fields(ctx, state=state), state.character(patient.id),
                                     state.character(patient.id).injury(current.id), definition)
     return events
 

@@ -252,21 +252,39 @@ class Treatment:
     formula: str = ""  # that formula (1d20+0, 2d20kl1+0)
     options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
     args: tuple[Any, ...] = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
-    _tail: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     solved: dict[tuple[Any, ...], dict[Any, Any]] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
 
     def chance(self, dc: int, bonus: int, exact: bool = True) -> Any:
         """P(the check's formula + bonus >= dc), from the formula's exact distribution."""
-        key = (dc - bonus, exact)
-        hit = self._tail.get(key)
+        key = (self.formula, dc - bonus, exact)  # shared by every chain checked with this formula
+        hit = _TAILS.get(key)
         if hit is None:
             p = sum((q for total, q in self.check if total >= dc - bonus), Fraction(0))
-            hit = self._tail[key] = p if exact else float(p)
+            if len(_TAILS) > 4096:
+                _TAILS.clear()
+            hit = _TAILS[key] = p if exact else float(p)
         return hit
 
 
+_TAILS: dict[tuple, Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
+_FORMULAS: dict[tuple, tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
+
+
 def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
-    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient)."""
+    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient): asked of
+    the engine once per (rules, options, self-treatment), its only inputs."""
+    from .odds import _freeze
+
+    key = (id(rules), _freeze(options), self_treatment)
+    hit = _FORMULAS.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_FORMULAS) > 256:
+            _FORMULAS.clear()
+        hit = _FORMULAS[key] = (rules, _ask_check_formula(rules, options, self_treatment))
+    return hit[1]
+
+
+def _ask_check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
     pick = pick_row(rules, next(iter(rules.damage_tables)), 20, "standard")
     minor = Injury(id="i1", injury=pick.injury.id, table=pick.table, d20=20, severity=pick.severity, dc=HUGE_DC)
     state = campaign(victim(minor), counter=1)
@@ -365,3 +383,5 @@ def clear_cache() -> None:
     """Forget every chain, shared state and solution (benchmarks: a cold start)."""
     _CACHE.clear()
     _GRAPHS.clear()
+    _TAILS.clear()
+    _FORMULAS.clear()

@@ -6,7 +6,6 @@ effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable
 
 from ...content import schema as s
@@ -154,8 +153,8 @@ def _apply_outcome(ctx: Context, character: Character, injury_id: str, definitio
             lost[ability] = lost.get(ability, 0) + ctx.roller.roll(formula, f"{definition.id}: {ability} loss")
         events.append({"type": "injury_changed", "data": {"character": character.id, "injury": injury_id,
                                                           "changes": {"ability_lost": lost}}})
-        after = replace(current, injuries=tuple(replace(i, ability_lost=tuple(lost.items())) if i.id == injury_id
-                                                else i for i in current.injuries))
+        after = with_fields(current, injuries=tuple(
+            with_fields(i, ability_lost=tuple(lost.items())) if i.id == injury_id else i for i in current.injuries))
         scores = effective_abilities(after, ctx.rules, ctx.options)
         if scores["con"] <= 0 and ctx.options.get("ability_zero_rule") != "gm":
             events.append({"type": "character_died", "data": {"character": character.id,

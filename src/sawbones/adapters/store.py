@@ -292,7 +292,11 @@ class SqlEventStore(EventStore):
                              _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.execute(sa.insert(t.events), rows)
+            self._notify(conn, cid, version)
         return version
+
+    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+        """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
 
     @_guarded
     def append(self, campaign_id: int, expected_version: int, action: int, events: Iterable[dict[str, Any]],
@@ -619,6 +623,11 @@ class PostgresEventStore(SqlEventStore):
                 if "lock timeout" in _message(exc).lower():
                     raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
                 raise _store_error(exc, self.where) from None
+
+    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+        from .notify import pg_notify
+
+        pg_notify(conn, f"e:{cid}:{version}")
 
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.postgresql import insert

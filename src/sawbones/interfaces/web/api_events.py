@@ -51,10 +51,10 @@ def _ids(event: dict[str, Any]) -> set[str]:
     return ids
 
 
-def light_documents(store: Any, campaign_id: int, after: int) -> list[dict[str, Any]]:
+def light_documents(store: Any, campaign_id: int, after: int, upto: int | None = None) -> list[dict[str, Any]]:
     """The documents of `event_documents` without lines, read from the log alone (the live layer's audience):
     `characters` holds every character id the action's events name (for an undo, the undone action's)."""
-    return _documents(store, campaign_id, list(store.events(campaign_id, after=after)))
+    return _documents(store, campaign_id, list(store.events(campaign_id, after=after, upto=upto)))
 
 
 def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, Any]]:
@@ -73,9 +73,11 @@ def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, 
     return docs
 
 
-def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH) -> list[dict[str, Any]]:
-    """One document per whole action stored after log version `after` (the lines use the current state)."""
-    rows = [e for e in service.store.events(campaign_id, after=after)]
+def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH,
+                    upto: int | None = None) -> list[dict[str, Any]]:
+    """One document per whole action stored after log version `after` (up to `upto`; the lines use the
+    current state)."""
+    rows = [e for e in service.store.events(campaign_id, after=after, upto=upto)]
     if len(rows) > limit:  # stop at an action boundary
         cut = rows[limit - 1].action
         rows = [e for e in rows if e.action <= cut]

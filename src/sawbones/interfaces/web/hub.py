@@ -187,8 +187,8 @@ class Hub:
                     if head != before[0]:
                         player, langs = wants.get(cid, (False, set()))
                         after = before[0] if head > before[0] else 0
-                        light = light_documents(service.store, cid, after) if player else None
-                        docs = {lang: event_documents(service, cid, after, lang) for lang in langs}
+                        light = light_documents(service.store, cid, after, head) if player else None
+                        docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
                         messages.append(Change(after, head, light, docs))
                 if messages:
                     self._send(cid, messages)

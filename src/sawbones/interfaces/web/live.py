@@ -99,11 +99,11 @@ async def stream(request: Request, campaign: str, still: Still | None = None, *,
     sub = hub.open(cid, token, address_of(request), player=character is not None)
     sent = start
 
-    def seen_by_player(after: int) -> list[dict[str, Any]]:
+    def seen_by_player(after: int, upto: int) -> list[dict[str, Any]]:
         from .api_events import light_documents
 
         with open_service(state) as service:
-            return light_documents(service.store, cid, after)
+            return light_documents(service.store, cid, after, upto)
 
     async def on_change(change: Change) -> list[str] | None:
         nonlocal sent
@@ -111,7 +111,7 @@ async def stream(request: Request, campaign: str, still: Still | None = None, *,
             return []
         if character is not None:
             light = change.light if change.light is not None and change.after == sent else \
-                await run_in_threadpool(seen_by_player, sent)
+                await run_in_threadpool(seen_by_player, sent, change.head)
             if not any(player_sees(doc, character) for doc in light):
                 sent = change.head  # nothing this player may see: not even that something changed
                 return []

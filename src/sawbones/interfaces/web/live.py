@@ -60,7 +60,7 @@ async def held(request: Request, sub: Sub, first: list[str], on_change: Callable
             break
         try:
             async with asyncio.timeout(min(left, KEEP_ALIVE)):
-                message = await sub.queue.get()
+                message = await sub.get()
         except TimeoutError:
             if loop.time() < deadline:
                 yield ": keep-alive\n\n"

@@ -166,7 +166,7 @@ def gm_load(port: int, tables: list[dict], clients: int, seconds: float) -> tupl
                 latencies.append(took)
                 if 200 <= status < 300:
                     table["version"] += len(doc["events"])  # the action's events, stored one version each
-                    actions.append((sent, table["name"], who.lower(), table["version"]))
+                    actions.append((sent, table["name"], who.lower(), table["version"], time.time()))
                 else:
                     errors[0] += 1
 
@@ -200,6 +200,7 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
     held_rss = rss_kb(server.pid)
     latencies, actions, errors = gm_load(port, tables, clients, seconds)
     deliveries: list[float] = []
+    after_answer: list[float] = []  # from the action's answer (the commit happened between the two)
     wrong = missing = 0
     stream_errors = ready.get("error_count", 0)
     if holder is not None:
@@ -217,7 +218,7 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
         for index, (kind, name, character) in enumerate(who):
             by_table.setdefault(name, []).append(index)
         # A page's stream says the campaign's newest version: hearing V tells of every change up to V.
-        for sent, name, character, version in actions:
+        for sent, name, character, version, answered in actions:
             for index in by_table.get(name, ()):
                 kind, _, mine = who[index]
                 if kind == "player" and mine != character:
@@ -227,21 +228,23 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
                     missing += 1
                 else:
                     deliveries.append(at - sent)
+                    after_answer.append(max(0.0, at - answered))
         for index, versions in heard.items():  # told of a change when only other characters changed
             kind, name, mine = who[index]
             if kind != "player":
                 continue
-            mine_versions = sorted(v for s, n, c, v in actions if n == name and c == mine)
+            mine_versions = sorted(a[3] for a in actions if a[1] == name and a[2] == mine)
             previous = None
             for v in sorted(versions):
                 if previous is not None and not any(previous < m <= v for m in mine_versions):
                     wrong += 1
                     if os.environ.get("BENCH_DEBUG"):
                         print("told another's:", name, mine, previous, v, mine_versions,
-                              sorted((vv, c) for s, n, c, vv in actions if n == name), file=sys.stderr)
+                              sorted((a[3], a[2]) for a in actions if a[1] == name), file=sys.stderr)
                 previous = v
     return {"streams": len(plan), "opened": ready["ready"], "gm_p50": pct(latencies, 0.5) * 1000,
             "gm_p99": pct(latencies, 0.99) * 1000, "actions": len(actions), "delivery_p99": pct(deliveries, 0.99) * 1000,
+            "delivery_p50": pct(deliveries, 0.5) * 1000, "from_answer_p99": pct(after_answer, 0.99) * 1000,
             "delivered": len(deliveries), "missing": missing, "wrong": wrong, "errors": errors + stream_errors,
             "rss_base": base_rss, "rss_held": held_rss,
             "kb_per_stream": (held_rss - base_rss) / len(plan) if plan else 0.0}
@@ -296,13 +299,18 @@ def main() -> None:
         stop()
     print(f"\nHeld streams: {args.workers} workers, {args.campaigns} campaigns, {args.clients} GM clients "
           f"for {args.seconds:.0f} s a row\n")
-    print("| backend | player + GM streams | open | GM p50 | GM p99 | actions | delivery p99 | delivered | missed "
-          "| told another's | errors | server RSS | KB per stream |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| backend | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
+          "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
+          "| KB per stream (vs 0 streams) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    base = {}
     for label, r in rows:
+        zero = base.setdefault(label, r)  # the first row of a backend: 0 streams
+        per = (r["rss_held"] - zero["rss_base"]) / r["streams"] if r["streams"] else 0.0
         print(f"| {label} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms | {r['gm_p99']:.1f} ms "
-              f"| {r['actions']:,} | {r['delivery_p99']:.0f} ms | {r['delivered']:,} | {r['missing']} | {r['wrong']} "
-              f"| {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {r['kb_per_stream']:.1f} |")
+              f"| {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} | {r['delivery_p50']:.0f} / "
+              f"{r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms | {r['delivered']:,} | {r['missing']} "
+              f"| {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {per:.1f} |")
 
 
 if __name__ == "__main__":

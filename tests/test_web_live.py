@@ -129,6 +129,24 @@ def test_a_revoked_link_ends_its_open_stream_without_any_other_change(app):
         assert app.state.live_hub.tokens == {}  # its place is given back
 
 
+def test_a_renewed_api_secret_ends_the_event_streams_opened_with_the_old_one(app, db):
+    from contextlib import closing
+
+    from sawbones.interfaces.web import security
+
+    with TestClient(app) as gm, TestClient(app) as tool:
+        secret = _party(gm, "Nia")
+        with tool.stream("GET", "/api/campaigns/Alpha/events", headers=bearer(secret)) as stream:
+            def until(line):
+                if line == "retry: 2000":
+                    with closing(Service.open(db)) as service:  # `sawbones gm-link --api-secret`, say
+                        security.new_gm_secret(service.store, "Alpha")
+                return False
+
+            seen = _lines(stream, until)  # the server ends it
+        assert seen[0] == "retry: 2000" and not any(line.startswith("id: ") for line in seen)
+
+
 def test_streams_past_the_cap_per_token_are_refused(db, monkeypatch):
     monkeypatch.setenv("SAWBONES_STREAMS_PER_TOKEN", "2")
     app = make(db)

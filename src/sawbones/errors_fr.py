@@ -428,6 +428,13 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + [
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
+    # live streams (interfaces/web/hub.py)
+    ("too many live streams for this link or secret (at most {most} at once): close another tab, then try again",
+     "trop de flux en direct pour ce lien ou ce secret ({most} à la fois au plus) : fermez un autre onglet, puis "
+     "réessayez"),
+    ("too many live streams from this address (at most {most} at once): close another tab, then try again",
+     "trop de flux en direct depuis cette adresse ({most} à la fois au plus) : fermez un autre onglet, puis "
+     "réessayez"),
 ]
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message

@@ -154,6 +154,11 @@ class PostgresEventStore(SqlEventStore):
                     raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
                 raise _store_error(exc, self.where) from None
 
+    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+        from .notify import pg_notify
+
+        pg_notify(conn, f"e:{cid}:{version}")
+
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
         from sqlalchemy.dialects.postgresql import insert
 

@@ -234,7 +234,11 @@ class SqlEventStore(EventStore):
                              _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.execute(sa.insert(t.events), rows)
+            self._notify(conn, cid, version)
         return version
+
+    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+        """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
 
     @_guarded
     def append(self, campaign_id: int, expected_version: int, action: int, events: Iterable[dict[str, Any]],

@@ -87,6 +87,10 @@ def revoke_player_token(store: Any, campaign: str, character_id: str) -> bool:
     if record is not None:
         store.set_meta(PLAYER_TOKEN.format(token=current), json.dumps({**record, "revoked": True}))
     store.set_meta(key, "")
+    if record is not None and isinstance(record.get("cid"), int):
+        from ...adapters.notify import access_changed
+
+        access_changed(store, record["cid"])  # its open streams end
     return record is not None and not record.get("revoked")
 
 

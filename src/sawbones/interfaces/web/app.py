@@ -95,7 +95,7 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0,
+def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2,
                stream_seconds: float = 300.0, closed: bool = False, allowed_hosts: tuple[str, ...] | None = None,
                max_body: int = guard.MAX_BODY,
                cors_origins: tuple[str, ...] | None = None) -> FastAPI:

@@ -265,7 +265,7 @@ async def player_events(request: Request, token: str) -> Response:
         from ...errors import NotFound
 
         raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return live.stream(request, found[0], still=lambda: target() == found)
+    return await live.stream(request, found[0], still=lambda: target() == found, token=token, character=found[1])
 
 
 @router.get("/c/{campaign}/events")
@@ -274,8 +274,12 @@ async def gm_events(request: Request, campaign: str) -> Response:
         with open_service(web(request)) as service:
             gm_check(request, service, campaign)
 
+    def still() -> bool:
+        with open_service(web(request)) as service:
+            return is_gm(request, service, campaign)
+
     await run_in_threadpool(check)
-    return live.stream(request, campaign)
+    return await live.stream(request, campaign, still, token=session_of(request).sid)
 
 
 # ------------------------------------------------------------------ tables

@@ -70,6 +70,7 @@ def new_gm_secret(store: Any, campaign: str) -> str:
     secret = secrets.token_urlsafe(24)
     record = {"cid": require_campaign(store, campaign), "hash": _hash(secret), "secret": secret}
     store.set_meta(GM_SECRET.format(campaign=campaign), json.dumps(record))
+    _access_changed(store, record["cid"])  # the API streams opened with the old secret end
     return secret
 
 
@@ -138,7 +139,14 @@ def gm_fingerprint(store: Any, campaign: str, create: bool = False) -> str | Non
 def end_gm_sessions(store: Any, campaign: str) -> str | None:
     """Every browser signed in as GM of the campaign is signed out; the fingerprint of the new key."""
     store.set_meta(GM_SESSIONS.format(campaign=campaign), secrets.token_urlsafe(24))
+    _access_changed(store, require_campaign(store, campaign))  # their dashboards' streams end
     return gm_fingerprint(store, campaign, create=True)
+
+
+def _access_changed(store: Any, cid: int) -> None:
+    from ...adapters.notify import access_changed
+
+    access_changed(store, cid)
 
 
 # ------------------------------------------------------------------ the server's admin secret

@@ -8,60 +8,25 @@
 
 `id` is the log version of the action's last event. A client that reconnects with `Last-Event-ID`
 (EventSource does it by itself) gets every action after that version, each once; without it, the stream
-starts at the current version (`?after=0` replays the whole log). `event_documents` builds the
-documents from the log alone, so any live layer can send them.
+starts at the current version (`?after=0` replays the whole log). `event_documents` (event_docs.py) builds the
+documents from the log alone, so any live layer can send them; an undo's `characters` are those of the
+undone action. The stream waits on the process's hub (hub.py): no database work while nothing changes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
-from itertools import groupby
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
-from ....domain.engine.evolve import KEYED
 from ....errors import SawbonesError, UsageError
-from ..deps import GmAccess, api_lang, gm_access, open_service
-from ...sentences import sentence
-from ..reports import event_lines, touched
+from ..deps import GmAccess, api_lang, check_gm_secret, gm_access, open_service
+from ..event_docs import BATCH, event_documents
 
 router = APIRouter(prefix="/campaigns")
-UNDO = "action_undone"
-KEEP_ALIVE = 15.0
-BATCH = 500  # events read per poll at most: a client far behind catches up over several polls
-
-
-def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH) -> list[dict[str, Any]]:
-    """One document per whole action stored after log version `after` (the lines use the current state)."""
-    rows = [e for e in service.store.events(campaign_id, after=after)]
-    if len(rows) > limit:  # stop at an action boundary
-        cut = rows[limit - 1].action
-        rows = [e for e in rows if e.action <= cut]
-    state = service.load_id(campaign_id).state if rows else None
-    rules = service.rules_for(state) if rows else None
-    docs = []
-    for action, group in groupby(rows, key=lambda e: e.action):
-        stored = list(group)
-        events = [e.as_event() for e in stored if e.type != KEYED]
-        first = events[0] if events else stored[0].as_event()
-        lines = event_lines(events, state, rules, lang) if first["type"] != UNDO else []
-        if not lines:
-            lines = [sentence(e.as_event(), state, rules, lang) for e in stored if e.type != KEYED]
-        characters = {c.id for c in touched(events, state)}
-        characters |= {e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
-        doc = {"id": stored[-1].version, "type": first["type"], "action": action, "version": stored[-1].version,
-               "characters": sorted(characters), "lines": lines, "events": events}
-        if first["type"] == UNDO:
-            doc["undone_action"] = first["data"]["action"]
-        docs.append(doc)
-    return docs
-
-
 def _resume_point(last_event_id: str | None, after: int | None) -> int | None:
     if last_event_id is not None:
         if not last_event_id.strip().isdigit():
@@ -75,43 +40,69 @@ def _resume_point(last_event_id: str | None, after: int | None) -> int | None:
             summary="The campaign's events as Server-Sent Events (resumable with Last-Event-ID)",
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "One `data:` JSON document per action, `id:` its log version."}})
-def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
-           last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
-           after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
-    resume = _resume_point(last_event_id, after)
-    with gm.open() as service:
-        cid = service.store.campaign_id(gm.campaign)
-        start = service.store.head(cid) if resume is None else resume
-    state = gm.state
+async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
+                 last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
+                 after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
+    from ..hub import hub_of
+    from ..live import Held, address_of, held
 
-    def poll(since: int) -> tuple[int, list[dict[str, Any]]]:
+    resume = _resume_point(last_event_id, after)
+
+    def opening() -> tuple[int, int]:
+        with gm.open() as service:
+            cid = service.store.campaign_id(gm.campaign)
+            return cid, (service.store.head(cid) if resume is None else resume)
+
+    cid, start = await run_in_threadpool(opening)
+    state = gm.state
+    hub = hub_of(request)
+    sub = hub.open(cid, gm.secret or "", address_of(request), lang=lang)
+    last = start
+
+    def read(since: int) -> list[dict[str, Any]]:
         with open_service(state) as service:
             try:
-                if service.store.head(cid) <= since:
-                    return since, []
-                docs = event_documents(service, cid, since, lang)
+                return event_documents(service, cid, since, lang)
             except SawbonesError:
-                return since, []
-            return (docs[-1]["version"] if docs else since), docs
+                return []
 
-    async def stream() -> AsyncIterator[str]:
-        last = start
-        yield "retry: 2000\n\n"
-        started = beat = time.monotonic()
-        first = True
-        while time.monotonic() - started < state.stream_seconds:
-            if not first:
-                await asyncio.sleep(state.poll_interval)
-            first = False
-            if await request.is_disconnected():
+    def still() -> bool:
+        with open_service(state) as service:
+            try:
+                check_gm_secret(service.store, gm.campaign, gm.secret or "")
+            except SawbonesError:
+                return False
+            return True
+
+    def said(docs: list[dict[str, Any]]) -> list[str]:
+        nonlocal last
+        out = []
+        for doc in docs:
+            if doc["version"] > last:
+                out.append(f"id: {doc['id']}\ndata: {json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}\n\n")
+                last = doc["version"]
+        return out
+
+    async def catch_up(head: int) -> list[str]:
+        out: list[str] = []
+        while last < head:  # a client far behind catches up BATCH events at a time
+            docs = await run_in_threadpool(read, last)
+            if not docs:
                 break
-            last, docs = await run_in_threadpool(poll, last)
-            for doc in docs:
-                yield f"id: {doc['id']}\ndata: {json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}\n\n"
-                beat = time.monotonic()
-            if time.monotonic() - beat > KEEP_ALIVE:
-                beat = time.monotonic()
-                yield ": keep-alive\n\n"
+            out += said(docs)
+        return out
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    async def on_change(change: Any) -> list[str]:
+        docs = change.docs.get(lang)
+        if docs is not None and change.after <= last:
+            out = said(docs)
+            return out + await catch_up(change.head)  # (a change longer than a batch)
+        return await catch_up(change.head)
+
+    first = ["retry: 2000\n\n"] + await catch_up(await run_in_threadpool(_head, state, cid))  # subscribed first
+    return Held(held(request, sub, first, on_change, still), hub, sub)
+
+
+def _head(state: Any, cid: int) -> int:
+    with open_service(state) as service:
+        return service.store.head(cid)

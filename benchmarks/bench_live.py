@@ -1,0 +1,317 @@
+"""Live streams at scale: thousands of held player streams and GM event streams while GMs act.
+
+    .venv/bin/python benchmarks/bench_live.py [--streams 0,1000,5000] [--campaigns 500] [--gm-streams 100]
+                                              [--workers 2] [--seconds 10] [--clients 8] [--backends sqlite,postgresql]
+
+For each backend: `sawbones serve --workers N` on 127.0.0.1; `--campaigns` campaigns of six characters,
+each with a player link; then, for each count of held streams, a holder process opens that many player
+streams (`/p/{token}/events`, spread over the campaigns, characters and links) plus `--gm-streams` API
+event streams (`/api/campaigns/{c}/events`), waits until all are open, and records every message it
+gets; meanwhile `--clients` GM clients (closed loop, no think time) POST damage to the campaigns' characters
+for `--seconds`. Reported: GM action p50/p99, delivery p99 (from the action's request to each stream that
+should hear of it: the hit character's player streams and the campaign's GM event streams), messages a
+player stream got for another character (must be 0), resident memory of the server processes and per
+held stream, errors. Bounded: every phase stops by itself; everything on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_web import PARTY, call, free_port, setup_campaign, start_server  # noqa: E402
+
+os.environ.setdefault("SAWBONES_STREAMS_PER_ADDRESS", "100000")  # every stream comes from 127.0.0.1 here
+
+
+def raise_fd_limit() -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+# ------------------------------------------------------------------ the holder (its own process)
+
+
+async def _hold(port: int, path: str, headers: str, index: int, out: list, ready: asyncio.Event,
+                opened: list, gate: asyncio.Semaphore, errors: list) -> None:
+    try:
+        async with gate:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{headers}\r\n".encode())
+            status = await reader.readline()
+            if b" 200 " not in status:
+                errors.append(status.decode(errors="replace").strip())
+                writer.close()
+                return
+            while (await reader.readline()) not in (b"\r\n", b""):
+                pass
+            opened[0] += 1
+            if opened[0] == opened[1]:
+                ready.set()
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            if line.startswith(b"data: ") or line.startswith(b"id: "):
+                out.append((time.time(), index, line.decode().strip()))
+    except (OSError, asyncio.IncompleteReadError) as exc:
+        errors.append(repr(exc))
+
+
+async def _holder(port: int, plan: list[tuple[str, str]], seconds: float) -> None:
+    out: list = []
+    errors: list = []
+    ready = asyncio.Event()
+    opened = [0, len(plan)]
+    gate = asyncio.Semaphore(100)  # connections being opened at once
+    tasks = [asyncio.create_task(_hold(port, path, headers, i, out, ready, opened, gate, errors))
+             for i, (path, headers) in enumerate(plan)]
+    try:
+        await asyncio.wait_for(ready.wait(), timeout=600)
+    except TimeoutError:
+        pass
+    print(json.dumps({"ready": opened[0], "errors": errors[:5], "error_count": len(errors)}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # the load ran
+    await asyncio.sleep(1.0)  # deliveries still in flight
+    print(json.dumps({"messages": out, "errors": errors[:5], "error_count": len(errors)}), flush=True)
+    for task in tasks:
+        task.cancel()
+
+
+# ------------------------------------------------------------------ the driver
+
+
+def rss_kb(root: int) -> int:
+    """Resident memory of the server: its process and its children (the workers), in KB."""
+    total = 0
+    pids = [root]
+    try:
+        pids += [int(p) for p in Path(f"/proc/{root}/task/{root}/children").read_text().split()]
+    except OSError:
+        pass
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def setup(port: int, campaigns: int) -> list[dict]:
+    out = []
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for i in range(campaigns):
+        name = f"Table{i}"
+        secret = setup_campaign(port, name)
+        links = {}
+        for who in PARTY:
+            status, doc = call(conn, "GET", f"/api/campaigns/{name}/characters/{who}/player-link", None, secret)
+            assert status == 200, (status, doc)
+            links[who.lower()] = doc["url"].split("/p/", 1)[1]
+        status, doc = call(conn, "GET", f"/api/campaigns/{name}", None, secret)
+        out.append({"name": name, "secret": secret, "links": links, "version": doc["version"]})
+    return out
+
+
+def plan_streams(tables: list[dict], players: int, gms: int) -> tuple[list[tuple[str, str]], list[tuple]]:
+    plan, who = [], []
+    for i in range(players):
+        table = tables[i % len(tables)]
+        character = PARTY[(i // len(tables)) % len(PARTY)].lower()
+        plan.append((f"/p/{table['links'][character]}/events", ""))
+        who.append(("player", table["name"], character))
+    for i in range(gms):
+        table = tables[i % len(tables)]
+        plan.append((f"/api/campaigns/{table['name']}/events", f"Authorization: Bearer {table['secret']}\r\n"))
+        who.append(("gm", table["name"], None))
+    return plan, who
+
+
+def gm_load(port: int, tables: list[dict], clients: int, seconds: float) -> tuple[list[float], list[tuple], int]:
+    latencies: list[float] = []
+    actions: list[tuple] = []  # (request start, campaign, character, version)
+    errors = [0]
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def client(i: int) -> None:
+        """Acts on its own tables only (i, i + clients, ...): it knows each one's version from its answers."""
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine = tables[i::clients]
+        n = 0
+        while mine and time.perf_counter() < stop_at:
+            table = mine[n % len(mine)]
+            who = PARTY[(n // len(mine)) % len(PARTY)]
+            n += 1
+            sent, start = time.time(), time.perf_counter()
+            status, doc = call(conn, "POST", f"/api/campaigns/{table['name']}/damage",
+                               {"character": who, "parts": [{"amount": 1, "type": "fire"}]}, table["secret"])
+            took = time.perf_counter() - start
+            with lock:
+                latencies.append(took)
+                if 200 <= status < 300:
+                    table["version"] += len(doc["events"])  # the action's events, stored one version each
+                    actions.append((sent, table["name"], who.lower(), table["version"], time.time()))
+                else:
+                    errors[0] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return latencies, actions, errors[0]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: int, gms: int,
+              clients: int, seconds: float) -> dict:
+    plan, who = plan_streams(tables, players, gms)
+    base_rss = rss_kb(server.pid)
+    holder = None
+    if plan:
+        holder = subprocess.Popen([sys.executable, __file__, "--hold", str(port)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        holder.stdin.write(json.dumps(plan) + "\n")
+        holder.stdin.flush()
+        ready = json.loads(holder.stdout.readline())
+    else:
+        ready = {"ready": 0, "error_count": 0}
+    time.sleep(2.0)
+    held_rss = rss_kb(server.pid)
+    latencies, actions, errors = gm_load(port, tables, clients, seconds)
+    deliveries: list[float] = []
+    after_answer: list[float] = []  # from the action's answer (the commit happened between the two)
+    wrong = missing = 0
+    stream_errors = ready.get("error_count", 0)
+    if holder is not None:
+        holder.stdin.write("done\n")
+        holder.stdin.flush()
+        report = json.loads(holder.stdout.readline())
+        holder.wait(timeout=60)
+        stream_errors = max(stream_errors, report["error_count"])
+        heard: dict[int, dict[int, float]] = {}
+        for at, index, line in report["messages"]:
+            value = line.split(": ", 1)[1]
+            if value.isdigit():
+                heard.setdefault(index, {})[int(value)] = at
+        by_table: dict[str, list[int]] = {}
+        for index, (kind, name, character) in enumerate(who):
+            by_table.setdefault(name, []).append(index)
+        # A page's stream says the campaign's newest version: hearing V tells of every change up to V.
+        for sent, name, character, version, answered in actions:
+            for index in by_table.get(name, ()):
+                kind, _, mine = who[index]
+                if kind == "player" and mine != character:
+                    continue
+                at = min((t for v, t in heard.get(index, {}).items() if v >= version), default=None)
+                if at is None:
+                    missing += 1
+                else:
+                    deliveries.append(at - sent)
+                    after_answer.append(max(0.0, at - answered))
+        for index, versions in heard.items():  # told of a change when only other characters changed
+            kind, name, mine = who[index]
+            if kind != "player":
+                continue
+            mine_versions = sorted(a[3] for a in actions if a[1] == name and a[2] == mine)
+            previous = None
+            for v in sorted(versions):
+                if previous is not None and not any(previous < m <= v for m in mine_versions):
+                    wrong += 1
+                    if os.environ.get("BENCH_DEBUG"):
+                        print("told another's:", name, mine, previous, v, mine_versions,
+                              sorted((a[3], a[2]) for a in actions if a[1] == name), file=sys.stderr)
+                previous = v
+    return {"streams": len(plan), "opened": ready["ready"], "gm_p50": pct(latencies, 0.5) * 1000,
+            "gm_p99": pct(latencies, 0.99) * 1000, "actions": len(actions), "delivery_p99": pct(deliveries, 0.99) * 1000,
+            "delivery_p50": pct(deliveries, 0.5) * 1000, "from_answer_p99": pct(after_answer, 0.99) * 1000,
+            "delivered": len(deliveries), "missing": missing, "wrong": wrong, "errors": errors + stream_errors,
+            "rss_base": base_rss, "rss_held": held_rss,
+            "kb_per_stream": (held_rss - base_rss) / len(plan) if plan else 0.0}
+
+
+def main() -> None:
+    if len(sys.argv) == 3 and sys.argv[1] == "--hold":
+        raise_fd_limit()
+        plan = json.loads(sys.stdin.readline())
+        asyncio.run(_holder(int(sys.argv[2]), plan, 0))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--streams", default="0,1000,5000", help="Held player streams per phase.")
+    parser.add_argument("--campaigns", type=int, default=500)
+    parser.add_argument("--gm-streams", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    args = parser.parse_args()
+    print(f"file descriptors: {raise_fd_limit()}", file=sys.stderr)
+    from bench_store import start_postgres  # noqa: E402
+
+    tmp = tempfile.mkdtemp(prefix="sawbones-live-")
+    backends = []
+    stop = lambda: None  # noqa: E731
+    if "sqlite" in args.backends:
+        backends.append(("SQLite", f"sqlite:///{tmp}/live.db"))
+    if "postgresql" in args.backends:
+        pg_url, stop = start_postgres()
+        if pg_url:
+            backends.append(("PostgreSQL", pg_url))
+    rows = []
+    try:
+        for label, url in backends:
+            port = free_port()
+            server = start_server(url, port, args.workers)
+            try:
+                started = time.perf_counter()
+                tables = setup(port, args.campaigns)
+                print(f"{label}: {args.campaigns} campaigns set up in {time.perf_counter() - started:.0f} s",
+                      file=sys.stderr)
+                for players in (int(s) for s in args.streams.split(",")):
+                    gms = args.gm_streams if players else 0
+                    row = run_phase(port, server, tables, players, gms, args.clients, args.seconds)
+                    print(label, row, file=sys.stderr)
+                    rows.append((label, row))
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+    finally:
+        stop()
+    print(f"\nHeld streams: {args.workers} workers, {args.campaigns} campaigns, {args.clients} GM clients "
+          f"for {args.seconds:.0f} s a row\n")
+    print("| backend | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
+          "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
+          "| KB per stream (vs 0 streams) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    base = {}
+    for label, r in rows:
+        zero = base.setdefault(label, r)  # the first row of a backend: 0 streams
+        per = (r["rss_held"] - zero["rss_base"]) / r["streams"] if r["streams"] else 0.0
+        print(f"| {label} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms | {r['gm_p99']:.1f} ms "
+              f"| {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} | {r['delivery_p50']:.0f} / "
+              f"{r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms | {r['delivered']:,} | {r['missing']} "
+              f"| {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {per:.1f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""Watching campaigns change, for the live layer: one watcher per process, whatever the number of streams.
+
+- PostgreSQL: every append sends `NOTIFY sawbones_live, 'e:{campaign id}:{version}'` in its own
+  transaction (store.py), so a listener hears it exactly when the events are visible; a change of who
+  may watch (a player link revoked, the API secret or the GM sessions renewed) sends `'a:{campaign id}'`.
+  `PgWatcher` holds one LISTEN connection and wakes when something is said.
+- SQLite: no notifications; `SqliteWatcher` asks `PRAGMA data_version` (a counter that moves when another
+  connection commits) every tick, and only when it moved reads the heads of the watched campaigns in one
+  query. A change of access is a meta row `live_access:{campaign id}` that moves.
+
+`wait(known, fresh, timeout)` is the whole interface: `known` maps each watched campaign id to the
+(head, access stamp) last seen; it returns those that moved, and the `fresh` ones (just watched) always.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+import time
+from typing import Any, Iterable
+from urllib.parse import quote
+
+CHANNEL = "sawbones_live"
+ACCESS = "live_access:{cid}"
+Seen = tuple[int, str]  # (head version, access stamp)
+CHUNK = 400  # campaign ids per query
+
+
+def pg_notify(conn: Any, payload: str) -> None:
+    """NOTIFY in the caller's transaction (SQLAlchemy connection): delivered when it commits."""
+    from sqlalchemy import text
+
+    conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+
+
+def access_changed(store: Any, cid: int) -> None:
+    """Streams of the campaign check again who they serve (their token may be revoked, the secret rotated)."""
+    store.set_meta(ACCESS.format(cid=cid), secrets.token_hex(6))
+    if getattr(store, "backend", "") == "postgresql":
+        with store.engine.begin() as conn:
+            pg_notify(conn, f"a:{cid}")
+
+
+def _chunks(ids: list[int]) -> Iterable[list[int]]:
+    for start in range(0, len(ids), CHUNK):
+        yield ids[start:start + CHUNK]
+
+
+def _seen(conn: Any, ids: Iterable[int], mark: str) -> dict[int, Seen]:
+    """Heads and access stamps of the campaigns, read in a few queries (`mark`: the driver's placeholder)."""
+    out: dict[int, Seen] = {}
+    for part in _chunks(sorted(set(ids))):
+        marks = ", ".join([mark] * len(part))
+        heads = dict(conn.execute(f"SELECT campaign_id, MAX(version) FROM events WHERE campaign_id IN ({marks}) "
+                                  "GROUP BY campaign_id", part).fetchall())
+        keys = [ACCESS.format(cid=cid) for cid in part]
+        stamps = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys).fetchall())
+        for cid, key in zip(part, keys):
+            out[cid] = (int(heads.get(cid) or 0), stamps.get(key) or "")
+    return out
+
+
+def _moved(known: dict[int, Seen], now: dict[int, Seen], fresh: set[int]) -> dict[int, Seen]:
+    return {cid: seen for cid, seen in now.items() if cid in fresh or known.get(cid) != seen}
+
+
+class SqliteWatcher:
+    def __init__(self, path: str) -> None:
+        self.conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=30,
+                                    check_same_thread=False, isolation_level=None)
+        self.version: int | None = None
+
+    def wait(self, known: dict[int, Seen], fresh: set[int], timeout: float) -> dict[int, Seen]:
+        if not fresh:
+            time.sleep(timeout)
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version == self.version and not fresh:
+            return {}
+        self.version = version
+        return _moved(known, _seen(self.conn, set(known) | fresh, "?"), fresh)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class PgWatcher:
+    """One LISTEN connection; on a lost connection it reconnects and reads every watched head again."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.conn: Any = None
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10, application_name="sawbones-live")
+        conn.execute(f"LISTEN {CHANNEL}")
+        return conn
+
+    def wait(self, known: dict[int, Seen], fresh: set[int], timeout: float) -> dict[int, Seen]:
+        import psycopg
+
+        try:
+            if self.conn is None:
+                self.conn = self._connect()
+                fresh = fresh | set(known)  # anything may have happened while no one listened
+            moved: set[int] = set(fresh)
+            heard = list(self.conn.notifies(timeout=0 if fresh else timeout, stop_after=1))
+            if heard:  # then whatever else is already there
+                heard += list(self.conn.notifies(timeout=0.002))
+            for note in heard:
+                parts = note.payload.split(":")
+                if len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) in known:
+                    moved.add(int(parts[1]))
+            if not moved:
+                return {}
+            return _moved(known, _seen(self.conn.cursor(), moved, "%s"), fresh)
+        except psycopg.Error:
+            self.close()
+            time.sleep(min(timeout, 1.0))
+            return {}
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:  # pragma: no cover - closing a broken connection
+                pass
+            self.conn = None
+
+
+def open_watcher(store: Any) -> SqliteWatcher | PgWatcher:
+    """The watcher for the database the store opened."""
+    if getattr(store, "backend", "") == "postgresql":
+        return PgWatcher(store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False))
+    return SqliteWatcher(store.path)

@@ -1,0 +1,78 @@
+"""The campaign's events as documents, one per whole action, built from the log alone: what the GM and API
+streams send (`event_documents`, with lines) and what the live layer filters per audience (`light_documents`).
+The events route (api/events.py) and the hub (hub.py) both read them here."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from ...domain.engine.evolve import KEYED
+from ..sentences import sentence
+from .reports import event_lines, touched
+
+UNDO = "action_undone"
+BATCH = 500  # events read per poll at most: a client far behind catches up over several polls
+
+
+def _undone_characters(store: Any, campaign_id: int, action: int, rows: list[Any]) -> set[str]:
+    """The characters the undone action touched (read from the log when it is not in this batch)."""
+    events = [e for e in rows if e.action == action] or [
+        e for e in store.events(campaign_id, after=0, upcast=False) if e.action == action]
+    return {c for e in events for c in _ids(e.as_event())}
+
+
+def _ids(event: dict[str, Any]) -> set[str]:
+    data = event.get("data")
+    if not isinstance(data, dict):
+        return set()
+    ids = {data["character"]} if isinstance(data.get("character"), str) else set()
+    if event["type"].startswith("character_") and isinstance(data.get("id"), str):
+        ids.add(data["id"])
+    return ids
+
+
+def light_documents(store: Any, campaign_id: int, after: int, upto: int | None = None) -> list[dict[str, Any]]:
+    """The documents of `event_documents` without lines, read from the log alone (the live layer's audience):
+    `characters` holds every character id the action's events name (for an undo, the undone action's)."""
+    return _documents(store, campaign_id, list(store.events(campaign_id, after=after, upto=upto)))
+
+
+def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, Any]]:
+    docs = []
+    for action, group in groupby(rows, key=lambda e: e.action):
+        stored = list(group)
+        events = [e.as_event() for e in stored if e.type != KEYED]
+        first = events[0] if events else stored[0].as_event()
+        characters = {c for e in events for c in _ids(e)}
+        doc = {"id": stored[-1].version, "type": first["type"], "action": action, "version": stored[-1].version,
+               "characters": characters, "events": events}
+        if first["type"] == UNDO:
+            doc["undone_action"] = first["data"]["action"]
+            doc["characters"] = _undone_characters(store, campaign_id, int(first["data"]["action"]), rows)
+        docs.append(doc)
+    return docs
+
+
+def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH,
+                    upto: int | None = None) -> list[dict[str, Any]]:
+    """One document per whole action stored after log version `after` (up to `upto`; the lines use the
+    current state)."""
+    rows = [e for e in service.store.events(campaign_id, after=after, upto=upto)]
+    if len(rows) > limit:  # stop at an action boundary
+        cut = rows[limit - 1].action
+        rows = [e for e in rows if e.action <= cut]
+    state = service.load_id(campaign_id).state if rows else None
+    rules = service.rules_for(state) if rows else None
+    docs = []
+    for doc in _documents(service.store, campaign_id, rows):
+        events = doc["events"]
+        lines = event_lines(events, state, rules, lang) if doc["type"] != UNDO else []
+        if not lines:
+            lines = [sentence(e, state, rules, lang) for e in events]
+        known = {c.id for c in touched(events, state)} | {
+            e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
+        if doc["type"] == UNDO:
+            known |= doc["characters"]
+        docs.append({**doc, "characters": sorted(known), "lines": lines})
+    return docs

@@ -1,0 +1,256 @@
+"""The live layer (issue 14): streams fed by one watcher per process, filtered per audience, bounded.
+
+A player's page hears of what that player may see and of nothing else; a revoked link's open stream
+ends; streams past the cap per token are refused with 429; the API's events resume exactly where a
+client left; two server processes on one PostgreSQL both deliver a change made through either.
+Reads are guarded by a generous watchdog (a hang fails the test), never timed."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from test_web_access import TestClient, bearer, new_campaign, player_link
+from sawbones.application.service import Service
+from sawbones.interfaces.web import create_app
+from sawbones.interfaces.web.audience import player_sees
+
+FIRE = [{"amount": 1, "type": "fire"}]
+
+
+def _party(client, *names):
+    secret = new_campaign(client)["gm_secret"]
+    for name in names:
+        made = client.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 40}, headers=bearer(secret))
+        assert made.status_code == 201, made.text
+    return secret
+
+
+def _hit(client, secret, who):
+    answer = client.post("/api/campaigns/Alpha/damage", headers=bearer(secret), json={"character": who, "parts": FIRE})
+    assert answer.status_code == 200, answer.text
+    return client.get("/api/campaigns/Alpha", headers=bearer(secret)).json()["version"]
+
+
+class Watchdog:
+    """Closes a stream that waits longer than `seconds` (a hang fails the test instead of blocking it)."""
+
+    def __init__(self, response, seconds: float = 30.0) -> None:
+        self.fired = False
+        self.timer = threading.Timer(seconds, self._fire, args=(response,))
+        self.timer.start()
+
+    def _fire(self, response) -> None:
+        self.fired = True
+        response.close()
+
+    def stop(self) -> None:
+        self.timer.cancel()
+
+
+def _lines(response, until, guard: float = 30.0):
+    """The stream's lines, up to the one `until(line)` accepts (or the stream's end)."""
+    dog = Watchdog(response, guard)
+    seen = []
+    try:
+        for line in response.iter_lines():
+            seen.append(line)
+            if until(line):
+                break
+    except (httpx.HTTPError, RuntimeError):
+        pass
+    finally:
+        dog.stop()
+    assert not dog.fired, f"the stream stalled: {seen}"
+    return seen
+
+
+def make(db):
+    return create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=600)
+
+
+@pytest.fixture
+def app(db):
+    return make(db)
+
+
+def test_a_player_hears_of_their_own_character_and_not_of_the_gm_only_change(app):
+    with TestClient(app) as gm, TestClient(app) as player:
+        secret = _party(gm, "Nia", "Oda")
+        link = player_link(gm, secret, "Nia")["url"]
+        versions = {}
+        with player.stream("GET", link + "/events") as stream:
+            def until(line):
+                if line == "event: hello":
+                    versions["oda"] = _hit(gm, secret, "Oda")  # another character's: not for Nia's player
+                    versions["nia"] = _hit(gm, secret, "Nia")
+                return "nia" in versions and line == f"data: {versions['nia']}"
+
+            seen = _lines(stream, until)
+    changes = [seen[i + 1] for i, line in enumerate(seen) if line == "event: change"]
+    assert changes == [f"data: {versions['nia']}"], seen  # Oda's change never reached Nia's page
+
+
+def test_the_audience_of_one_action():
+    nia_hit = {"type": "damage_taken", "characters": {"nia"},
+               "events": [{"type": "damage_taken", "data": {"character": "nia", "amount": 3}}]}
+    note_on_nia = {"type": "noted", "characters": {"nia"},
+                   "events": [{"type": "noted", "data": {"character": "nia", "moment": "long_rest"}}]}
+    clock = {"type": "clock_advanced", "characters": set(), "events": [{"type": "clock_advanced", "data": {}}]}
+    undo_of_nia = {"type": "action_undone", "characters": {"nia"},
+                   "events": [{"type": "action_undone", "data": {"action": 4}}]}
+    assert player_sees(nia_hit, "nia") and not player_sees(nia_hit, "oda")
+    assert not player_sees(note_on_nia, "nia")  # the GM's note: not even that something changed
+    assert player_sees(clock, "oda")  # every page shows the clock
+    assert player_sees(undo_of_nia, "nia") and not player_sees(undo_of_nia, "oda")
+
+
+def test_a_revoked_link_ends_its_open_stream_without_any_other_change(app):
+    with TestClient(app) as gm, TestClient(app) as player:
+        secret = _party(gm, "Nia")
+        link = player_link(gm, secret, "Nia")["url"]
+        with player.stream("GET", link + "/events") as stream:
+            def until(line):
+                if line == "event: hello":
+                    player_link(gm, secret, "Nia", "DELETE")
+                return False
+
+            seen = _lines(stream, until)  # the server ends it (stream_seconds is 600 here)
+        assert "event: hello" in seen and "event: change" not in seen
+        assert app.state.live_hub.tokens == {}  # its place is given back
+
+
+def test_a_renewed_api_secret_ends_the_event_streams_opened_with_the_old_one(app, db):
+    from contextlib import closing
+
+    from sawbones.interfaces.web import security
+
+    with TestClient(app) as gm, TestClient(app) as tool:
+        secret = _party(gm, "Nia")
+        with tool.stream("GET", "/api/campaigns/Alpha/events", headers=bearer(secret)) as stream:
+            def until(line):
+                if line == "retry: 2000":
+                    with closing(Service.open(db)) as service:  # `sawbones gm-link --api-secret`, say
+                        security.new_gm_secret(service.store, "Alpha")
+                return False
+
+            seen = _lines(stream, until)  # the server ends it
+        assert seen[0] == "retry: 2000" and not any(line.startswith("id: ") for line in seen)
+
+
+def test_streams_past_the_cap_per_token_are_refused(db, monkeypatch):
+    monkeypatch.setenv("SAWBONES_STREAMS_PER_TOKEN", "2")
+    app = make(db)
+    with TestClient(app) as gm, TestClient(app) as player:
+        secret = _party(gm, "Nia")
+        link = player_link(gm, secret, "Nia")["url"]
+        with player.stream("GET", link + "/events") as one, player.stream("GET", link + "/events") as two:
+            assert one.status_code == two.status_code == 200
+            third = player.get(link + "/events")
+            assert third.status_code == 429 and "text/html" in third.headers["content-type"]
+            with gm.stream("GET", "/api/campaigns/Alpha/events", headers=bearer(secret)), \
+                    gm.stream("GET", "/api/campaigns/Alpha/events", headers=bearer(secret)):
+                refused = gm.get("/api/campaigns/Alpha/events", headers={**bearer(secret), "Accept-Language": "fr"})
+                assert refused.status_code == 429
+                assert refused.json()["error"]["code"] == "too_many_requests"
+                assert refused.json()["error"]["message"].startswith("trop de flux en direct")
+        again = player.stream("GET", link + "/events")  # the places are given back when streams close
+        with again as stream:
+            assert stream.status_code == 200
+
+
+def _read_events(client, secret, headers, count):
+    out = []
+    with client.stream("GET", "/api/campaigns/Alpha/events", headers={**bearer(secret), **headers}) as stream:
+        message = {}
+
+        def until(line):
+            if line.startswith("id: "):
+                message["id"] = int(line[4:])
+            elif line.startswith("data: "):
+                message["doc"] = json.loads(line[6:])
+            elif line == "" and "doc" in message:
+                out.append(dict(message))
+                message.clear()
+            return len(out) == count
+
+        _lines(stream, until)
+    return out
+
+
+def test_a_reconnecting_client_misses_nothing(app):
+    with TestClient(app) as gm, TestClient(app) as tool:
+        secret = _party(gm, "Nia", "Oda")
+        start = gm.get("/api/campaigns/Alpha", headers=bearer(secret)).json()["version"]
+        _hit(gm, secret, "Nia")
+        first = _read_events(tool, secret, {"Last-Event-ID": str(start)}, 1)
+        _hit(gm, secret, "Oda")  # while it is away
+        assert gm.post("/api/campaigns/Alpha/undo", headers=bearer(secret)).status_code == 200
+        _hit(gm, secret, "Nia")
+        missed = _read_events(tool, secret, {"Last-Event-ID": str(first[-1]["id"])}, 3)
+    types = [m["doc"]["type"] for m in first + missed]
+    assert types == ["damage_taken", "damage_taken", "action_undone", "damage_taken"]
+    versions = [m["id"] for m in first + missed]
+    assert versions == sorted(set(versions)), "each action once, in order"
+    assert missed[1]["doc"]["characters"] == ["oda"], "an undo names the characters of the action it undid"
+
+
+# ------------------------------------------------------------------ two processes on one PostgreSQL
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve(url: str, home: Path) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = dict(os.environ, SAWBONES_DATABASE_URL=url, PYTHONUNBUFFERED="1")
+    log = open(home / f"server-{port}.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "sawbones", "serve", "--port", str(port)], cwd=home,
+                            stdout=log, stderr=subprocess.STDOUT, env=env)
+    for _ in range(300):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail(f"sawbones serve did not start: {(home / f'server-{port}.log').read_text()}")
+
+
+def test_two_processes_on_postgresql_each_deliver_a_change_made_through_either(pg_url, tmp_path):
+    first, a = _serve(pg_url, tmp_path)
+    second, b = _serve(pg_url, tmp_path)
+    try:
+        with httpx.Client(base_url=a, timeout=30) as via_a, httpx.Client(base_url=b, timeout=30) as via_b:
+            secret = _party(via_a, "Nia")
+            heard: dict[str, list[int]] = {a: [], b: []}
+            streams = []
+            for base, client in ((a, via_a), (b, via_b)):
+                response = client.send(client.build_request("GET", "/api/campaigns/Alpha/events",
+                                                            headers=bearer(secret)), stream=True)
+                assert response.status_code == 200
+                streams.append((base, response))
+            versions = [_hit(via_a, secret, "Nia"), _hit(via_b, secret, "Nia")]
+            for base, response in streams:
+                _lines(response, lambda line, base=base: line.startswith("id: ") and (
+                    heard[base].append(int(line[4:])) or len(heard[base]) == 2))
+                response.close()
+    finally:
+        for proc in (first, second):
+            proc.terminate()
+            proc.wait(timeout=10)
+    assert heard == {a: versions, b: versions}

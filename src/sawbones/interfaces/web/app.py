@@ -127,6 +127,10 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 1.0
     app.include_router(api_router(areas))
     app.include_router(pages.router)
     app.include_router(pages_access.router)
+    from . import pages_gm, pages_player
+
+    app.include_router(pages_gm.router)
+    app.include_router(pages_player.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
     app.add_middleware(SecurityHeaders)

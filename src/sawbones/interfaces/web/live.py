@@ -3,7 +3,8 @@
 The stream polls the campaign's version (the head of its event log) every `poll_interval` seconds
 in a worker thread and sends `event: change` when it moves; the page then reloads its fragment.
 Streams end after `stream_seconds`; EventSource reconnects by itself. A stream opened with `still`
-(a player link) ends as soon as `still()` is false, checked at each change and keep-alive.
+(a player link) ends as soon as `still()` is false, checked at each change and keep-alive; `alive()` (a cheap
+check: the link not revoked) is checked at every poll. A stream that ends so says `event: gone` first.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from .deps import open_service, web
 KEEP_ALIVE = 15.0
 
 
-def stream(request: Request, campaign: str, still: Callable[[], bool] | None = None) -> StreamingResponse:
+def stream(request: Request, campaign: str, still: Callable[[], bool] | None = None,
+           alive: Callable[[], bool] | None = None) -> StreamingResponse:
     state = web(request)
 
     def head() -> int | None:
@@ -40,9 +42,13 @@ def stream(request: Request, campaign: str, still: Callable[[], bool] | None = N
             await asyncio.sleep(state.poll_interval)
             if await request.is_disconnected():
                 break
+            if alive is not None and not await run_in_threadpool(alive):
+                yield "event: gone\ndata: \n\n"
+                break  # the link was revoked
             now = await run_in_threadpool(head)
             due = now != last or time.monotonic() - beat > KEEP_ALIVE
             if due and still is not None and not await run_in_threadpool(still):
+                yield "event: gone\ndata: \n\n"
                 break  # the link was revoked, or its character is gone
             if now != last:
                 last = now

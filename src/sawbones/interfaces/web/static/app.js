@@ -81,7 +81,8 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    toast();
     document.querySelectorAll("[data-live]").forEach(live);
   });
+  // after the browser has scrolled to the address's #part (which moves the focus to the page itself)
+  window.addEventListener("load", function () { window.setTimeout(toast, 0); });
 })();

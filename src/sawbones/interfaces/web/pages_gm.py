@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from . import i18n
 from .deps import open_service, web
 from .pages_access import gm_check
 from .pages_common import page_lang, render
@@ -50,9 +51,9 @@ def gm_part(request: Request, campaign: str, part: str) -> Response:
     from ...errors import NotFound
     from .actions import ACTIONS
 
-    if part not in ("bar", "pending"):
-        raise NotFound(f"no dashboard part {part!r}", "part")
     lang = page_lang(request)
+    if part not in ("bar", "pending"):
+        raise NotFound(i18n.text("no_part", lang), "part")
     with open_service(web(request)) as service:
         gm_check(request, service, campaign)
         parts = gm_parts(service, campaign, lang)

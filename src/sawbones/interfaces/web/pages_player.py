@@ -14,18 +14,20 @@ from urllib.parse import quote
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
+from pydantic import ValidationError
 
 from ...errors import NotFound, SawbonesError
 from . import access, i18n, live
 from .deps import open_service, web
-from .pages_common import checked_form, page_lang, redirect, render, session_of
+from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
+from .pages_gm import stale_or
 from .security import _record
 
 router = APIRouter(include_in_schema=False)
 SEEN_COOKIE = "sawbones_seen"
 
 
-def _view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any]:
+def _view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
     """The player view document (12a's builder when present, else today's player document in its shape)."""
     try:
         from .player_view import player_view
@@ -34,12 +36,12 @@ def _view(service: Any, campaign: str, character: str, lang: str, since: int | N
     return player_view(service, campaign, character, lang, since=since)
 
 
-def _interim_view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any]:
+def _interim_view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
     from .reports import player_doc
 
     doc = player_doc(service, campaign, character, lang)
     if doc is None:
-        raise NotFound("no such character", "player link")
+        return None
     return {"campaign": doc["campaign"], "version": doc["head"], "clock": {"at": doc["clock"], "text": doc["clock_text"]},
             "character": doc["character"], "rolls": [], "since": {"version": since, "lines": []}, "prompts": [],
             "party": None}
@@ -106,34 +108,39 @@ async def player_answer(request: Request, token: str) -> Response:
     answer; what happened (or why not) is shown on the page after the redirect."""
     form = await checked_form(request)
     lang = page_lang(request)
-    body: dict[str, Any] = {"pending": str(form.get("pending") or "")}
+    body: dict[str, Any] = {"pending": str(form.get("pending") or "")[:40]}
+    session = session_of(request)
     if form.get("how") == "roll":
         body["roll"] = True
     else:
-        for key in ("d20", "total"):
-            value = form.get(key)
-            if isinstance(value, str) and value.strip():
-                body[key] = value.strip()
+        try:
+            for key, low, high in (("d20", 1, 20), ("total", -20, 80)):
+                value = form.get(key)
+                typed = query_int(value if isinstance(value, str) else None, key, low, high)
+                if typed is not None:
+                    body[key] = typed
+        except SawbonesError as exc:
+            session.flash("error", [stale_or(exc, lang)])
+            return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
 
-    def run() -> dict[str, Any]:
-        from .player_api import answer_as_player
+    def run() -> dict[str, Any] | None:
+        from .api_player import answer_as_player
 
         with open_service(web(request)) as service:
             target = access.player_target(service, token)
-            if target is None:
-                raise NotFound(i18n.text("no_player_link", lang), "player link")
-            return answer_as_player(service, *target, body, lang)
+            return None if target is None else answer_as_player(service, *target, body, lang)
 
-    session = session_of(request)
     try:
         doc = await run_in_threadpool(run)
-    except NotFound:
-        raise
-    except SawbonesError as exc:
-        from .pages_gm import stale_or
-
+    except SawbonesError as exc:  # not theirs, no longer pending, a bad number: said on the page, nothing applied
         session.flash("error", [stale_or(exc, lang)])
+    except ValidationError as exc:
+        from .pages import _validation_lines
+
+        session.flash("error", _validation_lines(exc, lang))
     else:
+        if doc is None:
+            raise NotFound(i18n.text("no_player_link", lang), "player link")
         waiting = [i18n.text("waiting_for_gm", lang)] if doc.get("status") == "awaiting_gm" else []
         session.flash("done", list(doc.get("lines") or []) + waiting or [i18n.text("done", lang)])
     return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")

@@ -15,6 +15,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "est arrivée). Regardez le journal, puis recommencez si c'est toujours votre intention."),
     "saves_waiting": ("saves waiting", "jets en attente"),
     "close": ("Close", "Fermer"),
+    "no_part": ("The dashboard has no such part (bar, pending).", "Le tableau de bord n'a pas cette partie (bar, pending)."),
     "reload": ("The campaign changed elsewhere: reload", "La campagne a changé ailleurs : recharger"),
     "confirm_signin_link": ("Make a new sign-in link for another device? Whoever opens it becomes GM of this "
                             "campaign.",

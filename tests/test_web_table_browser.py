@@ -123,3 +123,131 @@ def test_undo_and_a_new_sign_in_link_ask_and_then_act(phone):
     page.click("#access button[data-access=sign-in-link]")
     assert "sign-in link" in page.dialogs[-1]
     expect(page.locator("#shown-secret")).to_contain_text("?code=")
+
+
+def current_stage(locator) -> str:
+    return locator.locator(".ladder li.current").first.inner_text()
+
+
+def answer_prompts(pages, how: str = "roll") -> int:
+    """Answer every prompt shown on these player pages ("Roll for me"); how many were answered."""
+    from playwright.sync_api import expect
+
+    answered = 0
+    for page in pages:
+        prompt = page.locator("#prompts .prompt")
+        if prompt.count():
+            page.locator("#prompts .prompt button[name=how][value=roll]").first.click()
+            page.wait_for_load_state()
+            expect(page.locator("#flash")).to_contain_text("Your roll: d20")
+            answered += 1
+    return answered
+
+
+def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
+    """The GM and two players, each on a phone: two characters exposed to filth fever with "players roll",
+    the GM advances 3 days; each player's page shows its prompt live; Cora's player lets the server roll,
+    Dain's types the d20 of a physical die; the GM sees both answers arrive; the advance completes and the
+    ladders moved on all three screens. An affliction the GM hides shows only its symptoms to the player,
+    its name again once told. A revoked link stops at once."""
+    from playwright.sync_api import expect
+
+    contexts = [browser.new_context(base_url=server, viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+                for locale in ("en-US", "en-US", "fr-FR")]
+    try:
+        gm, cora, dain = page_of(contexts[0]), page_of(contexts[1]), page_of(contexts[2])
+        create_campaign(gm, "Story")
+        add(gm, "Cora", 20)
+        add(gm, "Dain", 20)
+        options = gm.locator("#actions form[data-action=set_option]")
+        gm.locator("#actions details:has(form[data-action=set_option])").evaluate("d => d.open = true")
+        options.locator("select[name=option]").select_option("who_rolls")
+        options.locator("input[name=value]").fill("players")
+        submit(options, "who_rolls = players")
+        for name in ("cora", "dain"):  # both fail their initial save (typed by the GM): both catch filth fever
+            expose = gm.locator("#actions form[data-action=expose]")
+            expose.locator("select[name=character]").select_option(name)
+            expose.locator("select[name=affliction]").select_option("filth_fever")
+            expose.locator("input[name=save]").fill("1")
+            submit(expose)
+        cora.goto(gm.locator("#char-cora a.player-link").get_attribute("href"))
+        dain.goto(gm.locator("#char-dain a.player-link").get_attribute("href"))
+        expect(dain.locator("#sheet .affliction")).to_contain_text("Fièvre")  # Dain's player reads French
+        before = {"gm-cora": current_stage(gm.locator("#char-cora")), "gm-dain": current_stage(gm.locator("#char-dain")),
+                  "cora": current_stage(cora.locator("#sheet")), "dain": current_stage(dain.locator("#sheet"))}
+        assert cora.locator("#prompts .prompt").count() == 0
+
+        # the GM advances 3 days: it stops at the first saves, which wait for the players' dice
+        advance = gm.locator("#clock form[data-action=advance]")
+        advance.locator("input[name=duration]").fill("3d")
+        submit(advance)
+        expect(gm.locator("#campaign .bar-pending")).to_contain_text("2 saves waiting")
+        expect(gm.locator("#pending .pending-save.to-player")).to_have_count(2)
+        gm.evaluate("window.scrollTo(0, 0)")
+        gm.screenshot(path=str(IMG / "gm-phone-bar.png"), clip={"x": 0, "y": 0, "width": 390, "height": 300})
+
+        # each player's page shows its prompt live, without reloading
+        prompt = cora.locator("#prompts .prompt")
+        expect(prompt).to_have_count(1, timeout=10000)
+        expect(prompt).to_contain_text("Filth Fever")
+        expect(prompt.locator(".bonus")).to_be_visible()
+        expect(dain.locator("#prompts .prompt")).to_contain_text("Fièvre", timeout=10000)
+        cora.screenshot(path=str(IMG / "player-prompt.png"))
+
+        # Cora's player: "Roll for me"; the GM's bar and saves waiting follow live
+        prompt.locator("button[name=how][value=roll]").click()
+        cora.wait_for_load_state()
+        expect(cora.locator("#flash")).to_contain_text("Your roll: d20")
+        expect(gm.locator("#campaign .bar-pending")).to_contain_text("1 saves waiting", timeout=10000)
+        expect(gm.locator("#campaign .undo-what")).to_contain_text("Cora", timeout=10000)
+        # Dain's player types the d20 of their own die
+        typed = dain.locator("#prompts .prompt form.answer-typed")
+        typed.locator("input[name=d20]").fill("2")
+        typed.locator("button").click()
+        dain.wait_for_load_state()
+        expect(dain.locator("#flash")).to_contain_text("Votre jet : d20 2")
+        expect(gm.locator("#campaign .undo-what")).to_contain_text("Dain", timeout=10000)
+
+        # whatever else comes up in the 3 days, the players roll it; the advance completes
+        for _ in range(12):
+            if "jour 4" in dain.locator("#sheet .clock").inner_text():
+                break
+            cora.reload()
+            dain.reload()
+            if not answer_prompts([cora, dain]):
+                cora.wait_for_timeout(500)
+        expect(gm.locator("#clock-text")).to_contain_text("day 4", timeout=10000)
+        expect(cora.locator("#sheet .clock")).to_contain_text("day 4", timeout=10000)
+        gm.reload()
+        after = {"gm-cora": current_stage(gm.locator("#char-cora")), "gm-dain": current_stage(gm.locator("#char-dain")),
+                 "cora": current_stage(cora.locator("#sheet")), "dain": current_stage(dain.locator("#sheet"))}
+        moved = {screen for screen in before if before[screen] != after[screen]}
+        assert {"gm-dain", "dain"} <= moved, (before, after)  # Dain's typed 2 failed: the ladder moved
+        assert after["gm-cora"] == after["cora"] and after["gm-dain"] != "" and "cora" in moved | {"cora"}
+        expect(cora.locator("#sheet .affliction .next-save")).to_be_visible()
+        cora.evaluate("window.scrollTo(0, 0)")
+        cora.screenshot(path=str(IMG / "player-phone-en.png"), full_page=True)
+        dain.evaluate("window.scrollTo(0, 0)")
+        dain.screenshot(path=str(IMG / "player-phone-fr.png"), full_page=True)
+
+        # the GM hides Cora's disease: her page shows its symptoms, no name; told again, the name is back
+        gm.locator("#char-cora form[data-action=reveal] button").click()
+        gm.wait_for_load_state()
+        secret = cora.locator("#sheet .affliction.unknown")
+        expect(secret).to_contain_text("a sickness you cannot name", timeout=10000)
+        assert "Filth Fever" not in cora.locator("#sheet").inner_text()
+        expect(secret.locator(".symptoms")).to_be_visible()
+        gm.locator("#char-cora form[data-action=reveal] button").click()
+        gm.wait_for_load_state()
+        expect(cora.locator("#sheet .affliction-name")).to_have_text("Filth Fever", timeout=10000)
+
+        # a revoked link stops at once: the page says so, the stream is gone, a reload is refused
+        gm.locator("#char-dain form.player-link-admin button[value=revoke]").click()
+        gm.wait_for_load_state()
+        assert any("Revoke" in message for message in gm.dialogs)
+        expect(dain.locator(".link-gone")).to_contain_text("Ce lien ne fonctionne plus", timeout=10000)
+        assert dain.goto(dain.url).status == 404
+        assert too_small(cora) == [] and cora.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    finally:
+        for context in contexts:
+            context.close()

@@ -142,5 +142,17 @@ async def player_answer(request: Request, token: str) -> Response:
         if doc is None:
             raise NotFound(i18n.text("no_player_link", lang), "player link")
         waiting = [i18n.text("waiting_for_gm", lang)] if doc.get("status") == "awaiting_gm" else []
-        session.flash("done", list(doc.get("lines") or []) + waiting or [i18n.text("done", lang)])
+        session.flash("done", _rolled(doc.get("roll"), lang) + list(doc.get("lines") or []) + waiting
+                      or [i18n.text("done", lang)])
     return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
+
+
+def _rolled(roll: dict[str, Any] | None, lang: str) -> list[str]:
+    """The die the server rolled (or the player typed), with the bonus and every modifier's source."""
+    if not roll or roll.get("d20") is None or roll.get("total") is None:
+        return []
+    from ...domain.saves import describe
+
+    line = i18n.text("your_roll", lang).format(d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
+                                               total=roll["total"])
+    return [line + (f" ({describe(roll['breakdown'], lang)})" if roll.get("breakdown") else "")]

@@ -54,6 +54,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "i_rolled": ("I rolled", "J'ai lancé"),
     "my_d20": ("my d20", "mon d20"),
     "or_total": ("or the total", "ou le total"),
+    "your_roll": ("Your roll: d20 {d20} {bonus} = {total}", "Votre jet : d20 {d20} {bonus} = {total}"),
     "waiting_for_gm": ("Sent: waiting for the GM to confirm.", "Envoyé : en attente de la confirmation du MJ."),
     "party_view": ("The party", "Le groupe"),
 }

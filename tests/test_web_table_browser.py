@@ -97,9 +97,6 @@ def test_the_gm_runs_the_table_from_a_phone(phone):
     undo = bar.locator("form[data-action=undo] button")
     expect(undo).to_be_in_viewport()
     assert bar.bounding_box()["y"] <= 1
-    page.evaluate("window.scrollTo(0, 0)")
-    IMG.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMG / "gm-phone-bar.png"), clip={"x": 0, "y": 0, "width": 390, "height": 300})
 
     # undo asks first, saying what it will undo; dismissed, nothing is undone
     label = undo.inner_text()
@@ -125,21 +122,25 @@ def test_undo_and_a_new_sign_in_link_ask_and_then_act(phone):
     expect(page.locator("#shown-secret")).to_contain_text("?code=")
 
 
-def current_stage(locator) -> str:
-    return locator.locator(".ladder li.current").first.inner_text()
+def current_stage(locator) -> int:
+    """Where the first ladder stands (its current stage's place), -1 without a ladder (cured)."""
+    return locator.evaluate("""box => { const items = [...box.querySelectorAll('.ladder')].slice(0, 1)
+        .flatMap(ladder => [...ladder.querySelectorAll('li')]);
+        return items.findIndex(li => li.classList.contains('current')); }""")
 
 
-def answer_prompts(pages, how: str = "roll") -> int:
-    """Answer every prompt shown on these player pages ("Roll for me"); how many were answered."""
+def answer_prompts(pages, d20: str = "2") -> int:
+    """Answer every prompt shown on these player pages with a typed d20 ("I rolled"); how many were answered."""
     from playwright.sync_api import expect
 
     answered = 0
     for page in pages:
-        prompt = page.locator("#prompts .prompt")
-        if prompt.count():
-            page.locator("#prompts .prompt button[name=how][value=roll]").first.click()
+        if page.locator("#prompts .prompt").count():
+            typed = page.locator("#prompts .prompt form.answer-typed").first
+            typed.locator("input[name=d20]").fill(d20)
+            typed.locator("button").click()
             page.wait_for_load_state()
-            expect(page.locator("#flash")).to_contain_text("Your roll: d20")
+            expect(page.locator("#flash")).to_contain_text(re.compile(r"(Your roll|Votre jet) ?: d20 " + d20))
             answered += 1
     return answered
 
@@ -183,7 +184,10 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         submit(advance)
         expect(gm.locator("#campaign .bar-pending")).to_contain_text("2 saves waiting")
         expect(gm.locator("#pending .pending-save.to-player")).to_have_count(2)
+        if gm.locator("#flash").is_visible():
+            gm.locator("#flash .toast-close").click()
         gm.evaluate("window.scrollTo(0, 0)")
+        IMG.mkdir(parents=True, exist_ok=True)
         gm.screenshot(path=str(IMG / "gm-phone-bar.png"), clip={"x": 0, "y": 0, "width": 390, "height": 300})
 
         # each player's page shows its prompt live, without reloading
@@ -208,7 +212,7 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         expect(dain.locator("#flash")).to_contain_text("Votre jet : d20 2")
         expect(gm.locator("#campaign .undo-what")).to_contain_text("Dain", timeout=10000)
 
-        # whatever else comes up in the 3 days, the players roll it; the advance completes
+        # whatever else comes up in the 3 days, the players type their dice (2s: failures); the advance completes
         for _ in range(12):
             if "jour 4" in dain.locator("#sheet .clock").inner_text():
                 break
@@ -225,6 +229,9 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         assert {"gm-dain", "dain"} <= moved, (before, after)  # Dain's typed 2 failed: the ladder moved
         assert after["gm-cora"] == after["cora"] and after["gm-dain"] != "" and "cora" in moved | {"cora"}
         expect(cora.locator("#sheet .affliction .next-save")).to_be_visible()
+        for page in (cora, dain):
+            if page.locator("#flash").is_visible():
+                page.locator("#flash .toast-close").click()
         cora.evaluate("window.scrollTo(0, 0)")
         cora.screenshot(path=str(IMG / "player-phone-en.png"), full_page=True)
         dain.evaluate("window.scrollTo(0, 0)")
@@ -246,7 +253,7 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         gm.wait_for_load_state()
         assert any("Revoke" in message for message in gm.dialogs)
         expect(dain.locator(".link-gone")).to_contain_text("Ce lien ne fonctionne plus", timeout=10000)
-        assert dain.goto(dain.url).status == 404
+        assert dain.reload().status == 404
         assert too_small(cora) == [] and cora.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         for context in contexts:

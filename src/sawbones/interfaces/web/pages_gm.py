@@ -78,3 +78,14 @@ def stale_or(exc: Any, lang: str) -> str:
     from . import i18n
 
     return i18n.text("stale_action", lang) if isinstance(exc, VersionMismatch) else for_the_web(exc.message, lang)
+
+
+def mark_known(doc: dict[str, Any], loaded: Any, options: dict[str, Any]) -> None:
+    """Each affliction on the dashboard's cards says whether its player knows it (the GM's toggle)."""
+    try:
+        from ...domain.secrets import is_known
+    except ModuleNotFoundError:  # pragma: no cover - before the player's secrets exist
+        return
+    for character in doc["characters"]:
+        for affliction in character.get("afflictions", []):
+            affliction["known"] = is_known(loaded.state, options, character["id"], affliction["id"])

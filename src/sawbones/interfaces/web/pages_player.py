@@ -155,4 +155,8 @@ def _rolled(roll: dict[str, Any] | None, lang: str) -> list[str]:
 
     line = i18n.text("your_roll", lang).format(d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
                                                total=roll["total"])
-    return [line + (f" ({describe(roll['breakdown'], lang)})" if roll.get("breakdown") else "")]
+    if roll.get("breakdown"):
+        line += f" ({describe(roll['breakdown'], lang)})"
+    if roll.get("succeeded") is not None:
+        line += " — " + i18n.text("roll_succeeded" if roll["succeeded"] else "roll_failed", lang)
+    return [line]

@@ -47,7 +47,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "penalties": ("penalties", "malus"),
     "next_save_in": ("next save", "prochain jet"),
     "prompt_title": ("Your GM asks for a roll", "Votre MJ demande un jet"),
-    "prompt_save": ("{save} save", "jet de {save}"),
     "prompt_against": ("against", "contre"),
     "your_bonus": ("your bonus", "votre bonus"),
     "roll_for_me": ("Roll for me", "Lancez pour moi"),
@@ -55,6 +54,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "my_d20": ("my d20", "mon d20"),
     "or_total": ("or the total", "ou le total"),
     "your_roll": ("Your roll: d20 {d20} {bonus} = {total}", "Votre jet : d20 {d20} {bonus} = {total}"),
+    "roll_succeeded": ("success", "réussite"),
+    "roll_failed": ("failure", "échec"),
     "waiting_for_gm": ("Sent: waiting for the GM to confirm.", "Envoyé : en attente de la confirmation du MJ."),
     "party_view": ("The party", "Le groupe"),
 }

@@ -212,6 +212,10 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         dain.wait_for_load_state()
         expect(dain.locator("#flash")).to_contain_text("Votre jet : d20 2")
         expect(gm.locator("#campaign .undo-what")).to_contain_text("Dain", timeout=10000)
+        answers = gm.locator("#pending .player-answers li")  # both answers arrived on the GM's screen, live
+        expect(answers).to_have_count(2, timeout=10000)
+        expect(answers.first).to_contain_text("Dain")
+        expect(answers.nth(1)).to_contain_text("Cora")
 
         # whatever else comes up in the 3 days, the players type their dice (2s: failures); the advance completes
         for _ in range(12):

@@ -25,7 +25,7 @@ from .errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
-from .pages_gm import expected_version, mark_known, stale_or, undo_preview
+from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview
 
 router = APIRouter(include_in_schema=False)
 
@@ -118,10 +118,10 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                               else (None, None))
         injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
                                       if itype else (None, None))
-        undo = undo_preview(loaded, doc["log"])
+        undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas
-    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo,
+    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo, answers=answers,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="api_wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_kinds=_roll_kinds(), odds_enabled="api_odds" in areas, odds=chart, odds_error=chart_error,

@@ -36,13 +36,37 @@ def undo_preview(loaded: Any, log: list[dict[str, Any]]) -> dict[str, Any] | Non
     return {"action": action, "what": what or f"a{action}", "version": loaded.head}
 
 
+ANSWER_EVENTS = ("answer_proposed", "pending_cleared")
+ANSWER_LINES = ("affliction_saved", "affliction_exposed", "answer_proposed", "answer_rejected")
+RECENT_ANSWERS, ANSWERS_READ = 5, 80
+
+
+def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]:
+    """The players' latest answers (newest first, in force), each with what it did in words: the GM sees them
+    arrive in the saves-waiting panel."""
+    from .. import views
+
+    state = loaded.state
+    events = views.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
+                              service.rules_for(state), lang)
+    actions: list[int] = []
+    for e in reversed(events):
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        if (e["type"] in ANSWER_EVENTS and data.get("by") == "player" and not e["undone"]
+                and e["action"] not in actions):
+            actions.append(e["action"])
+    return [{"action": a, "lines": [e["text"].replace("\n", " / ") for e in events
+                                    if e["action"] == a and e["type"] in ANSWER_LINES] or
+             [e["text"] for e in events if e["action"] == a][:1]} for a in actions[:RECENT_ANSWERS]]
+
+
 def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
-    """What the bar and the pending panel show (the dashboard's document and the undo preview)."""
+    """What the bar and the pending panel show (the dashboard's document, the undo preview, players' answers)."""
     from .reports import dashboard_doc
 
     loaded = service.load(campaign)
     doc = dashboard_doc(service, campaign, lang, loaded=loaded)
-    return {"doc": doc, "undo": undo_preview(loaded, doc["log"])}
+    return {"doc": doc, "undo": undo_preview(loaded, doc["log"]), "answers": player_answers(service, loaded, lang)}
 
 
 @router.get("/c/{campaign}/part/{part}")

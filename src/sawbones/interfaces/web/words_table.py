@@ -27,7 +27,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                             "Révoquer ce lien de joueur ? La page du joueur s'arrête aussitôt."),
     "confirm_renew_link": ("Make a new player link? The old one stops working.",
                            "Créer un nouveau lien de joueur ? L'ancien cesse de fonctionner."),
-    "answered_by_player": ("answered by the player", "répondu par le joueur"),
+    "players_answered": ("Players' latest answers", "Dernières réponses des joueurs"),
     "awaiting_player": ("the player rolls", "le joueur lance"),
     "player_proposes": ("the player proposes", "le joueur propose"),
     "confirm_answer": ("Confirm", "Confirmer"),

@@ -14,16 +14,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from sawbones.application.service import Service
-from sawbones.interfaces.web import create_app
-from test_web_table import csrf_of, flash_text
+from test_web_table import app, csrf_of, flash_text  # noqa: F401 - the app fixture
 
 pytest.importorskip("sawbones.interfaces.web.player_view")  # TEMPORARY until issue-12a is merged in: then removed
-
-
-@pytest.fixture
-def app(db):
-    return create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3)
 
 
 @pytest.fixture

@@ -37,8 +37,8 @@ def undo_preview(loaded: Any, log: list[dict[str, Any]]) -> dict[str, Any] | Non
 
 
 ANSWER_EVENTS = ("answer_proposed", "pending_cleared")
-ANSWER_LINES = ("affliction_saved", "affliction_exposed", "answer_proposed", "answer_rejected")
-RECENT_ANSWERS, ANSWERS_READ = 5, 80
+QUIET = ("clock_advanced", "request_keyed")  # no news in an answer's lines
+RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 
 
 def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]:
@@ -56,8 +56,8 @@ def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]
                 and e["action"] not in actions):
             actions.append(e["action"])
     return [{"action": a, "lines": [e["text"].replace("\n", " / ") for e in events
-                                    if e["action"] == a and e["type"] in ANSWER_LINES] or
-             [e["text"] for e in events if e["action"] == a][:1]} for a in actions[:RECENT_ANSWERS]]
+                                    if e["action"] == a and e["type"] not in QUIET and e["text"]][:ANSWER_LINES]}
+            for a in actions[:RECENT_ANSWERS]]
 
 
 def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:

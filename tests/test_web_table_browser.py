@@ -259,7 +259,8 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
         assert any("Revoke" in message for message in gm.dialogs)
         expect(dain.locator(".link-gone")).to_contain_text("Ce lien ne fonctionne plus", timeout=10000)
         assert dain.reload().status == 404
-        assert too_small(cora) == [] and cora.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for page in (gm, cora):
+            assert too_small(page) == [] and page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         for context in contexts:
             context.close()

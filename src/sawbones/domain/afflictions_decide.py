@@ -318,7 +318,8 @@ def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d
             answered: dict[str, Any] | None = None) -> tuple[list[Event], Campaign]:
     """Clear a pending roll and make it (typed, or rolled) if it is still due as it was queued; `answered`: who
     answered and how (player_rolls), kept on the `pending_cleared` event."""
-    events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id, **(answered or {})}}]
+    events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id, "character": pending.character,
+                                                                **(answered or {})}}]
     state = fold(events, state)
     character = state.character(pending.character)
     if pending.kind == player_rolls.EXPOSURE:

@@ -42,7 +42,7 @@ def _rest(body: m.RestIn):
 
 def _advance(body: m.AdvanceIn):
     seconds = parse_duration(body.duration)
-    return lambda ctx: advance_decision(ctx, seconds, body.auto)
+    return lambda ctx: advance_decision(ctx, seconds, body.auto, body.rolls)
 
 
 for name, model, decide, summary in (

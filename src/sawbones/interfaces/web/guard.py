@@ -41,11 +41,14 @@ def host_name(value: str) -> str:
 
 def needs(path: str) -> tuple[str, str] | None:
     """What a path of the API needs: ("gm", campaign) under /api/campaigns/{campaign} (every such route needs
-    the campaign's API secret), ("admin", "") for /api/campaigns itself (closed mode), else None."""
+    the campaign's API secret), ("admin", "") for /api/campaigns itself (closed mode), ("player", token) under
+    /api/player/{token} (a live player token), else None."""
     if path.rstrip("/") == "/api/campaigns":
         return "admin", ""
     if path.startswith("/api/campaigns/"):
         return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
+    if path.startswith("/api/player/"):  # a player's token (api_player.py)
+        return "player", path[len("/api/player/"):].split("/", 1)[0]
     return None
 
 
@@ -114,7 +117,12 @@ class Guard:
         state = scope["app"].state.sawbones
 
         def check() -> None:
-            if kind == "gm":
+            if kind == "player":
+                from .api_player import target
+
+                with open_service(state) as service:
+                    target(service, campaign, "en")
+            elif kind == "gm":
                 if secret is None:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:

@@ -330,6 +330,9 @@ class MomentIn(CharacterName):
 class AdvanceIn(Strict):
     duration: Str(40) = Field(description="3r, 10min, 8h, 2d, 1w, or 1d12h.")  # type: ignore[valid-type]
     auto: bool = Field(False, description="Roll every save that falls due (else stop at the first one).")
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the saves that fall due: the GM, or each character's player (default: the option who_rolls; "
+        "gm with auto)."))
 
 
 class PendingOut(Doc):

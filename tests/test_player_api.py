@@ -215,3 +215,30 @@ def test_the_view_keeps_the_gms_secrets_and_shares_the_party_only_with_the_optio
                headers={"Authorization": f"Bearer {secret}"})
     party = client.get(f"/api/player/{tokens['Cora']}").json()["party"]
     assert [p["name"] for p in party] == ["Dain"]  # the other player characters, not the NPC
+
+
+def test_removing_a_character_kills_its_link_and_a_new_one_does_not_inherit_it(client, table):
+    secret, tokens = table
+    assert client.get(f"/api/player/{tokens['Dain']}").status_code == 200
+    removed = client.delete("/api/campaigns/Table/characters/Dain", headers={"Authorization": f"Bearer {secret}"})
+    assert removed.status_code == 200, removed.text
+    assert client.get(f"/api/player/{tokens['Dain']}").status_code == 403
+    gm(client, secret, "characters", {"name": "Dain", "max_hp": 12}, 201)  # a new Dain, maybe the same id
+    assert client.get(f"/api/player/{tokens['Dain']}").status_code == 403
+    assert client.get(f"/api/player/{token_of(client, secret, 'Dain')}").json()["character"]["max_hp"] == 12
+
+
+def test_the_limb_deadline_shows_in_the_view_only_with_reveal_deadline(client):
+    """Seed 000, Brûlure sévère: "Si cela n'est pas traité dans les 1d4 jours qui suivent, vous perdez une main":
+    the GM's secret, unless the option reveal_deadline shows it to the player."""
+    secret = client.post("/api/campaigns", json={"name": "Table", "seed": 3}).json()["gm_secret"]
+    gm(client, secret, "characters", {"name": "Kit", "max_hp": 20}, 201)
+    gm(client, secret, "injure", {"character": "Kit", "type": "fire", "d20": 1, "site": "hand"})
+    token = token_of(client, secret, "Kit")
+    burn = client.get(f"/api/player/{token}").json()["character"]["injuries"][0]
+    assert "deadline_in_text" not in burn and "deadline" not in str(burn).replace("heals_by", "")
+    assert burn["next_step"].startswith("treatment DC")
+    client.put("/api/campaigns/Table/options/reveal_deadline", json={"value": "true"},
+               headers={"Authorization": f"Bearer {secret}"})
+    burn = client.get(f"/api/player/{token}").json()["character"]["injuries"][0]
+    assert burn["deadline_in_text"].startswith("in ")

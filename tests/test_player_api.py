@@ -242,3 +242,19 @@ def test_the_limb_deadline_shows_in_the_view_only_with_reveal_deadline(client):
                headers={"Authorization": f"Bearer {secret}"})
     burn = client.get(f"/api/player/{token}").json()["character"]["injuries"][0]
     assert burn["deadline_in_text"].startswith("in ")
+
+
+def test_a_wounds_fortitude_save_waits_for_the_players_die(client, table):
+    """Seed 001 (LOC-7, optional rule): a Fortitude save DC 10 + damage ignores the wound's penalty; with players
+    rolling, the wound waits for the player's die and lands with it."""
+    secret, tokens = table
+    client.put("/api/campaigns/Table/options/allow_fort_ignore", json={"value": "true"},
+               headers={"Authorization": f"Bearer {secret}"})
+    gm(client, secret, "wound", {"character": "Cora", "part": "arm", "side": "left", "damage": 4})
+    prompt = client.get(f"/api/player/{tokens['Cora']}/prompts").json()["prompts"][0]
+    assert prompt["kind"] == "wound_fort" and prompt["dc"] == 14 and prompt["against"] == "ignoring a wound (Arm (left))"
+    assert client.get(f"/api/player/{tokens['Cora']}").json()["character"]["wounds"] == []  # not yet
+    answered = client.post(f"/api/player/{tokens['Cora']}/answer", json={"pending": prompt["id"], "d20": 11})
+    assert answered.status_code == 200, answered.text
+    wound = client.get(f"/api/player/{tokens['Cora']}").json()["character"]["wounds"][0]
+    assert wound["fort"] == {"dc": 14, "total": 14, "success": True} and wound["suppressed"]

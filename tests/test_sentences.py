@@ -81,6 +81,9 @@ PF = [
     "answer {pending} --confirm",
     "diagnose Val cackle_fever --healer Kyra --check 30",
     "reveal Val cackle_fever --hide",
+    "wound Kyra hand --side right --damage 2",
+    "@player {pending} roll",
+    "answer {pending} --confirm",
 ]
 
 def all_types():

@@ -398,13 +398,14 @@ class PendingSave:
     content: str | None = None
     deadly: str | None = None
     proposed: tuple[tuple[str, Any], ...] = ()  # a player's answer waiting for the GM (confirm_player_answers)
+    args: tuple[tuple[str, Any], ...] = ()  # what the deferred action needs to be made again (player_rolls.defer)
 
 
 @handles("save_pending", mints="id")
 def _save_pending(state: Campaign, d: dict[str, Any]) -> Campaign:
     pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"],
                           d.get("to", "gm"), d.get("kind", "periodic"), d.get("route", "gm"), d.get("content"),
-                          d.get("deadly"))
+                          d.get("deadly"), (), tuple(sorted((d.get("args") or {}).items())))
     return replace(state, pending=state.pending + (pending,), counter=max(state.counter, int(d["id"].lstrip("p"))))
 
 

@@ -322,10 +322,9 @@ def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d
                                                                 **(answered or {})}}]
     state = fold(events, state)
     character = state.character(pending.character)
-    if pending.kind == player_rolls.EXPOSURE:
+    if pending.kind != player_rolls.PERIODIC:  # an action that waited for the die: made now, with it
         if character is not None and not character.dead:
-            new = expose(replace(ctx, state=state), character.id, pending.content, total, d20, pending.deadly,
-                         rolls=player_rolls.GM)
+            new = player_rolls.DEFERRED[pending.kind](replace(ctx, state=state), pending, total, d20)
             events += new
             state = fold(new, state)
         return events, state
@@ -336,6 +335,12 @@ def _settle(ctx: Any, state: Campaign, pending: Any, total: int | None = None, d
         events += new
         state = fold(new, state)
     return events, state
+
+
+@player_rolls.deferred(player_rolls.EXPOSURE)
+def _exposure(ctx: Any, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """An exposure whose initial save the player rolled."""
+    return expose(ctx, pending.character, pending.content, total, d20, pending.deadly, rolls=player_rolls.GM)
 
 
 def settle_and_resume(ctx: Any, pending: Any, total: int | None, d20: int | None, auto: bool,

@@ -12,7 +12,7 @@ GM confirms or rejects.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import RuleViolation, UsageError
 from .evolve import handles
@@ -45,6 +45,43 @@ def routed_to(how: str, character: Any) -> str:
         raise UsageError(f"who rolls {character.name}'s save? The campaign's option who_rolls is ask: "
                          "say --rolls gm or --rolls players", "rolls")
     return PLAYER
+
+
+# kind -> settle(ctx, pending, total, d20) -> events: the action a pending roll interrupted, made with the die
+DEFERRED: dict[str, Callable[[Any, Any, int | None, int | None], list[Event]]] = {}
+WOUND_FORT = "wound_fort"
+
+
+def deferred(kind: str) -> Callable:
+    def register(fn: Callable[[Any, Any, int | None, int | None], list[Event]]) -> Callable:
+        DEFERRED[kind] = fn
+        return fn
+
+    return register
+
+
+def defer(ctx: Any, character: Any, kind: str, save: str, dc: int, args: dict[str, Any], rolls: str | None,
+          ) -> list[Event] | None:
+    """The pending roll that stands for an action when it routes this roll to the character's player (the action
+    is made again with the die once answered, see DEFERRED), else None: the GM's roll, made now."""
+    from .timeline import PENDING_EVENT
+
+    if routed_to(route(ctx.options, rolls), character) != PLAYER:
+        return None
+    state = ctx.state
+    return [{"type": PENDING_EVENT, "data": {
+        "id": f"p{state.counter + 1}", "character": character.id, "affliction": "", "at": state.clock, "dc": dc,
+        "target": state.clock, "save": save, "to": PLAYER, "kind": kind, "route": GM, "args": args}}]
+
+
+@deferred(WOUND_FORT)
+def _wound_fort(ctx: Any, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """A wound whose Fortitude save (to ignore it, LOC-7) the player rolled."""
+    from .wounds import wound
+
+    a = dict(pending.args)
+    return wound(ctx, pending.character, a["part"], a["damage"], a.get("side"), a.get("superficial"), total,
+                 a.get("cause", ""), rolls=GM, fort_d20=d20)
 
 
 def how_answered(roll: bool, total: int | None) -> str:

@@ -136,6 +136,9 @@ W = Words("sentences", {
     "fact_other": ("a change", "un changement"),
     "counted": ("{n} {what}", "{n} {what}"),
     # players roll their own saves; secrets (domain/player_rolls.py, domain/secrets.py)
+    "save_pending_wound": ("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the player's die: "
+                           "{id}", "{who} : un jet de Vigueur (DD {dc}) pour ignorer une blessure ({part}) attend le dé "
+                           "du joueur : {id}"),
     "pending_answered": ("waiting save {id} answered by {by} ({how})", "jet en attente {id} répondu par {by} ({how})"),
     "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
     "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
@@ -454,7 +457,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "affliction_exposed": lambda c: c.say("affliction_exposed", who=c.who(), name=c.affliction(), save=c.save(),
                                           total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),
     "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
-    "save_pending": lambda c: c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
+    "save_pending": lambda c: c.say("save_pending_wound", who=c.who(), dc=c.d.get("dc"), id=c.d.get("id"),
+                                    part=c.part((c.d.get("args") or {}).get("part"), (c.d.get("args") or {}).get("side")))
+    if c.d.get("kind") == "wound_fort" else c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
                                     id=c.d.get("id")),
     "pending_cleared": lambda c: c.say("pending_answered", id=c.d.get("id"), by=c.say(f"by_{c.d['by']}"),
                                        how=c.say(f"how_{c.d.get('how')}")) if c.d.get("by") in ("gm", "player")

@@ -27,6 +27,7 @@ W = Words("player_view", {
     "check_dex": ("Dexterity check", "Test de Dextérité"),
     "check_str": ("Strength check", "Test de Force"),
     "initiative": ("Initiative", "Initiative"),
+    "wound_fort": ("ignoring a wound ({part})", "ignorer une blessure ({part})"),
 })
 SINCE_LIMIT = 200  # events read back for "since you last looked"
 RECENT = 10  # lines shown when the player gives no version
@@ -100,9 +101,17 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
         reading = saves.read(character, rules, options, state.system, p.save)
         breakdown = mask(reading.breakdown, unknown, lang)
         defn = rules.afflictions.get(content) if content else None
+        against = defn.name(lang) if known and defn else SECRET.say("unknown", lang)
+        if p.kind == "wound_fort":
+            from ...domain.wounds import wound_name
+
+            asked = dict(p.args)
+            part = rules.body_parts.get(asked.get("part"))
+            known, against = True, W.say("wound_fort", lang, part=wound_name(part, asked.get("side"))(lang)
+                                         if part else asked.get("part"))
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
                     "save_name": views.save_name(rules, p.save, state.system, lang), "known": known,
-                    "against": defn.name(lang) if known and defn else SECRET.say("unknown", lang),
+                    "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
                     "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})

@@ -258,3 +258,22 @@ def test_a_wounds_fortitude_save_waits_for_the_players_die(client, table):
     assert answered.status_code == 200, answered.text
     wound = client.get(f"/api/player/{tokens['Cora']}").json()["character"]["wounds"][0]
     assert wound["fort"] == {"dc": 14, "total": 14, "success": True} and wound["suppressed"]
+
+
+def test_a_player_healers_treatment_check_waits_for_their_die(client):
+    """Seed 000: a treatment is a Wisdom (Medicine) check against the injury's DC by a healer with Medicine and an
+    herbalism kit; with players rolling, the healer's player rolls it, and the treatment is made with their die."""
+    secret = client.post("/api/campaigns", json={"name": "Table", "seed": 3}).json()["gm_secret"]
+    gm(client, secret, "characters", {"name": "Aria", "max_hp": 20, "proficiencies": ["medicine", "herbalism_kit"],
+                                      "skills": {"medicine": 5}}, 201)
+    gm(client, secret, "characters", {"name": "Bob", "max_hp": 20}, 201)
+    gm(client, secret, "injure", {"character": "Bob", "type": "fire", "d20": 12})
+    gm(client, secret, "treat", {"character": "Bob", "injury": "i1", "healer": "Aria", "rolls": "players"})
+    aria, bob = token_of(client, secret, "Aria"), token_of(client, secret, "Bob")
+    assert client.get(f"/api/player/{bob}/prompts").json()["prompts"] == []  # the healer rolls, not the patient
+    prompt = client.get(f"/api/player/{aria}/prompts").json()["prompts"][0]
+    assert prompt["kind"] == "treatment" and prompt["bonus"] == 5 and prompt["save_name"] == "Medicine"
+    assert prompt["against"] == "treating Bob: Blisters" and prompt["dc"] == 10
+    answered = client.post(f"/api/player/{aria}/answer", json={"pending": prompt["id"], "d20": 5})
+    assert answered.status_code == 200, answered.text
+    assert client.get(f"/api/player/{bob}").json()["character"]["injuries"] == []  # 5 + 5 >= 10: healed

@@ -49,7 +49,7 @@ def routed_to(how: str, character: Any) -> str:
 
 # kind -> settle(ctx, pending, total, d20) -> events: the action a pending roll interrupted, made with the die
 DEFERRED: dict[str, Callable[[Any, Any, int | None, int | None], list[Event]]] = {}
-WOUND_FORT = "wound_fort"
+WOUND_FORT, TREATMENT = "wound_fort", "treatment"
 
 
 def deferred(kind: str) -> Callable:
@@ -82,6 +82,15 @@ def _wound_fort(ctx: Any, pending: Any, total: int | None, d20: int | None) -> l
     a = dict(pending.args)
     return wound(ctx, pending.character, a["part"], a["damage"], a.get("side"), a.get("superficial"), total,
                  a.get("cause", ""), rolls=GM, fort_d20=d20)
+
+
+@deferred(TREATMENT)
+def _treatment(ctx: Any, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """A treatment whose check the healer's player rolled (the healer is the pending roll's character)."""
+    from .injury_care import treat
+
+    a = dict(pending.args)
+    return treat(ctx, a["patient"], a["injury"], total, pending.character, rolls=GM, check_d20=d20)
 
 
 def how_answered(roll: bool, total: int | None) -> str:

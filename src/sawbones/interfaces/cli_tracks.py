@@ -179,7 +179,8 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
                     "affliction": p.affliction, "content": content,
                     "affliction_name": rules.afflictions[content].name(lang) if content in rules.afflictions else None,
                     "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
-                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang), "dc": p.dc,
+                    "save": p.save, "save_name": views.save_name(rules, p.save, state.system, lang)
+                    if p.save not in rules.skills else rules.skills[p.save].name(lang), "dc": p.dc,
                     "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out

@@ -139,6 +139,8 @@ W = Words("sentences", {
     "save_pending_wound": ("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the player's die: "
                            "{id}", "{who} : un jet de Vigueur (DD {dc}) pour ignorer une blessure ({part}) attend le dé "
                            "du joueur : {id}"),
+    "save_pending_treatment": ("{who}: the treatment check (DC {dc}) for {patient} waits for the player's die: {id}",
+                               "{who} : le jet de soin (DD {dc}) pour {patient} attend le dé du joueur : {id}"),
     "pending_answered": ("waiting save {id} answered by {by} ({how})", "jet en attente {id} répondu par {by} ({how})"),
     "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
     "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
@@ -459,7 +461,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
     "save_pending": lambda c: c.say("save_pending_wound", who=c.who(), dc=c.d.get("dc"), id=c.d.get("id"),
                                     part=c.part((c.d.get("args") or {}).get("part"), (c.d.get("args") or {}).get("side")))
-    if c.d.get("kind") == "wound_fort" else c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
+    if c.d.get("kind") == "wound_fort" else c.say("save_pending_treatment", who=c.who(), dc=c.d.get("dc"),
+                                                  id=c.d.get("id"), patient=_patient(c))
+    if c.d.get("kind") == "treatment" else c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
                                     id=c.d.get("id")),
     "pending_cleared": lambda c: c.say("pending_answered", id=c.d.get("id"), by=c.say(f"by_{c.d['by']}"),
                                        how=c.say(f"how_{c.d.get('how')}")) if c.d.get("by") in ("gm", "player")
@@ -475,6 +479,15 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                                             verdict=c.verdict(c.d.get("succeeded"))),
     "action_undone": lambda c: c.say("action_undone", action=c.d.get("action")),
 }
+
+
+def _patient(c: _Ctx) -> str:
+    """The patient of a treatment that waits for the healer's die, with the injury treated."""
+    args = c.d.get("args") or {}
+    patient = c.state.character(args.get("patient", "")) if c.state is not None else None
+    injury = patient.injury(args.get("injury")) if patient is not None else None
+    who = patient.name if patient is not None else str(args.get("patient"))
+    return f"{who} ({c.name(injury.injury, 'injuries')})" if injury is not None else who
 
 
 def _value(value: Any, c: _Ctx) -> str:

@@ -28,6 +28,7 @@ W = Words("player_view", {
     "check_str": ("Strength check", "Test de Force"),
     "initiative": ("Initiative", "Initiative"),
     "wound_fort": ("ignoring a wound ({part})", "ignorer une blessure ({part})"),
+    "treatment": ("treating {patient}: {injury}", "soigner {patient} : {injury}"),
 })
 SINCE_LIMIT = 200  # events read back for "since you last looked"
 RECENT = 10  # lines shown when the player gives no version
@@ -98,10 +99,16 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
         content = p.content if p.kind == "exposure" else next(
             (a.affliction for a in character.afflictions if a.id == p.affliction), None)
         known = (p.affliction not in unknown) if p.kind != "exposure" else bool(options.get("afflictions_known", True))
-        reading = saves.read(character, rules, options, state.system, p.save)
+        reading = saves.read(character, rules, options, state.system, p.save) if p.kind != "treatment" else \
+            _treatment_reading(state, rules, options, character, dict(p.args))
         breakdown = mask(reading.breakdown, unknown, lang)
         defn = rules.afflictions.get(content) if content else None
         against = defn.name(lang) if known and defn else SECRET.say("unknown", lang)
+        if p.kind == "treatment":
+            patient = state.character(dict(p.args)["patient"])
+            injury = patient.injury(dict(p.args)["injury"]) if patient else None
+            known, against = True, W.say("treatment", lang, patient=patient.name if patient else "",
+                                         injury=rules.injuries[injury.injury].name(lang) if injury else "")
         if p.kind == "wound_fort":
             from ...domain.wounds import wound_name
 
@@ -110,12 +117,23 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
             known, against = True, W.say("wound_fort", lang, part=wound_name(part, asked.get("side"))(lang)
                                          if part else asked.get("part"))
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": views.save_name(rules, p.save, state.system, lang), "known": known,
+                    "save_name": views.save_name(rules, p.save, state.system, lang) if p.save not in rules.skills
+                    else rules.skills[p.save].name(lang), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
                     "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
+
+
+def _treatment_reading(state: Any, rules: Any, options: dict[str, Any], healer: Any, args: dict[str, Any]) -> Any:
+    """The healer's treatment check as the engine will roll it (injury_care: Medicine or the herbalism kit)."""
+    from types import SimpleNamespace
+
+    from ...domain.injury_care import _treatment_check
+
+    patient = state.character(args["patient"]) or healer
+    return _treatment_check(SimpleNamespace(state=state, rules=rules, options=options), healer, patient)
 
 
 def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str], since: int | None,

@@ -114,7 +114,12 @@ def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
     from .afflictions_decide import read_save
 
     character = ctx.state.character(pending.character)
-    reading = read_save(ctx, character, pending.save)
+    if pending.kind == TREATMENT:  # the healer's check, self-treatment's disadvantage included
+        from .injury_care import _treatment_check
+
+        reading = _treatment_check(ctx, character, ctx.state.character(dict(pending.args)["patient"]) or character)
+    else:
+        reading = read_save(ctx, character, pending.save)
     if reading.terms.auto_fail:
         return {"total": reading.bonus}
     return {"d20": ctx.roller.roll(saves.D20[reading.terms.mode], f"{pending.save} save for {pending.id}")}

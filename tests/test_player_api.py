@@ -277,3 +277,15 @@ def test_a_player_healers_treatment_check_waits_for_their_die(client):
     answered = client.post(f"/api/player/{aria}/answer", json={"pending": prompt["id"], "d20": 5})
     assert answered.status_code == 200, answered.text
     assert client.get(f"/api/player/{bob}").json()["character"]["injuries"] == []  # 5 + 5 >= 10: healed
+
+
+def test_a_secret_poisons_damage_does_not_name_it_in_since_you_last_looked(client, table):
+    secret, tokens = table
+    client.put("/api/campaigns/Table/options/afflictions_known", json={"value": "false"},
+               headers={"Authorization": f"Bearer {secret}"})
+    gm(client, secret, "expose", {"character": "Cora", "affliction": "giant_scorpion_venom", "save": 1})
+    view = client.get(f"/api/player/{tokens['Cora']}?since=0")
+    lines = [x["line"] for x in view.json()["since"]["lines"]]
+    assert lines and all("Scorpion" not in line and "scorpion" not in line for line in lines), lines
+    assert "Scorpion" not in view.text and "scorpion" not in view.text
+    assert any("a sickness you cannot name" in line for line in lines)

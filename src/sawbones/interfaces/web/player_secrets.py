@@ -54,10 +54,12 @@ def symptoms(a: Any, rules: Any, lang: str) -> list[str]:
 
 
 def about_unknown(event: dict[str, Any], unknown: dict[str, str]) -> bool:
-    """Whether a stored event tells of an affliction the player does not know."""
-    if event["type"] not in AFFLICTION_EVENTS:
-        return False
+    """Whether a stored event tells of an affliction the player does not know (its own events, and the hit point
+    losses and deaths it causes: their `why` or `cause` names it)."""
     d = event.get("data") or {}
+    if event["type"] not in AFFLICTION_EVENTS:
+        told = " ".join(str(d.get(key, "")) for key in ("why", "cause", "source"))
+        return any(content in told for content in unknown.values())
     state = d.get("state") if isinstance(d.get("state"), dict) else {}
     ids = {d.get("affliction"), d.get("instance"), state.get("id")}
     contents = {d.get("content"), d.get("affliction"), state.get("affliction")}

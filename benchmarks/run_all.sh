@@ -13,3 +13,4 @@ echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
+echo; echo "## Player view"; $py benchmarks/bench_player_view.py

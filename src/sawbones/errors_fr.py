@@ -490,6 +490,20 @@ ERRORS_FR: list[tuple[str, str]] = [
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
+    # players roll their own saves (domain/player_rolls.py, interfaces/web/api_player.py)
+    ("who rolls {name}'s save? The campaign's option who_rolls is ask: say --rolls gm or --rolls players",
+     "qui lance le jet de {name} ? L'option who_rolls de la campagne vaut ask : indiquez --rolls gm ou --rolls players"),
+    ("who rolls: {choices}, not {choice}", "qui lance : {choices}, pas {choice}"),
+    ("{id} is not your character's roll", "{id} n'est pas un jet de votre personnage"),
+    ("{id} waits for the GM's die, not the player's", "{id} attend le dé du MJ, pas celui du joueur"),
+    ("{id} is already answered: it waits for the GM's confirmation",
+     "{id} a déjà une réponse : elle attend la confirmation du MJ"),
+    ("{id} has no player's answer to {what}", "{id} n'a pas de réponse de joueur à traiter ({what})"),
+    ("give the save's TOTAL (or --d20 N to add the character's bonus, or --roll)",
+     "donnez le TOTAL du jet (ou --d20 N pour ajouter le bonus du personnage, ou --roll)"),
+    ("no pending save {id}", "aucun jet en attente {id}"),
+    ("{id} is another character's roll", "{id} est le jet d'un autre personnage"),
+    ("{id} is no longer pending (already answered, or undone)", "{id} n'est plus en attente (déjà répondu, ou annulé)"),
 ]
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message

@@ -392,11 +392,20 @@ class PendingSave:
     dc: int
     target: int
     save: str = "fortitude"
+    to: str = "gm"  # whose die it waits for: gm | player (domain/player_rolls.py)
+    kind: str = "periodic"  # periodic | exposure (the initial save of an exposure: `content`, `deadly`)
+    route: str = "gm"  # the interrupted advance's routing, for the rest of it
+    content: str | None = None
+    deadly: str | None = None
+    proposed: tuple[tuple[str, Any], ...] = ()  # a player's answer waiting for the GM (confirm_player_answers)
+    args: tuple[tuple[str, Any], ...] = ()  # what the deferred action needs to be made again (player_rolls.defer)
 
 
 @handles("save_pending", mints="id")
 def _save_pending(state: Campaign, d: dict[str, Any]) -> Campaign:
-    pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"])
+    pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"],
+                          d.get("to", "gm"), d.get("kind", "periodic"), d.get("route", "gm"), d.get("content"),
+                          d.get("deadly"), (), tuple(sorted((d.get("args") or {}).items())))
     return replace(state, pending=state.pending + (pending,), counter=max(state.counter, int(d["id"].lstrip("p"))))
 
 
@@ -443,4 +452,4 @@ def _affliction_effects(character: Any, rules: Any, options: dict[str, Any]) -> 
 
 
 # the decisions register the clock's scheduler for periodic saves
-from . import afflictions_care, afflictions_decide  # noqa: E402,F401
+from . import afflictions_care, afflictions_decide, player_rolls, secrets  # noqa: E402,F401

@@ -71,10 +71,35 @@ def _treatment_check(ctx: Any, healer: Character, patient: Character) -> Any:
     return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)
 
 
-def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
-    """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
-    spent = spend_treatment_time(ctx, name, injury_key, check, healer_name)
-    return list(spent.events) + treatment_check(ctx, spent, check)
+def treat(ctx: Any, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None,
+          rolls: str | None = None, check_d20: int | None = None) -> list[Event]:
+    """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2.
+    `rolls`: who rolls a healer's check when no total is given (player_rolls: a player character healer's
+    player; the treatment then waits for their die); `check_d20`: the healer's natural d20."""
+    if check is None and check_d20 is None and healer_name is not None:
+        from . import player_rolls
+
+        patient, injury, _, healer = _parties(ctx, name, injury_key, healer_name)
+        waiting = player_rolls.defer(ctx, healer, player_rolls.TREATMENT, "medicine", injury.dc,
+                                     {"patient": patient.id, "injury": injury.id}, rolls)
+        if waiting:
+            return waiting
+    spent = spend_treatment_time(ctx, name, injury_key, check if check_d20 is None else check_d20, healer_name)
+    return list(spent.events) + treatment_check(ctx, spent, check, check_d20)
+
+
+def _parties(ctx: Any, name: str, injury_key: str, healer_name: str | None) -> tuple[Character, Injury, Any,
+                                                                                   Character | None]:
+    """Who treats what, or the refusal: (patient, injury, its content, healer)."""
+    patient = find_character(ctx.state, name)
+    injury = find_injury(patient, injury_key)
+    definition = ctx.rules.injuries[injury.injury]
+    if injury.magic_only:
+        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
+                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
+    if patient.dead:
+        raise RuleViolation(f"{patient.name} is dead")
+    return patient, injury, definition, _check_healer(ctx, patient, healer_name)
 
 
 @dataclass(frozen=True)
@@ -93,15 +118,7 @@ def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None
                          healer_name: str | None = None) -> TreatmentSpent:
     """`treat` up to the check: who treats what (refusals), the treatment time rolled and spent on the clock
     (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
-    patient = find_character(ctx.state, name)
-    injury = find_injury(patient, injury_key)
-    definition = ctx.rules.injuries[injury.injury]
-    if injury.magic_only:
-        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
-                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
-    if patient.dead:
-        raise RuleViolation(f"{patient.name} is dead")
-    healer = _check_healer(ctx, patient, healer_name)
+    patient, injury, definition, healer = _parties(ctx, name, injury_key, healer_name)
     if check is None and healer is None:
         raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
     severity = ctx.rules.severities[injury.severity]
@@ -116,7 +133,7 @@ def spend_treatment_time(ctx: Any, name: str, injury_key: str, check: int | None
     return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
 
 
-def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
+def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None, d20: int | None = None) -> list[Event]:
     """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
     healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
     state, healer, definition = spent.state, spent.healer, spent.definition
@@ -132,7 +149,7 @@ def treatment_check(ctx: Any, spent: TreatmentSpent, check: int | None = None) -
 
         reading = _treatment_check(replace(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
-                          kind="check")
+                          d20=d20, kind="check")
         total = made["total"]
     else:
         total = check

@@ -44,6 +44,7 @@ class AdvanceContext:
     roller: Any
     auto: bool = False
     target: int = 0
+    rolls: str = "gm"  # who rolls a save that falls due (domain/player_rolls.py): gm | players | ask
 
 
 def next_due(ctx: Any) -> int | None:
@@ -56,35 +57,38 @@ def next_due(ctx: Any) -> int | None:
     return min(moments) if moments else None
 
 
-def advance(ctx: Any, seconds: int, auto: bool = False) -> list[dict]:
+def advance(ctx: Any, seconds: int, auto: bool = False, rolls: str | None = None) -> list[dict]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 
     Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
     other save due at that moment is queued as well, and everything else due then runs, in key order.
     """
-    return advance_folded(ctx, seconds, auto)[0]
+    return advance_folded(ctx, seconds, auto, rolls)[0]
 
 
-def advance_folded(ctx: Any, seconds: int, auto: bool = False) -> tuple[list[dict], Campaign]:
+def advance_folded(ctx: Any, seconds: int, auto: bool = False, rolls: str | None = None,
+                   ) -> tuple[list[dict], Campaign]:
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
         raise RuleViolation(f"a save is waiting for a player's die ({waiting}): "
                             "answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)")
-    return _advance_to(ctx, ctx.state.clock + seconds, auto)
+    from .player_rolls import route
+
+    return _advance_to(ctx, ctx.state.clock + seconds, auto, route(ctx.options, rolls, auto))
 
 
-def advance_to(ctx: Any, target: int, auto: bool = False) -> list[dict]:
+def advance_to(ctx: Any, target: int, auto: bool = False, rolls: str = "gm") -> list[dict]:
     """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
-    return _advance_to(ctx, target, auto)[0]
+    return _advance_to(ctx, target, auto, rolls)[0]
 
 
-def _advance_to(ctx: Any, target: int, auto: bool) -> tuple[list[dict], Campaign]:
+def _advance_to(ctx: Any, target: int, auto: bool, rolls: str = "gm") -> tuple[list[dict], Campaign]:
     from .effects import _load_providers
 
     _load_providers()  # rule modules register their schedulers on import
     state: Campaign = ctx.state
-    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target)
+    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target, rolls)
     events: list[dict] = []
 
     def apply(new: list[dict]) -> None:

@@ -91,8 +91,10 @@ def _record_total(ctx: Any, why: str, total: int) -> int:
 
 
 def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = None,
-          superficial: bool | None = None, fort_total: int | None = None, cause: str = "") -> list[Event]:
-    """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7)."""
+          superficial: bool | None = None, fort_total: int | None = None, cause: str = "", rolls: str | None = None,
+          fort_d20: int | None = None) -> list[Event]:
+    """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7); `rolls`: who
+    rolls that save when no total is given (player_rolls: the wound then waits for the player's die)."""
     state: Campaign = ctx.state
     character = find_character(state, key)
     part = resolve_part(ctx.rules, part_text)
@@ -113,6 +115,7 @@ def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = No
     body_field = ANATOMY.get(part.id)
     if body_field and getattr(character.body, body_field, 1) <= 0:
         raise RuleViolation(f"{character.name} has no {body_field} left to wound")
+    asked = {"part": part.id, "damage": damage, "side": side, "superficial": superficial, "cause": cause}
     by = "gm"
     if superficial is None:
         superficial, by = damage <= options.get("superficial_threshold", 5), "threshold"
@@ -125,12 +128,16 @@ def wound(ctx: Any, key: str, part_text: str, damage: int, side: str | None = No
         raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
                             "(sawbones campaign set allow_fort_ignore true)")
     if options.get("allow_fort_ignore", False):
-        from . import saves
+        from . import player_rolls, saves
 
         dc = FORT_BASE_DC + damage
+        waiting = None if fort_total is not None or fort_d20 is not None else player_rolls.defer(
+            ctx, character, player_rolls.WOUND_FORT, "fortitude", dc, asked, rolls)
+        if waiting:
+            return waiting
         reading = saves.read(character, ctx.rules, options, state.system, "fortitude")
         save = saves.roll(ctx.roller, state.system, reading, dc, f"Fortitude save DC {dc} to ignore the wound",
-                          total=fort_total)
+                          total=fort_total, d20=fort_d20)
         total, success = save["total"], save["succeeded"]
         lasts = options.get("fort_ignore_duration", "until_healed")
         until = state.clock + SUPPRESSION[lasts] if success and lasts in SUPPRESSION else None

@@ -95,7 +95,7 @@ def _register_commands() -> None:
     from importlib import import_module
 
     for name in ("cli_campaign", "cli_rules", "cli_injuries", "cli_wounds", "cli_tracks", "cli_odds", "cli_web",
-                 "cli_storage"):
+                 "cli_storage", "cli_players"):
         try:
             module = import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:

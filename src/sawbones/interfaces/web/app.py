@@ -20,7 +20,8 @@ from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
-AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds", "api_events")
+AREAS = ("api_campaigns", "api_injuries", "api_rules", "api_wounds", "api_tracks", "api_odds", "api_events",
+         "api_player")
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
     (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),

@@ -14,3 +14,4 @@ echo; echo "## Store: the file stamp"; $py benchmarks/bench_stamp.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
+echo; echo "## Player view"; $py benchmarks/bench_player_view.py

@@ -24,6 +24,7 @@ P5 = [("character", "add", "Aria", "--max-hp", "12", "--prof", "medicine,herbali
       ("character", "add", "Bob", "--max-hp", "20")]
 PF = [("character", "add", "Vex", "--max-hp", "30", "--saves", "fortitude=2,reflex=2,will=2",
        "--abilities", "str=14,dex=14")]
+FEVER = PF + [("expose", "Vex", "filth_fever", "--save", "1")]
 VENOM = PF + [("expose", "Vex", "giant_scorpion_venom", "--save", "1")]
 FRAIL = [("character", "add", "Vex", "--max-hp", "30", "--saves", "fortitude=-20")]  # fails every save
 # Content packs for options that only matter on an entry the seeds do not have (the GM's homebrew)
@@ -114,6 +115,14 @@ STORIES: dict[str, tuple] = {
     "open_wound_type": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "slashing", "--d20", "12"),
                                            ("damage", "Bob", "4", "fire")]),
     "extremity_site": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1")]),
+    # players at the table (issue 12): who rolls, the GM's confirmation, what the player knows, the party view
+    "who_rolls": ("pf1e", {}, FEVER + [("advance", "2d"), ("pending",)]),
+    "confirm_player_answers": ("pf1e", {"who_rolls": "players"}, FEVER + [("advance", "2d"), ("@answer", "10"),
+                                                                         ("pending",)]),
+    "afflictions_known": ("pf1e", {}, FEVER + [("@view", "vex")]),
+    "check_reveals_affliction": ("pf1e", {"afflictions_known": "false"},
+                                 FEVER + [("diagnose", "Vex", "filth_fever", "--check", "30"), ("@view", "vex")]),
+    "share_party_view": ("pf1e", {}, FEVER + [("character", "add", "Ola", "--max-hp", "9"), ("@view", "vex")]),
     "reveal_deadline": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
                                            ("@player", "bob")]),
     "deadline_satisfied_by": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
@@ -246,6 +255,22 @@ def play(capsys, db, system, options, story, pack=None):
             from sawbones.interfaces.web import reports
 
             outcome.append((step, 0, reports.player_doc(Service.open(db), "Walk", step[1], "en")))
+            continue
+        if step[0] == "@view":  # the player's view (the player API)
+            from sawbones.application.service import Service
+            from sawbones.interfaces.web.player_view import player_view
+
+            view = player_view(Service.open(db), "Walk", step[1], "en")  # (its version counts the options set)
+            outcome.append((step, 0, {k: view[k] for k in ("character", "party", "prompts", "rolls")}))
+            continue
+        if step[0] == "@answer":  # the first pending save's player answers it with this d20 (the player API)
+            from sawbones.application.service import Service
+            from sawbones.domain.afflictions.decide import answer
+
+            service = Service.open(db)
+            first = service.load("Walk").state.pending[0]
+            service.act("Walk", lambda ctx: answer(ctx, first.id, d20=int(step[1]), by="player",
+                                                   player=first.character))
             continue
         code, out = run("--json", *step)
         outcome.append((step, code, json.loads(out.out) if code == 0 and out.out.strip() else out.err.strip()))

@@ -69,6 +69,21 @@ PF = [
     "recover Kyra --bed-rest",
     "expose Val filth_fever --save 2",
     "cure Val filth_fever --spell miracle",
+    # players roll their own saves (issue 12): a player's answer waits for the GM, who rejects then confirms it
+    "campaign set who_rolls players",
+    "campaign set confirm_player_answers true",
+    "campaign set afflictions_known false",
+    "campaign set check_reveals_affliction true",
+    "expose Val cackle_fever",
+    "@player {pending} roll",
+    "answer {pending} --reject",
+    "@player {pending} d20=1",
+    "answer {pending} --confirm",
+    "diagnose Val cackle_fever --healer Kyra --check 30",
+    "reveal Val cackle_fever --hide",
+    "wound Kyra hand --side right --damage 2",
+    "@player {pending} roll",
+    "answer {pending} --confirm",
 ]
 
 def all_types():
@@ -83,7 +98,7 @@ ALL = all_types()
 DATA_LOOK = re.compile(r"[{}\[\]]|': |\b(None|True|False)\b|\b[a-z]+(?:_[a-z0-9]+)+\b")
 
 
-def play(cli, script):
+def play(cli, script, player=None):
     for line in script:
         if "{pending}" in line:
             pending = cli("--json", "pending").json["pending"]
@@ -98,6 +113,9 @@ def play(cli, script):
         if "{val}" in line:
             val = cli("--json", "status", "Val").json["characters"][0]["afflictions"]
             line = line.format(val=val[-1]["id"].lstrip("a"))
+        if line.startswith("@player"):  # the character's player answers from their page (the player API)
+            player(*line.split()[1:])
+            continue
         cli(*line.split())  # some steps may be refused by the rules: the events made are what counts
     return cli("--json", "log", "--limit", "100000").json
 
@@ -125,7 +143,17 @@ def stories(tmp_path_factory):
             main(["--db", db, *args])
         return R(out.getvalue())
 
-    logs = [play(cli, FIVE_E), play(cli, PF)]
+    def player(pending_id, how):
+        from sawbones.application.service import Service
+        from sawbones.domain.afflictions.decide import answer
+
+        service = Service.open(db)
+        owner = next(p.character for p in service.load("Golarion").state.pending if p.id == pending_id)
+        d20 = int(how.partition("=")[2]) if how.startswith("d20=") else None
+        service.act("Golarion", lambda ctx: answer(ctx, pending_id, d20=d20, roll=how == "roll", by="player",
+                                                   player=owner))
+
+    logs = [play(cli, FIVE_E), play(cli, PF, player)]
     from sawbones.application.service import Service
 
     service = Service.open(db)

@@ -9,6 +9,7 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 from __future__ import annotations
 
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
+from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
 _UNKNOWN_TYPE = (
@@ -428,14 +429,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + [
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
-    # live streams (interfaces/web/hub.py)
-    ("too many live streams for this link or secret (at most {most} at once): close another tab, then try again",
-     "trop de flux en direct pour ce lien ou ce secret ({most} à la fois au plus) : fermez un autre onglet, puis "
-     "réessayez"),
-    ("too many live streams from this address (at most {most} at once): close another tab, then try again",
-     "trop de flux en direct depuis cette adresse ({most} à la fois au plus) : fermez un autre onglet, puis "
-     "réessayez"),
 ]
+ERRORS_FR += TABLE_FR
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
 # that starts with a field would swallow that head (the template with the most words wins), so each has its

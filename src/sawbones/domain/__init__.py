@@ -12,8 +12,12 @@ are registered before a fold, an effect query or a clock advance (engine/effects
 
 RULE_MODULES = (
     "sawbones.domain.injuries.rules",
+    "sawbones.domain.injuries.care",  # the treatment a player's die resumes
     "sawbones.domain.wounds.rules",
+    "sawbones.domain.wounds.effects",  # what wounds do in play (an effect provider)
     "sawbones.domain.afflictions.rules",
     "sawbones.domain.afflictions.decide",  # the clock's scheduler for periodic saves
+    "sawbones.domain.afflictions.secrets",  # afflictions known to the player or not
     "sawbones.domain.engine.conditions",
+    "sawbones.domain.engine.player_rolls",  # players' answers proposed, rejected
 )

@@ -68,3 +68,12 @@ def _injury_changed(c: Any) -> str:
     if c.d.get("note"):
         return c.say("injury_note", who=c.who(), injury=c.injury(), note=c.name(c.d["note"]))
     return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
+
+
+def _patient(c: Any) -> str:
+    """The patient of a treatment that waits for the healer's die, with the injury treated."""
+    args = c.d.get("args") or {}
+    patient = c.state.character(args.get("patient", "")) if c.state is not None else None
+    injury = patient.injury(args.get("injury")) if patient is not None else None
+    who = patient.name if patient is not None else str(args.get("patient"))
+    return f"{who} ({c.name(injury.injury, 'injuries')})" if injury is not None else who

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
-from .sentence_parts import (_damage, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
+from .sentence_parts import (_damage, _patient, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
                              _wound_received)
 
 # causes and notes the rules write in English inside events
@@ -137,6 +137,24 @@ W = Words("sentences", {
     "fact_duration": ("its duration changes", "sa durée change"), "fact_note": ("{text}", "{text}"),
     "fact_other": ("a change", "un changement"),
     "counted": ("{n} {what}", "{n} {what}"),
+    # players roll their own saves; secrets (domain/player_rolls.py, domain/secrets.py)
+    "save_pending_wound": ("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the player's die: "
+                           "{id}", "{who} : un jet de Vigueur (DD {dc}) pour ignorer une blessure ({part}) attend le dé "
+                           "du joueur : {id}"),
+    "save_pending_treatment": ("{who}: the treatment check (DC {dc}) for {patient} waits for the player's die: {id}",
+                               "{who} : le jet de soin (DD {dc}) pour {patient} attend le dé du joueur : {id}"),
+    "pending_answered": ("waiting save {id} answered by {by} ({how})", "jet en attente {id} répondu par {by} ({how})"),
+    "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
+    "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
+    "how_total": ("a total typed", "un total saisi"),
+    "answer_proposed": ("{who}'s player answers {id} ({how}): it waits for the GM's confirmation",
+                        "le joueur de {who} répond à {id} ({how}) : la réponse attend la confirmation du MJ"),
+    "answer_rejected": ("the GM rejects the answer to {id}: the save waits for {who}'s player again",
+                        "le MJ refuse la réponse à {id} : le jet attend à nouveau le joueur de {who}"),
+    "affliction_known": ("{who}: {name} is now known to the player", "{who} : {name} est désormais connue du joueur"),
+    "affliction_hidden": ("{who}: {name} is hidden from the player", "{who} : {name} est cachée au joueur"),
+    "affliction_diagnosed": ("{who}: {healer}'s Heal check on {name}, {total} vs DC {dc}, {verdict}",
+                             "{who} : test de Premiers secours de {healer} sur {name}, {total} contre DD {dc}, {verdict}"),
 })
 
 
@@ -389,9 +407,24 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "affliction_exposed": lambda c: c.say("affliction_exposed", who=c.who(), name=c.affliction(), save=c.save(),
                                           total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),
     "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
-    "save_pending": lambda c: c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
+    "save_pending": lambda c: c.say("save_pending_wound", who=c.who(), dc=c.d.get("dc"), id=c.d.get("id"),
+                                    part=c.part((c.d.get("args") or {}).get("part"), (c.d.get("args") or {}).get("side")))
+    if c.d.get("kind") == "wound_fort" else c.say("save_pending_treatment", who=c.who(), dc=c.d.get("dc"),
+                                                  id=c.d.get("id"), patient=_patient(c))
+    if c.d.get("kind") == "treatment" else c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
                                     id=c.d.get("id")),
-    "pending_cleared": lambda c: c.say("pending_cleared", id=c.d.get("id")),
+    "pending_cleared": lambda c: c.say("pending_answered", id=c.d.get("id"), by=c.say(f"by_{c.d['by']}"),
+                                       how=c.say(f"how_{c.d.get('how')}")) if c.d.get("by") in ("gm", "player")
+    and c.d.get("how") in ("rolled", "d20", "total") else c.say("pending_cleared", id=c.d.get("id")),
+    "answer_proposed": lambda c: c.say("answer_proposed", who=c.who(), id=c.d.get("id"),
+                                       how=c.say(f"how_{c.d.get('how')}") if c.d.get("how") in ("rolled", "d20", "total")
+                                       else ""),
+    "answer_rejected": lambda c: c.say("answer_rejected", who=c.who(), id=c.d.get("id")),
+    "affliction_known": lambda c: c.say("affliction_known" if c.d.get("known") else "affliction_hidden", who=c.who(),
+                                        name=c.affliction()),
+    "affliction_diagnosed": lambda c: c.say("affliction_diagnosed", who=c.who(), healer=c.who("healer"),
+                                            name=c.affliction(), total=c.total(), dc=c.d.get("dc"),
+                                            verdict=c.verdict(c.d.get("succeeded"))),
     "action_undone": lambda c: c.say("action_undone", action=c.d.get("action")),
 }
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...content import schema as s
 from ...errors import RuleViolation, UsageError
-from ..engine import hit_points, saves
+from ..engine import hit_points, player_rolls, saves
 from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
                     poison_damage, save_triggers, stage_index, step, to_dict)
 from ..engine.campaign import find_character
@@ -174,7 +174,7 @@ def _new_state(ctx: Context, defn: s.Affliction, character: Character, deadly: s
 
 
 def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None, d20: int | None = None,
-           deadly: str | None = None) -> list[Event]:
+           deadly: str | None = None, rolls: str | None = None) -> list[Event]:
     """Exposure to a disease or poison (TRK-1, TRK-15, TRK-16): the initial save and what follows."""
     state: Campaign = ctx.state
     character = find_character(state, name)
@@ -189,6 +189,15 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
         raise RuleViolation(f"{defn.id} ({existing.id}) has reached its end state on {character.name}: "
                             "no further effects (only miracle or wish remove it)")
     dose = "initial" if existing is None else ("extra" if existing.status == ACTIVE else "renewed")
+    if total is None and d20 is None:
+        to = player_rolls.routed_to(player_rolls.route(ctx.options, rolls), character)
+        if to == player_rolls.PLAYER:  # the player rolls the initial save: it waits for their die
+            if dose == "initial":
+                start_stages(ctx, defn, deadly)  # a wrong --deadly is refused now, not at the answer
+            return [{"type": PENDING_EVENT, "data": {
+                "id": f"p{state.counter + 1}", "character": character.id, "affliction": existing.id if existing
+                else "", "at": state.clock, "dc": defn.dc, "target": state.clock, "save": defn.save, "to": to,
+                "kind": player_rolls.EXPOSURE, "route": player_rolls.GM, "content": defn.id, "deadly": deadly}}]
     mark = len(ctx.roller.made)
     save = roll_save(ctx, character, defn.save, defn.dc, f"{defn.id}: initial {defn.save} save", total, d20)
     events: list[Event] = []
@@ -275,10 +284,14 @@ def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: in
 
 
 def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event]:
-    """A save falls due on the clock: roll it (auto), or stop the advance for a player's die."""
-    if getattr(ctx, "auto", True):
+    """A save falls due on the clock: roll it (auto), or stop the advance for a die (the GM's or the player's)."""
+    rolls = getattr(ctx, "rolls", player_rolls.GM)
+    if getattr(ctx, "auto", True) and rolls == player_rolls.GM:
         return resolve_save(ctx, character_id, affliction_id)
     character = find_character(ctx.state, character_id)
+    to = player_rolls.routed_to(rolls, character)
+    if to == player_rolls.GM and getattr(ctx, "auto", True):
+        return resolve_save(ctx, character_id, affliction_id)
     a = find_affliction(character, affliction_id)
     defn = ctx.rules.afflictions[a.affliction]
     if a.onset_stages:  # the onset's first step is no die: apply it, and ask for the save next time round
@@ -287,7 +300,7 @@ def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event
                                                         "facts": facts}}] + _death(character, new, facts)
     data = {"id": f"p{ctx.state.counter + 1}", "character": character_id, "affliction": affliction_id,
             "at": a.next_save_at, "dc": a.dc, "target": getattr(ctx, "target", ctx.state.clock),
-            "save": defn.save}
+            "save": defn.save, "to": to, "kind": player_rolls.PERIODIC, "route": rolls}
     return [{"type": PENDING_EVENT, "data": data}]
 
 
@@ -304,11 +317,19 @@ def _affliction_saves(ctx: Context):
 
 
 def _settle(ctx: Context, state: Campaign, pending: Any, total: int | None = None, d20: int | None = None,
-            ) -> tuple[list[Event], Campaign]:
-    """Clear a pending save and make it (typed, or rolled) if it is still due as it was queued."""
-    events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id}}]
+            answered: dict[str, Any] | None = None) -> tuple[list[Event], Campaign]:
+    """Clear a pending roll and make it (typed, or rolled) if it is still due as it was queued; `answered`: who
+    answered and how (player_rolls), kept on the `pending_cleared` event."""
+    events: list[Event] = [{"type": "pending_cleared", "data": {"id": pending.id, "character": pending.character,
+                                                                **(answered or {})}}]
     state = fold(events, state)
     character = state.character(pending.character)
+    if pending.kind != player_rolls.PERIODIC:  # an action that waited for the die: made now, with it
+        if character is not None and not character.dead:
+            new = player_rolls.DEFERRED[pending.kind](replace(ctx, state=state), pending, total, d20)
+            events += new
+            state = fold(new, state)
+        return events, state
     a = next((x for x in character.afflictions if x.id == pending.affliction), None) if character else None
     if character is not None and not character.dead and a is not None and a.status == ACTIVE \
             and a.next_save_at == pending.at:
@@ -318,20 +339,27 @@ def _settle(ctx: Context, state: Campaign, pending: Any, total: int | None = Non
     return events, state
 
 
-def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None,
-           auto: bool = False) -> list[Event]:
-    """A player's die for a pending save. Once no save waits any more, the interrupted advance resumes up to its
-    target (what else is due at this moment first); `auto` rolls the other saves queued with it as well."""
-    pending = next((p for p in ctx.state.pending if p.id == pending_id), None)
-    if pending is None:
-        known = ", ".join(p.id for p in ctx.state.pending) or "none"
-        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
-    if total is None and d20 is None:
-        raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus)")
-    events, state = _settle(ctx, ctx.state, pending, total, d20)
+@player_rolls.deferred(player_rolls.EXPOSURE)
+def _exposure(ctx: Context, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """An exposure whose initial save the player rolled."""
+    return expose(ctx, pending.character, pending.content, total, d20, pending.deadly, rolls=player_rolls.GM)
+
+
+@player_rolls.resumes
+def settle_and_resume(ctx: Context, pending: Any, total: int | None, d20: int | None, auto: bool,
+                      answered: dict[str, Any]) -> list[Event]:
+    """Settle one pending roll; once none waits any more, the interrupted advance resumes up to its target
+    (what else is due at this moment first); `auto` rolls the other saves queued with it as well."""
+    events, state = _settle(ctx, ctx.state, pending, total, d20, answered)
     while auto and state.pending:
-        more, state = _settle(ctx, state, state.pending[0])
+        more, state = _settle(ctx, state, state.pending[0], answered={"by": player_rolls.GM, "how": "rolled"})
         events += more
     if not state.pending and pending.target >= state.clock:
-        events += advance_to(replace(ctx, state=state), pending.target, auto)
+        events += advance_to(replace(ctx, state=state), pending.target, auto, pending.route)
     return events
+
+
+def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+           auto: bool = False, **how: Any) -> list[Event]:
+    """A die for a pending save (player_rolls.answer: who answers, how, the GM's confirmation)."""
+    return player_rolls.answer(ctx, pending_id, total, d20, auto, **how)

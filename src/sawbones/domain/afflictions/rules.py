@@ -381,30 +381,6 @@ def _affliction_removed(state: Campaign, d: dict[str, Any]) -> Campaign:
         a for a in character.afflictions if a.id != d["affliction"])))
 
 
-@dataclass(frozen=True)
-class PendingSave:
-    """A periodic save that waits for a player's die; the advance resumes up to `target` once answered."""
-
-    id: str
-    character: str
-    affliction: str  # instance id
-    at: int
-    dc: int
-    target: int
-    save: str = "fortitude"
-
-
-@handles("save_pending", mints="id")
-def _save_pending(state: Campaign, d: dict[str, Any]) -> Campaign:
-    pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"])
-    return replace(state, pending=state.pending + (pending,), counter=max(state.counter, int(d["id"].lstrip("p"))))
-
-
-@handles("pending_cleared")
-def _pending_cleared(state: Campaign, d: dict[str, Any]) -> Campaign:
-    return replace(state, pending=tuple(p for p in state.pending if p.id != d["id"]))
-
-
 # ---------------------------------------------------------------- active effects
 
 

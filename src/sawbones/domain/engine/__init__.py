@@ -3,7 +3,7 @@
 A rule package (injuries/, wounds/, afflictions/) imports the engine; the engine imports no rule
 package: rule modules register their event handlers (`evolve.handles`), effect providers
 (`effects.provider`), timers (`timeline.scheduler`) and hooks (`damage.injury_rule`,
-`damage.on_magic_healing`), loaded by name from `sawbones.domain.RULE_MODULES`.
+`damage.on_magic_healing`, `player_rolls.deferred`, `player_rolls.resumes`), loaded by name from `sawbones.domain.RULE_MODULES`.
 
 - state.py: the frozen campaign state (campaign, characters, body, injuries, wounds, afflictions)
 - evolve.py: event → state, the fold, `@handles` registration
@@ -21,6 +21,7 @@ package: rule modules register their event handlers (`evolve.handles`), effect p
 - conditions.py: conditions with a duration on the clock
 - hit_points.py: one hit point model per game system (dying, death, massive damage)
 - damage.py: damage, HP loss and healing; the hooks rules register for a drop to 0 HP and magic healing
+- player_rolls.py: who rolls a save the engine asks for (the GM or the player), answers, confirmation
 - turns.py: triggers on moments the GM announces (a turn, a Dash, an action)
 - odds_engine.py: running the engine's own decisions over every outcome of their dice (exact odds)
 """

@@ -25,3 +25,13 @@ def effective_abilities(character: Character, rules: Any, options: dict[str, Any
             scores[effect.ability] += effect.change
             floors[effect.ability] = min(floors.get(effect.ability, 30), effect.minimum)
     return {a: max(v, floors.get(a, v)) if a in floors else v for a, v in scores.items()}
+
+
+def heal_bonus(character: Character, rules: Any) -> int:
+    """The Heal skill bonus on the sheet (5e: Medicine), else the Wisdom modifier."""
+    skills = dict(character.skills)
+    heal = rules.skills.get("heal")
+    for key in ("heal", heal.maps_to.get("dnd5e") if heal else "medicine"):
+        if key in skills:
+            return skills[key]
+    return dict(character.abilities_mod())["wis"]

@@ -138,8 +138,9 @@ class Campaign:
     counter: int = 0  # last id handed out
     version: int = 0
     content_packs: tuple[str, ...] = ()
-    pending: tuple[Any, ...] = ()  # saves waiting for a player's die (domain/afflictions.py)
+    pending: tuple[Any, ...] = ()  # rolls waiting for a die (domain/engine/player_rolls.py)
     requests: tuple[tuple[str, str, int, float], ...] = ()  # recent idempotency keys: (key, digest, version, at)
+    known: tuple[tuple[str, str, bool], ...] = ()  # (character, affliction, known to the player): domain/secrets.py
 
     def character(self, key: str) -> Character | None:
         """By id or name, case- and accent-blind (domain/names.py); two folded matches are an error."""

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ...errors import RuleViolation
 from .evolve import evolve
+from .player_rolls import PENDING_EVENT, route  # noqa: F401 (PENDING_EVENT: read here by the rules)
 from .state import Campaign, with_fields
 from .context import Context
 
@@ -22,7 +23,6 @@ _SCHEDULERS: list[Scheduler] = []
 MAX_STEPS = 100_000
 # an advance of the clock that may start where an earlier one from the same state stopped (the odds: `resuming`)
 _RESUMING: ContextVar[Any] = ContextVar("sawbones_resuming", default=None)
-PENDING_EVENT = "save_pending"  # a due decision that needs a player's die returns this event type
 
 
 def scheduler(fn: Scheduler) -> Scheduler:
@@ -49,6 +49,7 @@ class AdvanceContext:
     roller: Any
     auto: bool = False
     target: int = 0
+    rolls: str = "gm"  # who rolls a save that falls due (domain/player_rolls.py): gm | players | ask
 
 
 def next_due(ctx: Context) -> int | None:
@@ -61,35 +62,36 @@ def next_due(ctx: Context) -> int | None:
     return min(moments) if moments else None
 
 
-def advance(ctx: Context, seconds: int, auto: bool = False) -> list[dict[Any, Any]]:
+def advance(ctx: Context, seconds: int, auto: bool = False, rolls: str | None = None) -> list[dict[Any, Any]]:
     """The events of moving the clock `seconds` forward, with all that falls due on the way.
 
     Stops early (clock at the moment of the save) when a due save needs a player's die (not `auto`); every
     other save due at that moment is queued as well, and everything else due then runs, in key order.
     """
-    return advance_folded(ctx, seconds, auto)[0]
+    return advance_folded(ctx, seconds, auto, rolls)[0]
 
 
-def advance_folded(ctx: Context, seconds: int, auto: bool = False) -> tuple[list[dict[Any, Any]], Campaign]:
+def advance_folded(ctx: Context, seconds: int, auto: bool = False, rolls: str | None = None,
+                   ) -> tuple[list[dict[Any, Any]], Campaign]:
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
         raise RuleViolation(f"a save is waiting for a player's die ({waiting}): "
                             "answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)")
-    return _advance_to(ctx, ctx.state.clock + seconds, auto)
+    return _advance_to(ctx, ctx.state.clock + seconds, auto, route(ctx.options, rolls, auto))
 
 
-def advance_to(ctx: Context, target: int, auto: bool = False) -> list[dict[Any, Any]]:
+def advance_to(ctx: Context, target: int, auto: bool = False, rolls: str = "gm") -> list[dict[Any, Any]]:
     """Run everything due up to the absolute time `target`, then move the clock there (unless stopped)."""
-    return _advance_to(ctx, target, auto)[0]
+    return _advance_to(ctx, target, auto, rolls)[0]
 
 
-def _advance_to(ctx: Context, target: int, auto: bool) -> tuple[list[dict[Any, Any]], Campaign]:
+def _advance_to(ctx: Context, target: int, auto: bool, rolls: str = "gm") -> tuple[list[dict[Any, Any]], Campaign]:
     from .effects import _load_providers
 
     _load_providers()  # rule modules register their schedulers on import
     state: Campaign = ctx.state
-    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target)
+    base = AdvanceContext(ctx.state, ctx.rules, ctx.options, ctx.roller, auto, target, rolls)
     events: list[dict[Any, Any]] = []
     memo = _RESUMING.get() if auto else None  # a decision reads the target only to ask for a player's die
     run = memo.start(ctx, target) if memo is not None else None

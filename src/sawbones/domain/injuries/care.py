@@ -8,6 +8,7 @@ from typing import Any
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from . import rules as injuries
+from ..engine import player_rolls
 from ..engine.campaign import find_character
 from ..engine.abilities import effective_abilities
 from ..engine.damage import heal_hp, magic_healing
@@ -73,10 +74,33 @@ def _treatment_check(ctx: Context, healer: Character, patient: Character) -> Any
     return saves.read_check(healer, ctx.rules, ctx.options, ctx.state.system, roll, sheet, source)
 
 
-def treat(ctx: Context, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None) -> list[Event]:
-    """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2."""
-    spent = spend_treatment_time(ctx, name, injury_key, check, healer_name)
-    return list(spent.events) + treatment_check(ctx, spent, check)
+def treat(ctx: Context, name: str, injury_key: str, check: int | None = None, healer_name: str | None = None,
+          rolls: str | None = None, check_d20: int | None = None) -> list[Event]:
+    """Spend the treatment time on the clock, then the check: success heals, failure raises the DC by 2.
+    `rolls`: who rolls a healer's check when no total is given (player_rolls: a player character healer's
+    player; the treatment then waits for their die); `check_d20`: the healer's natural d20."""
+    if check is None and check_d20 is None and healer_name is not None:
+        patient, injury, _, healer = _parties(ctx, name, injury_key, healer_name)
+        waiting = player_rolls.defer(ctx, healer, player_rolls.TREATMENT, "medicine", injury.dc,
+                                     {"patient": patient.id, "injury": injury.id}, rolls)
+        if waiting:
+            return waiting
+    spent = spend_treatment_time(ctx, name, injury_key, check if check_d20 is None else check_d20, healer_name)
+    return list(spent.events) + treatment_check(ctx, spent, check, check_d20)
+
+
+def _parties(ctx: Context, name: str, injury_key: str, healer_name: str | None) -> tuple[Character, Injury, Any,
+                                                                                   Character | None]:
+    """Who treats what, or the refusal: (patient, injury, its content, healer)."""
+    patient = find_character(ctx.state, name)
+    injury = find_injury(patient, injury_key)
+    definition = ctx.rules.injuries[injury.injury]
+    if injury.magic_only:
+        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
+                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
+    if patient.dead:
+        raise RuleViolation(f"{patient.name} is dead")
+    return patient, injury, definition, _check_healer(ctx, patient, healer_name)
 
 
 @dataclass(frozen=True)
@@ -95,15 +119,7 @@ def spend_treatment_time(ctx: Context, name: str, injury_key: str, check: int | 
                          healer_name: str | None = None) -> TreatmentSpent:
     """`treat` up to the check: who treats what (refusals), the treatment time rolled and spent on the clock
     (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
-    patient = find_character(ctx.state, name)
-    injury = find_injury(patient, injury_key)
-    definition = ctx.rules.injuries[injury.injury]
-    if injury.magic_only:
-        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
-                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
-    if patient.dead:
-        raise RuleViolation(f"{patient.name} is dead")
-    healer = _check_healer(ctx, patient, healer_name)
+    patient, injury, definition, healer = _parties(ctx, name, injury_key, healer_name)
     if check is None and healer is None:
         raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
     severity = ctx.rules.severities[injury.severity]
@@ -118,7 +134,7 @@ def spend_treatment_time(ctx: Context, name: str, injury_key: str, check: int | 
     return TreatmentSpent((start, *spent), state, patient.id, injury.id, healer, definition)
 
 
-def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = None) -> list[Event]:
+def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = None, d20: int | None = None) -> list[Event]:
     """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
     healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
     state, healer, definition = spent.state, spent.healer, spent.definition
@@ -134,7 +150,7 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
 
         reading = _treatment_check(with_fields(ctx, state=state), state.character(healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
-                          kind="check")
+                          d20=d20, kind="check")
         total = made["total"]
     else:
         total = check
@@ -326,3 +342,11 @@ def stabilize(ctx: Context, name: str) -> list[Event]:
     if character.hp > 0 or character.dead:
         raise RuleViolation(f"{character.name} is not dying")
     return [{"type": "character_stabilized", "data": {"character": character.id}}]
+
+
+@player_rolls.deferred(player_rolls.TREATMENT, reading=lambda ctx, healer, pending: _treatment_check(
+    ctx, healer, ctx.state.character(dict(pending.args)["patient"]) or healer))
+def _treatment_answered(ctx: Context, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """A treatment whose check the healer's player rolled (the healer is the pending roll's character)."""
+    a = dict(pending.args)
+    return treat(ctx, a["patient"], a["injury"], total, pending.character, rolls=player_rolls.GM, check_d20=d20)

@@ -292,7 +292,7 @@ def _ask_check_formula(rules: Any, options: dict[str, Any], self_treatment: bool
     while True:
         ctx = context(state, rules, options, ScriptRoller(script))
         try:
-            injury_care.treat(ctx, VICTIM, "i1", healer_name=VICTIM if self_treatment else HEALER)
+            injury_care.treat(ctx, VICTIM, "i1", healer_name=VICTIM if self_treatment else HEALER, rolls="gm")
         except Branch as branch:
             if branch.why.startswith("treatment check"):
                 return branch.formula

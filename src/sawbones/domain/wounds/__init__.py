@@ -5,5 +5,6 @@ A wound is damage to one body part, with penalties on the rolls that part makes,
 recovery and healing. Registers with the engine: event handlers, an effect provider, the timers of
 wounds, and what magic healing does to wounds (`engine.damage.on_magic_healing`).
 
-- rules.py: receiving a wound, its effects, first aid, rest and magic healing (LOC-1 to LOC-6), its events
+- rules.py: receiving a wound, first aid, rest and magic healing (LOC-1, LOC-5 to LOC-7), its events
+- effects.py: what wounds do in play: penalties on the part's rolls, notes, both sides (LOC-2 to LOC-4)
 """

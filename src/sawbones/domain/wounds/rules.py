@@ -15,10 +15,11 @@ from typing import Any, Iterable
 
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
+from ..engine import player_rolls
+from ..engine.abilities import heal_bonus
 from ..engine.campaign import find_character
 from ..engine.context import Context
 from ..engine.damage import on_magic_healing
-from ..engine.effects import ActiveEffect, provider
 from ..engine.evolve import Event, _character, handles
 from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
 from ..engine.timeline import scheduler
@@ -91,8 +92,10 @@ def _record_total(ctx: Context, why: str, total: int) -> int:
 
 
 def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None = None,
-          superficial: bool | None = None, fort_total: int | None = None, cause: str = "") -> list[Event]:
-    """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7)."""
+          superficial: bool | None = None, fort_total: int | None = None, cause: str = "", rolls: str | None = None,
+          fort_d20: int | None = None) -> list[Event]:
+    """A wound to one body part (LOC-1), with the optional Fortitude save to ignore it (LOC-7); `rolls`: who
+    rolls that save when no total is given (player_rolls: the wound then waits for the player's die)."""
     state: Campaign = ctx.state
     character = find_character(state, key)
     part = resolve_part(ctx.rules, part_text)
@@ -113,6 +116,7 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
     body_field = ANATOMY.get(part.id)
     if body_field and getattr(character.body, body_field, 1) <= 0:
         raise RuleViolation(f"{character.name} has no {body_field} left to wound")
+    asked = {"part": part.id, "damage": damage, "side": side, "superficial": superficial, "cause": cause}
     by = "gm"
     if superficial is None:
         superficial, by = damage <= options.get("superficial_threshold", 5), "threshold"
@@ -128,9 +132,13 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
         from ..engine import saves
 
         dc = FORT_BASE_DC + damage
+        waiting = None if fort_total is not None or fort_d20 is not None else player_rolls.defer(
+            ctx, character, player_rolls.WOUND_FORT, "fortitude", dc, asked, rolls)
+        if waiting:
+            return waiting
         reading = saves.read(character, ctx.rules, options, state.system, "fortitude")
         save = saves.roll(ctx.roller, state.system, reading, dc, f"Fortitude save DC {dc} to ignore the wound",
-                          total=fort_total)
+                          total=fort_total, d20=fort_d20)
         total, success = save["total"], save["succeeded"]
         lasts = options.get("fort_ignore_duration", "until_healed")
         until = state.clock + SUPPRESSION[lasts] if success and lasts in SUPPRESSION else None
@@ -138,16 +146,6 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
     if ctx.roller.made:
         data["rolls"] = list(ctx.roller.made)
     return [{"type": "wound_received", "data": data}]
-
-
-def heal_bonus(character: Character, rules: Any) -> int:
-    """The Heal skill bonus on the sheet (5e: Medicine), else the Wisdom modifier."""
-    skills = dict(character.skills)
-    heal = rules.skills.get("heal")
-    for key in ("heal", heal.maps_to.get("dnd5e") if heal else "medicine"):
-        if key in skills:
-            return skills[key]
-    return dict(character.abilities_mod())["wis"]
 
 
 def first_aid(ctx: Context, key: str, wound_id: str, total: int | None = None, healer_name: str | None = None) -> list[Event]:
@@ -357,81 +355,6 @@ def _wound_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
     return _with_wounds(state, character.id, tuple(w for w in character.wounds if w.id != d["wound"]))
 
 
-# ---------------------------------------------------------------- effects
-
-
-def _extra_rolls(part_id: str, value: Any) -> tuple[s.Rolls, ...]:
-    """The GM's extra rolls for a part (option extra_affected_rolls): Rolls mappings, or 'kind[:id]' text."""
-    if value is None:
-        return ()
-    items = value if isinstance(value, list) else [value]
-    out: list[s.Rolls] = []
-    for item in items:
-        if isinstance(item, str):
-            for piece in filter(None, (p.strip() for p in item.split(";"))):
-                kind, _, ident = piece.partition(":")
-                field = "abilities" if ident in ("str", "dex", "con", "int", "wis", "cha") else "skills"
-                item_dict: dict[str, Any] = {"kinds": [kind.strip()]}
-                if ident:
-                    item_dict[field] = [ident.strip()]
-                out.append(_rolls(part_id, item_dict))
-        else:
-            out.append(_rolls(part_id, item))
-    return tuple(out)
-
-
-def _rolls(part_id: str, item: Any) -> s.Rolls:
-    from pydantic import ValidationError
-
-    try:
-        return s.Rolls.model_validate(item)
-    except ValidationError as exc:
-        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc.errors()[0]['msg']} (got {item!r})") from None
-
-
-def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
-    """Parts wounded on every side the body still has (LOC-4): (part, wounds) for each such part."""
-    severe_only = options.get("blind_deaf_requires_severe", False)
-    out = []
-    for part in rules.body_parts.values():
-        if not part.both_sides_condition or not part.sides:
-            continue
-        counted = [w for w in character.wounds if w.part == part.id and not (severe_only and w.superficial)]
-        have = getattr(character.body, ANATOMY.get(part.id, ""), len(part.sides))
-        need = min(len(part.sides), have)
-        if need > 0 and len({w.side for w in counted}) >= need:
-            out.append((part, counted))
-    return out
-
-
-@provider
-def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
-    """Each wound: its part's -2 on the part's rolls, and the part's notes; both eyes/ears: the condition."""
-    if not character.wounds:
-        return
-    stacking = options.get("stacking", "per_part_type")
-    extra = options.get("extra_affected_rolls") or {}
-    for w in character.wounds:
-        part = rules.body_parts.get(w.part)
-        if part is None:  # a content pack removed the part: nothing left to apply
-            continue
-        detail: dict[str, Any] = {"part": w.part, "side": w.side,
-                                  "stack_group": "wound" if stacking == "never_more_than_2" else f"wound:{w.part}"}
-        if w.suppressed:
-            detail |= {"suppressed": True, "suppressed_until": w.suppressed_until}
-        rolls = part.rolls + _extra_rolls(part.id, extra.get(part.id))
-        effect = s.Modifier(type="modifier", value=part.penalty, rolls=rolls)
-        name = wound_name(part, w.side)
-        yield ActiveEffect(effect, "wound", w.id, part.id, name, detail)
-        for note in part.notes:
-            yield ActiveEffect(note, "wound", w.id, part.id, name, {"part": w.part, "side": w.side})
-    for part, wounds in both_sides(character, rules, options):
-        ids = sorted(w.id for w in wounds)
-        name = s.Text(fr=f"{part.name.fr} (des deux côtés)", en=f"{part.name.en} (both sides)")
-        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
-                           "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})
-
-
 def heal_wounds(ctx: Context, name: str, wound_ids: list[str] | None = None, magic: int | None = None,
                 rest_day: bool = False, hp: int | None = None, gm: bool = False) -> list[Event]:
     """`wound-heal`: exactly one of magic (HP), a day of rest (with the HP it gave back) or the GM's word."""
@@ -447,3 +370,11 @@ def heal_wounds(ctx: Context, name: str, wound_ids: list[str] | None = None, mag
     if rest_day:
         return rest(ctx, name, ids, hp)
     return [e for w in ids or () for e in gm_heal(ctx, name, w)]
+
+
+@player_rolls.deferred(player_rolls.WOUND_FORT)
+def _fortitude_answered(ctx: Context, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """A wound whose Fortitude save (to ignore it, LOC-7) the player rolled."""
+    a = dict(pending.args)
+    return wound(ctx, pending.character, a["part"], a["damage"], a.get("side"), a.get("superficial"), total,
+                 a.get("cause", ""), rolls=player_rolls.GM, fort_d20=d20)

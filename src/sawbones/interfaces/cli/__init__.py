@@ -38,7 +38,7 @@ def _register_commands() -> None:
     """Each command module adds its commands to `cli` (modules import only click at top level)."""
     from importlib import import_module
 
-    for name in ("campaign", "rules", "injuries", "wounds", "afflictions", "odds", "web", "storage"):
+    for name in ("campaign", "rules", "injuries", "wounds", "afflictions", "odds", "web", "storage", "players"):
         try:
             module = import_module(f"{__package__}.{name}")
         except ModuleNotFoundError as exc:

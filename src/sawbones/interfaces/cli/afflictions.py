@@ -174,10 +174,13 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     for p in state.pending:
         c = state.character(p.character)
         a = next((x for x in c.afflictions if x.id == p.affliction), None) if c else None
+        content = a.affliction if a else p.content  # an exposure's initial save: no instance yet
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
-                    "affliction": p.affliction, "content": a.affliction if a else None,
-                    "affliction_name": rules.afflictions[a.affliction].name(lang) if a else None,
-                    "save": p.save, "save_name": save_words.save_name(rules, p.save, state.system, lang), "dc": p.dc,
+                    "affliction": p.affliction, "content": content,
+                    "affliction_name": rules.afflictions[content].name(lang) if content in rules.afflictions else None,
+                    "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
+                    "save": p.save, "save_name": save_words.save_name(rules, p.save, state.system, lang)
+                    if p.save not in rules.skills else rules.skills[p.save].name(lang), "dc": p.dc,
                     "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
@@ -247,12 +250,18 @@ def register(cli: click.Group) -> None:
     @click.option("--d20", type=click.IntRange(1, 20), help="The natural d20 (pf1e: 1 fails, 20 succeeds); "
                   "alone, the character's bonus is added.")
     @click.option("--deadly", metavar="STAGE", help="A truly deadly affliction: start at this stage (TRK-3).")
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the initial save when no total "
+                  "is given: the server (gm) or the character's player (it waits as a pending save).")
     @pass_env
-    def expose(env, name, affliction, total, d20, deadly) -> None:
+    def expose(env, name, affliction, total, d20, deadly, rolls) -> None:
         """Expose NAME to a disease or poison: initial save, poison damage, first stage on a failure."""
         from ...domain.afflictions.decide import expose as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly))
+        state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly, rolls))
+        if events[0]["type"] == "save_pending":
+            doc = {"pending": pending_doc(state, env.service.rules_for(state), env.lang), "events": events}
+            env.emit(doc, lambda con: render_pending(doc["pending"], env.lang, con))
+            return
         rules = env.service.rules_for(state)
         record = events[0]["data"]
         character = state.character(record["character"])
@@ -291,12 +300,16 @@ def register(cli: click.Group) -> None:
     @click.option("--d20", type=click.IntRange(1, 20), help="The natural d20 (with TOTAL: for natural 1/20; "
                   "alone: the character's bonus is added).")
     @click.option("--auto", is_flag=True, help="Roll any later save of the resumed advance.")
+    @click.option("--roll", is_flag=True, help="Roll this save with the campaign's dice (the character's bonus added).")
+    @click.option("--confirm", is_flag=True, help="Apply the player's answer that waits for you (confirm_player_answers).")
+    @click.option("--reject", is_flag=True, help="Refuse the player's answer: the save waits for the player again.")
     @pass_env
-    def answer(env, pending_id, total, d20, auto) -> None:
+    def answer(env, pending_id, total, d20, auto, roll, confirm, reject) -> None:
         """Give the total of a pending save; the interrupted advance resumes up to its target."""
         from ...domain.afflictions.decide import answer as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto))
+        state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto, roll=roll, confirm=confirm,
+                                                   reject=reject))
         rules = env.service.rules_for(state)
         doc = advance_doc(events, state, rules, env.lang)
         env.emit(doc, partial(render_advance, doc, env.lang))

@@ -74,12 +74,14 @@ def register(cli: click.Group) -> None:
     @click.argument("injury")
     @click.option("--check", type=click.IntRange(-20, 60), help="The treatment check total (default: rolled for the healer).")
     @click.option("--healer", help="Who treats (needs Medicine and an herbalism kit on their sheet).")
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the healer's check when no --check "
+                  "is given: the server (gm) or the healer's player (the treatment waits for their die).")
     @pass_env
-    def treat(env, name, injury, check, healer) -> None:
+    def treat(env, name, injury, check, healer, rolls) -> None:
         """Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."""
         from ...domain.injuries.care import treat as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer))
+        state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer, rolls))
         _report(env, state, events)
 
     @cli.command()

@@ -56,7 +56,7 @@ def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[st
 def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """The character view's wounds: each wound (with its id), and the both-sides conditions."""
     from ...domain.engine.options import effective_options
-    from ...domain.wounds.rules import both_sides
+    from ...domain.wounds.effects import both_sides
 
     options = effective_options(rules, state.option_overrides())
     conditions = [{"condition": part.both_sides_condition,
@@ -195,14 +195,23 @@ def register(cli: click.Group) -> None:
     @click.option("--fort", "fort_total", type=click.IntRange(-20, 60), metavar="TOTAL",
                   help="Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore).")
     @click.option("--cause", default="", help="What did it (caltrops, flames...).")
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the Fortitude save when no "
+                  "--fort is given: the server (gm) or the character's player (the wound waits for their die).")
     @pass_env
-    def wound_cmd(env, name, part, damage, side, superficial, fort_total, cause) -> None:
+    def wound_cmd(env, name, part, damage, side, superficial, fort_total, cause, rolls) -> None:
         """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
         from rich.markup import escape
 
         from ...domain.wounds.rules import wound
 
-        state, events = env.act(lambda ctx: wound(ctx, name, part, damage, side, superficial, fort_total, cause))
+        state, events = env.act(lambda ctx: wound(ctx, name, part, damage, side, superficial, fort_total, cause,
+                                                  rolls))
+        if events[0]["type"] == "save_pending":  # the player rolls the Fortitude save
+            from .afflictions import pending_doc, render_pending
+
+            waiting = {"pending": pending_doc(state, env.service.rules_for(state), env.lang), "events": events}
+            env.emit(waiting, lambda con: render_pending(waiting["pending"], env.lang, con))
+            return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
                                          env.service.rules_for(state), env.lang)

@@ -62,7 +62,7 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
                 out.setdefault(key, []).append({"filename": value.filename,
                                                 "content": value.file.read().decode("utf-8-sig", "replace")})
             continue
-        if key in ("csrf", "back") or not isinstance(value, str):
+        if key in ("csrf", "back", "expected_version") or not isinstance(value, str):
             continue
         value = value.strip()
         if value == "":

@@ -20,7 +20,8 @@ from .deps import GmAccess, WebState, api_lang, gm_access, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
-AREAS = ("api.campaigns", "api.injuries", "api.rules", "api.wounds", "api.afflictions", "api.odds", "api.events")
+AREAS = ("api.campaigns", "api.injuries", "api.rules", "api.wounds", "api.afflictions", "api.odds", "api.events",
+         "api.player")
 ERRORS = {status: {"model": ErrorResponse, "description": text} for status, text in (
     (401, "No GM secret given"), (403, "Wrong GM secret"), (404, "No such campaign, character or entry"),
     (409, "The rules forbid it now, or the campaign changed meanwhile"), (422, "The request is malformed"),
@@ -127,6 +128,10 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.include_router(api_router(areas))
     app.include_router(pages.router)
     app.include_router(pages_access.router)
+    from . import pages_gm, pages_player
+
+    app.include_router(pages_gm.router)
+    app.include_router(pages_player.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
     app.add_middleware(SecurityHeaders)

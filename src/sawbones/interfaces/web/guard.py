@@ -41,11 +41,14 @@ def host_name(value: str) -> str:
 
 def needs(path: str) -> tuple[str, str] | None:
     """What a path of the API needs: ("gm", campaign) under /api/campaigns/{campaign} (every such route needs
-    the campaign's API secret), ("admin", "") for /api/campaigns itself (closed mode), else None."""
+    the campaign's API secret), ("admin", "") for /api/campaigns itself (closed mode), ("player", token) for
+    /api/player/{token}/answer (a live player token; the player's reads check it in their route), else None."""
     if path.rstrip("/") == "/api/campaigns":
         return "admin", ""
     if path.startswith("/api/campaigns/"):
         return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
+    if path.startswith("/api/player/") and path.endswith("/answer"):  # a player's answer (api_player.py)
+        return "player", path[len("/api/player/"):].split("/", 1)[0]
     return None
 
 
@@ -108,13 +111,20 @@ class Guard:
             return None
         if need[0] == "admin" and scope.get("method") not in ("GET", "HEAD", "POST"):
             return None
+        if need[0] == "player" and scope.get("method") != "POST":
+            return None
         kind, campaign = need
         scheme, _, secret = headers.get("authorization", "").partition(" ")
         secret = secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
         state = scope["app"].state.sawbones
 
         def check() -> None:
-            if kind == "gm":
+            if kind == "player":
+                from .api.player import target
+
+                with open_service(state) as service:
+                    target(service, campaign, "en")
+            elif kind == "gm":
                 if secret is None:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:

@@ -294,3 +294,13 @@ def text(key: str, lang: str) -> str:
 
 def translator(lang: str) -> Callable[[str], str]:
     return lambda key: text(key, lang)
+
+
+def _table_words() -> None:
+    """The words of the table pages (issue 12), kept in their own module."""
+    from .words_table import STRINGS as table
+
+    STRINGS.update({key: pair for key, pair in table.items() if key not in STRINGS})
+
+
+_table_words()

@@ -5,7 +5,8 @@ version) when the campaign moves — for a player's page, only when the change i
 (audience.py) — and the page reloads its fragment. A keep-alive comment every KEEP_ALIVE seconds; the
 stream ends after `stream_seconds` (EventSource reconnects by itself), when its client is too slow to
 read, or when who it serves lost access (`still()` is checked at each change of access and before a
-player hears of a change).
+player hears of a change); a stream that ends because its link lost access says `event: gone` first
+(the player's page then says the link no longer works).
 
 `held(...)` is the one loop of every stream (pages here, the API's events in api_events.py).
 """
@@ -25,6 +26,7 @@ from .deps import open_service, web
 from .hub import ACCESS, Change, Hub, Sub, hub_of
 
 KEEP_ALIVE = 15.0
+GONE = "event: gone\ndata: \n\n"  # the link lost access: the page says so
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 Still = Callable[[], bool]
 
@@ -49,7 +51,8 @@ def address_of(request: Request) -> str:
 
 async def held(request: Request, sub: Sub, first: list[str], on_change: Callable[[Change], Awaitable[list[str] | None]],
                still: Still | None) -> AsyncIterator[str]:
-    """Send `first`, then what `on_change` makes of each change (None: the stream ends), keep-alives between."""
+    """Send `first`, then what `on_change` makes of each change (None: access lost, the stream ends with
+    `event: gone`), keep-alives between."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + web(request).stream_seconds
     for chunk in first:
@@ -67,10 +70,12 @@ async def held(request: Request, sub: Sub, first: list[str], on_change: Callable
             continue
         if message is ACCESS:
             if still is not None and not await run_in_threadpool(still):
+                yield GONE
                 break
             continue
         out = await on_change(message)
-        if out is None:
+        if out is None:  # who it serves lost access with this change
+            yield GONE
             break
         for chunk in out:
             yield chunk

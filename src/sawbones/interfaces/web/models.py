@@ -306,6 +306,9 @@ class TreatIn(CharacterName):
     injury: IdStr = Field(description="Injury id (i1) or content id.")  # type: ignore[valid-type]
     check: int | None = Field(None, ge=-20, le=60, description="The check total (default: rolled for the healer).")
     healer: NameStr | None = Field(None, description="Who treats (needs Medicine and an herbalism kit).")  # type: ignore[valid-type]
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the healer's check when no total is given: the server (gm) or the healer's player (the treatment "
+        "waits for their die). Default: the option who_rolls."))
 
 
 class RestIn(Strict):
@@ -330,6 +333,9 @@ class MomentIn(CharacterName):
 class AdvanceIn(Strict):
     duration: Str(40) = Field(description="3r, 10min, 8h, 2d, 1w, or 1d12h.")  # type: ignore[valid-type]
     auto: bool = Field(False, description="Roll every save that falls due (else stop at the first one).")
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the saves that fall due: the GM, or each character's player (default: the option who_rolls; "
+        "gm with auto)."))
 
 
 class PendingOut(Doc):

@@ -25,6 +25,7 @@ from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
+from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview
 
 router = APIRouter(include_in_schema=False)
 
@@ -117,8 +118,10 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                               else (None, None))
         injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
                                       if itype else (None, None))
+        undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
+        mark_known(doc, loaded, options)
     areas = web(request).areas
-    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links,
+    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo, answers=answers,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_kinds=_roll_kinds(), odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
@@ -189,6 +192,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
     def run() -> dict[str, Any] | None:
         with open_service(web(request)) as service:
             gm_check(request, service, campaign)
+            service.request = expected_version(form)
             if action is None:
                 from ...errors import NotFound
 
@@ -206,7 +210,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [for_the_web(exc.message, lang)])
+        session.flash("error", [stale_or(exc, lang)])
         return await run_in_threadpool(redirect, request, back)
     if doc is not None:
         session.flash("done", done_lines(name, doc, lang))
@@ -228,44 +232,7 @@ def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
     return [t("done")]
 
 
-# ------------------------------------------------------------------ players
-
-
-def _player(request: Request, token: str, lang: str) -> dict[str, Any]:
-    from ...errors import NotFound
-
-    with open_service(web(request)) as service:
-        target = access.player_target(service, token)
-        doc = reports.player_doc(service, *target, lang) if target else None
-    if doc is None:
-        raise NotFound(i18n.text("no_player_link", lang), "player link")
-    return doc
-
-
-@router.get("/p/{token}")
-def player(request: Request, token: str) -> Response:
-    lang = page_lang(request)
-    return render(request, "player.html", lang=lang, doc=_player(request, token, lang), token=token, gm=False)
-
-
-@router.get("/p/{token}/sheet")
-def player_sheet(request: Request, token: str) -> Response:
-    lang = page_lang(request)
-    return render(request, "player_sheet.html", lang=lang, doc=_player(request, token, lang), gm=False)
-
-
-@router.get("/p/{token}/events")
-async def player_events(request: Request, token: str) -> Response:
-    def target() -> tuple[str, str] | None:
-        with open_service(web(request)) as service:
-            return access.player_target(service, token)
-
-    found = await run_in_threadpool(target)
-    if found is None:
-        from ...errors import NotFound
-
-        raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return await live.stream(request, found[0], still=lambda: target() == found, token=token, character=found[1])
+# ------------------------------------------------------------------ the GM's live stream (players: pages_player.py)
 
 
 @router.get("/c/{campaign}/events")

@@ -219,7 +219,7 @@ class Signer:
 
 
 SESSION_COOKIE = "sawbones_session"
-MAX_FLASH = 1800  # characters of flashed lines kept
+MAX_FLASH = 64_000  # characters of flashed lines kept (on the server: an advance over days for a party is long)
 
 
 class Session:

@@ -20,6 +20,9 @@ class ExposeIn(m.CharacterName):
     save: int | None = Field(None, ge=-20, le=80, description="The initial save's total, as rolled at the table.")
     d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (alone: the character's bonus is added).")
     deadly: m.Key | None = Field(None, description="A truly deadly affliction: start at this stage.")
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the initial save when no total is given: the server (gm) or the character's player (it waits as "
+        "a pending save). Default: the option who_rolls."))
 
 
 class AnswerIn(m.Strict):
@@ -27,6 +30,9 @@ class AnswerIn(m.Strict):
     total: int | None = Field(None, ge=-20, le=80, description="The save's total.")
     d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (alone: the character's bonus is added).")
     auto: bool = Field(False, description="Roll any later save of the resumed advance.")
+    roll: bool = Field(False, description="Roll this save with the campaign's dice (the character's bonus added).")
+    confirm: bool = Field(False, description="Apply the player's answer that waits for the GM (confirm_player_answers).")
+    reject: bool = Field(False, description="Refuse the player's answer: the save waits for the player again.")
 
 
 class CureIn(m.CharacterName):
@@ -46,11 +52,12 @@ class PendingList(m.Doc):
 
 
 register(Action("expose", ExposeIn, m.ActionOut, summary="Expose a character to a disease or poison", run=decided(
-    lambda b: lambda ctx: expose(ctx, b.character, b.affliction, b.save, b.d20, b.deadly),
+    lambda b: lambda ctx: expose(ctx, b.character, b.affliction, b.save, b.d20, b.deadly, b.rolls),
     action_doc)))
 register(Action("answer", AnswerIn, m.AdvanceOut, tags=("campaign state",),
                 summary="Give a pending save's total; the interrupted advance resumes", run=decided(
-                    lambda b: lambda ctx: answer(ctx, b.pending, b.total, b.d20, b.auto),
+                    lambda b: lambda ctx: answer(ctx, b.pending, b.total, b.d20, b.auto, roll=b.roll, confirm=b.confirm,
+                                                 reject=b.reject),
                     advance_doc)))
 register(Action("cure", CureIn, m.ActionOut, summary="Cast a spell on one of a character's afflictions", run=decided(
     lambda b: lambda ctx: cast(ctx, b.character, b.affliction, b.spell, b.cl_check, b.cl),

@@ -24,7 +24,7 @@ from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
 from ..deps import GmAccess, api_lang, check_gm_secret, gm_access, open_service
-from ..event_docs import BATCH, event_documents
+from ..event_docs import event_documents
 
 router = APIRouter(prefix="/campaigns")
 def _resume_point(last_event_id: str | None, after: int | None) -> int | None:

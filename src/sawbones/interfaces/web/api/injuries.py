@@ -44,13 +44,14 @@ def _rest(body: m.RestIn):
 
 def _advance(body: m.AdvanceIn):
     seconds = parse_duration(body.duration)
-    return lambda ctx: advance_decision(ctx, seconds, body.auto)
+    return lambda ctx: advance_decision(ctx, seconds, body.auto, body.rolls)
 
 
 for name, model, decide, summary in (
     ("damage", m.DamageIn, _damage, "Apply damage; at 0 HP a lingering injury follows"),
     ("injure", m.InjureIn, _injure, "Give a lingering injury directly (GM's call, or a critical failure)"),
-    ("treat", m.TreatIn, lambda b: lambda ctx: injury_care.treat(ctx, b.character, b.injury, b.check, b.healer),
+    ("treat", m.TreatIn, lambda b: lambda ctx: injury_care.treat(ctx, b.character, b.injury, b.check, b.healer,
+                                                                 b.rolls),
      "Treat an injury: its time passes on the clock, then the check (+2 DC on failure)"),
     ("rest", m.RestIn, _rest, "Rest: long heals minor and moderate injuries; short spends Hit Dice"),
     ("heal", m.HealIn, lambda b: lambda ctx: injury_care.heal(ctx, b.character, b.spell, b.injury, b.hp),

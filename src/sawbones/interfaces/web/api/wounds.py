@@ -27,6 +27,9 @@ class WoundIn(m.CharacterName):
                                                         "superficial_threshold).")
     fort: int | None = Field(None, ge=-20, le=60, description="Total of the optional Fortitude save.")
     cause: m.Str(200, 0) = ""  # type: ignore[valid-type]
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the Fortitude save when no total is given: the server (gm) or the character's player (the wound "
+        "waits for their die). Default: the option who_rolls."))
 
 
 class FirstAidIn(m.CharacterName):
@@ -50,7 +53,8 @@ def _wound_heal(body: WoundHealIn):
 
 
 register(Action("wound", WoundIn, m.ActionOut, summary="Wound one body part: -2 on what that part does", run=decided(
-    lambda b: lambda ctx: wound(ctx, b.character, b.part, b.damage, b.side, b.superficial, b.fort, b.cause),
+    lambda b: lambda ctx: wound(ctx, b.character, b.part, b.damage, b.side, b.superficial, b.fort, b.cause,
+                                b.rolls),
     action_doc)))
 register(Action("firstaid", FirstAidIn, m.ActionOut, summary="A DC 15 first-aid check on a superficial wound",
                 run=decided(lambda b: lambda ctx: first_aid(ctx, b.character, b.wound, b.check, b.healer),

@@ -1,0 +1,133 @@
+"""API for players (issue 12): their character's view, their prompts, their answers — by their player token.
+
+The token is the one of the player's link (/p/{token}, interfaces/web/access.py): unknown, revoked, or its
+character gone → 403 at once. A player answers only their own character's roll (another's: 403), a roll
+that exists (404) and is still waiting for them (answered, no longer pending, or the GM's: 409); nothing
+is applied then. The GM's side: `reveal` and `diagnose` (what the player knows of an affliction).
+"""
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from pydantic import Field
+
+from ....domain.afflictions.secrets import diagnose, reveal
+from ....errors import NotFound, RuleViolation
+from .. import access, i18n
+from .. import models as m
+from ..actions import Action, decided, register
+from ..deps import api_lang, open_service, web
+from ..access_errors import Forbidden
+from ..player_secrets import mask, player_line, unknown_afflictions
+from ..player_view import player_view, prompts_doc
+from ..reports import action_doc
+
+router = APIRouter(prefix="/player", tags=["players"])
+Token = Path(..., description="The player's token (the end of their link /p/{token}).", min_length=1, max_length=80)
+
+
+class PlayerAnswerIn(m.Strict):
+    pending: m.IdStr = Field(description="The pending save's id (p3), from the prompts.")  # type: ignore[valid-type]
+    roll: bool = Field(False, description="Roll for me: the server rolls with the campaign's dice.")
+    d20: int | None = Field(None, ge=1, le=20, description="I rolled: the natural d20 (the bonus is added).")
+    total: int | None = Field(None, ge=-20, le=80, description="I rolled: the total.")
+
+
+class RevealIn(m.CharacterName):
+    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    known: bool = Field(True, description="Known to the player (name, DC, track, cure), or only its symptoms.")
+
+
+class DiagnoseIn(m.CharacterName):
+    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    healer: m.NameStr | None = Field(None, description="Who makes the Heal (5e: Medicine) check (default: the character).")  # type: ignore[valid-type]
+    check: int | None = Field(None, ge=-20, le=80, description="The check's total, as rolled at the table.")
+    d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (the healer's bonus is added).")
+
+
+register(Action("reveal", RevealIn, m.ActionOut, summary="Show an affliction to the character's player, or hide it",
+                run=decided(lambda b: lambda ctx: reveal(ctx, b.character, b.affliction, b.known), action_doc)))
+register(Action("diagnose", DiagnoseIn, m.ActionOut, summary="A Heal check against an affliction's DC (may reveal it)",
+                run=decided(lambda b: lambda ctx: diagnose(ctx, b.character, b.affliction, b.healer, b.check, b.d20),
+                            action_doc)))
+
+
+def target(service: Any, token: str, lang: str) -> tuple[str, str]:
+    """(campaign, character id) of a live player token, else 403."""
+    found = access.player_target(service, token)
+    if found is None:
+        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+    return found
+
+
+def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A player's answer to one of their prompts ("roll for me", or the d20 / total they rolled)."""
+    from ....domain.afflictions.decide import answer
+
+    answer_in = PlayerAnswerIn.model_validate(body)
+    loaded = service.load(campaign)
+    pending = next((p for p in loaded.state.pending if p.id == answer_in.pending), None)
+    if pending is None:
+        issued = any(e.type == "save_pending" and e.data.get("id") == answer_in.pending
+                     for e in service.store.events(loaded.campaign_id, after=0, upcast=False))
+        if issued:
+            raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)", "pending")
+        raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
+    if pending.character != character_id:
+        raise Forbidden(f"{answer_in.pending} is another character's roll", "pending")
+
+    def decide(ctx: Any) -> list[dict]:
+        return answer(ctx, answer_in.pending, answer_in.total, answer_in.d20, roll=answer_in.roll, by="player",
+                      player=character_id)
+
+    def render(state: Any, events: list[dict]) -> dict[str, Any]:
+        rules = service.rules_for(state)
+        options = service.context(service.load(campaign)).options
+        character = state.character(character_id)
+        unknown = unknown_afflictions(state, options, character)
+        from ... import log_view
+
+        lines = [line for e in events if e["data"].get("character") == character_id
+                 for line in [player_line(e, log_view.describe_event(e, state, rules, lang) or "", character, unknown,
+                                          lang)] if line]
+        made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
+                     and e["data"].get("character") == character_id), None)
+        roll = None
+        if made is not None:
+            roll = {k: made[k] for k in ("d20", "total", "bonus", "succeeded", "mode", "auto_fail") if k in made}
+            roll["breakdown"] = mask(made.get("breakdown", {}), unknown, lang)
+        proposed = events[0]["type"] == "answer_proposed"
+        return {"status": "awaiting_gm" if proposed else "applied", "lines": lines, "roll": roll,
+                "proposed": {k: v for k, v in events[0]["data"].items() if k in ("how", "d20", "total")}
+                if proposed else None,
+                "prompts": prompts_doc(state, rules, options, character_id, lang), "version": state.version}
+
+    return service.answer(campaign, decide, render)[2]
+
+
+@router.get("/{token}", summary="The player's view of their character (no GM secret)")
+def view(request: Request, token: str = Token, lang: str = Depends(api_lang),
+         since: int | None = Query(None, ge=0, description="The version the player last saw: what happened since.")):
+    with open_service(web(request)) as service:
+        campaign, character = target(service, token, lang)
+        doc = player_view(service, campaign, character, lang, since)
+    if doc is None:
+        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+    return doc
+
+
+@router.get("/{token}/prompts", summary="The saves waiting for the player's die")
+def prompts(request: Request, token: str = Token, lang: str = Depends(api_lang)):
+    with open_service(web(request)) as service:
+        campaign, character = target(service, token, lang)
+        loaded = service.load(campaign)
+        ctx = service.context(loaded)
+        return {"prompts": prompts_doc(loaded.state, ctx.rules, ctx.options, character, lang),
+                "version": loaded.head}
+
+
+@router.post("/{token}/answer", summary="Answer one of the player's prompts: roll for me, or the die I rolled")
+def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang)):
+    with open_service(web(request)) as service:
+        campaign, character = target(service, token, lang)
+        return answer_as_player(service, campaign, character, body.model_dump(), lang)

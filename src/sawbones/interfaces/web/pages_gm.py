@@ -1,0 +1,115 @@
+"""The GM dashboard's live parts (issue 12): the top bar (clock, saves waiting, undo) and the pending saves
+panel, each also served alone as a fragment the page reloads when the campaign changes (a player's answer
+arrives without the GM reloading); what "Undo" will undo, said before it is done.
+
+The undo form carries the log version the page showed (`expected_version`): if another action arrived
+since, the undo is refused (application/requests.py) and nothing is undone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from . import i18n
+from .deps import open_service, web
+from .pages_access import gm_check
+from .pages_common import page_lang, render
+
+router = APIRouter(include_in_schema=False)
+
+NOT_UNDOABLE = ("action_undone", "campaign_created", "campaign_renamed")  # as application/service.py's undo
+SHOWN_LINES = 2
+
+
+def undo_preview(loaded: Any, log: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The action "Undo" reverts now (the service's own choice: the last one in force that may be undone),
+    with what it did in words (its first lines in the dashboard's log), or None when nothing can be undone."""
+    candidates = [a for a, first, undone in loaded.actions if not undone and first not in NOT_UNDOABLE]
+    if not candidates:
+        return None
+    action = candidates[-1]
+    lines = [e["line"] for e in reversed(log) if e["action"] == action and e["line"]]
+    what = " / ".join(lines[:SHOWN_LINES]) + (" …" if len(lines) > SHOWN_LINES else "")
+    return {"action": action, "what": what or f"a{action}", "version": loaded.head}
+
+
+ANSWER_EVENTS = ("answer_proposed", "pending_cleared")
+QUIET = ("clock_advanced", "request_keyed")  # no news in an answer's lines
+RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
+
+
+def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]:
+    """The players' latest answers (newest first, in force), each with what it did in words: the GM sees them
+    arrive in the saves-waiting panel."""
+    from .. import log_view
+
+    state = loaded.state
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
+                              service.rules_for(state), lang)
+    actions: list[int] = []
+    for e in reversed(events):
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        if (e["type"] in ANSWER_EVENTS and data.get("by") == "player" and not e["undone"]
+                and e["action"] not in actions):
+            actions.append(e["action"])
+    return [{"action": a, "lines": [e["text"].replace("\n", " / ") for e in events
+                                    if e["action"] == a and e["type"] not in QUIET and e["text"]][:ANSWER_LINES]}
+            for a in actions[:RECENT_ANSWERS]]
+
+
+def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
+    """What the bar and the pending panel show (the dashboard's document, the undo preview, players' answers)."""
+    from .reports import dashboard_doc
+
+    loaded = service.load(campaign)
+    doc = dashboard_doc(service, campaign, lang, loaded=loaded)
+    return {"doc": doc, "undo": undo_preview(loaded, doc["log"]), "answers": player_answers(service, loaded, lang)}
+
+
+@router.get("/c/{campaign}/part/{part}")
+def gm_part(request: Request, campaign: str, part: str) -> Response:
+    """One live part of the dashboard (`bar` or `pending`), as HTML to put in place."""
+    from ...errors import NotFound
+    from .actions import ACTIONS
+
+    lang = page_lang(request)
+    if part not in ("bar", "pending"):
+        raise NotFound(i18n.text("no_part", lang), "part")
+    with open_service(web(request)) as service:
+        gm_check(request, service, campaign)
+        parts = gm_parts(service, campaign, lang)
+    return render(request, f"_gm_{part}.html", flash=False, lang=lang, campaign=campaign, actions=set(ACTIONS),
+                  **parts)
+
+
+def expected_version(form: Any) -> Any:
+    """The application's request for a dashboard form that says which log version it was shown at (None: any)."""
+    from ...application.requests import Request as Intent
+
+    value = form.get("expected_version")
+    if not isinstance(value, str) or not value.strip().isdigit() or len(value.strip()) > 12:
+        return None
+    return Intent(expected_version=int(value.strip()))
+
+
+def stale_or(exc: Any, lang: str) -> str:
+    """An action's error for the page: a form shown before another action arrived says so in the page's words."""
+    from ...application.requests import VersionMismatch
+    from ...i18n import for_the_web
+    from . import i18n
+
+    return i18n.text("stale_action", lang) if isinstance(exc, VersionMismatch) else for_the_web(exc.message, lang)
+
+
+def mark_known(doc: dict[str, Any], loaded: Any, options: dict[str, Any]) -> None:
+    """Each affliction on the dashboard's cards says whether its player knows it (the GM's toggle)."""
+    try:
+        from ...domain.afflictions.secrets import is_known
+    except ModuleNotFoundError:  # pragma: no cover - before the player's secrets exist
+        return
+    for character in doc["characters"]:
+        for affliction in character.get("afflictions", []):
+            affliction["known"] = is_known(loaded.state, options, character["id"], affliction["id"])

@@ -1,0 +1,156 @@
+"""The player's page (issue 12): /p/{token} shows one character as its player may know it (the player view
+document, one builder shared with the player API), the rolls the GM asks of them, and answers them.
+
+The page reloads its sheet when the campaign changes (live.py: `event: change`); a revoked link ends the
+stream at once (`event: gone`) and the page says the link no longer works. "Since you last looked" counts
+from the version this browser saw at its previous visit (a cookie scoped to the link's own path).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+from pydantic import ValidationError
+
+from ...errors import NotFound, SawbonesError
+from . import access, i18n, live
+from .deps import open_service, web
+from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
+from .pages_gm import stale_or
+
+router = APIRouter(include_in_schema=False)
+SEEN_COOKIE = "sawbones_seen"
+
+
+def _view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
+    """The player view document (12a's builder when present, else today's player document in its shape)."""
+    try:
+        from .player_view import player_view
+    except ModuleNotFoundError:  # pragma: no cover - until the player API is merged
+        return _interim_view(service, campaign, character, lang, since)
+    return player_view(service, campaign, character, lang, since=since)
+
+
+def _interim_view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
+    from .reports import player_doc
+
+    doc = player_doc(service, campaign, character, lang)
+    if doc is None:
+        return None
+    return {"campaign": doc["campaign"], "version": doc["head"], "clock": {"at": doc["clock"], "text": doc["clock_text"]},
+            "character": doc["character"], "rolls": [], "since": {"version": since, "lines": []}, "prompts": [],
+            "party": None}
+
+
+def player_doc(request: Request, token: str, lang: str, since: int | None) -> tuple[dict[str, Any], tuple[str, str]]:
+    """The view a token shows now, or the page's 404 (unknown, revoked, or its character is gone)."""
+    with open_service(web(request)) as service:
+        target = access.player_target(service, token)
+        doc = _view(service, *target, lang, since) if target else None
+    if doc is None:
+        raise NotFound(i18n.text("no_player_link", lang), "player link")
+    return doc, target
+
+
+def _seen(request: Request) -> int | None:
+    value = request.cookies.get(SEEN_COOKIE, "")
+    return int(value) if value.isdigit() and len(value) <= 12 else None
+
+
+def _since(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) <= 12 else None
+
+
+@router.get("/p/{token}")
+def player(request: Request, token: str) -> Response:
+    lang = page_lang(request)
+    since = _seen(request)
+    doc, _ = player_doc(request, token, lang, since)
+    response = render(request, "player.html", lang=lang, doc=doc, token=token, since=since, gm=False)
+    response.set_cookie(SEEN_COOKIE, str(doc["version"]), max_age=365 * 86400, httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https", path=f"/p/{quote(token, safe='')}")
+    return response
+
+
+@router.get("/p/{token}/sheet")
+def player_sheet(request: Request, token: str, since: str | None = Query(None, max_length=12)) -> Response:
+    lang = page_lang(request)
+    doc, _ = player_doc(request, token, lang, _since(since))
+    return render(request, "player_sheet.html", lang=lang, doc=doc, token=token, since=_since(since), gm=False,
+                  flash=False)
+
+
+@router.get("/p/{token}/events")
+async def player_events(request: Request, token: str) -> Response:
+    def target() -> tuple[str, str] | None:
+        with open_service(web(request)) as service:
+            return access.player_target(service, token)
+
+    found = await run_in_threadpool(target)
+    if found is None:
+        raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
+    return await live.stream(request, found[0], still=lambda: target() == found, token=token, character=found[1])
+
+
+@router.post("/p/{token}/answer")
+async def player_answer(request: Request, token: str) -> Response:
+    """The prompt card's form: "Roll for me" (`how=roll`) or "I rolled" (a d20 or a total), as the player API's
+    answer; what happened (or why not) is shown on the page after the redirect."""
+    form = await checked_form(request)
+    lang = page_lang(request)
+    body: dict[str, Any] = {"pending": str(form.get("pending") or "")[:40]}
+    session = session_of(request)
+    if form.get("how") == "roll":
+        body["roll"] = True
+    else:
+        try:
+            for key, low, high in (("d20", 1, 20), ("total", -20, 80)):
+                value = form.get(key)
+                typed = query_int(value if isinstance(value, str) else None, key, low, high)
+                if typed is not None:
+                    body[key] = typed
+        except SawbonesError as exc:
+            session.flash("error", [stale_or(exc, lang)])
+            return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
+
+    def run() -> dict[str, Any] | None:
+        from .api.player import answer_as_player
+
+        with open_service(web(request)) as service:
+            target = access.player_target(service, token)
+            return None if target is None else answer_as_player(service, *target, body, lang)
+
+    try:
+        doc = await run_in_threadpool(run)
+    except SawbonesError as exc:  # not theirs, no longer pending, a bad number: said on the page, nothing applied
+        session.flash("error", [stale_or(exc, lang)])
+    except ValidationError as exc:
+        from .pages import _validation_lines
+
+        session.flash("error", _validation_lines(exc, lang))
+    else:
+        if doc is None:
+            raise NotFound(i18n.text("no_player_link", lang), "player link")
+        waiting = [i18n.text("waiting_for_gm", lang)] if doc.get("status") == "awaiting_gm" else []
+        session.flash("done", _rolled(doc.get("roll"), lang) + list(doc.get("lines") or []) + waiting
+                      or [i18n.text("done", lang)])
+    return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
+
+
+def _rolled(roll: dict[str, Any] | None, lang: str) -> list[str]:
+    """The die the server rolled (or the player typed), with the bonus and every modifier's source."""
+    if not roll or roll.get("d20") is None or roll.get("total") is None:
+        return []
+    from ...domain.engine.saves import describe
+
+    line = i18n.text("your_roll", lang).format(d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
+                                               total=roll["total"])
+    if roll.get("breakdown"):
+        line += f" ({describe(roll['breakdown'], lang)})"
+    if roll.get("succeeded") is not None:
+        line += " — " + i18n.text("roll_succeeded" if roll["succeeded"] else "roll_failed", lang)
+    return [line]

@@ -1,0 +1,75 @@
+"""What a player may see (issue 12): the GM's secrets kept out of everything a player's link shows.
+
+- An affliction the player does not know (domain/secrets.py) shows its symptoms (the texts of the stages
+  reached, the conditions they give) and nothing else: no name, DC, track, ladder or cure; wherever it is
+  the source of a modifier or a condition, it is "a sickness you cannot name".
+- Secret deadlines (an injury's 1d4 days) only with the option `reveal_deadline`; no rolls, no GM notes.
+- Events of the log: only this character's, and one about an affliction the player does not know is told
+  without its name or numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...domain.afflictions.secrets import is_known
+from ...i18n import Words
+
+W = Words("player_secrets", {
+    "unknown": ("a sickness you cannot name", "un mal que vous ne savez pas nommer"),
+    "secret_event": ("{who}: a sickness you cannot name takes its course",
+                     "{who} : un mal que vous ne savez pas nommer suit son cours"),
+})
+AFFLICTION_EVENTS = ("affliction_contracted", "affliction_changed", "affliction_saved", "affliction_recovered",
+                     "affliction_spell", "affliction_exposed", "affliction_removed", "affliction_diagnosed",
+                     "save_pending", "affliction_known")
+GM_ONLY_EVENTS = ("affliction_known", "affliction_diagnosed", "answer_rejected")
+
+
+def unknown_afflictions(state: Any, options: dict[str, Any], character: Any) -> dict[str, str]:
+    """{instance id: content id} of the character's afflictions the player does not know."""
+    return {a.id: a.affliction for a in character.afflictions if not is_known(state, options, character.id, a.id)}
+
+
+def mask(value: Any, unknown: dict[str, str], lang: str) -> Any:
+    """Any document with every source that is an unknown affliction replaced by "a sickness you cannot name"."""
+    if isinstance(value, dict):
+        if value.get("kind") == "affliction" and value.get("id") in unknown:
+            return {"kind": "affliction", "id": value["id"], "name": W.say("unknown", lang)}
+        return {k: mask(v, unknown, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask(v, unknown, lang) for v in value]
+    return value
+
+
+def symptoms(a: Any, rules: Any, lang: str) -> list[str]:
+    """The texts of the stages reached (what the player feels), without the track's or the stages' names."""
+    from ...domain.afflictions.rules import reached_stages
+
+    out = []
+    for _, stage in reached_stages(rules, a):
+        if stage.text is not None:
+            out.append(stage.text(lang))
+    return out
+
+
+def about_unknown(event: dict[str, Any], unknown: dict[str, str]) -> bool:
+    """Whether a stored event tells of an affliction the player does not know (its own events, and the hit point
+    losses and deaths it causes: their `why` or `cause` names it)."""
+    d = event.get("data") or {}
+    if event["type"] not in AFFLICTION_EVENTS:
+        told = " ".join(str(d.get(key, "")) for key in ("why", "cause", "source"))
+        return any(content in told for content in unknown.values())
+    state = d.get("state") if isinstance(d.get("state"), dict) else {}
+    ids = {d.get("affliction"), d.get("instance"), state.get("id")}
+    contents = {d.get("content"), d.get("affliction"), state.get("affliction")}
+    return bool(ids & set(unknown)) or bool(contents & set(unknown.values()))
+
+
+def player_line(event: dict[str, Any], text: str, character: Any, unknown: dict[str, str], lang: str) -> str | None:
+    """The line a player reads for one of their character's events, or None when it is the GM's alone."""
+    if event["type"] in GM_ONLY_EVENTS:
+        return None
+    if about_unknown(event, unknown):
+        return W.say("secret_event", lang, who=character.name)
+    return text

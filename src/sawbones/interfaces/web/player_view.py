@@ -1,0 +1,185 @@
+"""The player's view of their character (issue 12): one JSON document, for the player API and the player page.
+
+`player_view(service, campaign, character_id, lang, since=None)`: HP, conditions, injuries (what each does,
+how it heals, the next step), wounds and their penalties, afflictions as a ladder (or, unknown, their
+symptoms), what applies to the rolls a player makes most (the roll query, as `mods` reads it), the game
+clock, what happened to the character since the version `since`, and the saves waiting for the player's
+die (`prompts`). What a player may not see is kept out by player_secrets.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import log_view, save_words, views
+from ...domain.engine.clock import describe, describe_in
+from ...domain.afflictions.secrets import is_known
+from ...i18n import Words
+from .player_secrets import W as SECRET, mask, player_line, symptoms, unknown_afflictions
+from .reports import SECRET_KEYS, _scrub
+
+W = Words("player_view", {
+    "attack_left": ("Attack (left hand)", "Attaque (main gauche)"),
+    "attack_right": ("Attack (right hand)", "Attaque (main droite)"),
+    "attack_ranged": ("Ranged attack", "Attaque à distance"),
+    "save": ("{save} save", "Jet de {save}"),
+    "perception": ("Perception", "Perception"),
+    "check_dex": ("Dexterity check", "Test de Dextérité"),
+    "check_str": ("Strength check", "Test de Force"),
+    "initiative": ("Initiative", "Initiative"),
+    "wound_fort": ("ignoring a wound ({part})", "ignorer une blessure ({part})"),
+    "treatment": ("treating {patient}: {injury}", "soigner {patient} : {injury}"),
+})
+SINCE_LIMIT = 200  # events read back for "since you last looked"
+RECENT = 10  # lines shown when the player gives no version
+
+
+def _rolls() -> list[tuple[str, dict[str, Any]]]:
+    return [("attack_left", {"kind": "attack", "hand": "left"}), ("attack_right", {"kind": "attack", "hand": "right"}),
+            ("attack_ranged", {"kind": "attack", "range": "ranged"}), ("perception", {"kind": "skill",
+                                                                                    "skill": "perception"}),
+            ("check_dex", {"kind": "check", "ability": "dex"}), ("check_str", {"kind": "check", "ability": "str"}),
+            ("initiative", {"kind": "initiative"})]
+
+
+def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
+              unknown: dict[str, str]) -> list[dict[str, Any]]:
+    """What applies to the rolls a player makes most: the roll query's answer (the same reading as `mods`)."""
+    from ...domain.engine.roll_match import RollContext
+    from ...domain.engine.roll_query import query
+
+    asked = _rolls()
+    for save in (s for s in rules.saves.values() if s.system == state.system):
+        asked.insert(3, (f"save_{save.id}", {"kind": "save", "save": save.id}))
+    out = []
+    for key, fields in asked:
+        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
+        label = (W.say("save", lang, save=save_words.save_name(rules, fields["save"], state.system, lang).split(" (")[0])
+                 if key.startswith("save_") else W.say(key, lang))
+        masked = mask(answer, unknown, lang)
+        out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
+    return out
+
+
+def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[str, Any]:
+    out = {k: doc[k] for k in ("id", "name", "severity", "severity_name", "site", "text", "heals_by") if k in doc}
+    out["effect"] = doc["text"]
+    out["next_step"] = doc["heals_by"][0] if doc["heals_by"] else None
+    timers = doc.get("timers", {})
+    if reveal_deadline and "deadline_in" in timers:
+        out["deadline_in_text"] = describe_in(max(0, timers["deadline_in"]), lang)
+    return out
+
+
+def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
+                    ) -> dict[str, Any]:
+    """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
+    from ..cli.afflictions import affliction_doc
+
+    if not is_known(state, options, character.id, a.id):
+        return {"id": a.id, "known": False, "name": SECRET.say("unknown", lang), "symptoms": symptoms(a, rules, lang)}
+    doc = affliction_doc(a, character, state, rules, lang)
+    keep = ("id", "affliction", "name", "kind", "dc", "status", "tracks", "next_save", "cure", "permanent",
+            "ability_damage")
+    return {"known": True, **{k: doc[k] for k in keep if k in doc}}
+
+
+def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: str, lang: str) -> list[dict[str, Any]]:
+    """The saves waiting for this character's player: which save, against what, the bonus with every modifier."""
+    from ...domain.engine import saves
+
+    character = state.character(character_id)
+    if character is None:
+        return []
+    unknown = unknown_afflictions(state, options, character)
+    out = []
+    for p in state.pending:
+        if p.character != character.id or p.to != "player":
+            continue
+        content = p.content if p.kind == "exposure" else next(
+            (a.affliction for a in character.afflictions if a.id == p.affliction), None)
+        known = (p.affliction not in unknown) if p.kind != "exposure" else bool(options.get("afflictions_known", True))
+        reading = saves.read(character, rules, options, state.system, p.save) if p.kind != "treatment" else \
+            _treatment_reading(state, rules, options, character, dict(p.args))
+        breakdown = mask(reading.breakdown, unknown, lang)
+        defn = rules.afflictions.get(content) if content else None
+        against = defn.name(lang) if known and defn else SECRET.say("unknown", lang)
+        if p.kind == "treatment":
+            patient = state.character(dict(p.args)["patient"])
+            injury = patient.injury(dict(p.args)["injury"]) if patient else None
+            known, against = True, W.say("treatment", lang, patient=patient.name if patient else "",
+                                         injury=rules.injuries[injury.injury].name(lang) if injury else "")
+        if p.kind == "wound_fort":
+            from ...domain.wounds.rules import wound_name
+
+            asked = dict(p.args)
+            part = rules.body_parts.get(asked.get("part"))
+            known, against = True, W.say("wound_fort", lang, part=wound_name(part, asked.get("side"))(lang)
+                                         if part else asked.get("part"))
+        out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
+                    "save_name": save_words.save_name(rules, p.save, state.system, lang) if p.save not in rules.skills
+                    else rules.skills[p.save].name(lang), "known": known,
+                    "against": against,
+                    "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
+                    "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
+                    "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
+    return out
+
+
+def _treatment_reading(state: Any, rules: Any, options: dict[str, Any], healer: Any, args: dict[str, Any]) -> Any:
+    """The healer's treatment check as the engine will roll it (injury_care: Medicine or the herbalism kit)."""
+    from types import SimpleNamespace
+
+    from ...domain.injuries.care import _treatment_check
+
+    patient = state.character(args["patient"]) or healer
+    return _treatment_check(SimpleNamespace(state=state, rules=rules, options=options), healer, patient)
+
+
+def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str], since: int | None,
+              lang: str) -> dict[str, Any]:
+    """This character's events after the version `since` (the last few when none is given), as lines."""
+    state = loaded.state
+    start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules, lang)
+    lines = []
+    for e in events:
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        if e["undone"] or data.get("character") != character.id:
+            continue
+        line = player_line(e, e["text"], character, unknown, lang)
+        if line:
+            lines.append({"version": e["version"], "line": line.replace("\n", " / ")})
+    return {"version": loaded.head, "lines": lines if since is not None else lines[-RECENT:]}
+
+
+def player_view(service: Any, campaign: str, character_id: str, lang: str, since: int | None = None,
+                ) -> dict[str, Any] | None:
+    """The player's whole view (see the module's doc); None when the character is gone."""
+    from ..cli.wounds import wound_doc
+
+    loaded = service.load(campaign)
+    state = loaded.state
+    character = state.character(character_id)
+    if character is None or character.id != character_id:
+        return None
+    ctx = service.context(loaded)
+    rules, options = ctx.rules, ctx.options
+    unknown = unknown_afflictions(state, options, character)
+    doc = views.character_doc(character, state, rules, lang)
+    me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
+    me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
+    me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
+    me["wounds"] = [_scrub(wound_doc(w, rules, options, lang), SECRET_KEYS) for w in character.wounds]
+    me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
+    party = None
+    if options.get("share_party_view"):
+        party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
+                  "conditions": mask(views.conditions_of(c, rules, options, lang),
+                                     unknown_afflictions(state, options, c), lang)}
+                 for c in state.characters if c.id != character.id and not c.npc]
+    return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,
+                                                                      "text": describe(state.clock, lang)},
+            "character": me, "rolls": rolls_doc(character, state, rules, options, lang, unknown),
+            "since": since_doc(service, loaded, character, rules, unknown, since, lang),
+            "prompts": prompts_doc(state, rules, options, character.id, lang), "party": party}

@@ -165,3 +165,15 @@ def test_every_folder_of_modules_is_a_package():
     """setuptools installs packages found by their __init__.py: a folder without one is left out of the wheel."""
     folders = {path.parent for path, _ in MODULES.values()} - {PACKAGE / "adapters" / "migrations" / "versions"}
     assert sorted(str(f.relative_to(SRC)) for f in folders if not (f / "__init__.py").exists()) == []
+
+
+def test_help_loads_no_heavy_module():
+    """cli/__init__.py: heavy modules (pydantic, YAML, Rich, SQLAlchemy, FastAPI) are imported inside commands, so
+    `sawbones --help` stays fast; a module-level import moved between packages must not pull them in."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom sawbones.interfaces.cli import main\nmain(['--help'])\n"
+            "print(sorted(m for m in ('pydantic', 'yaml', 'rich', 'sqlalchemy', 'fastapi') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.engine.clock import describe
-from .sentences import say, sentence
+
+# sentences.py is imported inside the functions, as views.py did: `sawbones --help` stays light
 
 
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
                lang: str) -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    from .sentences import sentence
+
     tail = service.store.events(campaign_id, after=max(0, head - limit))
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
@@ -29,6 +32,8 @@ def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any
 
 def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
     """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences."""
+    from .sentences import sentence
+
     state, action = service.undo(campaign)
     rules = service.rules_for(state)
     cid = service.store.campaign_id(state.name)
@@ -44,6 +49,8 @@ def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
 
 
 def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
+    from .sentences import say
+
     from rich.markup import escape
 
     for e in doc["events"]:
@@ -62,6 +69,8 @@ QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_
 
 def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
     """One line for people (sentences.py); None for events the action's own output tells."""
+    from .sentences import sentence
+
     if event["type"] in QUIET or (event["type"] == "injury_changed" and not event["data"].get("note")):
         return None
     return sentence(event, state, rules, lang)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.engine.saves import describe, sheet_key
-
 
 def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
     """A spell's name as the campaign's game system gives it (pf1e: seed 004's "Guérison suprême")."""
@@ -16,6 +14,8 @@ def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
 
 def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
     """A save as the campaign's game system names it: Fortitude (Vigueur) in pf1e, the Con save in dnd5e."""
+    from ..domain.engine.saves import sheet_key  # on use: `sawbones --help` loads no pydantic
+
     key, ability = sheet_key(rules, system or "pf1e", save)
     if key in rules.saves:
         return rules.saves[key].name(lang)
@@ -26,6 +26,8 @@ def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:
 def save_total(d: dict[str, Any], lang: str) -> str:
     """A save's total for a line, with what made its bonus when more than the sheet did: "12",
     "12 (sheet +4, Sickened -2)", "automatic failure (Paralyzed: automatic failure)"."""
+    from ..domain.engine.saves import describe
+
     breakdown = d.get("breakdown") or {}
     why = describe(breakdown, lang) if breakdown.get("lines") else ""
     if d.get("total") is None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .abilities import effective_abilities
 from .state import Character
 
 Event = dict[str, Any]
@@ -32,6 +31,8 @@ def death_threshold(character: Character, rules: Any, options: dict[str, Any], s
     ability = model(rules, system).dead_at_minus_ability
     if ability is None:
         return None
+    from .abilities import effective_abilities  # here, not at the top: `sawbones --help` loads no pydantic
+
     return -effective_abilities(character, rules, options)[ability]
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every benchmark, one after the other (about 10 minutes on a 2-core machine). Each prints markdown tables;
+# Every benchmark, one after the other (about 25 minutes on a 2-core machine, 15 of them bench_live). Each prints markdown tables;
 # docs/benchmarks.md records them. Usage: bash benchmarks/run_all.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,3 +15,4 @@ echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
 echo; echo "## Player view"; $py benchmarks/bench_player_view.py
+echo; echo "## Live streams"; $py benchmarks/bench_live.py

@@ -153,7 +153,6 @@ def test_players_roll_their_own_saves_live(browser, server):  # noqa: F811
     its name again once told. A revoked link stops at once."""
     from playwright.sync_api import expect
 
-    pytest.importorskip("sawbones.interfaces.web.player_view")  # TEMPORARY until issue-12a is merged in
     contexts = [browser.new_context(base_url=server, viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
                 for locale in ("en-US", "en-US", "fr-FR")]
     try:

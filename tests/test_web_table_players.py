@@ -16,8 +16,6 @@ with warnings.catch_warnings():
 
 from test_web_table import app, csrf_of, flash_text  # noqa: F401 - the app fixture
 
-pytest.importorskip("sawbones.interfaces.web.player_view")  # TEMPORARY until issue-12a is merged in: then removed
-
 
 @pytest.fixture
 def table(app):

@@ -106,10 +106,8 @@ def stale_or(exc: Any, lang: str) -> str:
 
 def mark_known(doc: dict[str, Any], loaded: Any, options: dict[str, Any]) -> None:
     """Each affliction on the dashboard's cards says whether its player knows it (the GM's toggle)."""
-    try:
-        from ...domain.afflictions.secrets import is_known
-    except ModuleNotFoundError:  # pragma: no cover - before the player's secrets exist
-        return
+    from ...domain.afflictions.secrets import is_known
+
     for character in doc["characters"]:
         for affliction in character.get("afflictions", []):
             affliction["known"] = is_known(loaded.state, options, character["id"], affliction["id"])

@@ -21,39 +21,20 @@ from . import access, i18n, live
 from .deps import open_service, web
 from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
 from .pages_gm import stale_or
+from .player_view import player_view
 
 router = APIRouter(include_in_schema=False)
 SEEN_COOKIE = "sawbones_seen"
 
 
-def _view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
-    """The player view document (12a's builder when present, else today's player document in its shape)."""
-    try:
-        from .player_view import player_view
-    except ModuleNotFoundError:  # pragma: no cover - until the player API is merged
-        return _interim_view(service, campaign, character, lang, since)
-    return player_view(service, campaign, character, lang, since=since)
-
-
-def _interim_view(service: Any, campaign: str, character: str, lang: str, since: int | None) -> dict[str, Any] | None:
-    from .reports import player_doc
-
-    doc = player_doc(service, campaign, character, lang)
-    if doc is None:
-        return None
-    return {"campaign": doc["campaign"], "version": doc["head"], "clock": {"at": doc["clock"], "text": doc["clock_text"]},
-            "character": doc["character"], "rolls": [], "since": {"version": since, "lines": []}, "prompts": [],
-            "party": None}
-
-
-def player_doc(request: Request, token: str, lang: str, since: int | None) -> tuple[dict[str, Any], tuple[str, str]]:
+def player_doc(request: Request, token: str, lang: str, since: int | None) -> dict[str, Any]:
     """The view a token shows now, or the page's 404 (unknown, revoked, or its character is gone)."""
     with open_service(web(request)) as service:
         target = access.player_target(service, token)
-        doc = _view(service, *target, lang, since) if target else None
+        doc = player_view(service, *target, lang, since=since) if target else None
     if doc is None:
         raise NotFound(i18n.text("no_player_link", lang), "player link")
-    return doc, target
+    return doc
 
 
 def _seen(request: Request) -> int | None:
@@ -69,7 +50,7 @@ def _since(value: str | None) -> int | None:
 def player(request: Request, token: str) -> Response:
     lang = page_lang(request)
     since = _seen(request)
-    doc, _ = player_doc(request, token, lang, since)
+    doc = player_doc(request, token, lang, since)
     response = render(request, "player.html", lang=lang, doc=doc, token=token, since=since, gm=False)
     response.set_cookie(SEEN_COOKIE, str(doc["version"]), max_age=365 * 86400, httponly=True, samesite="lax",
                         secure=request.url.scheme == "https", path=f"/p/{quote(token, safe='')}")
@@ -79,7 +60,7 @@ def player(request: Request, token: str) -> Response:
 @router.get("/p/{token}/sheet")
 def player_sheet(request: Request, token: str, since: str | None = Query(None, max_length=12)) -> Response:
     lang = page_lang(request)
-    doc, _ = player_doc(request, token, lang, _since(since))
+    doc = player_doc(request, token, lang, _since(since))
     return render(request, "player_sheet.html", lang=lang, doc=doc, token=token, since=_since(since), gm=False,
                   flash=False)
 

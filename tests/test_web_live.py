@@ -112,6 +112,14 @@ def test_the_audience_of_one_action():
     assert not player_sees(note_on_nia, "nia")  # the GM's note: not even that something changed
     assert player_sees(clock, "oda")  # every page shows the clock
     assert player_sees(undo_of_nia, "nia") and not player_sees(undo_of_nia, "oda")
+    # a save that waits for a die: the player's page shows its prompt only when it waits for the player's die
+    for to, heard in (("player", True), ("gm", False)):
+        waits = {"type": "save_pending", "characters": {"nia"},
+                 "events": [{"type": "save_pending", "data": {"id": "p3", "character": "nia", "to": to}}]}
+        assert player_sees(waits, "nia") is heard and not player_sees(waits, "oda")
+    answered = {"type": "pending_cleared", "characters": {"nia"},
+                "events": [{"type": "pending_cleared", "data": {"id": "p3", "character": "nia", "by": "player"}}]}
+    assert player_sees(answered, "nia") and not player_sees(answered, "oda")  # the prompt goes away
 
 
 def test_a_revoked_link_ends_its_open_stream_without_any_other_change(app):

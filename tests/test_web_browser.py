@@ -4,7 +4,7 @@ on a free port of 127.0.0.1 for these tests and stopped after them.
 A GM creates a campaign, adds two characters, drops one to 0 HP with fire, treats it, exposes the
 other to a poison, advances the clock, answers the pending save, and sees the player views update
 live; a character named <script>alert(1)</script> is just a name; a player link changes nothing.
-The dashboard's screenshot is saved as docs/img/dashboard.png (the README shows it).
+The dashboard's screenshot is saved as docs/img/dashboard.png (the README shows it) with SAWBONES_SCREENSHOTS=1.
 
 scripts/setup_chromium.sh (sourced by test.sh) installs chromium when absent and sets
 SAWBONES_REQUIRE_BROWSER=1: then, as under CI, a browser that cannot start fails these tests.
@@ -18,6 +18,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import sys
 import time
 from contextlib import contextmanager
@@ -26,7 +27,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOT = ROOT / "docs" / "img" / "dashboard.png"
+# Screenshots go to docs/img only when asked (SAWBONES_SCREENSHOTS=1, to refresh the docs' pictures); otherwise to a
+# temporary folder, so that a test run never changes the working tree.
+IMG = ROOT / "docs" / "img" if os.environ.get("SAWBONES_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="sawbones-img-"))
+SCREENSHOT = IMG / "dashboard.png"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 XSS = "<script>alert(1)</script>"

@@ -14,10 +14,9 @@ import re
 
 import pytest
 
-from test_web_browser import ARGS, ROOT, _chromium, browser, create_campaign, server, submit  # noqa: F401
+from test_web_browser import ARGS, IMG, ROOT, _chromium, browser, create_campaign, server, submit  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
-IMG = ROOT / "docs" / "img"
 
 
 @pytest.fixture

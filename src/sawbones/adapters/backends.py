@@ -71,18 +71,10 @@ class SqliteEventStore(SqlEventStore):
             with locks.file_lock(self.path, deadline):
                 yield
 
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
+    def _insert(self, table: sa.Table) -> Any:
         from sqlalchemy.dialects.sqlite import insert
 
-        stmt = insert(t.meta).values(key=key, value=value)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
-
-    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        from sqlalchemy.dialects.sqlite import insert
-
-        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
-        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
-                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
+        return insert(table)
 
     def _new_campaign_id(self, conn: sa.Connection) -> int:
         """Never reuse the id of a deleted campaign (caches are keyed by id)."""
@@ -159,18 +151,10 @@ class PostgresEventStore(SqlEventStore):
 
         pg_notify(conn, f"e:{cid}:{version}")
 
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
+    def _insert(self, table: sa.Table) -> Any:
         from sqlalchemy.dialects.postgresql import insert
 
-        stmt = insert(t.meta).values(key=key, value=value)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
-
-    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        from sqlalchemy.dialects.postgresql import insert
-
-        stmt = insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
-        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
-                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
+        return insert(table)
 
     @_guarded
     def check(self) -> list[str]:

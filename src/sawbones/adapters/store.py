@@ -144,8 +144,13 @@ class SqlEventStore(EventStore):
             with conn.begin():
                 yield conn
 
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
+    def _insert(self, table: sa.Table) -> Any:
+        """The backend's INSERT that knows ON CONFLICT (sqlalchemy.dialects.<backend>.insert)."""
         raise NotImplementedError
+
+    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
+        stmt = self._insert(t.meta).values(key=key, value=value)
+        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
 
     def _new_campaign_id(self, conn: sa.Connection) -> int | None:
         return None  # the database's own sequence
@@ -374,7 +379,9 @@ class SqlEventStore(EventStore):
         return True
 
     def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        raise NotImplementedError
+        stmt = self._insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
+        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
+                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     @_guarded
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from hashlib import blake2b
-from typing import Any
+from typing import Any, Sequence
 
-from ..errors import StoreError
+from ..errors import StoreError, UsageError
 
 REVISIONS = ("0001", "0002", "0003_event_checksums")  # Alembic revisions, oldest first (migrations/versions/)
 HEAD = REVISIONS[-1]
@@ -128,3 +128,14 @@ def undo_pairs(rows: Any, campaign: Any, where: str = "") -> list[tuple[int, int
             raise Damaged(damaged_message(campaign(), number, "an undo marker that cannot be read"), where) from None
         out.append((version, action))
     return out
+
+
+def check_sequence(events: Sequence[StoredEvent]) -> None:
+    """A log as import writes it: versions 1, 2, 3 ... and actions that never go down."""
+    last_action = 0
+    for i, ev in enumerate(events, start=1):
+        if ev.version != i:
+            raise UsageError(f"event versions must run 1, 2, 3 ... without gaps (found {ev.version} at position {i})")
+        if ev.action < last_action or ev.action < 1:
+            raise UsageError(f"event {ev.version}: action numbers must never go down (found {ev.action})")
+        last_action = ev.action

@@ -25,7 +25,8 @@ from sqlalchemy import exc as sa_exc
 from ..errors import ConflictError, NotFound, UsageError
 from . import integrity
 from . import tables as t
-from .records import Damaged, SnapshotInfo, StoredEvent, checksum, damaged_message, read_events, undo_pairs
+from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, checksum, damaged_message, read_events,
+                      undo_pairs)
 from . import upcast as _upcasting
 from .engines import _forget_engine, _guarded, _message, _Shared
 
@@ -144,8 +145,7 @@ class SqlEventStore(EventStore):
             with conn.begin():
                 yield conn
 
-    def _insert(self, table: sa.Table) -> Any:
-        """The backend's INSERT that knows ON CONFLICT (sqlalchemy.dialects.<backend>.insert)."""
+    def _insert(self, table: sa.Table) -> Any:  # the backend's INSERT ... ON CONFLICT (sqlalchemy.dialects)
         raise NotImplementedError
 
     def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
@@ -440,14 +440,3 @@ def _row(cid: int, version: int, action: int, etype: str, data: str, schema_vers
 
 def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
     return _upcasting.upcast(etype, schema_version, data)
-
-
-def check_sequence(events: Sequence[StoredEvent]) -> None:
-    """A log as import writes it: versions 1, 2, 3 ... and actions that never go down."""
-    last_action = 0
-    for i, ev in enumerate(events, start=1):
-        if ev.version != i:
-            raise UsageError(f"event versions must run 1, 2, 3 ... without gaps (found {ev.version} at position {i})")
-        if ev.action < last_action or ev.action < 1:
-            raise UsageError(f"event {ev.version}: action numbers must never go down (found {ev.action})")
-        last_action = ev.action

@@ -26,7 +26,8 @@ from typing import Any, Callable, Sequence
 from ..domain.engine.names import check_name
 from ..errors import SawbonesError, StoreError, UsageError
 from .faults import space_problem
-from .store import CREATED, EventStore, StoredEvent, check_sequence
+from .records import check_sequence
+from .store import CREATED, EventStore, StoredEvent
 from .upcast import upcast
 
 FORMAT = "sawbones-campaign"

@@ -262,3 +262,15 @@ def test_two_processes_on_postgresql_each_deliver_a_change_made_through_either(p
             proc.terminate()
             proc.wait(timeout=10)
     assert heard == {a: versions, b: versions}
+
+
+def test_what_the_notifications_say_of_the_watched_campaigns():
+    """An append's NOTIFY carries its version (no query for a burst of appends); a change of access, or a
+    payload this version cannot read, is read from the database; a campaign nobody watches is ignored."""
+    from types import SimpleNamespace
+
+    from sawbones.adapters.notify import _heard
+
+    known = {1: (4, "s"), 2: (9, "t")}
+    notes = [SimpleNamespace(payload=p) for p in ("e:1:5", "e:1:7", "e:1:6", "a:2", "e:3:1", "e:2:x")]
+    assert _heard(notes, known) == ({1: 7}, {2})

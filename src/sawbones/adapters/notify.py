@@ -105,17 +105,15 @@ class PgWatcher:
             if self.conn is None:
                 self.conn = self._connect()
                 fresh = fresh | set(known)  # anything may have happened while no one listened
-            moved: set[int] = set(fresh)
             heard = list(self.conn.notifies(timeout=0 if fresh else timeout, stop_after=1))
             if heard:  # then whatever else is already there
                 heard += list(self.conn.notifies(timeout=0.002))
-            for note in heard:
-                parts = note.payload.split(":")
-                if len(parts) >= 2 and parts[1].isdigit() and int(parts[1]) in known:
-                    moved.add(int(parts[1]))
-            if not moved:
-                return {}
-            return _moved(known, _seen(self.conn.cursor(), moved, "%s"), fresh)
+            heads, read = _heard(heard, known)
+            read |= fresh
+            now = {cid: (head, known[cid][1]) for cid, head in heads.items() if cid not in read}
+            if read:
+                now |= _seen(self.conn.cursor(), read, "%s")
+            return _moved(known, now, fresh)
         except psycopg.Error:
             self.close()
             time.sleep(min(timeout, 1.0))
@@ -128,6 +126,25 @@ class PgWatcher:
             except Exception:  # pragma: no cover - closing a broken connection
                 pass
             self.conn = None
+
+
+def _heard(notes: list[Any], known: dict[int, Seen]) -> tuple[dict[int, int], set[int]]:
+    """What the notifications say of the watched campaigns: ({id: newest head announced}, {ids to read
+    again}). An append's payload carries its version, so a burst of appends costs no query; a change of
+    access (or a payload this version cannot read) is read from the database."""
+    heads: dict[int, int] = {}
+    read: set[int] = set()
+    for note in notes:
+        kind, _, rest = note.payload.partition(":")
+        cid_text, _, version = rest.partition(":")
+        if not cid_text.isdigit() or int(cid_text) not in known:
+            continue
+        cid = int(cid_text)
+        if kind == "e" and version.isdigit():
+            heads[cid] = max(heads.get(cid, known[cid][0]), int(version))
+        else:
+            read.add(cid)
+    return heads, read
 
 
 def open_watcher(store: Any) -> SqliteWatcher | PgWatcher:

@@ -250,7 +250,8 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
 
 
 def _tier_rank(ctx: Context, tier: str) -> int:
-    return ctx.rules.magic_tiers[tier].rank
+    rank: int = ctx.rules.magic_tiers[tier].rank
+    return rank
 
 
 def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:

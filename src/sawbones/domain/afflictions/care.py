@@ -58,7 +58,8 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
     if a.status == END_STATE:
         raise RuleViolation(f"{a.affliction} ({a.id}) has reached its end state: only miracle or wish remove its "
                             "effects (TRK-10)")
-    new, facts = a, []
+    new = a
+    facts: list[dict[str, Any]] = []
     live = a.status in (ACTIVE, ELIMINATED)
     irreversible = cure.magic_only and options.get("irreversible_when_no_cure", True)
     if spell in ("neutralize_poison", "remove_disease", "remove_curse") and live:
@@ -141,11 +142,12 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
         spell_effect(a, spell, ctx.rules, ctx.options, now)  # raises: TRK-10
     mark = len(ctx.roller.made)
     if spell in CL_CHECK_SPELLS and ctx.options.get("require_cl_check", True):
-        if cl_check is None and cl is None:
-            raise UsageError(f"{spell} needs a caster level check against DC {a.dc}: give --cl-check TOTAL "
-                             "or --cl N (caster level) to roll it")
+        check: dict[str, Any]
         if cl_check is not None:
             check = {"total": cl_check, "typed": True}
+        elif cl is None:
+            raise UsageError(f"{spell} needs a caster level check against DC {a.dc}: give --cl-check TOTAL "
+                             "or --cl N (caster level) to roll it")
         else:
             d20 = ctx.roller.roll("1d20", f"{spell}: caster level check")
             check = {"d20": d20, "cl": cl, "total": d20 + cl, "typed": False}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, Iterator
 
 from ...content import schema as s
 from ...errors import RuleViolation, UsageError
@@ -20,7 +20,8 @@ from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, e
 from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from ..engine.state import UNIT_SECONDS, Campaign, Character
-from ..engine.timeline import PENDING_EVENT, advance_to, scheduler
+from ..engine.player_rolls import PENDING_EVENT
+from ..engine.timeline import Due, advance_to, scheduler
 from ..engine.context import Context
 
 Event = dict[str, Any]
@@ -31,10 +32,11 @@ Event = dict[str, Any]
 
 def find_affliction(character: Character, key: str, rules: Any = None) -> AfflictionState:
     """An affliction of a character by instance id (a3) or content id (filth_fever)."""
-    for a in character.afflictions:
+    mine: tuple[AfflictionState, ...] = character.afflictions  # the engine's state holds them untyped
+    for a in mine:
         if a.id == key:
             return a
-    matches = [a for a in character.afflictions if a.affliction == key]
+    matches = [a for a in mine if a.affliction == key]
     live = [a for a in matches if a.status != CURED]
     if live or matches:
         return (live or matches)[-1]
@@ -181,7 +183,8 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
     defn = ctx.rules.get("afflictions", affliction_id)
-    existing = next((a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
+    existing: AfflictionState | None = next(
+        (a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
     if existing is not None and defn.kind == "disease":
         raise RuleViolation(f"{character.name} already has {defn.id} ({existing.id}): "
                             "a new exposure to the same disease has no effect")
@@ -213,6 +216,7 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     if damage:
         hp, damage_events = _hp_events(ctx, character, hp, damage, f"{defn.id}: poison damage")
     if dose == "extra":
+        assert existing is not None  # dose: "initial" only without one
         # a save against an extra dose is a save against the poison: Con Weakened damage fires (AMB-4-29)
         a, _, more, fired = _fire(ctx, character, existing, save_triggers(existing, save["succeeded"], ctx.rules,
                                                                           ctx.options), hp)
@@ -227,6 +231,7 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
         if dose == "initial":
             fresh, stages = _new_state(ctx, defn, character, deadly)
         else:  # the poison was out of the system: a new exposure, full duration, one step further (TRK-16)
+            assert existing is not None  # dose: "initial" only without one
             fresh, _ = _new_state(ctx, defn, character, None)
             fresh = replace(existing, status=ACTIVE, next_save_at=fresh.next_save_at, saves_left=fresh.saves_left,
                             streak=0, failures=0, rest=0, contracted_at=ctx.state.clock)
@@ -305,7 +310,7 @@ def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event
 
 
 @scheduler
-def _affliction_saves(ctx: Context):
+def _affliction_saves(ctx: Context) -> Iterator[Due]:
     waiting = {(p.character, p.affliction) for p in ctx.state.pending}  # queued: due, but not again
     for index, character in enumerate(ctx.state.characters):
         if character.dead:

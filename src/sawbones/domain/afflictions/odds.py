@@ -207,7 +207,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
     if len(defn.tracks) == 1:
         ladder = [st.id for st in rules.tracks[defn.tracks[0]].stages]
     else:
-        seen = {}
+        seen: dict[str, int] = {}
         for k, x in enumerate(nodes):
             s = x.state if isinstance(x, Dose) else x
             seen.setdefault(labels[k], sum(s.stages) if s is not None else 0)
@@ -230,7 +230,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
 
 
 _CACHE: dict[tuple[Any, ...], tuple[Any, Chain]] = {}
-_READINGS: dict[tuple[Any, ...], tuple[Any, dict[tuple, SaveTerms]]] = {}
+_READINGS: dict[tuple[Any, ...], tuple[Any, dict[tuple[Any, ...], SaveTerms]]] = {}
 _CACHE_SIZE = 512
 _LOCK = threading.Lock()
 

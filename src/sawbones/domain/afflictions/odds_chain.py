@@ -6,7 +6,7 @@ solves it for a save bonus (`_Program`), and the order nodes are eliminated in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -16,7 +16,7 @@ from ..engine.saves import SaveTerms
 from ..engine.state import SYSTEMS, Campaign, Character
 from .rules import AfflictionState, effects_key
 
-DEFAULT_SYSTEM: str = next(f.default for f in fields(Campaign) if f.name == "system")
+DEFAULT_SYSTEM: str = Campaign.system  # the field's default
 _VICTIM = "victim"
 
 
@@ -86,7 +86,7 @@ class Chain:
     options: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     readings: dict[tuple[Any, ...], SaveTerms] = field(default_factory=dict, repr=False, compare=False)  # shared (`_readings`)
     _programs: dict[frozenset[int], "_Program"] = field(default_factory=dict, repr=False)
-    _memo: dict[tuple[Any, ...], tuple] = field(default_factory=dict, repr=False)
+    _memo: dict[tuple[Any, ...], tuple[Any, ...]] = field(default_factory=dict, repr=False)
     _terms: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
     _classes: dict[str, list[SaveTerms]] = field(default_factory=dict, repr=False)
     _class_of: dict[str, list[int]] = field(default_factory=dict, repr=False)
@@ -276,9 +276,11 @@ class _Program:
                 q = pn[k]
                 P[s] = q if which == 0 else 1 - q
         for j, m in entry.items():
-            s = self.source.get(j)
-            if s is not None:
-                P[s] = m
+            at = self.source.get(j)
+            if at is not None:
+                P[at] = m
+        f: Fraction | float
+        g: Fraction | float
         for loop, plan in self.steps:
             if loop >= 0:
                 f = 1 / (1 - P[loop])

@@ -63,7 +63,7 @@ def on_gain(ctx: Context, character: Character, effects: Iterable[ActiveEffect],
             seconds = option_duration(ctx.rules, ctx.options, option_id)
             if seconds == END_OF_COMBAT:
                 out.append(gained(character, effect.condition, None, active, replaces=True, until_combat_end=True))
-            elif seconds is not None:
+            elif isinstance(seconds, int):  # else None: as long as the source
                 out.append(gained(character, effect.condition, now + seconds, active, replaces=True))
     return out
 

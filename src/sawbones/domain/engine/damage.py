@@ -113,7 +113,7 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
         ctx.roller.made.clear()
         table = _injury_type(ctx, parts + [(e["amount"], e["type"]) for e in extra if e.get("type")], injury_type)
         state = fold(events, ctx.state)
-        events += _gain_injury(ctx, state.character(character.id), table, d20, site, state,
+        events += _gain_injury(ctx, find_character(state, character.id), table, d20, site, state,
                                 cause=f"dropped to 0 HP by {table} damage")
     elif d20 is not None or site is not None:  # a typed value no roll used is refused, like unused --dice
         typed = f"--d20 {d20}" if d20 is not None else f"--site {site}"
@@ -144,7 +144,7 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     table = ctx.options.get("puncture_zero_hp_injury", "piercing")
     if injury and character.hp > 0 and hp <= 0 and table != "none" and injury_eligible(ctx, character):
         after = fold(events, state)
-        events += _gain_injury(ctx, after.character(character.id), table, state=after,
+        events += _gain_injury(ctx, find_character(after, character.id), table, state=after,
                                 cause=f"dropped to 0 HP by {source}")
     return events
 

@@ -78,6 +78,10 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
     return out
 
 
+# (target reached, its state, its events, the scripted dice taken, the rolls recorded after, and before)
+_Kept = tuple[int, Campaign, tuple[dict[str, Any], ...], tuple[int, ...], list[Any], list[Any]]
+
+
 class Resumes:
     """Where the advances of the clock made by the runs of one `every_outcome` stopped (`timeline.resuming`):
     per start (the state, the content, the options), each target reached with its state and events, the
@@ -86,7 +90,7 @@ class Resumes:
     having recorded the same rolls (else it starts afresh)."""
 
     def __init__(self) -> None:
-        self.kept: dict[tuple, list[tuple[int, Campaign, tuple, tuple[int, ...], list, list]]] = {}
+        self.kept: dict[tuple[Any, ...], list[_Kept]] = {}
 
     def start(self, ctx: Any, target: int) -> "_Run | None":
         roller = ctx.roller
@@ -112,12 +116,12 @@ class Resumes:
 
 
 class _Run:
-    def __init__(self, kept: list, roller: ScriptRoller, target: int) -> None:
+    def __init__(self, kept: list[_Kept], roller: ScriptRoller, target: int) -> None:
         self.kept, self.roller, self.target, self.first = kept, roller, target, roller.used
         self.made_before = list(roller.made)  # the rolls recorded when the advance started
-        self.resumed: tuple[Campaign, tuple] | None = None
+        self.resumed: tuple[Campaign, tuple[dict[str, Any], ...]] | None = None
 
-    def keep(self, state: Campaign, events: list[dict]) -> None:
+    def keep(self, state: Campaign, events: list[dict[str, Any]]) -> None:
         r = self.roller
         self.kept.append((self.target, state, tuple(events), r.script[self.first:r.used], list(r.made),
                           self.made_before))

@@ -35,7 +35,8 @@ def route(options: dict[str, Any], choice: str | None, auto: bool = False) -> st
         return choice
     if auto:
         return GM
-    return options.get("who_rolls", GM)
+    route: str = options.get("who_rolls", GM)
+    return route
 
 
 def routed_to(how: str, character: Any) -> str:

@@ -201,7 +201,8 @@ def _saves_in(rules: Any, system: str, save_id: str) -> str:
     entry = rules.saves.get(save_id)
     if entry is None or entry.system == system:
         return save_id
-    return entry.maps_to.get(system, entry.ability)
+    mapped: str = entry.maps_to.get(system, entry.ability)
+    return mapped
 
 
 def _sense(required: str | None, r: ReadRoll) -> tuple[str, tuple[Need, ...]]:

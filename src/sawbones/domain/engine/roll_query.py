@@ -206,7 +206,8 @@ def describe_needs(needs: tuple[Need, ...], rules: Any, lang: str) -> str:
 def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any, system: str) -> list[ConditionLine]:
     """Conditions from the effects, plus those their readings bring; one line each, with every origin."""
     found: dict[str, dict[str, Any]] = {}
-    queue = [(cond, ae, needs, ()) for cond, ae, needs in direct]
+    queue: list[tuple[str, ActiveEffect, tuple[Any, ...], tuple[str, ...]]] = [
+        (cond, ae, needs, ()) for cond, ae, needs in direct]
     while queue:
         cond, ae, needs, via = queue.pop(0)
         entry = found.setdefault(cond, {"origins": [], "via": via, "needs": needs})
@@ -354,7 +355,7 @@ def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, 
             en="The sheet does not hold the carrying capacity: the GM applies it.")), source))
 
 
-def _join(first: tuple[Any, ...], second: tuple) -> tuple:
+def _join(first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
     if not first:
         return second
     if not second:

@@ -98,10 +98,11 @@ def sheet_key(rules: Any, system: str, save: str) -> tuple[str, str]:
 def sheet_bonus(character: Any, rules: Any, system: str, save: str) -> int:
     """The sheet's value for this save (or the ability modifier behind it)."""
     key, ability = sheet_key(rules, system, save)
-    sheet = dict(character.saves)
+    sheet: dict[str, int] = dict(character.saves)
     if key in sheet:
         return sheet[key]
-    return sheet.get(save, dict(character.abilities_mod()).get(ability, 0))
+    modifiers: dict[str, int] = dict(character.abilities_mod())
+    return sheet.get(save, modifiers.get(ability, 0))
 
 
 def read(character: Any, rules: Any, options: dict[str, Any], system: str, save: str) -> SaveReading:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ...errors import RuleViolation
 from .evolve import evolve
-from .player_rolls import PENDING_EVENT, route  # noqa: F401 (PENDING_EVENT: read here by the rules)
+from .player_rolls import PENDING_EVENT, route
 from .state import Campaign, with_fields
 from .context import Context
 

@@ -25,9 +25,10 @@ MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("ac
 
 
 def _dc(ctx: Context, active: Any) -> int:
-    dc = active.effect.save.dc
-    if dc == "affliction":
-        return ctx.rules.afflictions[active.content_id].dc
+    dc: int | str = active.effect.save.dc
+    if isinstance(dc, str):  # "affliction" (schema: an int or that word): the affliction's own DC
+        affliction_dc: int = ctx.rules.afflictions[active.content_id].dc
+        return affliction_dc
     return dc
 
 
@@ -47,10 +48,10 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int]) -> list[E
             typed = typed[1:]
             results.append(check)
             state = fold(events, state)
-    for on in MOMENTS[moment] if not state.character(character.id).dead else ():
-        for active in triggers_on(state.character(character.id), ctx.rules, ctx.options, on):
+    for on in MOMENTS[moment] if not find_character(state, character.id).dead else ():
+        for active in triggers_on(find_character(state, character.id), ctx.rules, ctx.options, on):
             effect = active.effect
-            current = state.character(character.id)
+            current = find_character(state, character.id)
             if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
                 continue
             result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": effect.outcome.model_dump(

@@ -8,6 +8,7 @@ from typing import Any
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from . import rules as injuries
+from .rules import find_injury
 from ..engine import player_rolls
 from ..engine.campaign import find_character
 from ..engine.abilities import effective_abilities
@@ -18,14 +19,6 @@ from ..engine.timeline import advance_folded
 from ..engine.context import Context
 
 Event = dict[str, Any]
-
-
-def find_injury(character: Character, key: str) -> Injury:
-    found = character.injury(key) or next((i for i in character.injuries if i.injury == key), None)
-    if found is None:
-        known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries) or "none"
-        raise NotFound(f"{character.name} has no injury {key!r} (injuries: {known})")
-    return found
 
 
 def _healed(ctx: Context, character: Character, injury: Injury, how: str, **extra: Any) -> list[Event]:
@@ -138,7 +131,7 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     """The second half of `treat` (`ctx`: the context it was asked in): the check, typed or rolled by the
     healer, after the time spent; its events (none when the patient died meanwhile or the injury changed)."""
     state, healer, definition = spent.state, spent.healer, spent.definition
-    patient = state.character(spent.patient)
+    patient = find_character(state, spent.patient)
     current = patient.injury(spent.injury)
     if patient.dead or current is None:
         return []  # died during treatment, or the injury turned into another one
@@ -146,9 +139,11 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     ctx.roller.made.clear()
     made: dict[str, Any] = {}
     if check is None:
+        if healer is None:  # treat_time refuses this pair; a check asked later must bring its own total
+            raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
         from ..engine import saves
 
-        reading = _treatment_check(with_fields(ctx, state=state), state.character(healer.id), patient)
+        reading = _treatment_check(with_fields(ctx, state=state), find_character(state, healer.id), patient)
         made = saves.roll(ctx.roller, state.system, reading, current.dc, f"treatment check by {healer.name}",
                           d20=d20, kind="check")
         total = made["total"]
@@ -166,8 +161,8 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     events: list[Event] = [{"type": "treatment_failed", "data": result}]
     if current.deadline_passed:  # it turns worse now, after the treatment time: its own deadline starts now
         state = fold(events, state)
-        events += injuries.escalate(with_fields(ctx, state=state), state.character(patient.id),
-                                    state.character(patient.id).injury(current.id), definition)
+        events += injuries.escalate(with_fields(ctx, state=state), find_character(state, patient.id),
+                                    find_injury(find_character(state, patient.id), current.id), definition)
     return events
 
 
@@ -199,7 +194,7 @@ def long_rest(ctx: Context, names: list[str]) -> list[Event]:
         mine: list[Event] = []
         if ctx.options.get("daily_tick") == "long_rest":
             mine += injuries.daily_ticks_on_long_rest(replace(ctx, state=state), current)
-            current = fold(mine, state).character(character.id)
+            current = find_character(fold(mine, state), character.id)
         if character.hp < 1 and ctx.options.get("long_rest_requires_hp", True):
             mine.append({"type": "noted", "data": {"character": character.id, "moment": "long_rest",
                                                    "no_benefit": "hp_below_1", "hp": character.hp}})
@@ -208,11 +203,11 @@ def long_rest(ctx: Context, names: list[str]) -> list[Event]:
             continue
         for injury in current.injuries:
             if _heals_by_rest(ctx, injury, "long_rest"):
-                mine += _healed(ctx, fold(mine, state).character(character.id), injury, "long_rest")
+                mine += _healed(ctx, find_character(fold(mine, state), character.id), injury, "long_rest")
             else:
                 mine.append({"type": "injury_changed", "data": {"character": character.id, "injury": injury.id,
                                                                 "changes": {"long_rests": injury.long_rests + 1}}})
-        after = fold(mine, state).character(character.id)
+        after = find_character(fold(mine, state), character.id)
         regained = min(after.hit_dice_max - after.hit_dice, max(1, after.hit_dice_max // 2))
         mine.append({"type": "hp_changed", "data": {"character": character.id, "hp": after.max_hp, "stable": False,
                                                     "hit_dice": after.hit_dice + regained, "cause": "long_rest"}})
@@ -232,7 +227,7 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
             raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
                                 f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
     events, state = advance_folded(ctx, HOUR, auto=True)
-    current = state.character(character.id)
+    current = find_character(state, character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
     targets = [i for i in chosen if current.injury(i.id)] + eligible
     con_mod = (effective_abilities(current, ctx.rules, ctx.options)["con"] - 10) // 2
@@ -255,7 +250,8 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
 
 
 def _tier_rank(ctx: Context, tier: str) -> int:
-    return ctx.rules.magic_tiers[tier].rank
+    rank: int = ctx.rules.magic_tiers[tier].rank
+    return rank
 
 
 def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
@@ -317,7 +313,7 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
         events += magic_healing(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds (wounds, LOC-6 b)
     for target in targets:
-        current = fold(events, ctx.state).character(character.id)
+        current = find_character(fold(events, ctx.state), character.id)
         events += _healed(ctx, current, target, "magic", spell=spell.id)
         definition = ctx.rules.injuries[target.injury]
         for effect in definition.effects:

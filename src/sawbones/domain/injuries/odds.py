@@ -25,6 +25,7 @@ from typing import Any
 from ... import dice
 from ...errors import RuleViolation, UsageError
 from . import rules as injuries, care as injury_care
+from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from .table import pick_row
 from ..engine.odds_engine import (HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, every_outcome,
@@ -59,7 +60,7 @@ def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -
 
     def run(roller: Any) -> list[dict[str, Any]]:
         ctx = context(state, rules, options, roller)
-        return injuries.gain(ctx, state.character(VICTIM), table, cause="odds")
+        return injuries.gain(ctx, find_character(state, VICTIM), table, cause="odds")
 
     bands, mapping = options.get("severity_bands", "standard"), options.get("lenient_row_mapping", "by_tier")
     severity = {sid: Fraction(0) for sid in rules.severities}
@@ -104,7 +105,9 @@ def canonical(injury: Injury | None, clock: int) -> Injury | None:
     """The injury without the clock (times relative to now) and what the odds do not follow."""
     if injury is None:
         return None
-    rel = (lambda t: None if t is None else t - clock)
+    def rel(t: int | None) -> int | None:
+        return None if t is None else t - clock
+
     # the d20 that gave it is only shown (no decision reads it after the gain): one node per row, not per face
     return with_fields(injury, id="i1", d20=0, gained_at=0, deadline_at=rel(injury.deadline_at),
                    next_tick_at=rel(injury.next_tick_at), max_hp_lost=0, ability_lost=(), long_rests=0)
@@ -114,6 +117,12 @@ def canonical(injury: Injury | None, clock: int) -> Injury | None:
 class Node:
     injury: Injury | None
     body: Body
+
+    @property
+    def dc(self) -> int:
+        """The treatment DC of a node treatment goes on from (`end` None: it holds an injury)."""
+        assert self.injury is not None, "a node without an injury is an end: no treatment from it"
+        return self.injury.dc
 
     def state(self) -> Any:
         inj = self.injury
@@ -132,7 +141,7 @@ class Node:
 def _after(events: list[dict[str, Any]], state: Any, since: int | None = None) -> tuple[Node, int]:
     """The node `events` lead to from `state`, and the seconds they took since `since` (default: state's clock)."""
     after = fold(events, state)
-    character = after.character(VICTIM)
+    character = find_character(after, VICTIM)
     current = character.injuries[0] if character.injuries else None
     return Node(canonical(current, after.clock), character.body), after.clock - (state.clock if since is None else since)
 
@@ -171,7 +180,7 @@ class Graph:
     edges: dict[int, list[tuple[bool, int, Fraction, int]]] = field(default_factory=dict)
     untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
     _merged: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
-    values: dict[tuple[Any, ...], dict[int, tuple]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
+    values: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -195,14 +204,14 @@ class Graph:
 
             def spend(roller: Any) -> injury_care.TreatmentSpent:
                 return injury_care.spend_treatment_time(context(state, self.rules, self.options, roller), VICTIM,
-                                                        "i1", check=node.injury.dc)
+                                                        "i1", check=node.dc)
 
             # `treat` in its two halves: the time spent (the costly part: the clock advanced, day by day) is run
             # once for both checks, made (the DC) and missed (one less); each check from the state it left
             spent = every_outcome(spend)
             found: list[tuple[bool, Node, Fraction, int]] = []
             for made in (True, False):
-                total = node.injury.dc if made else node.injury.dc - 1
+                total = node.dc if made else node.dc - 1
                 for w, half in spent:
 
                     def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
@@ -266,15 +275,13 @@ class Treatment:
         return hit
 
 
-_TAILS: dict[tuple, Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
-_FORMULAS: dict[tuple, tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
+_TAILS: dict[tuple[Any, ...], Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
+_FORMULAS: dict[tuple[Any, ...], tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
 
 
 def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
     """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient): asked of
     the engine once per (rules, options, self-treatment), its only inputs."""
-    from .odds import _freeze
-
     key = (id(rules), _freeze(options), self_treatment)
     hit = _FORMULAS.get(key)
     if hit is None or hit[0] is not rules:

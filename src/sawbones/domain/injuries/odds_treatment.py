@@ -71,7 +71,7 @@ def _solve(t: Treatment, bonus: int, exact: bool, timeline: bool) -> dict[str, A
                     if timeline:
                         healed_time[seconds] = healed_time.get(seconds, zero) + m
                 continue
-            p = t.chance(g.nodes[k].injury.dc, bonus, exact)
+            p = t.chance(g.nodes[k].dc, bonus, exact)
             if p == 0:
                 ends["beyond"] += m
                 lost_beyond += m * sum((num(w) for w, j in g.left_alone(k) if ends_of[j] == "lost"), zero)
@@ -82,12 +82,12 @@ def _solve(t: Treatment, bonus: int, exact: bool, timeline: bool) -> dict[str, A
                 if not pq:
                     continue
                 key2 = (j, seconds + spent) if timeline else (j, 0)
-                cell = nxt.get(key2)
-                if cell is None:
-                    cell = nxt[key2] = [zero, zero]
-                cell[0] += m * w * pq
+                into = nxt.get(key2)
+                if into is None:
+                    into = nxt[key2] = [zero, zero]
+                into[0] += m * w * pq
                 # timeline: `spent` is this branch's seconds; else the branches' sum of w x seconds
-                cell[1] += (tm * w + m * (w * spent if timeline else spent)) * pq
+                into[1] += (tm * w + m * (w * spent if timeline else spent)) * pq
         layer = nxt
         attempts += 1
     heal = ends["healed"]
@@ -106,7 +106,7 @@ def _solve(t: Treatment, bonus: int, exact: bool, timeline: bool) -> dict[str, A
 _HEAL, _ATTEMPTS, _SECONDS, _LOST, _MAGIC, _BEYOND, _LOST_LATER = range(7)
 
 
-def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple[Any, ...]]) -> tuple:
+def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple[Any, ...]]) -> tuple[Any, ...]:
     """From node k on, at this bonus: (P(healed), E[attempts; healed], E[seconds; healed], P(part lost),
     P(magic only), P(beyond reach), P(beyond reach, then the part lost when left alone)). Memoized per
     node, shared by every chain of the graph (nodes after an attempt are the same wherever they came from)."""
@@ -117,6 +117,7 @@ def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple[
     num = Fraction if exact else float
     zero, one = num(0), num(1)
     end = g.ends[k]
+    v: tuple[Fraction | float, ...]
     if end == "healed":
         v = (one, zero, zero, zero, zero, zero, zero)
     elif end == "lost":
@@ -124,7 +125,7 @@ def _value(t: Treatment, k: int, bonus: int, exact: bool, memo: dict[int, tuple[
     elif end == "magic":
         v = (zero, zero, zero, zero, one, zero, zero)
     else:
-        p = t.chance(g.nodes[k].injury.dc, bonus, exact)
+        p = t.chance(g.nodes[k].dc, bonus, exact)
         if p == 0:
             later = sum((num(w) for w, j in g.left_alone(k) if g.ends[j] == "lost"), zero)
             v = (zero, zero, zero, zero, zero, one, later)
@@ -154,10 +155,10 @@ def _summary(t: Treatment, bonus: int, exact: bool) -> dict[str, Any]:
     acc = [zero] * 7
     for w, k, seconds in t.start:
         v = _value(t, k, bonus, exact, memo)
-        w = num(w)
+        weight = num(w)
         for i in range(7):
-            acc[i] += w * v[i]
-        acc[_SECONDS] += w * seconds * v[_HEAL]
+            acc[i] += weight * v[i]
+        acc[_SECONDS] += weight * seconds * v[_HEAL]
     heal = acc[_HEAL]
     return {
         "bonus": bonus, "healed": heal, "lost": acc[_LOST] + acc[_LOST_LATER],

@@ -6,10 +6,10 @@ effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ...content import schema as s
-from ...errors import RuleViolation, UsageError
+from ...errors import NotFound, RuleViolation, UsageError
 from ..engine.abilities import effective_abilities
 from ..engine.campaign import find_character
 from ..engine.damage import injury_rule
@@ -26,6 +26,15 @@ MAX_REROLLS = 50
 
 def next_id(state: Campaign, prefix: str, taken: int = 0) -> str:
     return f"{prefix}{state.counter + 1 + taken}"
+
+
+def find_injury(character: Character, key: str) -> Injury:
+    """An injury of the character by id, or by its catalog id; NotFound names the ones it has."""
+    found = character.injury(key) or next((i for i in character.injuries if i.injury == key), None)
+    if found is None:
+        known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries) or "none"
+        raise NotFound(f"{character.name} has no injury {key!r} (injuries: {known})")
+    return found
 
 
 def triggers(definition: Any, on: str) -> list[s.Trigger]:
@@ -95,6 +104,7 @@ def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, s
     if _site_effects(definition):
         data["site"] = _choose_site(ctx, character, site)
     for trigger in triggers(definition, "deadline"):
+        assert trigger.deadline_days, "checked at load: a deadline trigger needs deadline_days"
         days = ctx.roller.roll(trigger.deadline_days, f"{definition.id} deadline (days)")
         data["deadline_at"] = now + days * DAY
     if triggers(definition, "day"):
@@ -135,8 +145,8 @@ def _apply_outcome(ctx: Context, character: Character, injury_id: str, definitio
     from ..engine.evolve import fold
 
     events: list[Event] = []
-    current = fold(so_far, ctx.state).character(character.id) if so_far else character
-    injury = current.injury(injury_id)
+    current = find_character(fold(so_far, ctx.state), character.id) if so_far else character
+    injury = find_injury(current, injury_id)
     if outcome.max_hp_loss:
         loss = ctx.roller.roll(outcome.max_hp_loss, f"{definition.id}: hit point maximum loss")
         max_hp = current.max_hp - loss
@@ -245,7 +255,7 @@ def replace_injury(ctx: Context, character: Character, old: Injury, pick: Any, s
     events: list[Event] = [{"type": "injury_healed", "data": {"character": character.id, "injury": old.id,
                                                               "how": "replaced", "why": why}}]
     state = fold(events, ctx.state)
-    current = state.character(character.id)
+    current = find_character(state, character.id)
     new_events = _gain_row(ctx, current, pick, site, state, f"{old.injury}: {why}")
     if ctx.options.get("carry_failures") and old.failures:
         gained = new_events[0]["data"]
@@ -255,6 +265,7 @@ def replace_injury(ctx: Context, character: Character, old: Injury, pick: Any, s
 
 def _daily_due(ctx: Context, character: Character, injury: Injury) -> list[Event]:
     definition = ctx.rules.injuries[injury.injury]
+    assert injury.next_tick_at is not None, "only scheduled when the injury has its next tick (_injury_timers)"
     events: list[Event] = [{"type": "injury_changed", "data": {
         "character": character.id, "injury": injury.id,
         "changes": {"next_tick_at": _next_tick(ctx.options, injury.next_tick_at)}}}]
@@ -277,9 +288,10 @@ def _injury_timers(ctx: Context) -> Iterable[tuple[int, str, Any]]:
                        lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _daily_due))
 
 
-def _due(ctx: Context, character_id: str, injury_id: str, fn: Any) -> list[Event]:
-    character = ctx.state.character(character_id)
-    injury = character.injury(injury_id)
+def _due(ctx: Context, character_id: str, injury_id: str,
+         fn: Callable[[Context, Character, Injury], list[Event]]) -> list[Event]:
+    character = find_character(ctx.state, character_id)
+    injury = find_injury(character, injury_id)
     ctx.roller.made.clear()
     events = fn(ctx, character, injury)
     if events:
@@ -341,14 +353,14 @@ def _injury_from(d: dict[str, Any]) -> Injury:
 
 @handles("injury_gained", mints="id")
 def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = state.character(d["character"])
+    character = find_character(state, d["character"])
     updated = state.with_character(with_fields(character, injuries=character.injuries + (_injury_from(d),)))
     return with_fields(updated, counter=max(state.counter, int(d["id"][1:])))
 
 
 @handles("injury_changed")
 def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = state.character(d["character"])
+    character = find_character(state, d["character"])
     changes = dict(d["changes"])
     if "ability_lost" in changes:
         changes["ability_lost"] = tuple(sorted(changes["ability_lost"].items()))
@@ -358,7 +370,7 @@ def _injury_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 @handles("injury_healed")
 def _injury_healed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = state.character(d["character"])
+    character = find_character(state, d["character"])
     changes: dict[str, Any] = {"injuries": tuple(i for i in character.injuries if i.id != d["injury"])}
     for key in ("max_hp", "hp"):
         if key in d:
@@ -375,13 +387,13 @@ def _treatment_started(state: Campaign, d: dict[str, Any]) -> Campaign:
 @handles("treatment_failed")
 def _treatment_failed(state: Campaign, d: dict[str, Any]) -> Campaign:
     """INJ-T2: a failed check raises that injury's DC by 2, for good."""
-    injury = state.character(d["character"]).injury(d["injury"])
+    injury = find_injury(find_character(state, d["character"]), d["injury"])
     return _injury_changed(state, {"character": d["character"], "injury": d["injury"], "changes": {
         "dc": injury.dc + 2, "failures": injury.failures + 1, "treatment_started": False}})
 
 
 @handles("body_changed")
 def _body_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
-    character = state.character(d["character"])
+    character = find_character(state, d["character"])
     body = with_fields(character.body, **{d["part"]: getattr(character.body, d["part"]) + d["change"]})
     return state.with_character(with_fields(character, body=body))

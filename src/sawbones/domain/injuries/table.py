@@ -23,7 +23,8 @@ def _severity_for(rules: Any, band_set: str, d20: int) -> str:
     for band in rules.band_sets[band_set].bands:
         low, high = parse_range(band.d20)
         if low <= d20 <= high:
-            return band.severity
+            severity: str = band.severity
+            return severity
     raise UsageError(f"d20 {d20} is outside the {band_set} bands")  # unreachable: coverage is checked at load
 
 
@@ -35,6 +36,7 @@ def pick_row(rules: Any, table_id: str, d20: int, bands: str = "standard", mappi
     standard = rules.band_sets["standard"]
     raw_index = next(i for i, r in enumerate(table.rows) if _holds(r.d20, d20))
     raw_severity = band_of(standard, table.rows[raw_index].d20)
+    assert raw_severity is not None, "checked at load: the standard bands cover every row of a table"
     if bands == "standard":
         index, severity = raw_index, raw_severity
     else:

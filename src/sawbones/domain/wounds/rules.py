@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
@@ -22,7 +22,7 @@ from ..engine.context import Context
 from ..engine.damage import on_magic_healing
 from ..engine.evolve import Event, _character, handles
 from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
-from ..engine.timeline import scheduler
+from ..engine.timeline import Due, scheduler
 
 FIRST_AID_DC = 15  # LOC-6 (a): a DC 15 Heal (Premiers secours) check
 FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
@@ -55,13 +55,14 @@ class Wound:
 
 def wound_name(part: Any, side: str | None) -> s.Text:
     if not side:
-        return part.name
+        name: s.Text = part.name
+        return name
     fr, en = SIDE_NAMES.get(side, (side, side))
     return s.Text(fr=f"{part.name.fr} ({fr})", en=f"{part.name.en} ({en})")
 
 
 def find_wound(character: Character, key: str) -> Wound:
-    wound = next((w for w in character.wounds if w.id == key), None)
+    wound: Wound | None = next((w for w in character.wounds if w.id == key), None)
     if wound is None:
         known = ", ".join(w.id for w in character.wounds) or "none"
         raise NotFound(f"{character.name} has no wound {key!r} (wounds: {known})")
@@ -281,7 +282,7 @@ def _credit(character: Character, wounds: list[Wound], hp: int, how: str, at: in
 
 
 @scheduler
-def _due(ctx: Context):
+def _due(ctx: Context) -> Iterator[Due]:
     """Timed suppressions end; under day_of_rest = normal_day, superficial wounds heal after a day."""
     normal_day = ctx.options.get("day_of_rest") == "normal_day"
     for character in ctx.state.characters:

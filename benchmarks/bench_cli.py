@@ -3,7 +3,9 @@
     .venv/bin/python benchmarks/bench_cli.py [--runs 15] [--events 10000] [--compare SRC]
 
 Prints a markdown table: median and spread (min-max) of wall time over the runs, the median CPU time
-(user + system) of the command, and the ratio to `python -c pass` measured in the same run.
+(user + system) of the command, and the ratios to `python -c pass` measured in the same run, of the wall
+times and of the CPU times (on a loaded machine the wall time of a short command is mostly waiting for a
+core: the CPU ratio is the steadier one).
 `--compare SRC` also runs every sawbones command with another source tree first on PYTHONPATH (say
 `git archive main src | tar -x -C /tmp/main`, then `--compare /tmp/main/src`): before and after, side by
 side. Unset PYTHONDONTWRITEBYTECODE first, or every run recompiles the sources.
@@ -101,16 +103,17 @@ def main() -> None:
         ]
         for label, argv in commands:
             cases += [(label + tag, SAWBONES + argv, tree_env) for tag, tree_env in trees]
-        base = None
+        base = base_cpu = None
         print(f"load average {os.getloadavg()[0]:.1f}\n")
-        print("| command | median | spread (min-max) | median CPU | × python -c pass |\n|---|---|---|---|---|")
+        print("| command | median | spread (min-max) | median CPU | × python -c pass (wall) | × (CPU) |\n"
+              "|---|---|---|---|---|---|")
         for label, command, case_env in cases:
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=case_env)  # caches warm
             times, cpu = timed(command, args.runs, case_env)
             median = statistics.median(times)
-            base = base or median
+            base, base_cpu = base or median, base_cpu or statistics.median(cpu)
             print(f"| `{label}` | {median * 1000:.0f} ms | {min(times) * 1000:.0f}-{max(times) * 1000:.0f} ms "
-                  f"| {statistics.median(cpu) * 1000:.0f} ms | {median / base:.1f} |")
+                  f"| {statistics.median(cpu) * 1000:.0f} ms | {median / base:.1f} | {statistics.median(cpu) / base_cpu:.1f} |")
         print(f"\nload average {os.getloadavg()[0]:.1f}")
 
 

@@ -14,7 +14,54 @@ import click
 from .env import Env
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+# every command, by the module that registers it (tests/test_cli_lazy.py checks the map against the modules):
+# a command imports its own module only, `--help` and the docs import them all
+COMMANDS = {
+    "campaign": ("advance", "campaign", "character", "clock", "log", "status", "undo"),
+    "rules": ("roll", "tables"),
+    "injuries": ("action", "combat-end", "damage", "dash", "heal", "injure", "rest", "stabilize", "treat", "turn"),
+    "wounds": ("firstaid", "mods", "wound", "wound-heal"),
+    "afflictions": ("answer", "cure", "expose", "pending", "recover"),
+    "odds": ("odds",),
+    "web": ("admin-secret", "gm-link", "serve"),
+    "storage": ("backup", "export", "import"),
+    "players": ("diagnose", "reveal"),
+}
+_REGISTERED: set[str] = set()
+
+
+def _register(name: str) -> None:
+    """The module adds its commands to `cli` (command modules import only click at top level)."""
+    from importlib import import_module
+
+    if name in _REGISTERED:
+        return
+    _REGISTERED.add(name)
+    try:
+        module = import_module(f"{__package__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}.{name}":
+            raise
+        return
+    module.register(cli)
+
+
+class _Commands(click.Group):
+    """The top-level group: a command's module is imported when that command is asked for."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        for module, names in COMMANDS.items():
+            if cmd_name in names:
+                _register(module)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in COMMANDS:
+            _register(module)
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
 @click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of everything shown, errors included (default: $SAWBONES_LANG or en).")
@@ -32,23 +79,6 @@ def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, ex
 
     ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content),
                   tuple(typed_dice), expect_version)
-
-
-def _register_commands() -> None:
-    """Each command module adds its commands to `cli` (modules import only click at top level)."""
-    from importlib import import_module
-
-    for name in ("campaign", "rules", "injuries", "wounds", "afflictions", "odds", "web", "storage", "players"):
-        try:
-            module = import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.{name}":
-                raise
-            continue
-        module.register(cli)
-
-
-_register_commands()
 
 
 def main(argv: list[str] | None = None) -> int:

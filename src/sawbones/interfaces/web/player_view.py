@@ -15,14 +15,12 @@ from .. import log_view, save_words, views
 from ...domain.engine.clock import describe, describe_in
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
-from .player_secrets import W as SECRET, mask, player_line, symptoms, unknown_afflictions
-from .reports import SECRET_KEYS, _scrub
+from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
 
 W = Words("player_view", {
     "attack_left": ("Attack (left hand)", "Attaque (main gauche)"),
     "attack_right": ("Attack (right hand)", "Attaque (main droite)"),
     "attack_ranged": ("Ranged attack", "Attaque à distance"),
-    "save": ("{save} save", "Jet de {save}"),
     "perception": ("Perception", "Perception"),
     "check_dex": ("Dexterity check", "Test de Dextérité"),
     "check_str": ("Strength check", "Test de Force"),
@@ -49,13 +47,13 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
     from ...domain.engine.roll_query import query
 
     asked = _rolls()
-    for save in (s for s in rules.saves.values() if s.system == state.system):
-        asked.insert(3, (f"save_{save.id}", {"kind": "save", "save": save.id}))
+    asked[3:3] = [(f"save_{save}", {"kind": "save", "save": save})
+                  for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
         answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
-        label = (W.say("save", lang, save=save_words.save_name(rules, fields["save"], state.system, lang).split(" (")[0])
-                 if key.startswith("save_") else W.say(key, lang))
+        said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
+        label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
     return out
@@ -170,7 +168,7 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
     me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
-    me["wounds"] = [_scrub(wound_doc(w, rules, options, lang), SECRET_KEYS) for w in character.wounds]
+    me["wounds"] = [scrub(wound_doc(w, rules, options, lang)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
     party = None
     if options.get("share_party_view"):

@@ -1,0 +1,97 @@
+"""A player's saves in their own words (issue 12 follow-ups): "What applies to my rolls" lists every save the
+campaign's system has, read as `sawbones mods` reads it, and a French player reads French: the 5e save is a
+"jet de sauvegarde de Constitution" and the condition behind a disadvantage is "Épuisé", as the seeds say.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from sawbones.application.service import Service
+from sawbones.interfaces.web import create_app
+
+ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
+
+
+@pytest.fixture
+def client(db):
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3)
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c
+
+
+def table(client, system: str, sheet: dict) -> tuple:
+    """A campaign 'Table' of this system, with Aria (this save sheet) and her player's token."""
+    made = client.post("/api/campaigns", json={"name": "Table", "system": system, "seed": 5})
+    assert made.status_code == 201, made.text
+    secret = made.json()["gm_secret"]
+
+    def gm(action, body, method="POST"):
+        done = client.request(method, f"/api/campaigns/Table/{action}", json=body,
+                              headers={"Authorization": f"Bearer {secret}"})
+        assert done.status_code in (200, 201), done.text
+        return done.json()
+
+    gm("characters", {"name": "Aria", "max_hp": 30, "saves": sheet})
+    link = client.get("/api/campaigns/Table/characters/Aria/player-link", headers={"Authorization": f"Bearer {secret}"})
+    return gm, link.json()["url"].rsplit("/", 1)[1]
+
+
+def saves_of(view: dict) -> dict:
+    return {r["roll"]: r for r in view["rolls"] if r["roll"].startswith("save_")}
+
+
+def test_a_5e_player_reads_the_six_ability_saves_with_what_mods_says_of_each(client, cli):
+    """dnd5e: a save per ability; Physical Impaired is exhausted, read in 5e as disadvantage on saving throws."""
+    gm, token = table(client, "dnd5e", {"con": 5})
+    gm("expose", {"character": "Aria", "affliction": "filth_fever", "save": 1, "deadly": "impaired"})
+    for lang, label, exhausted in (("en", "Constitution save", "Exhausted"),
+                                   ("fr", "Jet de sauvegarde de Constitution", "Épuisé")):
+        saves = saves_of(client.get(f"/api/player/{token}?lang={lang}").json())
+        assert list(saves) == [f"save_{a}" for a in ABILITIES]
+        assert saves["save_con"]["label"] == label
+        for ability in ABILITIES:
+            mods = cli("--json", "--lang", lang, "mods", "Aria", "save", "--save", ability)
+            assert mods.code == 0, mods.err
+            said = {k: v for k, v in mods.json.items() if k not in ("character", "name", "roll")}
+            mine = saves[f"save_{ability}"]
+            assert {k: mine[k] for k in said} == said and mine["asked"] == mods.json["roll"], ability
+        sources = [line["source"]["name"] for line in saves["save_con"]["disadvantage"]]
+        assert sources == [exhausted]
+
+
+def test_a_pf1e_player_reads_fortitude_reflex_and_will_in_that_order(client):
+    gm, token = table(client, "pf1e", {"fortitude": 3})
+    for lang, labels in (("en", ["Fortitude save", "Reflex save", "Will save"]),
+                         ("fr", ["Jet de Vigueur", "Jet de Réflexes", "Jet de Volonté"])):
+        saves = saves_of(client.get(f"/api/player/{token}?lang={lang}").json())
+        assert list(saves) == ["save_fortitude", "save_reflex", "save_will"]
+        assert [s["label"] for s in saves.values()] == labels
+
+
+def test_a_french_prompt_names_the_5e_save_and_the_condition_in_french(client, cli):
+    """The prompt, the page, `pending` and the log of a 5e save in French: "jet de sauvegarde de Constitution",
+    "Épuisé : désavantage"; no English name left in the French."""
+    gm, token = table(client, "dnd5e", {"con": 5})
+    gm("options/who_rolls", {"value": "players"}, method="PUT")
+    gm("expose", {"character": "Aria", "affliction": "filth_fever", "save": 1, "deadly": "impaired"})
+    gm("advance", {"duration": "1d"})
+    for lang, save, why in (("en", "Constitution save", "Exhausted: disadvantage"),
+                            ("fr", "jet de sauvegarde de Constitution", "Épuisé : désavantage")):
+        prompt = client.get(f"/api/player/{token}/prompts?lang={lang}").json()["prompts"][0]
+        assert prompt["save_name"] == save and why in prompt["modifiers_text"]
+        page = client.get(f"/p/{token}?lang={lang}", headers={"Accept-Language": lang}).text
+        assert why in page
+        pending = cli("--lang", lang, "pending")
+        assert save in pending.out, pending.out
+    assert "Exhausted" not in client.get(f"/p/{token}?lang=fr", headers={"Accept-Language": "fr"}).text
+    answered = client.post(f"/api/player/{token}/answer?lang=fr", json={"pending": prompt["id"], "d20": 3})
+    assert answered.status_code == 200, answered.text
+    log = cli("--lang", "fr", "log")
+    assert "jet de sauvegarde de Constitution" in log.out and "jet de Constitution" not in log.out, log.out

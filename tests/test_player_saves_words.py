@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from markupsafe import escape
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -95,3 +96,18 @@ def test_a_french_prompt_names_the_5e_save_and_the_condition_in_french(client, c
     assert answered.status_code == 200, answered.text
     log = cli("--lang", "fr", "log")
     assert "jet de sauvegarde de Constitution" in log.out and "jet de Constitution" not in log.out, log.out
+
+
+def test_what_stops_every_roll_is_said_once_on_the_page_and_kept_on_each_roll_in_the_api(client):
+    """Seed 000, Force 06-10 "Paralysie temporaire : vous obtenez la condition Paralysée": what paralysis forbids
+    holds for every roll, so the player's page says it once above the list; the API keeps it on each roll."""
+    gm, token = table(client, "dnd5e", {"con": 5})
+    gm("injure", {"character": "Aria", "type": "force", "d20": 7})
+    for lang, paralyzed in (("en", "Paralyzed"), ("fr", "Paralysé")):
+        view = client.get(f"/api/player/{token}?lang={lang}").json()
+        shared = view["restrictions"]
+        assert shared and {line["source"]["name"] for line in shared} >= {paralyzed}
+        assert all(line in roll["restrictions"] for roll in view["rolls"] for line in shared)
+        page = client.get(f"/p/{token}?lang={lang}", headers={"Accept-Language": lang}).text
+        rolls = page[page.index('class="panel your-rolls"'):page.index('id="since"')]
+        assert rolls.count(str(escape(shared[0]["text"]))) == 1, shared[0]["text"]

@@ -59,6 +59,15 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
     return out
 
 
+def shared_restrictions(rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The restrictions every roll shares ("cannot move or speak", from Paralyzed): said once on the page."""
+    def said(line: dict[str, Any]) -> tuple[Any, Any]:
+        return line.get("text"), line.get("source", {}).get("name")
+
+    common = set.intersection(*({said(x) for x in r.get("restrictions") or []} for r in rolls)) if rolls else set()
+    return [x for x in rolls[0].get("restrictions") or [] if said(x) in common] if common else []
+
+
 def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[str, Any]:
     out = {k: doc[k] for k in ("id", "name", "severity", "severity_name", "site", "text", "heals_by") if k in doc}
     out["effect"] = doc["text"]
@@ -170,6 +179,7 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
     me["wounds"] = [scrub(wound_doc(w, rules, options, lang)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
+    rolls = rolls_doc(character, state, rules, options, lang, unknown)
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
@@ -178,6 +188,6 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,
                                                                       "text": describe(state.clock, lang)},
-            "character": me, "rolls": rolls_doc(character, state, rules, options, lang, unknown),
+            "character": me, "rolls": rolls, "restrictions": shared_restrictions(rolls),
             "since": since_doc(service, loaded, character, rules, unknown, since, lang),
             "prompts": prompts_doc(state, rules, options, character.id, lang), "party": party}

@@ -111,3 +111,18 @@ def test_what_stops_every_roll_is_said_once_on_the_page_and_kept_on_each_roll_in
         page = client.get(f"/p/{token}?lang={lang}", headers={"Accept-Language": lang}).text
         rolls = page[page.index('class="panel your-rolls"'):page.index('id="since"')]
         assert rolls.count(str(escape(shared[0]["text"]))) == 1, shared[0]["text"]
+
+
+def test_mods_in_french_names_the_roll_and_the_conditions_in_french(cli):
+    """`sawbones --lang fr mods`: the save is a "jet de sauvegarde de Constitution", the condition that replaces
+    Fatigué is "Épuisé", and French puts a space before its colons; no id or English word left."""
+    for args in (("campaign", "create", "T", "--system", "dnd5e", "--seed", "3"),
+                 ("character", "add", "Aria", "--max-hp", "30", "--saves", "con=5"),
+                 ("expose", "Aria", "filth_fever", "--save", "1", "--deadly", "impaired")):
+        assert cli(*args).code == 0
+    out = cli("--lang", "fr", "mods", "Aria", "save", "--save", "con").out
+    assert out.startswith("Aria · jet de sauvegarde de Constitution (dnd5e)"), out
+    assert "jet : désavantage" in out and "désavantage : Épuisé ← Fièvre des marais" in out, out
+    assert "(remplacé par Épuisé)" in out and "exhausted" not in out and "· save ·" not in out, out
+    english = cli("mods", "Aria", "attack", "--hand", "left").out
+    assert english.startswith("Aria · attack · left hand (dnd5e)"), english

@@ -126,3 +126,14 @@ def test_mods_in_french_names_the_roll_and_the_conditions_in_french(cli):
     assert "(remplacé par Épuisé)" in out and "exhausted" not in out and "· save ·" not in out, out
     english = cli("mods", "Aria", "attack", "--hand", "left").out
     assert english.startswith("Aria · attack · left hand (dnd5e)"), english
+
+
+def test_expose_and_advance_in_french_put_a_space_before_their_colons(cli):
+    for args in (("campaign", "create", "T", "--system", "dnd5e", "--seed", "3"),
+                 ("character", "add", "Aria", "--max-hp", "30", "--saves", "con=5"),
+                 ("campaign", "set", "who_rolls", "players")):
+        assert cli(*args).code == 0
+    exposed = cli("--lang", "fr", "expose", "Aria", "filth_fever", "--save", "1").out
+    assert exposed.startswith("Aria · Fièvre des marais (exposition) : jet 1 contre DD 12 raté"), exposed
+    advanced = cli("--lang", "fr", "advance", "1d").out
+    assert "Aria : jet en attente p" in advanced and "Aria: " not in advanced, advanced

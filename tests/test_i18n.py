@@ -24,7 +24,7 @@ PEOPLE = {"UsageError", "RuleViolation", "NotFound", "DiceError", "ContentError"
           "ConflictError", "FileError", "WebError", "Unauthorized", "BadParameter", "SawbonesError"}
 # the same in both languages on purpose: names the French rules use as they are, units, ids
 COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence", "Intimidation", "Investigation",
-            "Miracle", "Nature", "Perception", "Initiative", "Persuasion", "Poison", "Radiant", "Religion",
+            "Miracle", "Nature", "Perception", "Initiative", "initiative", "concentration", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
             "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
             "{track}: {from_} → {to}", "{option} = {value}", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}

@@ -124,7 +124,7 @@ STORIES: dict[str, tuple] = {
                                  FEVER + [("diagnose", "Vex", "filth_fever", "--check", "30"), ("@view", "vex")]),
     "share_party_view": ("pf1e", {}, FEVER + [("character", "add", "Ola", "--max-hp", "9"), ("@view", "vex")]),
     "reveal_deadline": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
-                                           ("@player", "bob")]),
+                                           ("@view", "bob")]),
     "deadline_satisfied_by": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "1", "--site", "hand"),
                                                  ("treat", "Bob", "i1", "--check", "1"), ("status", "Bob")]),
     "frostbite_escalates_to": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "cold", "--d20", "4"), ("advance", "5d"),
@@ -250,13 +250,7 @@ def play(capsys, db, system, options, story, pack=None):
         assert code == 0, out.err
     outcome = []
     for step in story:
-        if step[0] == "@player":  # what the character's player sees on the web player page
-            from sawbones.application.service import Service
-            from sawbones.interfaces.web import reports
-
-            outcome.append((step, 0, reports.player_doc(Service.open(db), "Walk", step[1], "en")))
-            continue
-        if step[0] == "@view":  # the player's view (the player API)
+        if step[0] == "@view":  # what the character's player sees (the player page and API)
             from sawbones.application.service import Service
             from sawbones.interfaces.web.player_view import player_view
 

@@ -256,19 +256,19 @@ def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
     """Seed 000, Brûlure sévère: "Si cela n'est pas traité dans les 1d4 jours qui suivent, vous perdez une main";
     the deadline is the GM's secret unless the option reveal_deadline shows it on the player's page."""
     from sawbones.application.service import Service
-    from sawbones.interfaces.web import reports
+    from sawbones.interfaces.web.player_view import player_view
 
     assert cli("campaign", "create", "Burn", "--seed", "3").code == 0
     assert cli("character", "add", "Kit", "--max-hp", "20").code == 0
     cli("injure", "Kit", "--type", "fire", "--d20", "1", "--site", "hand")
     service = Service.open(db)
 
-    def timers():
-        return reports.player_doc(service, "Burn", "kit", "en")["character"]["injuries"][0]["timers"]
+    def burn(lang="en"):
+        return player_view(service, "Burn", "kit", lang)["character"]["injuries"][0]
 
-    assert "deadline_in" not in timers() and "deadline_at" not in timers()
+    assert not {"deadline_in", "deadline_at", "deadline_in_text", "timers"} & set(burn())
     assert cli("campaign", "set", "reveal_deadline", "true").code == 0
-    assert timers()["deadline_in"] > 0
+    assert burn()["deadline_in_text"].startswith("in ") and burn("fr")["deadline_in_text"].startswith("dans ")
 
 
 def test_stunned_until_the_gm_ends_the_combat(cli):

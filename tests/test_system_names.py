@@ -53,7 +53,7 @@ def test_the_dashboard_offers_spells_under_the_campaigns_names(rules):
 
 
 def test_a_waiting_fortitude_save_is_named_as_the_system_names_it(cli):
-    for system, name in (("pf1e", "Vigueur"), ("dnd5e", "sauvegarde de Constitution")):
+    for system, name in (("pf1e", "Vigueur"), ("dnd5e", "jet de sauvegarde de Constitution")):
         ok(cli("campaign", "create", system, "--system", system, "--seed", "5"))
         ok(cli("character", "add", "Ysolde", "--max-hp", "30"))
         ok(cli("expose", "Ysolde", "filth_fever", "--save", "1"))

@@ -44,8 +44,8 @@ W = Words("sentences", {
     "hp_changed": ("{who}: {hp} HP{max_hp}{cause}", "{who} : {hp} PV{max_hp}{cause}"),
     "max_hp": (" (max {max_hp})", " (max {max_hp})"),
     "noted": ("{who}: {moment}, nothing triggers", "{who} : {moment}, rien ne se déclenche"),
-    "noted_save": ("{who}: {source} — {save} save {total} vs DC {dc}, {verdict}{outcome}",
-                   "{who} : {source} — jet de {save} {total} contre DD {dc}, {verdict}{outcome}"),
+    "noted_save": ("{who}: {source} — {save} {total} vs DC {dc}, {verdict}{outcome}",
+                   "{who} : {source} — {save} {total} contre DD {dc}, {verdict}{outcome}"),
     "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
     "combat_end": ("End of combat: {ended} condition(s) ended", "Fin du combat : {ended} état(s) terminé(s)"),
     "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
@@ -95,15 +95,15 @@ W = Words("sentences", {
     "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),
     "affliction_contracted": ("{who} contracts {name}{facts}", "{who} contracte {name}{facts}"),
     "affliction_changed": ("{who}: {name} changes{facts}", "{who} : {name} évolue{facts}"),
-    "affliction_saved": ("{who}: {name}, {save} save {total} vs DC {dc}, {verdict}{facts}",
-                         "{who} : {name}, jet de {save} {total} contre DD {dc}, {verdict}{facts}"),
+    "affliction_saved": ("{who}: {name}, {save} {total} vs DC {dc}, {verdict}{facts}",
+                         "{who} : {name}, {save} {total} contre DD {dc}, {verdict}{facts}"),
     "affliction_recovered": ("{who}: {name}, rest recovery{facts}", "{who} : {name}, récupération par le repos{facts}"),
     "affliction_spell": ("{who}: {spell} on {name}{facts}", "{who} : {spell} sur {name}{facts}"),
-    "affliction_exposed": ("{who} is exposed to {name}: {save} save {total} vs DC {dc}, {verdict}",
-                           "{who} est exposé(e) à {name} : jet de {save} {total} contre DD {dc}, {verdict}"),
+    "affliction_exposed": ("{who} is exposed to {name}: {save} {total} vs DC {dc}, {verdict}",
+                           "{who} est exposé(e) à {name} : {save} {total} contre DD {dc}, {verdict}"),
     "affliction_removed": ("{who}: {name} is gone", "{who} : {name} a disparu"),
-    "save_pending": ("{who}: {name}, a {save} save (DC {dc}) waits for the player's die: {id}",
-                     "{who} : {name}, un jet de {save} (DD {dc}) attend le dé du joueur : {id}"),
+    "save_pending": ("{who}: {name}, a {save} (DC {dc}) waits for the player's die: {id}",
+                     "{who} : {name}, un {save} (DD {dc}) attend le dé du joueur : {id}"),
     "pending_cleared": ("waiting save {id} answered", "jet en attente {id} répondu"),
     "action_undone": ("action {action} undone", "action {action} annulée"),
     "unknown": ("{type}", "{type}"),
@@ -229,7 +229,9 @@ class _Ctx:
         return self.name(content, "afflictions")
 
     def save(self) -> str:
-        return save_name(self.rules, getattr(self.state, "system", ""), self.d.get("save") or "fortitude", self.lang)
+        from .save_words import save_roll
+
+        return save_roll(self.rules, self.d.get("save") or "fortitude", getattr(self.state, "system", None), self.lang)
 
     def verdict(self, ok: Any) -> str:
         return self.say("made" if ok else "failed")
@@ -242,15 +244,6 @@ class _Ctx:
     def facts(self) -> str:
         parts = [fact_text(f, self) for f in self.d.get("facts") or [] if isinstance(f, dict)]
         return (": " if self.lang == "en" else " : ") + ", ".join(parts) if parts else ""
-
-
-def save_name(rules: Any, system: str, save: str, lang: str) -> str:
-    """A save's bare name as the campaign's system calls it ("Fortitude" in Pathfinder, "Constitution" in 5e),
-    for sentences that say "{save} save" themselves (views.save_name says the whole thing)."""
-    from ..domain.engine.saves import sheet_key
-
-    key, ability = sheet_key(rules, system or "pf1e", save)
-    return named(rules, key, lang, "saves") if key in rules.saves else named(rules, ability, lang, "abilities")
 
 
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:

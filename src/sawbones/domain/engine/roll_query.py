@@ -158,6 +158,8 @@ class Answer:
                    "source": c.source.as_dict(rules, lang)}
             if c.superseded_by:
                 out["superseded_by"] = c.superseded_by
+                by = rules.conditions.get(c.superseded_by)
+                out["superseded_by_name"] = by.name(lang) if by else c.superseded_by
             if c.needs:
                 out["if"] = [describe_needs(n, rules, lang) for n in c.needs]
             return out

@@ -135,18 +135,25 @@ def read_check(character: Any, rules: Any, options: dict[str, Any], system: str,
 # ---------------------------------------------------------------- the breakdown (event data)
 
 
+def _names(name: Any) -> dict[str, Any]:
+    """A source's name in English (`name`, as event data always had it) and in each language (`names`), so
+    a French line says the content's French name."""
+    return {"name": name("en"), "names": {"en": name("en"), "fr": name("fr")}}
+
+
 def _source(source: Source, rules: Any) -> dict[str, Any]:
     if source.condition is None:
         ae = source.effect
         if ae is None:
             return {}
-        out = {"kind": ae.kind, "id": ae.source_id, "content_id": ae.content_id, "name": ae.name("en")}
+        out = {"kind": ae.kind, "id": ae.source_id, "content_id": ae.content_id, **_names(ae.name)}
         for key in ("stage", "track", "side", "site"):
             if ae.detail.get(key):
                 out[key] = ae.detail[key]
         return out
     cond = rules.conditions.get(source.condition)
-    out = {"kind": "condition", "id": source.condition, "name": cond.name("en") if cond else source.condition,
+    out = {"kind": "condition", "id": source.condition,
+           **(_names(cond.name) if cond else {"name": source.condition}),
            "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": o.name("en")}
                     for o in source.origins]}
     if source.via:
@@ -189,14 +196,15 @@ def describe(breakdown: dict[str, Any], lang: str = "en") -> str:
     fr = lang == "fr"
     parts = [f"{'fiche' if fr else 'sheet'} {breakdown.get('sheet', 0):+d}"]
     for line in breakdown.get("lines", ()):
-        name = line.get("source", {}).get("name", "?")
+        source = line.get("source", {})
+        name = (source.get("names") or {}).get(lang) or source.get("name", "?")
         if line["type"] == "modifier" and line.get("stacks", True):
             parts.append(f"{name} {line['value']:+d}")
         elif line["type"] in (ADVANTAGE, DISADVANTAGE):
             word = {ADVANTAGE: ("avantage", "advantage"), DISADVANTAGE: ("désavantage", "disadvantage")}[line["type"]]
-            parts.append(f"{name}: {word[0] if fr else word[1]}")
+            parts.append(f"{name} : {word[0]}" if fr else f"{name}: {word[1]}")
         elif line["type"] == "auto_fail":
-            parts.append(f"{name}: {'échec automatique' if fr else 'automatic failure'}")
+            parts.append(f"{name} : échec automatique" if fr else f"{name}: automatic failure")
     return ", ".join(parts)
 
 

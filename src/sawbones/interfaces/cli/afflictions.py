@@ -109,7 +109,7 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = _t("réussi", "success", lang) if d["succeeded"] else _t("raté", "failure", lang)
-            line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}: "
+            line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}{_t(' : ', ': ', lang)}"
                     f"{save_words.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
@@ -117,10 +117,10 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{describe(d['at'], lang)}] {character(d['character'])}: "
+            lines.append(f"[{describe(d['at'], lang)}] {character(d['character'])}{_t(' : ', ': ', lang)}"
                          + _t(f"jet en attente {d['id']} (DD {d['dc']})", f"save waiting {d['id']} (DC {d['dc']})", lang))
         elif e["type"] == "character_died":
-            lines.append(f"{character(d['character'])}: " + _t("MORT", "DEAD", lang))
+            lines.append(f"{character(d['character'])}{_t(' : ', ': ', lang)}" + _t("MORT", "DEAD", lang))
             totals["deaths"] += 1
         if e["type"] in SUMMARY_COUNTS:
             totals[SUMMARY_COUNTS[e["type"]]] = totals.get(SUMMARY_COUNTS[e["type"]], 0) + 1
@@ -270,7 +270,7 @@ def register(cli: click.Group) -> None:
         ok = _t("réussi", "succeeded", lang) if record["succeeded"] else _t("raté", "failed", lang)
         dose = {"initial": ("exposition", "exposure"), "extra": ("dose supplémentaire", "extra dose"),
                 "renewed": ("nouvelle exposition", "new exposure")}[record["dose"]]
-        lines = [f"{character.name} · {aname} ({_t(*dose, lang)}): "
+        lines = [f"{character.name} · {aname} ({_t(*dose, lang)}){_t(' : ', ': ', lang)}"
                  f"{_t('jet', 'save', lang)} {save_words.save_total(record, lang)} "
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:

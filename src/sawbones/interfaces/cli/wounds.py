@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from .. import save_words, views
+from ...i18n import Words
 
 
 # ---------------------------------------------------------------- read models
@@ -114,6 +115,34 @@ def roll_context(rules: Any, roll: str, **given: Any) -> Any:
                              param_hint="ROLL")
 
 
+ROLL = Words("mods_roll", {
+    "attack": ("attack", "attaque"), "damage": ("damage", "dégâts"), "check": ("check", "test"),
+    "skill": ("skill check", "test de compétence"), "save": ("save", "jet de sauvegarde"),
+    "initiative": ("initiative", "initiative"), "ac": ("armour class", "classe d'armure"),
+    "concentration": ("concentration", "concentration"), "spell_dc": ("spell save DC", "DD des sorts"),
+    "caster_level": ("caster level", "niveau de lanceur de sorts"),
+    "left": ("left hand", "main gauche"), "right": ("right hand", "main droite"), "both": ("both hands", "deux mains"),
+    "ranged": ("ranged", "à distance"), "melee": ("melee", "au corps à corps"),
+    "sight": ("sight", "vue"), "hearing": ("hearing", "ouïe"),
+})
+
+
+def roll_title(rules: Any, system: str, roll: dict[str, Any], lang: str) -> list[str]:
+    """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
+    if roll.get("save"):
+        head = [save_words.save_roll(rules, roll["save"], system, lang)]
+    elif roll.get("skill") in rules.skills:
+        head = [rules.skills[roll["skill"]].name(lang)]
+    elif roll.get("skill"):
+        head = [ROLL.say(roll["kind"], lang), str(roll["skill"])]
+    else:
+        head = [ROLL.say(roll["kind"], lang)] if roll["kind"] in ROLL else [str(roll["kind"])]
+        if roll.get("ability") in rules.abilities:
+            head.append(rules.abilities[roll["ability"]].name(lang))
+    return head + [ROLL.say(str(roll[k]), lang) if str(roll[k]) in ROLL else str(roll[k])
+                   for k in ("range", "hand", "sense") if roll.get(k)]
+
+
 def _source(src: dict[str, Any]) -> str:
     if src.get("kind") == "condition":
         origins = ", ".join(o["name"] for o in src.get("from", ()))
@@ -124,19 +153,21 @@ def _source(src: dict[str, Any]) -> str:
     return f"{src['name']}{stage} [{src['kind']} {src['id']}]"
 
 
-def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
+def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
     from ...domain.engine.clock import describe
 
     roll = doc["roll"]
-    what = [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range", "hand", "sense") if roll.get(k)]
-    con.print(f"[bold]{escape(name)}[/] · {' · '.join(what)} ({doc['system']})")
+    what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
+                                                                          "hand", "sense") if roll.get(k)]
+    colon = " : " if lang == "fr" else ": "
+    con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({doc['system']})")
     mode = {"normal": _fr(lang, "normal", "normal"), "advantage": _fr(lang, "avantage", "advantage"),
             "disadvantage": _fr(lang, "désavantage", "disadvantage")}[doc["mode"]]
     fail = " · [bold red]" + _fr(lang, "ÉCHEC AUTOMATIQUE", "AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
     con.print(f"  {_fr(lang, 'modificateur', 'modifier')} [bold]{doc['modifier']:+d}[/] · "
-              f"{_fr(lang, 'jet', 'roll')}: [bold]{mode}[/]{fail}")
+              f"{_fr(lang, 'jet', 'roll')}{colon}[bold]{mode}[/]{fail}")
     for m in doc["modifiers"]:
         style = "" if m.get("stacks", True) else "[dim]"
         tail = "" if m.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
@@ -145,7 +176,7 @@ def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
     for key, label in (("advantage", ("avantage", "advantage")), ("disadvantage", ("désavantage", "disadvantage")),
                        ("auto_fails", ("échec automatique", "automatic failure"))):
         for line in doc[key]:
-            con.print(f"  {label[0] if lang == 'fr' else label[1]}: {escape(_source(line['source']))}")
+            con.print(f"  {label[0] if lang == 'fr' else label[1]}{colon}{escape(_source(line['source']))}")
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
         con.print("  " + _fr(lang, "avantage et désavantage s'annulent", "advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
@@ -161,12 +192,13 @@ def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any) -> None:
                   f"{escape(_fr(lang, ' ou ', ' or ').join(line['if']))}")
     for cond in doc["conditions"]:
         mark = "" if cond["matters"] else "[dim]"
-        sup = f" ({_fr(lang, 'remplacé par', 'replaced by')} {cond['superseded_by']})" if cond.get("superseded_by") else ""
-        con.print(f"  {mark}{_fr(lang, 'état', 'condition')}: {escape(_source(cond['source']))}{sup}")
+        by = cond.get("superseded_by_name") or cond.get("superseded_by")
+        sup = f" ({_fr(lang, 'remplacé par', 'replaced by')} {by})" if by else ""
+        con.print(f"  {mark}{_fr(lang, 'état', 'condition')}{colon}{escape(_source(cond['source']))}{sup}")
         if cond["matters"] and cond["reading"]:
             con.print(f"     {escape(cond['reading'])}")
     for line in doc["restrictions"]:
-        con.print(f"  {_fr(lang, 'restriction', 'restriction')}: {escape(line['text'])} — {escape(_source(line['source']))}")
+        con.print(f"  {_fr(lang, 'restriction', 'restriction')}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["triggers"]:
         con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["notes"]:
@@ -320,4 +352,5 @@ def register(cli: click.Group) -> None:
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
         doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
-        env.emit(doc, partial(render_answer, doc, character.name, env.lang))
+        env.emit(doc, partial(render_answer, doc, character.name, env.lang,
+                              title=roll_title(rules, state.system, doc["roll"], env.lang)))

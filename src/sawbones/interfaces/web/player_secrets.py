@@ -73,3 +73,16 @@ def player_line(event: dict[str, Any], text: str, character: Any, unknown: dict[
     if about_unknown(event, unknown):
         return W.say("secret_event", lang, who=character.name)
     return text
+
+
+SECRET_KEYS = frozenset({"rolls", "d20", "deadline_at", "deadline_in", "seed", "notes", "next_save", "remaining",
+                         "failures", "pending", "onset_stages", "hidden", "secret"})
+
+
+def scrub(value: Any, hidden: frozenset[str] = SECRET_KEYS) -> Any:
+    """A document without the keys a player may not read (hidden rolls, secret deadlines, GM notes), at any depth."""
+    if isinstance(value, dict):
+        return {k: scrub(v, hidden) for k, v in value.items() if k not in hidden}
+    if isinstance(value, list):
+        return [scrub(v, hidden) for v in value]
+    return value

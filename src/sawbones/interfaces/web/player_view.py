@@ -15,14 +15,12 @@ from .. import log_view, save_words, views
 from ...domain.engine.clock import describe, describe_in
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
-from .player_secrets import W as SECRET, mask, player_line, symptoms, unknown_afflictions
-from .reports import SECRET_KEYS, _scrub
+from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
 
 W = Words("player_view", {
     "attack_left": ("Attack (left hand)", "Attaque (main gauche)"),
     "attack_right": ("Attack (right hand)", "Attaque (main droite)"),
     "attack_ranged": ("Ranged attack", "Attaque à distance"),
-    "save": ("{save} save", "Jet de {save}"),
     "perception": ("Perception", "Perception"),
     "check_dex": ("Dexterity check", "Test de Dextérité"),
     "check_str": ("Strength check", "Test de Force"),
@@ -49,16 +47,25 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
     from ...domain.engine.roll_query import query
 
     asked = _rolls()
-    for save in (s for s in rules.saves.values() if s.system == state.system):
-        asked.insert(3, (f"save_{save.id}", {"kind": "save", "save": save.id}))
+    asked[3:3] = [(f"save_{save}", {"kind": "save", "save": save})
+                  for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
         answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
-        label = (W.say("save", lang, save=save_words.save_name(rules, fields["save"], state.system, lang).split(" (")[0])
-                 if key.startswith("save_") else W.say(key, lang))
+        said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
+        label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
     return out
+
+
+def shared_restrictions(rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The restrictions every roll shares ("cannot move or speak", from Paralyzed): said once on the page."""
+    def said(line: dict[str, Any]) -> tuple[Any, Any]:
+        return line.get("text"), line.get("source", {}).get("name")
+
+    common = set.intersection(*({said(x) for x in r.get("restrictions") or []} for r in rolls)) if rolls else set()
+    return [x for x in rolls[0].get("restrictions") or [] if said(x) in common] if common else []
 
 
 def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[str, Any]:
@@ -170,8 +177,9 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
     me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
-    me["wounds"] = [_scrub(wound_doc(w, rules, options, lang), SECRET_KEYS) for w in character.wounds]
+    me["wounds"] = [scrub(wound_doc(w, rules, options, lang)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
+    rolls = rolls_doc(character, state, rules, options, lang, unknown)
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
@@ -180,6 +188,6 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,
                                                                       "text": describe(state.clock, lang)},
-            "character": me, "rolls": rolls_doc(character, state, rules, options, lang, unknown),
+            "character": me, "rolls": rolls, "restrictions": shared_restrictions(rolls),
             "since": since_doc(service, loaded, character, rules, unknown, since, lang),
             "prompts": prompts_doc(state, rules, options, character.id, lang), "party": party}

@@ -1,5 +1,5 @@
 """Read models of the web app, built from the CLI's (views.py, cli_tracks.py): what an action did, in
-lines for people; the GM dashboard; what a player may know of their character."""
+lines for people; the GM dashboard (the player's view is player_view.py)."""
 
 from __future__ import annotations
 
@@ -98,38 +98,3 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
                                                "in_text": describe_in(max(0, due - state.clock), lang)},
         "pending": pending_list(state, rules, lang), "log": log,
     }
-
-
-# ------------------------------------------------------------------ the player's view
-
-SECRET_KEYS = frozenset({"rolls", "d20", "deadline_at", "deadline_in", "seed", "notes", "next_save", "remaining",
-                         "failures", "pending", "onset_stages", "hidden", "secret"})
-PLAYER_FIELDS = ("id", "name", "hp", "max_hp", "dead", "stable", "hit_dice", "hit_dice_max", "hit_die", "body",
-                 "injuries", "wounds", "afflictions", "conditions")
-
-
-DEADLINE_KEYS = frozenset({"deadline_at", "deadline_in"})  # shown to the player with the option reveal_deadline
-
-
-def _scrub(value: Any, hidden: frozenset = SECRET_KEYS) -> Any:
-    if isinstance(value, dict):
-        return {k: _scrub(v, hidden) for k, v in value.items() if k not in hidden}
-    if isinstance(value, list):
-        return [_scrub(v, hidden) for v in value]
-    return value
-
-
-def player_doc(service: Any, campaign: str, character_id: str, lang: str) -> dict[str, Any] | None:
-    """What the player may know: no secret deadlines, no hidden rolls, no GM notes, no save schedule."""
-    loaded = service.load(campaign)
-    state = loaded.state
-    character = next((c for c in state.characters if c.id == character_id), None)
-    if character is None:
-        return None
-    ctx = service.context(loaded)
-    doc = views.character_doc(character, state, ctx.rules, lang)
-    doc["conditions"] = views.conditions_of(character, ctx.rules, ctx.options, lang)
-    hidden = SECRET_KEYS - DEADLINE_KEYS if ctx.options.get("reveal_deadline") else SECRET_KEYS
-    player = {key: _scrub(doc[key], hidden) for key in PLAYER_FIELDS if key in doc}
-    return {"campaign": state.name, "clock": state.clock, "clock_text": describe(state.clock, lang),
-            "head": loaded.head, "character": player}

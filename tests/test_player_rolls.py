@@ -93,3 +93,17 @@ def test_reveal_is_undone_like_any_action(table, db):
     assert known() is True
     cli("undo")
     assert known() is False
+
+
+def test_the_gms_pending_list_says_whose_die_each_save_waits_for(table):
+    """The GM reads at a glance which saves the players roll on their pages, and which are theirs to type
+    (in both languages)."""
+    cli = table
+    cli("campaign", "set", "who_rolls", "players")
+    cli("advance", "1d")
+    lines = cli("pending").out.splitlines()
+    cora = lines[lines.index(next(x for x in lines if "Cora" in x)) + 1]
+    gob = lines[lines.index(next(x for x in lines if "Gob" in x)) + 1]
+    assert "waits for the player's die" in cora and "answer:" not in cora
+    assert gob.strip().startswith("answer: sawbones answer")
+    assert "attend le dé du joueur" in cli("--lang", "fr", "pending").out

@@ -251,7 +251,7 @@ class Removed(Doc):
 class PlayerLink(Doc):
     character: str
     token: str
-    url: str = Field(description="The read-only player page (path).")
+    url: str = Field(description="The player's page (path): their character, and the saves routed to them.")
 
 
 class PlayerLinkRevoked(Doc):

@@ -3,7 +3,7 @@
 Forms post to the same actions as the API (actions.py), then redirect back (POST-redirect-GET)
 with what happened as a flash message (kept on the server). The GM is known by a signed cookie set
 when they open a one-time sign-in link /c/{campaign}?code=CODE (pages_access.py); players get
-read-only links /p/{token} (access.py). Query parameters are validated: a bad one is a 422 page.
+links /p/{token} (access.py; their pages in pages_player.py). Query parameters are validated: a bad one is a 422 page.
 """
 
 from __future__ import annotations

@@ -196,3 +196,28 @@ def test_status_on_sqlite_imports_no_sqlalchemy(tmp_path):
             "print(sorted(m for m in ('sqlalchemy', 'alembic') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_status_with_a_warm_content_cache_imports_no_pydantic(tmp_path):
+    """Content models are plain dataclasses: the checked content cache unpickles without pydantic, which only
+    validates content when it is checked (a cache miss, `rules check`). `status` on SQLite with the cache warm
+    imports neither pydantic nor PyYAML."""
+    import os
+    import subprocess
+    import sys
+
+    from sawbones.interfaces.cli import main
+
+    db = str(tmp_path / "c.db")
+    assert main(["--db", db, "campaign", "create", "Tale"]) == 0
+    assert main(["--db", db, "character", "add", "Aria", "--max-hp", "12"]) == 0
+    assert main(["--db", db, "damage", "Aria", "13", "fire"]) == 0  # an injury: content is read to show it
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    env.pop("SAWBONES_NO_CONTENT_CACHE", None)
+    code = ("import sys\nfrom sawbones.interfaces.cli import main\n"
+            f"assert main(['--db', {db!r}, 'status']) == 0\n"
+            "print(sorted(m for m in ('pydantic', 'pydantic_core', 'yaml') if m in sys.modules))")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+            for _ in range(2)]  # the first checks the content and writes the cache, the second reads it
+    assert "pydantic" in runs[0]  # the cold run validated the content: the check below can fail
+    assert runs[1].strip().splitlines()[-1] == "[]"

@@ -8,6 +8,7 @@ import pytest
 
 from sawbones.application.service import Context
 from sawbones.content import schema as s
+from sawbones.content.models import validate
 from sawbones.content.loader import load_rules
 from sawbones.domain.engine import effects
 from sawbones.domain.wounds import rules as w
@@ -52,9 +53,9 @@ def give(monkeypatch):
 
     def add(effect, kind="affliction", source_id="x1", content_id="test", name="Test", **detail):
         if isinstance(effect, dict):
-            effect = s.ConditionEffect.model_validate(effect) if effect["type"] == "condition" else \
-                {"modifier": s.Modifier, "advantage": s.Advantage, "disadvantage": s.Advantage,
-                 "auto_fail": s.AutoFail, "ability": s.AbilityChange}[effect["type"]].model_validate(effect)
+            effect = validate(s.ConditionEffect, effect) if effect["type"] == "condition" else \
+                validate({"modifier": s.Modifier, "advantage": s.Advantage, "disadvantage": s.Advantage,
+                          "auto_fail": s.AutoFail, "ability": s.AbilityChange}[effect["type"]], effect)
         extra.append(ActiveEffect(effect, kind, source_id, content_id, s.Text(fr=name, en=name), detail))
 
     return add

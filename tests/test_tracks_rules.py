@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from sawbones.application.service import Context
+from sawbones.content import models
 from sawbones.content.loader import load_rules
 from sawbones.domain.afflictions.rules import AfflictionState, poison_damage, step
 from sawbones.domain.engine.effects import active_effects
@@ -76,7 +77,7 @@ def test_no_end_state_caps_and_keeps_saving():
 def _slow_cure_rules():
     """The catalog with a centipede poison that needs 3 saves to cure (so successes can come between failures)."""
     defn = RULES.afflictions["small_centipede_poison"]
-    slow = defn.model_copy(update={"cure": defn.cure.model_copy(update={"consecutive_saves": 3})})
+    slow = models.replace(defn, cure=models.replace(defn.cure, consecutive_saves=3))
     return replace(RULES, sections={**RULES.sections, "afflictions": {**RULES.afflictions, slow.id: slow}})
 
 

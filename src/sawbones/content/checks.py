@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from pydantic import BaseModel
-
 from .. import dice
 from ..errors import ContentError, DiceError
 from . import schema as s
+from .models import field_names, is_model
 from .schema import singular
 
 if TYPE_CHECKING:
@@ -23,10 +22,10 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 def _walk(node: Any, path: str) -> Iterator[tuple[str, Any]]:
-    """Every pydantic model inside node, with its path."""
-    if isinstance(node, BaseModel):
+    """Every content model inside node, with its path."""
+    if is_model(node):
         yield path, node
-        for name in type(node).model_fields:
+        for name in field_names(node):
             yield from _walk(getattr(node, name), f"{path}.{name}")
     elif isinstance(node, (tuple, list)):
         for i, item in enumerate(node):
@@ -73,7 +72,7 @@ class _Checker:
             self.fail(section, entry_id, path, f"d20 faces {missing} are not covered by any row")
 
     # ------------------------------------------------------------ per model type
-    def model(self, section: str, entry_id: str, path: str, m: BaseModel) -> None:
+    def model(self, section: str, entry_id: str, path: str, m: Any) -> None:
         if isinstance(m, s.Guarded) or isinstance(m, s.NoteEffect):
             for key in m.if_option:
                 self.need(section, entry_id, f"{path}.if_option", "options", key)

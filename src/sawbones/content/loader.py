@@ -14,10 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from pydantic import BaseModel, ValidationError
-
 from ..errors import ContentError
 from .checks import check_rules
+from .models import Invalid, validate
 from .rules import Rules
 from .schema import SECTIONS, ContentFile
 
@@ -78,7 +77,7 @@ _UNION_TAGS = {
 
 def _describe(error: Any) -> str:  # a pydantic ErrorDetails
     kind = error.get("type", "")
-    if kind == "extra_forbidden":
+    if kind in ("extra_forbidden", "unexpected_keyword_argument"):  # a model's, a dataclass's
         return "unknown key"
     if kind == "missing":
         return "missing required key"
@@ -86,6 +85,8 @@ def _describe(error: Any) -> str:  # a pydantic ErrorDetails
         ctx = error.get("ctx", {})
         return f"unknown effect type {ctx.get('tag')!r} (expected one of {ctx.get('expected_tags')})"
     msg = error.get("msg", "invalid")
+    if kind == "dataclass_type":  # said as pydantic says it of a model (errors_fr.py knows these words)
+        msg = f"Input should be a valid dictionary or instance of {error.get('ctx', {}).get('class_name')}"
     return f"{msg} (got {error.get('input')!r})" if "input" in error and not isinstance(error["input"], (dict, list)) else msg
 
 
@@ -108,10 +109,10 @@ def parse_file(path: Path, label: str) -> ContentFile:
     if not isinstance(raw, dict):
         raise ContentError(f"a content file must be a mapping of sections, not {type(raw).__name__}", label)
     try:
-        return ContentFile.model_validate(raw)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return validate(ContentFile, raw)
+    except Invalid as exc:
+        first = exc.errors[0]
+        more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
         raise ContentError(_describe(first) + more, f"{label}: {_format_loc(raw, first['loc'])}") from None
 
 
@@ -195,7 +196,7 @@ def _cache_path(version: str) -> Path | None:
         return None
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
     code = hashlib.sha256()
-    for module in ("schema.py", "schema_base.py", "schema_effects.py", "checks.py", "loader.py", "rules.py"):
+    for module in ("schema.py", "schema_base.py", "schema_effects.py", "models.py", "checks.py", "loader.py", "rules.py"):
         code.update((Path(__file__).parent / module).read_bytes())
     return base / f"rules-{version}-{code.hexdigest()[:12]}.pickle"
 
@@ -225,6 +226,3 @@ def _write_cache(version: str, rules: Rules) -> None:
     except OSError:
         pass  # a read-only home: no cache, same rules
 
-
-def dump(model: BaseModel) -> dict[str, Any]:
-    return model.model_dump(mode="json", by_alias=True, exclude_defaults=True)

@@ -6,14 +6,13 @@ Models are strict (unknown keys and wrong types are errors) and frozen. Cross-fi
 
 from __future__ import annotations
 
+from dataclasses import field, fields
 from typing import Annotated, Any, Literal
-
-from pydantic import Field
 
 # the base vocabulary and the effects are re-exported: content is read as `schema.X` everywhere
 from .schema_base import (Ability as Ability, Lang as Lang, Side as Side, TimeUnit as TimeUnit, SystemId as SystemId,
                           Slug as Slug, D20Range as D20Range, DiceText as DiceText, RollKind as RollKind,
-                          WhileFlag as WhileFlag, Strict as Strict, Text as Text, Rolls as Rolls)
+                          WhileFlag as WhileFlag, Check as Check, Strict as Strict, model as model, Text as Text, Rolls as Rolls)
 from .schema_effects import (Guarded as Guarded, Modifier as Modifier, Advantage as Advantage, AutoFail as AutoFail,
                              ConditionEffect as ConditionEffect, AbilityChange as AbilityChange, Speed as Speed,
                              Restriction as Restriction, Carrying as Carrying, MaxBonus as MaxBonus,
@@ -24,44 +23,51 @@ from .schema_effects import (Guarded as Guarded, Modifier as Modifier, Advantage
 # ---------------------------------------------------------------- vocabulary
 
 
+@model
 class Named(Strict):
     id: Slug
     name: Text
 
 
+@model
 class ConditionDef(Named):
     systems: tuple[SystemId, ...] = ("dnd5e", "pf1e")
     text: Text | None = None
 
 
+@model
 class RestrictionDef(Strict):
     id: Slug
     text: Text
 
 
+@model
 class SkillDef(Named):
     system: SystemId
     ability: Ability
-    maps_to: dict[SystemId, Slug] = Field(default_factory=dict)
+    maps_to: dict[SystemId, Slug] = field(default_factory=dict)
 
 
+@model
 class SaveDef(Named):
     system: SystemId
     ability: Ability  # the 5e reading: Fortitude -> Con save
-    maps_to: dict[SystemId, Slug] = Field(default_factory=dict)
+    maps_to: dict[SystemId, Slug] = field(default_factory=dict)
 
 
+@model
 class SpellDef(Named):
     systems: tuple[SystemId, ...]
     injury_tier: Slug | None = None  # the magic tier this spell reaches for lingering injuries
     # the spell's name in a system where it differs (PF French: heal is "Guérison suprême", not 5e "Guérison")
-    system_names: dict[SystemId, Text] = Field(default_factory=dict)
+    system_names: dict[SystemId, Text] = field(default_factory=dict)
 
     def title(self, lang: str, system: str | None = None) -> str:
         """The spell's name as this game system's books give it."""
         return (self.system_names.get(system) or self.name)(lang)  # type: ignore[call-overload]
 
 
+@model
 class DyingCheck(Strict):
     """Each turn a dying character who is not stable makes this check; a failure loses hit points."""
 
@@ -71,6 +77,7 @@ class DyingCheck(Strict):
     hp_loss: DiceText = "1"
 
 
+@model
 class HitPointModel(Strict):
     """How hit points behave in one game system: how low they go, when the character is dying or dead."""
 
@@ -87,6 +94,7 @@ class HitPointModel(Strict):
 # ---------------------------------------------------------------- lingering injuries (5e)
 
 
+@model
 class TreatmentTime(Strict):
     amount: DiceText | None = None  # "10", "2d4"; None when taken from an option
     unit: TimeUnit
@@ -94,25 +102,29 @@ class TreatmentTime(Strict):
     from_option: Slug | None = None  # e.g. critical_bedrest
 
 
+@model
 class Treatment(Strict):
     dc: int
     time: TreatmentTime
     text: Text
 
 
+@model
 class MagicTier(Named):
-    rank: Annotated[int, Field(ge=1)]
+    rank: Annotated[int, Check(ge=1)]
 
 
+@model
 class TierChoice(Strict):
     """The magic that heals a severity, chosen by a campaign option: option value -> the tiers that heal it."""
 
     option: Slug
-    tiers: dict[str, Annotated[tuple[Slug, ...], Field(min_length=1)]]
+    tiers: dict[str, Annotated[tuple[Slug, ...], Check(min_length=1)]]
 
 
+@model
 class Severity(Named):
-    rank: Annotated[int, Field(ge=1)]
+    rank: Annotated[int, Check(ge=1)]
     untreated: Text
     rests: tuple[Literal["long_rest", "hit_die"], ...] = ()
     treatment: Treatment
@@ -121,18 +133,21 @@ class Severity(Named):
     magic_text: Text
 
 
+@model
 class Band(Strict):
     d20: D20Range
     severity: Slug
 
 
+@model
 class BandSet(Strict):
     """How one d20 maps to a severity (standard bands, or the lenient variant)."""
 
     id: Literal["standard", "lenient"]
-    bands: Annotated[tuple[Band, ...], Field(min_length=1)]
+    bands: Annotated[tuple[Band, ...], Check(min_length=1)]
 
 
+@model
 class InjuryDef(Named):
     """One injury, shared by every table row that names it."""
 
@@ -141,6 +156,7 @@ class InjuryDef(Named):
     magic_tier: Slug | None = None  # overrides the severity's tier (lost parts need regenerate)
 
 
+@model
 class InjuryRow(Strict):
     d20: D20Range
     injury: Slug
@@ -149,20 +165,22 @@ class InjuryRow(Strict):
     text: Text  # the row's full text, as in the seed (typos fixed)
 
 
+@model
 class DamageTable(Named):
     """The injury table of one damage type (its id is the damage type's id)."""
 
-    rows: Annotated[tuple[InjuryRow, ...], Field(min_length=1)]
+    rows: Annotated[tuple[InjuryRow, ...], Check(min_length=1)]
 
 
 # ---------------------------------------------------------------- localized wounds (3.5)
 
 
+@model
 class BodyPart(Named):
     sides: tuple[Side, ...] = ()
     affects: Text  # the seed's "Affecte" cell
     penalty: int = -2
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
     both_sides_condition: Slug | None = None
     notes: tuple[NoteEffect, ...] = ()
 
@@ -170,6 +188,7 @@ class BodyPart(Named):
 # ---------------------------------------------------------------- progression tracks (PF1)
 
 
+@model
 class Stage(Named):
     text: Text | None = None
     effects: tuple[Effect, ...] = ()
@@ -177,57 +196,64 @@ class Stage(Named):
     end_state: bool = False
 
 
+@model
 class Track(Named):
     kind: Literal["disease", "poison", "special"]
-    stages: Annotated[tuple[Stage, ...], Field(min_length=2)]
+    stages: Annotated[tuple[Stage, ...], Check(min_length=2)]
     end_state: Slug | None = None  # the stage id that ends the track; None: no end state
     cumulative: bool = True
 
 
+@model
 class Duration(Strict):
-    amount: Annotated[int, Field(ge=1)]
+    amount: Annotated[int, Check(ge=1)]
     unit: TimeUnit
 
 
+@model
 class Frequency(Strict):
-    every: Annotated[int, Field(ge=1)] = 1
+    every: Annotated[int, Check(ge=1)] = 1
     unit: TimeUnit
-    count: Annotated[int, Field(ge=1)] | None = None  # None: until cured
+    count: Annotated[int, Check(ge=1)] | None = None  # None: until cured
 
 
+@model
 class Cure(Strict):
-    consecutive_saves: Annotated[int, Field(ge=1)] | None = None
+    consecutive_saves: Annotated[int, Check(ge=1)] | None = None
     magic_only: bool = False
     spells: tuple[Slug, ...] = ()
     within: Duration | None = None  # the spells must land within this time of each other
     text: Text
     # heal (TRK-9: "works for both") cures this affliction; or only under these option values
     heal_cures: bool = True
-    heal_cures_if_option: dict[Slug, Any] = Field(default_factory=dict)
+    heal_cures_if_option: dict[Slug, Any] = field(default_factory=dict)
 
 
+@model
 class RecoveryFloor(Strict):
     """A stage the victim cannot recover past (by rest, saves or the usual spells) without `lifted_by`."""
 
     floor: Slug | None = None  # the best stage reachable; None: the stage the victim is on (no recovery)
     once_reached: Slug | None = None  # applies only once a track has reached this stage (None: always)
-    lifted_by: Annotated[tuple[Slug, ...], Field(min_length=1)]  # spells that bring the victim to healthy
-    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    lifted_by: Annotated[tuple[Slug, ...], Check(min_length=1)]  # spells that bring the victim to healthy
+    if_option: dict[Slug, Any] = field(default_factory=dict)
     note: Text | None = None
 
 
+@model
 class FailuresPerStage(Strict):
     after: Slug  # from this stage on
-    count: Annotated[int, Field(ge=2)]
+    count: Annotated[int, Check(ge=2)]
 
 
+@model
 class Affliction(Named):
     kind: Literal["disease", "poison"]
-    vectors: Annotated[tuple[Literal["injury", "contact", "inhaled", "ingested"], ...], Field(min_length=1)]
+    vectors: Annotated[tuple[Literal["injury", "contact", "inhaled", "ingested"], ...], Check(min_length=1)]
     vectors_original: tuple[Literal["injury", "contact", "inhaled", "ingested"], ...] = ()
     save: Slug = "fortitude"
-    dc: Annotated[int, Field(ge=1, le=60)]
-    tracks: Annotated[tuple[Slug, ...], Field(min_length=1)]
+    dc: Annotated[int, Check(ge=1, le=60)]
+    tracks: Annotated[tuple[Slug, ...], Check(min_length=1)]
     start_stage: Slug | None = None  # default: the first stage after healthy
     onset: Duration | None = None
     frequency: Frequency
@@ -241,13 +267,15 @@ class Affliction(Named):
 # ---------------------------------------------------------------- roll readings (the roll query)
 
 
+@model
 class RollNote(Strict):
     """Text the GM must read when a roll matches (e.g. "50% miss chance" on a blinded PF attack)."""
 
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
     text: Text
 
 
+@model
 class SystemReading(Strict):
     """What a condition does to rolls in one game system: its own rule, or the reading sawbones chose."""
 
@@ -257,6 +285,7 @@ class SystemReading(Strict):
     supersedes: tuple[Slug, ...] = ()  # conditions whose reading this one replaces (exhausted > fatigued)
 
 
+@model
 class ConditionReading(Strict):
     """A condition's reading in each game system (id: the condition's id)."""
 
@@ -268,16 +297,18 @@ class ConditionReading(Strict):
         return getattr(self, system, None)
 
 
+@model
 class SkillSense(Strict):
     """The senses a skill relies on (id: the skill's id): Spot is sight, Listen hearing, Perception both."""
 
     id: Slug
-    senses: Annotated[tuple[Literal["sight", "hearing"], ...], Field(min_length=1)]
+    senses: Annotated[tuple[Literal["sight", "hearing"], ...], Check(min_length=1)]
 
 
 # ---------------------------------------------------------------- options
 
 
+@model
 class OptionDef(Strict):
     id: Slug
     group: Literal["general", "injuries", "wounds", "tracks"]
@@ -286,14 +317,15 @@ class OptionDef(Strict):
     choices: tuple[str, ...] = ()
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
-    durations: dict[str, str] = Field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat
-    not_modelled: dict[str, Text] = Field(default_factory=dict)  # choice -> why the engine refuses it
+    durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat
+    not_modelled: dict[str, Text] = field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
 
 
 # ---------------------------------------------------------------- one content file
 
 
+@model
 class ContentFile(Strict):
     """Any content file: a mapping of sections, each a list of entries with an id.
 
@@ -320,7 +352,7 @@ class ContentFile(Strict):
     skill_senses: tuple[SkillSense, ...] = ()
 
 
-SECTIONS: tuple[str, ...] = tuple(ContentFile.model_fields)
+SECTIONS: tuple[str, ...] = tuple(f.name for f in fields(ContentFile))
 
 
 def singular(section: str) -> str:

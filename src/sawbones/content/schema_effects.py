@@ -3,37 +3,41 @@ per `type` (schema.py re-exports them all: read them as `schema.X`)."""
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field
-
-from .schema_base import Ability, DiceText, Rolls, Slug, Strict, Text, WhileFlag
+from .schema_base import Ability, Check, DiceText, Rolls, Slug, Strict, Text, WhileFlag, model
 
 
+@model
 class Guarded(Strict):
     """Fields every effect has: when it applies."""
 
-    while_: tuple[WhileFlag, ...] = Field(default=(), alias="while")
-    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    while_: tuple[WhileFlag, ...] = ()  # "while" in the files (schema_base.ALIASES)
+    if_option: dict[Slug, Any] = field(default_factory=dict)
     note: Text | None = None
 
 
+@model
 class Modifier(Guarded):
     type: Literal["modifier"]
     value: int
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
+@model
 class Advantage(Guarded):
     type: Literal["advantage", "disadvantage"]
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
+@model
 class AutoFail(Guarded):
     type: Literal["auto_fail"]
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
+@model
 class ConditionEffect(Guarded):
     type: Literal["condition"]
     condition: Slug
@@ -43,6 +47,7 @@ class ConditionEffect(Guarded):
     duration_option: Slug | None = None
 
 
+@model
 class AbilityChange(Guarded):
     type: Literal["ability"]
     ability: Ability
@@ -50,6 +55,7 @@ class AbilityChange(Guarded):
     minimum: int = 1
 
 
+@model
 class Speed(Guarded):
     type: Literal["speed"]
     multiplier: float | None = None
@@ -57,11 +63,13 @@ class Speed(Guarded):
     set_ft: int | None = None
 
 
+@model
 class Restriction(Guarded):
     type: Literal["restriction"]
     restriction: Slug
 
 
+@model
 class Carrying(Guarded):
     """Carrying capacity times `multiplier` (outside the sheet: a note), and at least `min_load`: the roll query
     brings the condition `<min_load>_load` (medium_load, heavy_load), whose reading says what the load does."""
@@ -71,20 +79,23 @@ class Carrying(Guarded):
     min_load: Literal["light", "medium", "heavy"] | None = None
 
 
+@model
 class MaxBonus(Guarded):
     """An ability's modifier counts at most `cap` on these rolls (PF1 load or armour: maximum Dex bonus to AC)."""
 
     type: Literal["max_bonus"]
     ability: Ability
     cap: int
-    rolls: Annotated[tuple[Rolls, ...], Field(min_length=1)]
+    rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
+@model
 class SaveSpec(Strict):
     save: Slug  # an ability id (5e: "con") or a named save (pf1e: "fortitude")
     dc: int | Literal["affliction"]
 
 
+@model
 class Outcome(Strict):
     """What a trigger does. Every field is optional; at least one must be set."""
 
@@ -96,7 +107,7 @@ class Outcome(Strict):
     stable: bool | None = None  # after the HP loss the character is stable (true: no dying rules) or not
     extra_damage: DiceText | None = None
     max_hp_loss: DiceText | None = None
-    ability_loss: dict[Ability, DiceText] = Field(default_factory=dict)
+    ability_loss: dict[Ability, DiceText] = field(default_factory=dict)
     poison_damage: bool = False  # the affliction's (DC - 10) / 2
     lose_part: Literal["eye", "hand", "foot", "site"] | None = None
     become: Slug | None = None  # turns into another injury (an injury id)
@@ -113,6 +124,7 @@ class Outcome(Strict):
         return self == Outcome()
 
 
+@model
 class Trigger(Guarded):
     type: Literal["trigger"]
     on: Literal[
@@ -130,7 +142,7 @@ class Trigger(Guarded):
         "stage_entered",
     ]
     deadline_days: DiceText | None = None  # for on: deadline
-    chance: Annotated[int, Field(ge=1, le=100)] | None = None  # percent
+    chance: Annotated[int, Check(ge=1, le=100)] | None = None  # percent
     save: SaveSpec | None = None  # the outcome happens when this save fails
     # on: stage_entered inside an affliction: fires when one of its tracks reaches this stage or passes it
     stage: Slug | None = None
@@ -139,15 +151,17 @@ class Trigger(Guarded):
     outcome: Outcome
 
 
+@model
 class NoteEffect(Strict):
     """A rule that stays text: shown to the GM, never applied by the engine."""
 
     type: Literal["note"]
     text: Text
     reason: Text
-    if_option: dict[Slug, Any] = Field(default_factory=dict)
+    if_option: dict[Slug, Any] = field(default_factory=dict)
 
 
+@model
 class LosePart(Guarded):
     type: Literal["lose_part"]
     part: Literal["eye", "hand", "foot", "hand_or_foot"]
@@ -168,5 +182,5 @@ Effect = Annotated[
         NoteEffect,
         LosePart,
     ],
-    Field(discriminator="type"),
+    Check(discriminator="type"),
 ]

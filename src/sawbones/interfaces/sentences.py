@@ -295,10 +295,11 @@ def _noted(c: _Ctx) -> str:
 
 def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
     """What a trigger's outcome does, in words (domain.outcomes); "" when it does nothing."""
+    from ..content.models import validate
     from ..content.schema import Outcome
     from ..domain.engine.outcomes import outcome_text
 
-    said = outcome_text(Outcome.model_validate(outcome), c.rules)(c.lang)
+    said = outcome_text(validate(Outcome, outcome), c.rules)(c.lang)
     return "" if said == "—" else said
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...content.models import dump
 from ...errors import RuleViolation, UsageError
 from . import saves as save_rolls
 from .campaign import find_character
@@ -54,8 +55,7 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int]) -> list[E
             current = find_character(state, character.id)
             if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
                 continue
-            result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": effect.outcome.model_dump(
-                mode="json", exclude_defaults=True)}
+            result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
             failed = True
             if effect.save is not None:
                 dc = _dc(ctx, active)

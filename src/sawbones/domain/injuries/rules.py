@@ -6,7 +6,7 @@ effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
@@ -324,7 +324,7 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
                 continue
             yield ActiveEffect(effect, "injury", injury.id, injury.injury, definition.name, detail)
         for ability, amount in injury.ability_lost:
-            effect = s.AbilityChange(type="ability", ability=ability, change=-amount, minimum=0)
+            effect = s.AbilityChange(type="ability", ability=cast(s.Ability, ability), change=-amount, minimum=0)
             yield ActiveEffect(effect, "injury", injury.id, injury.injury, definition.name, detail)
     body = character.body
     if body.eyes <= 0:

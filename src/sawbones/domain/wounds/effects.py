@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...content import schema as s
+from ...content.models import Invalid, validate
 from ...errors import UsageError
 from ..engine.effects import ActiveEffect, provider
 from ..engine.state import Character
@@ -34,12 +35,10 @@ def _extra_rolls(part_id: str, value: Any) -> tuple[s.Rolls, ...]:
 
 
 def _rolls(part_id: str, item: Any) -> s.Rolls:
-    from pydantic import ValidationError
-
     try:
-        return s.Rolls.model_validate(item)
-    except ValidationError as exc:
-        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc.errors()[0]['msg']} (got {item!r})") from None
+        return validate(s.Rolls, item)
+    except Invalid as exc:
+        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc} (got {item!r})") from None
 
 
 def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:

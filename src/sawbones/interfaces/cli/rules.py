@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ...content.models import dump
 from ...i18n import Words
 
 
@@ -59,7 +60,7 @@ def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     save = rules.saves[a.save].name(lang) if a.save in rules.saves else a.save
     return {"kind": a.kind, "id": a.id, "name": a.name(lang), "dc": a.dc, "save": a.save,
             "vectors": list(a.vectors), "tracks": list(a.tracks),
-            "onset": a.onset.model_dump() if a.onset else None, "frequency": a.frequency.model_dump(),
+            "onset": dump(a.onset, exclude_defaults=False), "frequency": dump(a.frequency, exclude_defaults=False),
             "cure": a.cure.text(lang), "text": a.table_text(lang),
             "kind_name": ("maladie" if fr else "disease") if a.kind == "disease" else "poison",
             "save_text": f"{save} ({'DD' if fr else 'DC'} {a.dc})",

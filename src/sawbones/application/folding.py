@@ -9,7 +9,6 @@ and the state is rebuilt from the log.
 from __future__ import annotations
 
 import hashlib
-import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from ..domain.engine.state import Campaign
 from ..errors import StoreError
 
 UNDO = "action_undone"
-log = logging.getLogger("sawbones")
 
 
 def _apply(state: Campaign, event: Any) -> Campaign:
@@ -103,6 +101,8 @@ def read_snapshot(store: Any, cid: int, version: int) -> Campaign | None | bool:
                     return state
                 why = "it holds no campaign"
     name = getattr(store, "_name", lambda c: f"#{c}")(cid)
-    log.warning("warning: the snapshot of campaign %r at event %s cannot be read (%s); ignored, the state is "
-                "rebuilt from the log", name, version, why)
+    import logging  # here: a read whose snapshot is sound imports no logging
+
+    logging.getLogger("sawbones").warning("warning: the snapshot of campaign %r at event %s cannot be read (%s); "
+                                          "ignored, the state is rebuilt from the log", name, version, why)
     return False

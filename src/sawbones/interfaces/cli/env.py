@@ -47,7 +47,7 @@ class Env:
 def console():
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, emoji=False)  # a name like :fire: stays text
 
 
 pass_env = click.make_pass_decorator(Env)

@@ -25,7 +25,6 @@ source), so the log shows why the bonus is what it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Any
 
 from .roll_query import Answer, Line, Source, describe_needs, query
@@ -253,14 +252,20 @@ def d20_chance(bonus: int, dc: int, system: str, exact: bool = False) -> Any:
     """P(d20 + bonus >= dc) for one d20; in pf1e a natural 1 always fails and a natural 20 always succeeds."""
     low, high = (1, 19) if system == "pf1e" else (0, 20)
     faces = min(max(21 - (dc - bonus), low), high)
-    return Fraction(faces, 20) if exact else faces / 20
+    return _exact(faces, 20) if exact else faces / 20
+
+
+def _exact(numerator: int, denominator: int) -> Any:
+    from fractions import Fraction  # exact odds only: a command that reads or rolls never imports fractions
+
+    return Fraction(numerator, denominator)
 
 
 def chance(terms: SaveTerms, bonus: int, dc: int, system: str, exact: bool = False) -> Any:
     """P(the save succeeds) with these terms on top of `bonus`: advantage 1 - (1 - p)^2, disadvantage p^2,
     automatic failure 0 (p: one d20, pf1e's natural 1 and 20 included, as `roll` does)."""
     if terms.auto_fail:
-        return Fraction(0) if exact else 0.0
+        return _exact(0, 1) if exact else 0.0
     p = d20_chance(bonus + terms.modifier, dc, system, exact)
     if terms.mode == ADVANTAGE:
         return 1 - (1 - p) * (1 - p)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .frozen import frozen
 from .errors import DiceError
 
 MAX_DICE = 100
@@ -21,7 +21,7 @@ MAX_LENGTH = 64
 _TERM = re.compile(r"([+-])?\s*(?:(\d*)d(\d+)(?:(kh|kl)(\d+))?|(\d+))", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@frozen
 class Term:
     sign: int
     count: int  # 0 for a constant
@@ -34,7 +34,7 @@ class Term:
         return self.count == 0
 
 
-@dataclass(frozen=True)
+@frozen
 class TermRoll:
     term: Term
     faces: tuple[int, ...]
@@ -47,7 +47,7 @@ class TermRoll:
         return self.term.sign * sum(self.kept)
 
 
-@dataclass(frozen=True)
+@frozen
 class Roll:
     formula: str
     total: int
@@ -61,7 +61,7 @@ class Roll:
         return {"formula": self.formula, "total": self.total, "faces": list(self.faces)}
 
 
-@dataclass(frozen=True)
+@frozen
 class Formula:
     text: str
     terms: tuple[Term, ...]

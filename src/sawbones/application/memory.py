@@ -6,13 +6,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..frozen import frozen
 from ..domain.engine.state import Campaign
 
 
-@dataclass(frozen=True)
+@frozen
 class _Base:
     """A folded state to start from."""
 

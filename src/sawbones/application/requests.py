@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import dataclass
 from typing import Any
 
+from ..frozen import frozen
 from ..domain.engine.evolve import KEYED, REQUEST_WINDOW
 from ..domain.engine.state import Campaign
 from ..errors import ConflictError, UsageError
@@ -24,7 +24,7 @@ from ..errors import ConflictError, UsageError
 MAX_KEY = 200
 
 
-@dataclass(frozen=True)
+@frozen
 class Request:
     key: str | None = None  # the client's idempotency key
     digest: str = ""  # what the request was (see digest())

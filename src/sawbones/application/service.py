@@ -20,11 +20,12 @@ from __future__ import annotations
 import os
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
+from ..frozen import frozen
 from ..content.rules import Rules
 from ..content.loader import load_rules
 from ..domain.engine.context import Ctx as Context  # what a decision gets: state, rules, options, roller
@@ -53,7 +54,7 @@ def resolve_packs(packs: Any) -> tuple[str, ...]:
     return tuple(str(Path(p).expanduser().resolve()) for p in packs)
 
 
-@dataclass(frozen=True)
+@frozen
 class Loaded:
     campaign_id: int
     state: Campaign

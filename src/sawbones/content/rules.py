@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..frozen import frozen
 from ..errors import NotFound
 from .schema import SECTIONS, singular
 
 
-@dataclass(frozen=True)
+@frozen
 class Rules:
     """All rule content, by section then id, with where each entry came from."""
 

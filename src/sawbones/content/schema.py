@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import field, fields
 from typing import Annotated, Any, Literal
 
+from ..frozen import frozen_kw
+
 # the base vocabulary and the effects are re-exported: content is read as `schema.X` everywhere
 from .schema_base import (Ability as Ability, Lang as Lang, Side as Side, TimeUnit as TimeUnit, SystemId as SystemId,
                           Slug as Slug, D20Range as D20Range, DiceText as DiceText, RollKind as RollKind,
-                          WhileFlag as WhileFlag, Check as Check, Strict as Strict, model as model, Text as Text, Rolls as Rolls)
+                          WhileFlag as WhileFlag, Check as Check, Strict as Strict, Text as Text,
+                          Rolls as Rolls)
 from .schema_effects import (Guarded as Guarded, Modifier as Modifier, Advantage as Advantage, AutoFail as AutoFail,
                              ConditionEffect as ConditionEffect, AbilityChange as AbilityChange, Speed as Speed,
                              Restriction as Restriction, Carrying as Carrying, MaxBonus as MaxBonus,
@@ -23,39 +26,39 @@ from .schema_effects import (Guarded as Guarded, Modifier as Modifier, Advantage
 # ---------------------------------------------------------------- vocabulary
 
 
-@model
+@frozen_kw
 class Named(Strict):
     id: Slug
     name: Text
 
 
-@model
+@frozen_kw
 class ConditionDef(Named):
     systems: tuple[SystemId, ...] = ("dnd5e", "pf1e")
     text: Text | None = None
 
 
-@model
+@frozen_kw
 class RestrictionDef(Strict):
     id: Slug
     text: Text
 
 
-@model
+@frozen_kw
 class SkillDef(Named):
     system: SystemId
     ability: Ability
     maps_to: dict[SystemId, Slug] = field(default_factory=dict)
 
 
-@model
+@frozen_kw
 class SaveDef(Named):
     system: SystemId
     ability: Ability  # the 5e reading: Fortitude -> Con save
     maps_to: dict[SystemId, Slug] = field(default_factory=dict)
 
 
-@model
+@frozen_kw
 class SpellDef(Named):
     systems: tuple[SystemId, ...]
     injury_tier: Slug | None = None  # the magic tier this spell reaches for lingering injuries
@@ -67,7 +70,7 @@ class SpellDef(Named):
         return (self.system_names.get(system) or self.name)(lang)  # type: ignore[call-overload]
 
 
-@model
+@frozen_kw
 class DyingCheck(Strict):
     """Each turn a dying character who is not stable makes this check; a failure loses hit points."""
 
@@ -77,7 +80,7 @@ class DyingCheck(Strict):
     hp_loss: DiceText = "1"
 
 
-@model
+@frozen_kw
 class HitPointModel(Strict):
     """How hit points behave in one game system: how low they go, when the character is dying or dead."""
 
@@ -94,7 +97,7 @@ class HitPointModel(Strict):
 # ---------------------------------------------------------------- lingering injuries (5e)
 
 
-@model
+@frozen_kw
 class TreatmentTime(Strict):
     amount: DiceText | None = None  # "10", "2d4"; None when taken from an option
     unit: TimeUnit
@@ -102,19 +105,19 @@ class TreatmentTime(Strict):
     from_option: Slug | None = None  # e.g. critical_bedrest
 
 
-@model
+@frozen_kw
 class Treatment(Strict):
     dc: int
     time: TreatmentTime
     text: Text
 
 
-@model
+@frozen_kw
 class MagicTier(Named):
     rank: Annotated[int, Check(ge=1)]
 
 
-@model
+@frozen_kw
 class TierChoice(Strict):
     """The magic that heals a severity, chosen by a campaign option: option value -> the tiers that heal it."""
 
@@ -122,7 +125,7 @@ class TierChoice(Strict):
     tiers: dict[str, Annotated[tuple[Slug, ...], Check(min_length=1)]]
 
 
-@model
+@frozen_kw
 class Severity(Named):
     rank: Annotated[int, Check(ge=1)]
     untreated: Text
@@ -133,13 +136,13 @@ class Severity(Named):
     magic_text: Text
 
 
-@model
+@frozen_kw
 class Band(Strict):
     d20: D20Range
     severity: Slug
 
 
-@model
+@frozen_kw
 class BandSet(Strict):
     """How one d20 maps to a severity (standard bands, or the lenient variant)."""
 
@@ -147,7 +150,7 @@ class BandSet(Strict):
     bands: Annotated[tuple[Band, ...], Check(min_length=1)]
 
 
-@model
+@frozen_kw
 class InjuryDef(Named):
     """One injury, shared by every table row that names it."""
 
@@ -156,7 +159,7 @@ class InjuryDef(Named):
     magic_tier: Slug | None = None  # overrides the severity's tier (lost parts need regenerate)
 
 
-@model
+@frozen_kw
 class InjuryRow(Strict):
     d20: D20Range
     injury: Slug
@@ -165,7 +168,7 @@ class InjuryRow(Strict):
     text: Text  # the row's full text, as in the seed (typos fixed)
 
 
-@model
+@frozen_kw
 class DamageTable(Named):
     """The injury table of one damage type (its id is the damage type's id)."""
 
@@ -175,7 +178,7 @@ class DamageTable(Named):
 # ---------------------------------------------------------------- localized wounds (3.5)
 
 
-@model
+@frozen_kw
 class BodyPart(Named):
     sides: tuple[Side, ...] = ()
     affects: Text  # the seed's "Affecte" cell
@@ -188,7 +191,7 @@ class BodyPart(Named):
 # ---------------------------------------------------------------- progression tracks (PF1)
 
 
-@model
+@frozen_kw
 class Stage(Named):
     text: Text | None = None
     effects: tuple[Effect, ...] = ()
@@ -196,7 +199,7 @@ class Stage(Named):
     end_state: bool = False
 
 
-@model
+@frozen_kw
 class Track(Named):
     kind: Literal["disease", "poison", "special"]
     stages: Annotated[tuple[Stage, ...], Check(min_length=2)]
@@ -204,20 +207,20 @@ class Track(Named):
     cumulative: bool = True
 
 
-@model
+@frozen_kw
 class Duration(Strict):
     amount: Annotated[int, Check(ge=1)]
     unit: TimeUnit
 
 
-@model
+@frozen_kw
 class Frequency(Strict):
     every: Annotated[int, Check(ge=1)] = 1
     unit: TimeUnit
     count: Annotated[int, Check(ge=1)] | None = None  # None: until cured
 
 
-@model
+@frozen_kw
 class Cure(Strict):
     consecutive_saves: Annotated[int, Check(ge=1)] | None = None
     magic_only: bool = False
@@ -229,7 +232,7 @@ class Cure(Strict):
     heal_cures_if_option: dict[Slug, Any] = field(default_factory=dict)
 
 
-@model
+@frozen_kw
 class RecoveryFloor(Strict):
     """A stage the victim cannot recover past (by rest, saves or the usual spells) without `lifted_by`."""
 
@@ -240,13 +243,13 @@ class RecoveryFloor(Strict):
     note: Text | None = None
 
 
-@model
+@frozen_kw
 class FailuresPerStage(Strict):
     after: Slug  # from this stage on
     count: Annotated[int, Check(ge=2)]
 
 
-@model
+@frozen_kw
 class Affliction(Named):
     kind: Literal["disease", "poison"]
     vectors: Annotated[tuple[Literal["injury", "contact", "inhaled", "ingested"], ...], Check(min_length=1)]
@@ -267,7 +270,7 @@ class Affliction(Named):
 # ---------------------------------------------------------------- roll readings (the roll query)
 
 
-@model
+@frozen_kw
 class RollNote(Strict):
     """Text the GM must read when a roll matches (e.g. "50% miss chance" on a blinded PF attack)."""
 
@@ -275,7 +278,7 @@ class RollNote(Strict):
     text: Text
 
 
-@model
+@frozen_kw
 class SystemReading(Strict):
     """What a condition does to rolls in one game system: its own rule, or the reading sawbones chose."""
 
@@ -285,7 +288,7 @@ class SystemReading(Strict):
     supersedes: tuple[Slug, ...] = ()  # conditions whose reading this one replaces (exhausted > fatigued)
 
 
-@model
+@frozen_kw
 class ConditionReading(Strict):
     """A condition's reading in each game system (id: the condition's id)."""
 
@@ -297,7 +300,7 @@ class ConditionReading(Strict):
         return getattr(self, system, None)
 
 
-@model
+@frozen_kw
 class SkillSense(Strict):
     """The senses a skill relies on (id: the skill's id): Spot is sight, Listen hearing, Perception both."""
 
@@ -308,7 +311,7 @@ class SkillSense(Strict):
 # ---------------------------------------------------------------- options
 
 
-@model
+@frozen_kw
 class OptionDef(Strict):
     id: Slug
     group: Literal["general", "injuries", "wounds", "tracks"]
@@ -325,7 +328,7 @@ class OptionDef(Strict):
 # ---------------------------------------------------------------- one content file
 
 
-@model
+@frozen_kw
 class ContentFile(Strict):
     """Any content file: a mapping of sections, each a list of entries with an id.
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Annotated, Any, Literal, Union
 
-from .schema_base import Ability, Check, DiceText, Rolls, Slug, Strict, Text, WhileFlag, model
+from ..frozen import frozen_kw
+from .schema_base import Ability, Check, DiceText, Rolls, Slug, Strict, Text, WhileFlag
 
 
-@model
+@frozen_kw
 class Guarded(Strict):
     """Fields every effect has: when it applies."""
 
@@ -18,26 +19,26 @@ class Guarded(Strict):
     note: Text | None = None
 
 
-@model
+@frozen_kw
 class Modifier(Guarded):
     type: Literal["modifier"]
     value: int
     rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
-@model
+@frozen_kw
 class Advantage(Guarded):
     type: Literal["advantage", "disadvantage"]
     rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
-@model
+@frozen_kw
 class AutoFail(Guarded):
     type: Literal["auto_fail"]
     rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
-@model
+@frozen_kw
 class ConditionEffect(Guarded):
     type: Literal["condition"]
     condition: Slug
@@ -47,7 +48,7 @@ class ConditionEffect(Guarded):
     duration_option: Slug | None = None
 
 
-@model
+@frozen_kw
 class AbilityChange(Guarded):
     type: Literal["ability"]
     ability: Ability
@@ -55,7 +56,7 @@ class AbilityChange(Guarded):
     minimum: int = 1
 
 
-@model
+@frozen_kw
 class Speed(Guarded):
     type: Literal["speed"]
     multiplier: float | None = None
@@ -63,13 +64,13 @@ class Speed(Guarded):
     set_ft: int | None = None
 
 
-@model
+@frozen_kw
 class Restriction(Guarded):
     type: Literal["restriction"]
     restriction: Slug
 
 
-@model
+@frozen_kw
 class Carrying(Guarded):
     """Carrying capacity times `multiplier` (outside the sheet: a note), and at least `min_load`: the roll query
     brings the condition `<min_load>_load` (medium_load, heavy_load), whose reading says what the load does."""
@@ -79,7 +80,7 @@ class Carrying(Guarded):
     min_load: Literal["light", "medium", "heavy"] | None = None
 
 
-@model
+@frozen_kw
 class MaxBonus(Guarded):
     """An ability's modifier counts at most `cap` on these rolls (PF1 load or armour: maximum Dex bonus to AC)."""
 
@@ -89,13 +90,13 @@ class MaxBonus(Guarded):
     rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
 
 
-@model
+@frozen_kw
 class SaveSpec(Strict):
     save: Slug  # an ability id (5e: "con") or a named save (pf1e: "fortitude")
     dc: int | Literal["affliction"]
 
 
-@model
+@frozen_kw
 class Outcome(Strict):
     """What a trigger does. Every field is optional; at least one must be set."""
 
@@ -124,7 +125,7 @@ class Outcome(Strict):
         return self == Outcome()
 
 
-@model
+@frozen_kw
 class Trigger(Guarded):
     type: Literal["trigger"]
     on: Literal[
@@ -151,7 +152,7 @@ class Trigger(Guarded):
     outcome: Outcome
 
 
-@model
+@frozen_kw
 class NoteEffect(Strict):
     """A rule that stays text: shown to the GM, never applied by the engine."""
 
@@ -161,7 +162,7 @@ class NoteEffect(Strict):
     if_option: dict[Slug, Any] = field(default_factory=dict)
 
 
-@model
+@frozen_kw
 class LosePart(Guarded):
     type: Literal["lose_part"]
     part: Literal["eye", "hand", "foot", "hand_or_foot"]

@@ -13,9 +13,10 @@ damage remain, then dropped).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Iterable
 
+from ...frozen import frozen
 from ...content import schema as s
 from ..engine.effects import ActiveEffect, option_matches, provider
 from ..engine.evolve import _character, handles
@@ -24,7 +25,7 @@ from ..engine.state import UNIT_SECONDS, Campaign
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
 
 
-@dataclass(frozen=True)
+@frozen
 class Permanent:
     """A condition that outlasts the stage that gave it (blinding sickness, slimy doom, demon fever)."""
 
@@ -33,7 +34,7 @@ class Permanent:
     stage: str  # the stage whose reaching made it permanent
 
 
-@dataclass(frozen=True)
+@frozen
 class AfflictionState:
     id: str  # a1, a2 ... on the character
     affliction: str  # content id

@@ -8,9 +8,9 @@ engine's own decisions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from ...frozen import frozen
 from .rolls import Roller
 from .state import Campaign
 
@@ -36,7 +36,7 @@ class Context(Protocol):
     def roller(self) -> Roller: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Ctx:
     """A plain Context (the odds run decisions with one)."""
 

@@ -8,13 +8,14 @@ guards that depend on the roll (metal armour, standing, in combat) are left to t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable
 
+from ...frozen import frozen
 from ...content import schema as s
 
 
-@dataclass(frozen=True)
+@frozen
 class ActiveEffect:
     effect: Any  # one of the content schema's effect models
     kind: str  # "injury" | "wound" | "affliction"

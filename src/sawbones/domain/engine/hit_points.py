@@ -8,15 +8,15 @@ damage. The model is data (content/data/hit_points.yaml); this module reads it. 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from .state import Character
 
 Event = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen
 class Loss:
     hp: int  # the character's HP after the loss
     killed: str | None = None  # why it died ("massive_damage", "negative_hp"), or None

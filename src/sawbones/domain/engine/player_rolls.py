@@ -11,9 +11,10 @@ GM confirms or rejects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable
 
+from ...frozen import frozen
 from ...errors import RuleViolation, UsageError
 from .evolve import handles
 from .state import Campaign
@@ -95,7 +96,7 @@ def how_answered(roll: bool, total: int | None) -> str:
     return "rolled" if roll else ("total" if total is not None else "d20")
 
 
-@dataclass(frozen=True)
+@frozen
 class PendingSave:
     """A roll that waits for a die (a periodic save, an exposure's initial save, a deferred action's roll); the
     advance resumes up to `target` once answered."""

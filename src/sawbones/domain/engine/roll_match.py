@@ -24,9 +24,9 @@ metal armour...): a detail the GM did not give is never guessed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, get_args
 
+from ...frozen import frozen
 from ...content import schema as s
 from ...errors import UsageError
 from .effects import ActiveEffect
@@ -40,7 +40,7 @@ YES, MAYBE, NO = "yes", "maybe", "no"
 Need = tuple[str, Any]  # what a conditional effect depends on: ("hand", "left"), ("ability", ("str",)) ...
 
 
-@dataclass(frozen=True)
+@frozen
 class RollContext:
     """The roll the GM asks about. Only `kind` is required; what is left out is not guessed."""
 
@@ -58,7 +58,7 @@ class RollContext:
     weapon: bool | None = None  # made with a weapon (PF1 sickened: weapon damage only)
 
 
-@dataclass(frozen=True)
+@frozen
 class ReadRoll:
     """A RollContext read in the campaign's system: every kind it counts as, skill and save translated."""
 

@@ -15,9 +15,10 @@ with what they depend on, and left out of the totals.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any
 
+from ...frozen import frozen
 from ...content import schema as s
 from .effects import ActiveEffect, active_effects
 from .outcomes import trigger_text
@@ -54,7 +55,7 @@ def _w(key: str, lang: str) -> str:
 # ---------------------------------------------------------------- the answer
 
 
-@dataclass(frozen=True)
+@frozen
 class Source:
     """Where a line comes from: an active effect, or a condition brought by one or more of them."""
 
@@ -78,7 +79,7 @@ class Source:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One effect on the roll (a modifier, advantage, automatic failure, restriction, note...)."""
 
@@ -92,7 +93,7 @@ class Line:
     extra: tuple[tuple[str, Any], ...] = ()  # ability change, restriction id, suppression until...
 
 
-@dataclass(frozen=True)
+@frozen
 class ConditionLine:
     id: str
     source: Source
@@ -103,7 +104,7 @@ class ConditionLine:
     needs: tuple[tuple[Need, ...], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class Answer:
     system: str
     roll: ReadRoll

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...frozen import frozen
 from .roll_query import Answer, Line, Source, describe_needs, query
 from .roll_match import RollContext
 
@@ -49,7 +50,7 @@ class SaveTerms:
         return str(self.modifier) if self.mode == NORMAL else f"{self.modifier} {self.mode}"
 
 
-@dataclass(frozen=True)
+@frozen
 class SaveReading:
     """One character's save: the sheet's value, the query's terms and the breakdown with sources."""
 

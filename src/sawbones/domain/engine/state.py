@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields, replace
 from typing import Any, TypeVar
+
+from ...frozen import frozen
 
 T = TypeVar("T")
 _FIELDS: dict[type, frozenset[str]] = {}
@@ -38,7 +40,7 @@ WEEK = 7 * DAY
 UNIT_SECONDS = {"round": ROUND, "minute": MINUTE, "hour": HOUR, "day": DAY, "week": WEEK}
 
 
-@dataclass(frozen=True)
+@frozen
 class Body:
     eyes: int = 2
     ears: int = 2
@@ -46,7 +48,7 @@ class Body:
     feet: int = 2
 
 
-@dataclass(frozen=True)
+@frozen
 class Injury:
     """A lingering injury (5e) on one character."""
 
@@ -70,7 +72,7 @@ class Injury:
     ability_lost: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class TimedCondition:
     """A condition with a duration on the game clock, from one source (domain/conditions.py)."""
 
@@ -87,7 +89,7 @@ class TimedCondition:
     until_combat_end: bool = False  # ends when the GM ends the combat (`combat-end`)
 
 
-@dataclass(frozen=True)
+@frozen
 class Character:
     id: str
     name: str
@@ -127,7 +129,7 @@ class Character:
         return next((i for i in self.injuries if i.id == injury_id), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Campaign:
     name: str
     system: str = "dnd5e"

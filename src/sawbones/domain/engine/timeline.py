@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
+from ...frozen import frozen
 from ...errors import RuleViolation
 from .evolve import evolve
 from .player_rolls import PENDING_EVENT, route
@@ -34,7 +34,7 @@ def clock_event(seconds: int) -> dict[Any, Any]:
     return {"type": "clock_advanced", "data": {"seconds": seconds}}
 
 
-@dataclass(frozen=True)
+@frozen
 class AdvanceContext:
     """What a due decision gets during an advance: the decision context plus the advance's mode.
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from ...frozen import frozen
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from . import rules as injuries
@@ -96,7 +97,7 @@ def _parties(ctx: Context, name: str, injury_key: str, healer_name: str | None) 
     return patient, injury, definition, _check_healer(ctx, patient, healer_name)
 
 
-@dataclass(frozen=True)
+@frozen
 class TreatmentSpent:
     """The first half of `treat`: the treatment time spent on the clock (its events, the state after them)."""
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ...frozen import frozen
 from ...content.checks import band_of, parse_range
 from ...errors import UsageError
 
 
-@dataclass(frozen=True)
+@frozen
 class Pick:
     table: str
     d20: int

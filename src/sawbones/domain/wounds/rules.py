@@ -9,10 +9,11 @@ suppressions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any, Iterable, Iterator
 
+from ...frozen import frozen
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from ..engine import player_rolls
@@ -33,7 +34,7 @@ SIDE_NAMES = {"left": ("côté gauche", "left"), "right": ("côté droit", "righ
 HEAL_ROUTES = ("first_aid", "magic", "rest", "gm")
 
 
-@dataclass(frozen=True)
+@frozen
 class Wound:
     """One localized wound on a character (LOC data model, RULES-NOTES 3.2.1)."""
 

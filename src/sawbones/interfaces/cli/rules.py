@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from ...content.models import dump
 from ...i18n import Words
 
 
@@ -50,6 +49,7 @@ def _track_doc(track: Any, lang: str) -> dict[str, Any]:
 
 def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
+    from ...content.models import dump
     from ...domain.afflictions.rules import interval
     from ...domain.engine.clock import describe_span
 

@@ -132,7 +132,7 @@ class PostgresEventStore(SqlEventStore):
                 yield
                 return
             try:
-                with self.db.transaction() as conn:
+                with self.db.transaction(held=True) as conn:  # held while the action reads and appends
                     left_ms = max(1, int((deadline - time.monotonic()) * 1000))
                     conn.execute(f"SET LOCAL lock_timeout = {left_ms}")
                     conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (_PG_TURN_SPACE, campaign_id))

@@ -119,114 +119,130 @@ class Conn:
         return row[0] if row else None
 
 
+class _Pool:
+    """Connections kept for reuse (at most `keep` idle), at most `limit` open at once (None: no bound; a thread
+    past the bound waits up to `wait` seconds)."""
+
+    def __init__(self, db: "Database", limit: int | None) -> None:
+        self.db, self.limit = db, limit
+        self.idle: list[Conn] = []
+        self.open = 0
+        self.generation = 0
+        self.cond = threading.Condition(threading.Lock())
+
+    def checkout(self) -> Conn:
+        db = self.db
+        deadline = time.monotonic() + db.WAIT
+        with self.cond:
+            while not self.idle and self.limit is not None and self.open >= self.limit:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise StoreError(f"all {self.limit} database connections stayed busy for {db.WAIT} s; "
+                                     "nothing was written, try again", db.where)
+                self.cond.wait(left)
+            conn = self.idle.pop() if self.idle else None
+            self.open += conn is None
+            generation = self.generation
+        if conn is not None and _usable(conn):
+            return conn
+        if conn is not None:
+            self.discard(conn)
+            with self.cond:
+                self.open += 1
+        try:
+            conn = Conn(db.connect(), db.backend == "postgresql")
+        except BaseException:
+            with self.cond:
+                self.open -= 1
+                self.cond.notify()
+            raise
+        conn.info["generation"] = generation
+        return conn
+
+    def checkin(self, conn: Conn, healthy: bool) -> None:
+        conn.used = time.monotonic()
+        with self.cond:
+            if healthy and conn.info.get("generation") == self.generation and len(self.idle) < self.db.KEEP:
+                self.idle.append(conn)
+                self.cond.notify()
+                return
+        self.discard(conn)
+
+    def discard(self, conn: Conn) -> None:
+        try:
+            conn.raw.close()
+        except Exception:  # noqa: BLE001 - closing a broken connection
+            pass
+        with self.cond:
+            self.open -= 1
+            self.cond.notify()
+
+    def dispose(self) -> None:
+        with self.cond:
+            idle, self.idle = self.idle, []
+            self.generation += 1
+        for conn in idle:
+            self.discard(conn)
+
+
+def _usable(conn: Conn) -> bool:
+    """PostgreSQL: a connection the server closed is not handed out (checked after a pause of use)."""
+    if not conn.pg:
+        return True
+    if conn.raw.closed or conn.raw.broken:
+        return False
+    if time.monotonic() - conn.used < 5:
+        return True
+    try:
+        conn.raw.execute("SELECT 1")
+        return True
+    except Exception:  # noqa: BLE001 - any failure: a new connection
+        return False
+
+
 class Database:
-    """One database for this process: a pool of connections (threads take turns on each) and transactions.
+    """One database for this process: pooled connections (threads take turns on each) and transactions.
 
     SQLite: WAL journal, synchronous=FULL, foreign keys on, writes under BEGIN IMMEDIATE. PostgreSQL:
     autocommit connections on which the store issues BEGIN/COMMIT itself, the same as on SQLite."""
 
     KEEP = 5  # idle connections kept
-    LIMIT = 15  # connections open at once; a thread past it waits up to WAIT seconds
+    LIMIT = 15  # connections open at once for reads and writes; a thread past it waits up to WAIT seconds
     WAIT = 30.0
 
     def __init__(self, backend: str, where: str, connect: Callable[[], Any], *, path: str = "", url: str = "") -> None:
         self.backend, self.where, self.path, self.url = backend, where, path, url
+        self.connect = connect
         self.database_id = ""
         self.stopped = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
-        self._connect = connect
-        self._idle: list[Conn] = []
-        self._open = 0
-        self._generation = 0
-        self._cond = threading.Condition(threading.Lock())
-        self.limit = 1 if path == ":memory:" else self.LIMIT
-
-    # -------------------------------------------------------- the pool
-    def _checkout(self) -> Conn:
-        deadline = time.monotonic() + self.WAIT
-        with self._cond:
-            while not self._idle and self._open >= self.limit:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise StoreError(f"all {self.limit} database connections stayed busy for {self.WAIT} s; "
-                                     "nothing was written, try again", self.where)
-                self._cond.wait(left)
-            conn = self._idle.pop() if self._idle else None
-            if conn is None:
-                self._open += 1
-            generation = self._generation
-        if conn is not None and self._usable(conn):
-            return conn
-        if conn is not None:
-            self._discard(conn)
-            with self._cond:
-                self._open += 1
-        try:
-            conn = Conn(self._connect(), self.backend == "postgresql")
-        except BaseException:
-            with self._cond:
-                self._open -= 1
-                self._cond.notify()
-            raise
-        conn.info["generation"] = generation
-        return conn
-
-    def _usable(self, conn: Conn) -> bool:
-        """PostgreSQL: a connection the server closed is not handed out (checked after a pause of use)."""
-        if not conn.pg:
-            return True
-        if conn.raw.closed or conn.raw.broken:
-            return False
-        if time.monotonic() - conn.used < 5:
-            return True
-        try:
-            conn.raw.execute("SELECT 1")
-            return True
-        except Exception:  # noqa: BLE001 - any failure: a new connection
-            return False
-
-    def _checkin(self, conn: Conn, healthy: bool) -> None:
-        conn.used = time.monotonic()
-        with self._cond:
-            keep = healthy and conn.info.get("generation") == self._generation and len(self._idle) < self.KEEP
-            if keep:
-                self._idle.append(conn)
-                self._cond.notify()
-                return
-        self._discard(conn)
-
-    def _discard(self, conn: Conn) -> None:
-        try:
-            conn.raw.close()
-        except Exception:  # noqa: BLE001 - closing a broken connection
-            pass
-        with self._cond:
-            self._open -= 1
-            self._cond.notify()
+        self._pool = _Pool(self, 1 if path == ":memory:" else self.LIMIT)
+        self._held = _Pool(self, None)  # connections held across an action (the writer's turn on PostgreSQL)
 
     def dispose(self) -> None:
         """Close the idle connections; those in use close when they come back. A later use reconnects."""
-        with self._cond:
-            idle, self._idle = self._idle, []
-            self._generation += 1
-        for conn in idle:
-            self._discard(conn)
+        self._pool.dispose()
+        self._held.dispose()
 
     @contextmanager
-    def connection(self) -> Iterator[Conn]:
-        """A connection out of the pool, without a transaction (PostgreSQL: autocommit)."""
-        conn = self._checkout()
+    def connection(self, held: bool = False) -> Iterator[Conn]:
+        """A connection out of the pool, without a transaction (PostgreSQL: autocommit).
+
+        held=True: one held while its thread takes others (the writer's turn on PostgreSQL), out of a pool of
+        its own: threads holding one each and waiting for another never deadlock."""
+        pool = self._held if held else self._pool
+        conn = pool.checkout()
         try:
             yield conn
         except BaseException:
-            self._checkin(conn, self._rollback(conn))
+            pool.checkin(conn, self._rollback(conn))
             raise
-        self._checkin(conn, True)
+        pool.checkin(conn, True)
 
     # -------------------------------------------------------- transactions
     @contextmanager
-    def transaction(self, write: bool = False) -> Iterator[Conn]:
+    def transaction(self, write: bool = False, held: bool = False) -> Iterator[Conn]:
         """BEGIN (SQLite writes: BEGIN IMMEDIATE) ... COMMIT; ROLLBACK on any error."""
-        with self.connection() as conn:
+        with self.connection(held) as conn:
             conn.raw.execute("BEGIN IMMEDIATE" if write and not conn.pg else "BEGIN")
             yield conn
             conn.raw.execute("COMMIT")

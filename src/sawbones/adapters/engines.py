@@ -120,10 +120,10 @@ class Conn:
 
 
 class _Pool:
-    """Connections kept for reuse (at most `keep` idle), at most `limit` open at once (None: no bound; a thread
-    past the bound waits up to `wait` seconds)."""
+    """Connections kept for reuse (at most Database.KEEP idle), at most `limit` open at once: a thread past it
+    waits up to Database.WAIT seconds."""
 
-    def __init__(self, db: "Database", limit: int | None) -> None:
+    def __init__(self, db: "Database", limit: int) -> None:
         self.db, self.limit = db, limit
         self.idle: list[Conn] = []
         self.open = 0
@@ -134,7 +134,7 @@ class _Pool:
         db = self.db
         deadline = time.monotonic() + db.WAIT
         with self.cond:
-            while not self.idle and self.limit is not None and self.open >= self.limit:
+            while not self.idle and self.open >= self.limit:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise StoreError(f"all {self.limit} database connections stayed busy for {db.WAIT} s; "
@@ -207,7 +207,8 @@ class Database:
     autocommit connections on which the store issues BEGIN/COMMIT itself, the same as on SQLite."""
 
     KEEP = 5  # idle connections kept
-    LIMIT = 15  # connections open at once for reads and writes; a thread past it waits up to WAIT seconds
+    LIMIT = 15  # connections open at once; a thread past it waits up to WAIT seconds
+    HELD = 5  # of which held across an action (PostgreSQL: the writer's turn of a campaign)
     WAIT = 30.0
 
     def __init__(self, backend: str, where: str, connect: Callable[[], Any], *, path: str = "", url: str = "") -> None:
@@ -215,8 +216,9 @@ class Database:
         self.connect = connect
         self.database_id = ""
         self.stopped = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
-        self._pool = _Pool(self, 1 if path == ":memory:" else self.LIMIT)
-        self._held = _Pool(self, None)  # connections held across an action (the writer's turn on PostgreSQL)
+        held = self.HELD if backend == "postgresql" else 0
+        self._pool = _Pool(self, 1 if path == ":memory:" else self.LIMIT - held)
+        self._held = _Pool(self, max(held, 1))  # a thread waiting for one of these holds no other connection
 
     def dispose(self) -> None:
         """Close the idle connections; those in use close when they come back. A later use reconnects."""
@@ -228,7 +230,8 @@ class Database:
         """A connection out of the pool, without a transaction (PostgreSQL: autocommit).
 
         held=True: one held while its thread takes others (the writer's turn on PostgreSQL), out of a pool of
-        its own: threads holding one each and waiting for another never deadlock."""
+        its own: threads holding one each and waiting for another never deadlock, since the other pool's
+        connections are never held across a wait."""
         pool = self._held if held else self._pool
         conn = pool.checkout()
         try:

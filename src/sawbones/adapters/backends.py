@@ -16,7 +16,7 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 
 from ..errors import StoreError, UsageError
@@ -35,10 +35,7 @@ class SqliteEventStore(SqlEventStore):
 
     def __init__(self, path: str) -> None:
         self.path = path
-        if path != ":memory:" and Path(path).is_dir():
-            raise StoreError("cannot open the database: this is a directory", path)
-        super().__init__(_shared(("sqlite",) + _sqlite_key(path),
-                                 lambda: Database("sqlite", path, lambda: sqlite_connect(path), path=path)))
+        super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_database(path)))
 
     @contextmanager
     def _write(self, wait: bool = True) -> Iterator[Conn | None]:
@@ -104,6 +101,12 @@ class SqliteEventStore(SqlEventStore):
                 conn.raw.backup(target)
             finally:
                 target.close()
+
+
+def _sqlite_database(path: str) -> Database:
+    if path != ":memory:" and Path(path).is_dir():
+        raise StoreError("cannot open the database: this is a directory", path)
+    return Database("sqlite", path, lambda: sqlite_connect(path), path=path)
 
 
 # ---------------------------------------------------------------- PostgreSQL

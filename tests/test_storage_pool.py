@@ -75,3 +75,23 @@ def test_more_threads_than_connections_queue_and_all_write(tmp_path, monkeypatch
     assert errors == []
     assert all(store.get_meta(f"thread {n}") == "here" for n in range(8))
     assert store.db._pool.open <= 2 and store.head(cid) == 1
+
+
+def test_a_connection_the_server_closed_is_replaced_without_an_error(pg_url):
+    """A restarted PostgreSQL (or one that ended idle connections) closed the pooled connections: the next
+    reads and writes open new ones, and nothing is lost or refused."""
+    import psycopg
+
+    service = Service.open(pg_url)
+    service.create_campaign("Restart", "dnd5e", 1)
+    store = service.store
+    with store.db.transaction(), store.db.transaction(), store.db.transaction():
+        pass  # three connections open at once, then idle in the pool
+    assert store.db._pool.open >= 3
+    with psycopg.connect(store.url, autocommit=True) as admin:
+        ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = "
+                              "'sawbones' AND pid <> pg_backend_pid()").fetchall()
+    assert ended, "the pooled connections were ended"
+    assert store.campaign_names() == ["Restart"]
+    service.act("Restart", lambda ctx: [{"type": "noted", "data": {"after": "restart"}}])
+    assert [e.type for e in Service.open(pg_url).log("Restart")][-1] == "noted"

@@ -186,18 +186,9 @@ class _Pool:
 
 
 def _usable(conn: Conn) -> bool:
-    """PostgreSQL: a connection the server closed is not handed out (checked after a pause of use)."""
-    if not conn.pg:
-        return True
-    if conn.raw.closed or conn.raw.broken:
-        return False
-    if time.monotonic() - conn.used < 5:
-        return True
-    try:
-        conn.raw.execute("SELECT 1")
-        return True
-    except Exception:  # noqa: BLE001 - any failure: a new connection
-        return False
+    """PostgreSQL: a connection known to be closed is not handed out (one the server closed unseen is found by
+    the BEGIN of the next transaction, which then starts again on a new connection)."""
+    return not conn.pg or not (conn.raw.closed or conn.raw.broken)
 
 
 class Database:
@@ -245,10 +236,32 @@ class Database:
     @contextmanager
     def transaction(self, write: bool = False, held: bool = False) -> Iterator[Conn]:
         """BEGIN (SQLite writes: BEGIN IMMEDIATE) ... COMMIT; ROLLBACK on any error."""
-        with self.connection(held) as conn:
-            conn.raw.execute("BEGIN IMMEDIATE" if write and not conn.pg else "BEGIN")
+        pool = self._held if held else self._pool
+        conn = self._begin(pool, "BEGIN IMMEDIATE" if write and self.backend == "sqlite" else "BEGIN")
+        try:
             yield conn
             conn.raw.execute("COMMIT")
+        except BaseException:
+            pool.checkin(conn, self._rollback(conn))
+            raise
+        pool.checkin(conn, True)
+
+    def _begin(self, pool: _Pool, begin: str) -> Conn:
+        """A connection in a new transaction. PostgreSQL: a pooled connection the server closed meanwhile (a
+        restart, an idle timeout) fails at BEGIN, before anything was done: the transaction starts again, once,
+        on a new connection, the pool's other idle ones closed with it."""
+        for retry in (False, True):
+            conn = pool.checkout()
+            try:
+                conn.raw.execute(begin)
+                return conn
+            except BaseException:
+                healthy = self._rollback(conn)
+                pool.checkin(conn, healthy)
+                if healthy or retry or not conn.pg:
+                    raise
+                pool.dispose()  # the other idle connections went the same way
+        raise AssertionError("unreachable")  # pragma: no cover
 
     @staticmethod
     def _rollback(conn: Conn) -> bool:

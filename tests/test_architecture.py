@@ -180,8 +180,8 @@ def test_help_loads_no_heavy_module():
 
 
 def test_status_on_sqlite_imports_no_sqlalchemy(tmp_path):
-    """A read of a current SQLite database (`status`, `log`) goes through adapters/sqlite_reader.py: neither
-    SQLAlchemy nor Alembic is imported (a write, or a database that needs migrating, opens the full store)."""
+    """A read of a current SQLite database (`status`, `log`) runs on the standard library's sqlite3: neither
+    SQLAlchemy nor Alembic is imported (only a database that needs migrating imports them)."""
     import subprocess
     import sys
 
@@ -221,3 +221,21 @@ def test_status_with_a_warm_content_cache_imports_no_pydantic(tmp_path):
             for _ in range(2)]  # the first checks the content and writes the cache, the second reads it
     assert "pydantic" in runs[0]  # the cold run validated the content: the check below can fail
     assert runs[1].strip().splitlines()[-1] == "[]"
+
+
+def test_damage_on_sqlite_imports_no_sqlalchemy(tmp_path):
+    """A write to a current SQLite database (`damage`: the writer turn, load, decide, append, the integrity
+    stamp) runs on the standard library's sqlite3 (adapters/store.py): neither SQLAlchemy nor Alembic."""
+    import subprocess
+    import sys
+
+    from sawbones.interfaces.cli import main
+
+    db = str(tmp_path / "c.db")
+    assert main(["--db", db, "campaign", "create", "Tale"]) == 0
+    assert main(["--db", db, "character", "add", "Aria", "--max-hp", "12"]) == 0
+    code = ("import sys\nfrom sawbones.interfaces.cli import main\n"
+            f"assert main(['--db', {db!r}, 'damage', 'Aria', '1', 'fire']) == 0\n"
+            "print(sorted(m for m in ('sqlalchemy', 'alembic') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

@@ -134,8 +134,8 @@ def test_postgresql_at_revision_1_upgrades_too(pg_url):
     state = replay(store.events(store.campaign_id("Old Road")))[0]
     assert [c.name for c in state.characters] == ["Aria", "Brom", "Cy"]
     assert store.create_campaign("Third") == 3
-    with store.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == migrate.HEAD
+    with store.db.transaction() as conn:
+        assert conn.value("SELECT version_num FROM alembic_version") == migrate.HEAD
 
 
 def test_migrations_are_a_straight_line_ending_at_head():

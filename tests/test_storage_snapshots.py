@@ -161,8 +161,8 @@ def test_a_snapshot_of_other_code_or_unreadable_is_ignored(tmp_path, monkeypatch
     truth = replay(store.events(cid))[0]
     snap = store.snapshots(cid, service_module.code_version())[0]
     # damage the newest snapshot's text: the load falls back, and still equals the replay
-    with store.engine.begin() as conn:
-        conn.exec_driver_sql("UPDATE snapshots SET state='{\"$dc\": \"os:system\"}' WHERE version=?", (snap.version,))
+    with store.db.transaction(write=True) as conn:
+        conn.execute("UPDATE snapshots SET state='{\"$dc\": \"os:system\"}' WHERE version=?", (snap.version,))
     assert service.load("S").state == truth
     service_module.code_version.cache_clear()
     monkeypatch.setattr(service_module, "code_version", lambda: "another-build")

@@ -7,7 +7,6 @@ import threading
 import pytest
 
 from sawbones.adapters import upcast as upcast_module
-from sawbones.adapters.sqlite_reader import open_fast
 from sawbones.adapters.store import SnapshotInfo, StoredEvent
 from sawbones.adapters.backends import open_store
 from sawbones.application.service import Service
@@ -19,22 +18,17 @@ def ev(kind: str = "noted", **data):
     return {"type": kind, "data": data}
 
 
-@pytest.fixture(params=["sqlite", "sqlite_fast_reads", "postgresql"])
+@pytest.fixture(params=["sqlite", "postgresql"])
 def store_url(request, tmp_path):
-    """Each backend; SQLite twice: the SQLAlchemy store, and the store whose reads use the standard library."""
+    """Each backend: the one store on the standard library's sqlite3, then on psycopg."""
     if request.param == "postgresql":
         return request.getfixturevalue("pg_url")
     return str(tmp_path / "store.db")
 
 
 @pytest.fixture
-def store(request, store_url):
-    full = open_store(store_url)
-    if request.node.callspec.params.get("store_url") != "sqlite_fast_reads":
-        return full
-    fast = open_fast(store_url)
-    assert fast is not None, "a current SQLite database opens with fast reads"
-    return fast
+def store(store_url):
+    return open_store(store_url)
 
 
 def test_backend_is_the_one_asked_for(store, store_url):

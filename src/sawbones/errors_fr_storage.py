@@ -20,6 +20,8 @@ STORAGE_FR: list[tuple[str, str]] = [
      "adresse de base non prise en charge {hide_target} : donnez un chemin de fichier, sqlite:///chemin ou "
      "postgresql+psycopg://utilisateur:motdepasse@hôte/base"),
     ("cannot open the database: this is a directory", "impossible d'ouvrir la base : c'est un dossier"),
+    ("all {self_limit} database connections stayed busy for {self_WAIT} s; nothing was written, try again",
+     "les {self_limit} connexions à la base sont restées occupées {self_WAIT} s ; rien n'a été écrit, réessayez"),
     ("a campaign named {name} already exists", "une campagne nommée {name} existe déjà"),
     ("event versions must run 1, 2, 3 ... without gaps (found {ev_version} at position {i})",
      "les versions des événements doivent suivre 1, 2, 3… sans trou ({ev_version} trouvé en position {i})"),

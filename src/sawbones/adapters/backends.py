@@ -5,6 +5,9 @@
   under ``BEGIN IMMEDIATE`` so that two writers queue instead of deadlocking.
 - PostgreSQL: ``postgresql+psycopg://user:password@host:port/dbname`` (``postgresql://`` is
   accepted and means the same), for several web workers on one database.
+
+Both run the SQL of store.py on their DB-API driver (sqlite3, psycopg); what differs is here: connecting,
+the writer's turn (a lock file, an advisory lock), NOTIFY, new campaign ids, check and backup.
 """
 
 from __future__ import annotations
@@ -13,16 +16,14 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
 
 from ..errors import StoreError, UsageError
 from . import integrity, locks
 from .faults import wal_replaced
-from . import tables as t
-from .engines import _guarded, _message, _pg_engine, _shared, _sqlite_engine, _sqlite_key, _store_error
+from .engines import (Conn, Database, _guarded, _message, _shared, _sqlite_key, _store_error, db_errors, pg_connect,
+                      sqlite_connect)
 from .store import EventStore, SqlEventStore
 
 
@@ -34,10 +35,10 @@ class SqliteEventStore(SqlEventStore):
 
     def __init__(self, path: str) -> None:
         self.path = path
-        super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_engine(path), path))
+        super().__init__(_shared(("sqlite",) + _sqlite_key(path), lambda: _sqlite_database(path)))
 
     @contextmanager
-    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
+    def _write(self, wait: bool = True) -> Iterator[Conn | None]:
         """Writers queue on an OS file lock (locks.file_lock, bounded) before BEGIN IMMEDIATE.
 
         SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
@@ -55,12 +56,12 @@ class SqliteEventStore(SqlEventStore):
                 yield conn
             integrity.after_write(self, damaged)
 
-    def _check_wal(self, conn: sa.Connection) -> None:
-        if self.shared.stopped:
-            raise StoreError(self.shared.stopped, self.where)
-        stopped = wal_replaced(self.path, conn.connection.info)
+    def _check_wal(self, conn: Conn) -> None:
+        if self.db.stopped:
+            raise StoreError(self.db.stopped, self.where)
+        stopped = wal_replaced(self.path, conn.info)
         if stopped:
-            self.shared.stopped = stopped
+            self.db.stopped = stopped
             raise StoreError(stopped, self.where)
 
     @contextmanager
@@ -71,15 +72,10 @@ class SqliteEventStore(SqlEventStore):
             with locks.file_lock(self.path, deadline):
                 yield
 
-    def _insert(self, table: sa.Table) -> Any:
-        from sqlalchemy.dialects.sqlite import insert
-
-        return insert(table)
-
-    def _new_campaign_id(self, conn: sa.Connection) -> int:
+    def _new_campaign_id(self, conn: Conn) -> int:
         """Never reuse the id of a deleted campaign (caches are keyed by id)."""
-        highest = conn.execute(sa.select(sa.func.max(t.campaigns.c.id))).scalar() or 0
-        seq = conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == "campaign_id_seq")).scalar()
+        highest = conn.value("SELECT MAX(id) FROM campaigns") or 0
+        seq = conn.value("SELECT value FROM meta WHERE key = 'campaign_id_seq'")
         cid = max(int(highest), int(seq or 0)) + 1
         self._upsert_meta(conn, "campaign_id_seq", str(cid))
         return cid
@@ -87,28 +83,30 @@ class SqliteEventStore(SqlEventStore):
     @_guarded
     def check(self) -> list[str]:
         with self._read() as conn:
-            result = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check")]
+            result = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
             problems = [] if result == ["ok"] else result
-            problems += [f"foreign key: {tuple(r)}" for r in conn.exec_driver_sql("PRAGMA foreign_key_check")]
+            problems += [f"foreign key: {tuple(r)}" for r in conn.execute("PRAGMA foreign_key_check").fetchall()]
             problems += self._log_gaps(conn)
         return problems + self._damaged_events()
 
-    @_guarded
     def backup_to(self, dest: str | Path) -> None:
         """A consistent copy of the whole database while it is in use (SQLite online backup).
 
         sqlite3.Error (a full disk, a file-size limit) reaches the caller, which cleans up."""
         import sqlite3
 
-        raw = self.engine.raw_connection()
-        try:
+        with self.db.connection() as conn:
             target = sqlite3.connect(str(dest))
             try:
-                raw.driver_connection.backup(target)
+                conn.raw.backup(target)
             finally:
                 target.close()
-        finally:
-            raw.close()
+
+
+def _sqlite_database(path: str) -> Database:
+    if path != ":memory:" and Path(path).is_dir():
+        raise StoreError("cannot open the database: this is a directory", path)
+    return Database("sqlite", path, lambda: sqlite_connect(path), path=path)
 
 
 # ---------------------------------------------------------------- PostgreSQL
@@ -120,10 +118,12 @@ _PG_TURN_SPACE = 0x5A3B  # first key of the advisory locks that hold a campaign'
 class PostgresEventStore(SqlEventStore):
     backend = "postgresql"
 
-    def __init__(self, url: Any) -> None:
-        where = url.render_as_string(hide_password=True)
-        super().__init__(_shared(("postgresql", url.render_as_string(hide_password=False)), lambda: _pg_engine(url),
-                                 where))
+    FOR_UPDATE = " FOR UPDATE"
+
+    def __init__(self, url: str, where: str) -> None:
+        self.url = url  # for libpq, password included (the live watcher connects with it)
+        super().__init__(_shared(("postgresql", url),
+                                 lambda: Database("postgresql", where, lambda: pg_connect(url), url=url)))
 
     @contextmanager
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
@@ -135,26 +135,28 @@ class PostgresEventStore(SqlEventStore):
                 yield
                 return
             try:
-                with self.engine.connect() as conn, conn.begin():
+                with self.db.transaction(held=True) as conn:  # held while the action reads and appends
                     left_ms = max(1, int((deadline - time.monotonic()) * 1000))
-                    conn.exec_driver_sql(f"SET LOCAL lock_timeout = {left_ms}")
-                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:space, :cid)"),
-                                 {"space": _PG_TURN_SPACE, "cid": campaign_id})
+                    conn.execute(f"SET LOCAL lock_timeout = {left_ms}")
+                    conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (_PG_TURN_SPACE, campaign_id))
                     yield
-            except sa_exc.OperationalError as exc:
+            except db_errors() as exc:
                 if "lock timeout" in _message(exc).lower():
                     raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
                 raise _store_error(exc, self.where) from None
 
-    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+    def _notify(self, conn: Conn, cid: int, version: int) -> None:
         from .notify import pg_notify
 
         pg_notify(conn, f"e:{cid}:{version}")
 
-    def _insert(self, table: sa.Table) -> Any:
-        from sqlalchemy.dialects.postgresql import insert
+    @_guarded
+    def notify(self, payload: str) -> None:
+        """NOTIFY the live watchers on its own (a change of who may watch), committed at once."""
+        from .notify import pg_notify
 
-        return insert(table)
+        with self.db.connection() as conn:
+            pg_notify(conn, payload)
 
     @_guarded
     def check(self) -> list[str]:
@@ -171,32 +173,53 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
     target = str(target)
     if "://" not in target:
         return SqliteEventStore(os.path.expanduser(target))
-    try:
-        url = sa.make_url(target)
-        port = url.port
-    except (sa_exc.ArgumentError, ValueError):
-        raise UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
-                         "postgresql+psycopg://user:password@host:port/dbname, the port a number)") from None
-    if port is not None and not 0 < port < 65536:
-        raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
-    backend, _, driver = url.drivername.partition("+")
+    scheme, _, rest = target.partition("://")
+    backend, _, driver = scheme.lower().partition("+")
     if backend == "sqlite":
         if driver not in ("", "pysqlite"):
             raise UsageError(f"unsupported SQLite driver {driver!r} (use sqlite:///path)")
-        if not url.database:
+        path = rest.partition("/")[2].partition("?")[0]  # sqlite:///relative.db, sqlite:////absolute.db
+        if not path:
             raise UsageError("a SQLite URL needs a path: sqlite:///campaigns.db")
-        return SqliteEventStore(url.database)
+        return SqliteEventStore(path)
     if backend in ("postgresql", "postgres"):
         if driver not in ("", "psycopg"):
             raise UsageError(f"unsupported PostgreSQL driver {driver!r} (use postgresql+psycopg://...)")
-        return PostgresEventStore(url.set(drivername="postgresql+psycopg"))
+        user, host, port = _parts(target)
+        if port is not None and not 0 < port < 65536:
+            raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
+        return PostgresEventStore(f"postgresql://{rest}", _hide(target, "postgresql+psycopg"))
     raise UsageError(f"unsupported database URL {_hide(target)!r}: use a file path, sqlite:///path "
                      "or postgresql+psycopg://user:password@host/dbname")
 
 
-def _hide(target: str) -> str:
-    try:
-        return sa.make_url(target).render_as_string(hide_password=True)
-    except (sa_exc.ArgumentError, ValueError):
-        scheme, _, rest = target.partition("://")
-        return f"{scheme}://***@{rest.split('@')[-1]}" if "@" in rest else target
+def _parts(target: str) -> tuple[str, str, int | None]:
+    """(user info, host, port) of a URL; UsageError (one line, no password) when it cannot be read."""
+    netloc = target.partition("://")[2].partition("/")[0].partition("?")[0]
+    user, _, host = netloc.rpartition("@")
+    port_text = ""
+    if host.startswith("["):
+        inside, bracket, after = host[1:].partition("]")
+        if not bracket or (after and not after.startswith(":")):
+            raise _unreadable(target)
+        host, port_text = inside, after[1:]
+    elif ":" in host:
+        host, _, port_text = host.partition(":")
+    if port_text and not port_text.isdigit() or ("[" in host or "]" in host):
+        raise _unreadable(target)
+    return user, host, int(port_text) if port_text else None
+
+
+def _unreadable(target: str) -> UsageError:
+    return UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
+                      "postgresql+psycopg://user:password@host:port/dbname, the port a number)")
+
+
+def _hide(target: str, scheme: str = "") -> str:
+    """The URL with its password as ***."""
+    old_scheme, _, rest = target.partition("://")
+    netloc, slash, tail = rest.partition("/")
+    user, at, host = netloc.rpartition("@")
+    if at and ":" in user:
+        user = user.partition(":")[0] + ":***"
+    return f"{scheme or old_scheme}://{user}{at}{host}{slash}{tail}"

@@ -23,6 +23,7 @@ import json
 import os
 from typing import Any
 
+from ..errors import StoreError
 from . import locks
 from .records import Damaged
 
@@ -81,11 +82,8 @@ def before_write(store: Any) -> dict[str, str]:
     known = _recorded(path)
     if known.get("stamp") == stamp(path) and isinstance(known.get("damaged"), dict):
         return known["damaged"]
-    from .migrate import _check_intact
-
-    with store.engine.connect() as conn:
-        _check_intact(conn, store.where)
-        conn.rollback()
+    with store.db.connection() as conn:
+        check_intact(conn.execute("PRAGMA quick_check"), store.where)
     damaged = {str(cid): why for cid, why in store.damaged_campaigns().items()}
     _record(path, damaged)
     return damaged
@@ -120,12 +118,13 @@ def close_at_exit(close_all: Any) -> None:
         atexit.register(close_all)
 
 
-def dispose(engine: Any, path: str) -> None:
-    """Close the engine's connections (the last one to close folds the write-ahead log into the file); when the
-    files were as stamped before, stamp them as the close left them, so that the next write need not check
-    the whole file again."""
-    if engine.dialect.name != "sqlite" or path in ("", ":memory:"):
-        engine.dispose()
+def dispose(db: Any) -> None:
+    """Close the database's pooled connections (the last one to close folds the write-ahead log into the file);
+    when the files were as stamped before, stamp them as the close left them, so that the next write need not
+    check the whole file again."""
+    path = db.path
+    if db.backend != "sqlite" or path in ("", ":memory:"):
+        db.dispose()
         return
     import time
 
@@ -133,8 +132,18 @@ def dispose(engine: Any, path: str) -> None:
         with locks.file_lock(path, time.monotonic(), wait=False) as held:
             known = _recorded(path) if held else {}
             clean = held and known.get("stamp") == stamp(path) and isinstance(known.get("damaged"), dict)
-            engine.dispose()
+            db.dispose()
             if clean:
                 _record(path, known["damaged"])
     except Exception:  # a lock that cannot be used: close all the same, stamp nothing
-        engine.dispose()
+        db.dispose()
+
+
+def check_intact(rows: Any, where: str) -> None:
+    """StoreError (one line: the first problem, how many more) unless `PRAGMA quick_check` answered ok."""
+    result = [line for r in rows for line in str(r[0]).splitlines()]
+    if result != ["ok"]:
+        first = next((line for line in result if not line.startswith("***")), result[0]).strip()
+        more = f", and {len(result) - 2} more problems" if len(result) > 2 else ""
+        raise StoreError(f"the database file is damaged ({first}{more}): restore it from a backup "
+                         "(see docs/deployment.md)", where)

@@ -10,6 +10,10 @@
 
 Upgrades hold the write lock (SQLite BEGIN IMMEDIATE, a PostgreSQL advisory lock), so that
 several workers starting at once migrate once.
+
+The store itself runs on the DB-API drivers (engines.py) and calls this module only when the revision it
+read is not the head: SQLAlchemy and Alembic are imported here, for the migration, on an engine made for
+it and closed after it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 from sqlalchemy import inspect, text
 
 from ..errors import StoreError
+from .integrity import check_intact
 
 from .records import HEAD, REVISIONS  # noqa: F401  (re-exported)
 BASELINE = "0001"
@@ -58,17 +63,45 @@ def _state(conn: Any, where: str) -> tuple[str, str | None]:
 
 def _check_intact(conn: Any, where: str) -> None:
     """Before migrating a SQLite file, make sure it is not damaged (a damaged one could look older)."""
-    if conn.dialect.name != "sqlite":
-        return
-    result = [line for r in conn.exec_driver_sql("PRAGMA quick_check") for line in str(r[0]).splitlines()]
-    if result != ["ok"]:
-        first = next((line for line in result if not line.startswith("***")), result[0]).strip()
-        more = f", and {len(result) - 2} more problems" if len(result) > 2 else ""
-        raise StoreError(f"the database file is damaged ({first}{more}): restore it from a backup "
-                         "(see docs/deployment.md)", where)
+    if conn.dialect.name == "sqlite":
+        check_intact(conn.exec_driver_sql("PRAGMA quick_check"), where)
 
 
-def ensure_schema(engine: Any, where: str) -> None:
+def ensure_schema(db: Any) -> None:
+    """Create or upgrade the schema of the database `db` (engines.Database) opens."""
+    engine = _engine(db)
+    try:
+        _ensure(engine, db.where)
+    finally:
+        engine.dispose()
+
+
+def _engine(db: Any) -> Any:
+    import sqlalchemy as sa
+
+    if db.backend == "postgresql":
+        return sa.create_engine(db.url.replace("postgresql://", "postgresql+psycopg://", 1), poolclass=sa.NullPool,
+                                connect_args={"connect_timeout": 10, "application_name": "sawbones"})
+    from . import locks
+
+    engine = sa.create_engine(sa.URL.create("sqlite+pysqlite", database=db.path), poolclass=sa.NullPool,
+                              connect_args={"timeout": locks.lock_wait(), "check_same_thread": False})
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves (below)
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            dbapi_conn.execute(f"PRAGMA {pragma}")
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        write = conn.get_execution_options().get("sawbones_write")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _ensure(engine: Any, where: str) -> None:
     with engine.connect() as conn:
         state, _ = _state(conn, where)
         conn.rollback()

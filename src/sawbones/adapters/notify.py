@@ -28,18 +28,15 @@ CHUNK = 400  # campaign ids per query
 
 
 def pg_notify(conn: Any, payload: str) -> None:
-    """NOTIFY in the caller's transaction (SQLAlchemy connection): delivered when it commits."""
-    from sqlalchemy import text
-
-    conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+    """NOTIFY in the caller's transaction (the store's connection, engines.Conn): delivered when it commits."""
+    conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, payload))
 
 
 def access_changed(store: Any, cid: int) -> None:
     """Streams of the campaign check again who they serve (their token may be revoked, the secret rotated)."""
     store.set_meta(ACCESS.format(cid=cid), secrets.token_hex(6))
     if getattr(store, "backend", "") == "postgresql":
-        with store.engine.begin() as conn:
-            pg_notify(conn, f"a:{cid}")
+        store.notify(f"a:{cid}")
 
 
 def _chunks(ids: list[int]) -> Iterable[list[int]]:
@@ -150,5 +147,5 @@ def _heard(notes: list[Any], known: dict[int, Seen]) -> tuple[dict[int, int], se
 def open_watcher(store: Any) -> SqliteWatcher | PgWatcher:
     """The watcher for the database the store opened."""
     if getattr(store, "backend", "") == "postgresql":
-        return PgWatcher(store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False))
+        return PgWatcher(store.url)
     return SqliteWatcher(store.path)

@@ -1,5 +1,6 @@
-"""The event store: one contract (EventStore), implemented once on SQLAlchemy 2 Core (SqlEventStore); the two
-backends (SQLite, PostgreSQL) and open_store() are in backends.py, engines and errors in engines.py.
+"""The event store: one contract (EventStore), implemented once in SQL on the DB-API drivers (SqlEventStore);
+the two backends (SQLite, PostgreSQL: their few differences) and open_store() are in backends.py, the
+connections, the pool and the errors in engines.py.
 
 The log is append-only, keyed by (campaign, version). Optimistic concurrency: ``append`` names the
 version it read; if the campaign moved on meanwhile, nothing is written and ConflictError is
@@ -8,7 +9,7 @@ raised. One action's events are written all or nothing.
 Snapshots are a cache of folded states (see application/service.py): the store keeps them as
 opaque JSON text, keyed by (campaign, version, code version), never as a source of truth.
 
-SQLAlchemy is imported here, never by the CLI at start: open_store() (backends.py) is called on first use.
+No SQLAlchemy here: a command that opens a current database and appends imports only sqlite3 (or psycopg).
 """
 
 from __future__ import annotations
@@ -19,16 +20,12 @@ from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator, Sequence
 
-import sqlalchemy as sa
-from sqlalchemy import exc as sa_exc
-
 from ..errors import ConflictError, NotFound, UsageError
 from . import integrity
-from . import tables as t
 from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, checksum, damaged_message, read_events,
                       undo_pairs)
 from . import upcast as _upcasting
-from .engines import _forget_engine, _guarded, _message, _Shared
+from .engines import Conn, Database, _forget, _guarded, _message, db_errors, is_integrity_error
 
 UNDO = "action_undone"  # an undo marker: {"action": N} reverts every event of action N on replay
 CREATED = "campaign_created"
@@ -119,40 +116,39 @@ class EventStore(ABC):
 
 # ---------------------------------------------------------------- the SQL implementation
 
+_EVENT_COLUMNS = "version, action, type, data, schema_version, content_version, created_at, checksum"
+_INSERT_EVENT = ("INSERT INTO events (campaign_id, version, action, type, data, schema_version, content_version, "
+                 "created_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
 
 class SqlEventStore(EventStore):
-    """The contract on SQLAlchemy Core; the backends differ only in engine set-up and a few statements."""
+    """The contract in SQL written once; the backends differ in connecting, locking and a few statements."""
 
     backend = "sql"
+    FOR_UPDATE = ""  # PostgreSQL: lock the campaign's row for the append
 
-    def __init__(self, shared: _Shared) -> None:
-        self.engine = shared.engine
-        self.shared = shared
-        self.where = shared.where
-        self.database_id = shared.database_id  # random id of this database: process caches are keyed by it
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.where = db.where
+        self.database_id = db.database_id  # random id of this database: process caches are keyed by it
 
     # -------------------------------------------------------- transactions
     @contextmanager
-    def _read(self) -> Iterator[sa.Connection]:
-        with self.engine.connect() as conn:
-            with conn.begin():
-                yield conn
+    def _read(self) -> Iterator[Conn]:
+        with self.db.transaction() as conn:
+            yield conn
 
     @contextmanager
-    def _write(self, wait: bool = True) -> Iterator[sa.Connection | None]:
-        with self.engine.connect() as conn:
-            conn.execution_options(sawbones_write=True)  # SQLite: BEGIN IMMEDIATE
-            with conn.begin():
-                yield conn
+    def _write(self, wait: bool = True) -> Iterator[Conn | None]:
+        with self.db.transaction(write=True) as conn:  # SQLite: BEGIN IMMEDIATE
+            yield conn
 
-    def _insert(self, table: sa.Table) -> Any:  # the backend's INSERT ... ON CONFLICT (sqlalchemy.dialects)
-        raise NotImplementedError
+    @staticmethod
+    def _upsert_meta(conn: Conn, key: str, value: str) -> None:
+        conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = "
+                     "excluded.value", (key, value))
 
-    def _upsert_meta(self, conn: sa.Connection, key: str, value: str) -> None:
-        stmt = self._insert(t.meta).values(key=key, value=value)
-        conn.execute(stmt.on_conflict_do_update(index_elements=[t.meta.c.key], set_={"value": value}))
-
-    def _new_campaign_id(self, conn: sa.Connection) -> int | None:
+    def _new_campaign_id(self, conn: Conn) -> int | None:
         return None  # the database's own sequence
 
     # -------------------------------------------------------- campaigns
@@ -164,25 +160,25 @@ class SqlEventStore(EventStore):
                 cid = self._insert_campaign(conn, name, now)
                 if events:
                     self._insert_events(conn, cid, 0, 1, events, content_version, now)
-        except sa_exc.IntegrityError:
-            raise UsageError(f"a campaign named {name!r} already exists") from None
+        except db_errors() as exc:
+            if is_integrity_error(exc):
+                raise UsageError(f"a campaign named {name!r} already exists") from None
+            raise
         return cid
 
-    def _insert_campaign(self, conn: sa.Connection, name: str, now: float) -> int:
-        exists = conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).first()
-        if exists is not None:
+    def _insert_campaign(self, conn: Conn, name: str, now: float) -> int:
+        if conn.value("SELECT id FROM campaigns WHERE name = ?", (name,)) is not None:
             raise UsageError(f"a campaign named {name!r} already exists")
-        values: dict[str, Any] = {"name": name, "created_at": now}
         cid = self._new_campaign_id(conn)
-        if cid is not None:
-            values["id"] = cid
-        result = conn.execute(sa.insert(t.campaigns).values(**values).returning(t.campaigns.c.id))
-        return int(result.scalar_one())
+        if cid is None:
+            return int(conn.value("INSERT INTO campaigns (name, created_at) VALUES (?, ?) RETURNING id", (name, now)))
+        conn.execute("INSERT INTO campaigns (id, name, created_at) VALUES (?, ?, ?)", (cid, name, now))
+        return cid
 
     @_guarded
     def campaign_id(self, name: str) -> int:
         with self._read() as conn:
-            cid = conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).scalar()
+            cid = conn.value("SELECT id FROM campaigns WHERE name = ?", (name,))
         if cid is None:
             known = ", ".join(self.campaign_names()) or "none yet"
             raise NotFound(f"no campaign named {name!r} (campaigns: {known})")
@@ -191,15 +187,15 @@ class SqlEventStore(EventStore):
     @_guarded
     def campaign_names(self) -> list[str]:
         with self._read() as conn:
-            return list(conn.execute(sa.select(t.campaigns.c.name).order_by(t.campaigns.c.id)).scalars())
+            return [r[0] for r in conn.execute("SELECT name FROM campaigns ORDER BY id").fetchall()]
 
     @_guarded
     def delete_campaign(self, name: str) -> None:
         cid = self.campaign_id(name)
         with self._write() as conn:
-            conn.execute(sa.delete(t.snapshots).where(t.snapshots.c.campaign_id == cid))
-            conn.execute(sa.delete(t.events).where(t.events.c.campaign_id == cid))
-            conn.execute(sa.delete(t.campaigns).where(t.campaigns.c.id == cid))
+            for table in ("snapshots", "events"):
+                conn.execute(f"DELETE FROM {table} WHERE campaign_id = ?", (cid,))
+            conn.execute("DELETE FROM campaigns WHERE id = ?", (cid,))
 
     @_guarded
     def rename_campaign(self, campaign_id: int, expected_version: int, action: int, event: dict[str, Any],
@@ -208,20 +204,22 @@ class SqlEventStore(EventStore):
         name = event["data"]["name"]
         try:
             with self._write() as conn:
-                if conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.name == name)).first() is not None:
+                if conn.value("SELECT id FROM campaigns WHERE name = ?", (name,)) is not None:
                     raise UsageError(f"a campaign named {name!r} already exists")
                 integrity.refuse_damaged(conn, campaign_id, self.where)
-                conn.execute(sa.update(t.campaigns).where(t.campaigns.c.id == campaign_id).values(name=name))
+                conn.execute("UPDATE campaigns SET name = ? WHERE id = ?", (name, campaign_id))
                 if self._head(conn, campaign_id) != expected_version:
                     raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
                 self._insert_events(conn, campaign_id, expected_version, action, [event], content_version, time.time())
-        except sa_exc.IntegrityError:
-            raise UsageError(f"a campaign named {name!r} already exists") from None
+        except db_errors() as exc:
+            if is_integrity_error(exc):
+                raise UsageError(f"a campaign named {name!r} already exists") from None
+            raise
 
     @_guarded
     def get_meta(self, key: str) -> str | None:
         with self._read() as conn:
-            return conn.execute(sa.select(t.meta.c.value).where(t.meta.c.key == key)).scalar()
+            return conn.value("SELECT value FROM meta WHERE key = ?", (key,))
 
     @_guarded
     def set_meta(self, key: str, value: str) -> None:
@@ -229,7 +227,7 @@ class SqlEventStore(EventStore):
             self._upsert_meta(conn, key, value)
 
     # -------------------------------------------------------- events
-    def _insert_events(self, conn: sa.Connection, cid: int, expected_version: int, action: int,
+    def _insert_events(self, conn: Conn, cid: int, expected_version: int, action: int,
                        events: Iterable[dict[str, Any]], content_version: str, now: float) -> int:
         rows = []
         version = expected_version
@@ -238,11 +236,11 @@ class SqlEventStore(EventStore):
             rows.append(_row(cid, version, action, ev["type"], dump_data(ev["data"]),
                              _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
-            conn.execute(sa.insert(t.events), rows)
+            conn.executemany(_INSERT_EVENT, rows)
             self._notify(conn, cid, version)
         return version
 
-    def _notify(self, conn: sa.Connection, cid: int, version: int) -> None:
+    def _notify(self, conn: Conn, cid: int, version: int) -> None:
         """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
 
     @_guarded
@@ -254,9 +252,7 @@ class SqlEventStore(EventStore):
         try:
             with self._write() as conn:
                 # lock the campaign row: concurrent appenders to one campaign queue here (PostgreSQL)
-                found = conn.execute(sa.select(t.campaigns.c.id).where(t.campaigns.c.id == campaign_id)
-                                     .with_for_update()).first()
-                if found is None:
+                if conn.value(f"SELECT id FROM campaigns WHERE id = ?{self.FOR_UPDATE}", (campaign_id,)) is None:
                     raise NotFound("the campaign was deleted meanwhile; nothing was written")
                 integrity.refuse_damaged(conn, campaign_id, self.where)
                 current = self._head(conn, campaign_id)
@@ -266,13 +262,14 @@ class SqlEventStore(EventStore):
                         "nothing was written, try again")
                 return self._insert_events(conn, campaign_id, expected_version, action, events, content_version,
                                            time.time())
-        except sa_exc.IntegrityError:
-            raise ConflictError("another write reached the campaign first; nothing was written, try again") from None
+        except db_errors() as exc:
+            if is_integrity_error(exc):
+                raise ConflictError("another write reached the campaign first; nothing was written, try again") from None
+            raise
 
     @staticmethod
-    def _head(conn: sa.Connection, cid: int) -> int:
-        value = conn.execute(sa.select(sa.func.max(t.events.c.version)).where(t.events.c.campaign_id == cid)).scalar()
-        return int(value or 0)
+    def _head(conn: Conn, cid: int) -> int:
+        return int(conn.value("SELECT MAX(version) FROM events WHERE campaign_id = ?", (cid,)) or 0)
 
     @_guarded
     def head(self, campaign_id: int) -> int:
@@ -282,16 +279,14 @@ class SqlEventStore(EventStore):
     @_guarded
     def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
                upto: int | None = None) -> list[StoredEvent]:
-        e = t.events.c
-        query = (sa.select(e.version, e.action, e.type, e.data, e.schema_version, e.content_version, e.created_at,
-                           e.checksum)
-                 .where(e.campaign_id == campaign_id, e.version > after).order_by(e.version))
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE campaign_id = ? AND version > ?"
+        params: tuple[Any, ...] = (campaign_id, after)
         if upto is not None:
-            query = query.where(e.version <= upto)
+            sql, params = sql + " AND version <= ?", params + (upto,)
         with self._read() as conn:
             try:
-                rows = conn.execute(query).all()
-            except sa_exc.OperationalError as exc:
+                rows = conn.execute(sql + " ORDER BY version", params).fetchall()
+            except db_errors() as exc:
                 if "decode" not in _message(exc).lower():
                     raise
                 rows = None
@@ -301,14 +296,14 @@ class SqlEventStore(EventStore):
 
     def _name(self, campaign_id: int) -> str:
         with self._read() as conn:
-            name = conn.execute(sa.select(t.campaigns.c.name).where(t.campaigns.c.id == campaign_id)).scalar()
+            name = conn.value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
         return str(name) if name is not None else f"#{campaign_id}"
 
-    def _undecodable(self, conn: sa.Connection, campaign_id: int, after: int) -> None:
+    def _undecodable(self, conn: Conn, campaign_id: int, after: int) -> None:
         """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
-        rows = conn.exec_driver_sql(
+        rows = conn.execute(
             "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "
-            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
+            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after)).fetchall()
         for version, *texts in rows:
             try:
                 for text in texts:
@@ -321,26 +316,23 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
-        e = t.events.c
-        query = (sa.select(e.version, e.data).where(e.campaign_id == campaign_id, e.type == UNDO, e.version > after)
-                 .order_by(e.version))
+        sql = "SELECT version, data FROM events WHERE campaign_id = ? AND type = ? AND version > ?"
+        params: tuple[Any, ...] = (campaign_id, UNDO, after)
         if upto is not None:
-            query = query.where(e.version <= upto)
+            sql, params = sql + " AND version <= ?", params + (upto,)
         with self._read() as conn:
-            rows = conn.execute(query).all()
+            rows = conn.execute(sql + " ORDER BY version", params).fetchall()
         return undo_pairs(rows, lambda: self._name(campaign_id), self.where)
 
     @_guarded
     def actions(self, campaign_id: int, upto: int | None = None) -> list[tuple[int, str]]:
-        e = t.events.c
-        first = sa.select(e.action, sa.func.min(e.version).label("v")).where(e.campaign_id == campaign_id)
-        if upto is not None:
-            first = first.where(e.version <= upto)
-        first = first.group_by(e.action).subquery()
-        query = (sa.select(e.action, e.type).join(first, sa.and_(e.version == first.c.v))
-                 .where(e.campaign_id == campaign_id).order_by(e.action))
+        limit = "" if upto is None else " AND version <= ?"
+        params: tuple[Any, ...] = (campaign_id,) + (() if upto is None else (upto,)) + (campaign_id,)
         with self._read() as conn:
-            return [(int(a), str(ty)) for a, ty in conn.execute(query)]
+            rows = conn.execute("SELECT e.action, e.type FROM events e JOIN (SELECT action, MIN(version) AS v "
+                                f"FROM events WHERE campaign_id = ?{limit} GROUP BY action) f ON e.version = f.v "
+                                "WHERE e.campaign_id = ? ORDER BY e.action", params).fetchall()
+        return [(int(a), str(ty)) for a, ty in rows]
 
     @_guarded
     def import_campaign(self, name: str, events: Sequence[StoredEvent]) -> int:
@@ -351,9 +343,10 @@ class SqlEventStore(EventStore):
                 rows = [_row(cid, ev.version, ev.action, ev.type, dump_data(ev.data), ev.schema_version,
                              ev.content_version, ev.created_at) for ev in events]
                 for start in range(0, len(rows), 5000):
-                    conn.execute(sa.insert(t.events), rows[start:start + 5000])
-        except sa_exc.IntegrityError as exc:
-            if "unique" in _message(exc).lower() or "duplicate" in _message(exc).lower():
+                    conn.executemany(_INSERT_EVENT, rows[start:start + 5000])
+        except db_errors() as exc:
+            low = _message(exc).lower()
+            if is_integrity_error(exc) and ("unique" in low or "duplicate" in low):
                 raise UsageError(f"a campaign named {name!r} already exists") from None
             raise
         return cid
@@ -361,42 +354,36 @@ class SqlEventStore(EventStore):
     # -------------------------------------------------------- snapshots
     @_guarded
     def save_snapshot(self, campaign_id: int, info: SnapshotInfo, state: str, keep: int = 3) -> bool:
-        s = t.snapshots.c
         with self._write(wait=False) as conn:
             if conn is None:
                 return False  # another writer holds the lock: a cache is not worth a wait
-            self._upsert_snapshot(conn, {
-                "campaign_id": campaign_id, "version": info.version, "code_version": info.code_version,
-                "content_version": info.content_version, "action": info.action, "state": state,
-                "created_at": info.created_at or time.time()})
-            conn.execute(sa.delete(t.snapshots).where(s.campaign_id == campaign_id,
-                                                      s.code_version != info.code_version))
-            newest = (sa.select(s.version).where(s.campaign_id == campaign_id, s.code_version == info.code_version)
-                      .order_by(s.version.desc()).limit(keep))
-            conn.execute(sa.delete(t.snapshots).where(s.campaign_id == campaign_id,
-                                                      s.code_version == info.code_version,
-                                                      s.version.not_in(newest.scalar_subquery())))
+            # a damaged snapshot at this version is replaced
+            conn.execute("INSERT INTO snapshots (campaign_id, version, code_version, content_version, action, state, "
+                         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (campaign_id, version, code_version) "
+                         "DO UPDATE SET state = excluded.state, created_at = excluded.created_at",
+                         (campaign_id, info.version, info.code_version, info.content_version, info.action, state,
+                          info.created_at or time.time()))
+            conn.execute("DELETE FROM snapshots WHERE campaign_id = ? AND code_version != ?",
+                         (campaign_id, info.code_version))
+            conn.execute("DELETE FROM snapshots WHERE campaign_id = ? AND code_version = ? AND version NOT IN "
+                         "(SELECT version FROM snapshots WHERE campaign_id = ? AND code_version = ? "
+                         "ORDER BY version DESC LIMIT ?)",
+                         (campaign_id, info.code_version, campaign_id, info.code_version, keep))
         return True
-
-    def _upsert_snapshot(self, conn: sa.Connection, row: dict[str, Any]) -> None:
-        stmt = self._insert(t.snapshots).values(**row)  # a damaged snapshot at this version is replaced
-        conn.execute(stmt.on_conflict_do_update(index_elements=["campaign_id", "version", "code_version"],
-                                                set_={k: stmt.excluded[k] for k in ("state", "created_at")}))
 
     @_guarded
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:
-        s = t.snapshots.c
-        query = (sa.select(s.version, s.action, s.code_version, s.content_version, s.created_at)
-                 .where(s.campaign_id == campaign_id, s.code_version == code_version).order_by(s.version.desc()))
         with self._read() as conn:
-            return [SnapshotInfo(*row) for row in conn.execute(query)]
+            rows = conn.execute("SELECT version, action, code_version, content_version, created_at FROM snapshots "
+                                "WHERE campaign_id = ? AND code_version = ? ORDER BY version DESC",
+                                (campaign_id, code_version)).fetchall()
+        return [SnapshotInfo(*row) for row in rows]
 
     @_guarded
     def snapshot_state(self, campaign_id: int, version: int, code_version: str) -> str | None:
-        s = t.snapshots.c
         with self._read() as conn:
-            return conn.execute(sa.select(s.state).where(s.campaign_id == campaign_id, s.version == version,
-                                                         s.code_version == code_version)).scalar()
+            return conn.value("SELECT state FROM snapshots WHERE campaign_id = ? AND version = ? AND code_version = ?",
+                              (campaign_id, version, code_version))
 
     # -------------------------------------------------------- maintenance
     def _damaged_events(self) -> list[str]:
@@ -407,7 +394,7 @@ class SqlEventStore(EventStore):
         """{campaign id: the line that names its first damaged event}."""
         problems = {}
         with self._read() as conn:
-            ids = list(conn.execute(sa.select(t.campaigns.c.id).order_by(t.campaigns.c.id)).scalars())
+            ids = [r[0] for r in conn.execute("SELECT id FROM campaigns ORDER BY id").fetchall()]
         for cid in ids:
             try:
                 self.events(cid, upcast=False)
@@ -415,27 +402,26 @@ class SqlEventStore(EventStore):
                 problems[cid] = exc.message
         return problems
 
-    def _log_gaps(self, conn: sa.Connection) -> list[str]:
-        e = t.events.c
-        query = (sa.select(t.campaigns.c.name, sa.func.count(), sa.func.max(e.version))
-                 .join(t.campaigns, t.campaigns.c.id == e.campaign_id).group_by(t.campaigns.c.name))
-        return [f"campaign {name!r}: {n} events but head {head} (a gap in the log)"
-                for name, n, head in conn.execute(query) if n != head]
+    @staticmethod
+    def _log_gaps(conn: Conn) -> list[str]:
+        rows = conn.execute("SELECT c.name, COUNT(*), MAX(e.version) FROM events e JOIN campaigns c "
+                            "ON c.id = e.campaign_id GROUP BY c.name").fetchall()
+        return [f"campaign {name!r}: {n} events but head {head} (a gap in the log)" for name, n, head in rows
+                if n != head]
 
     def close(self) -> None:
-        """Nothing to release: the engine (and its connection pool) is shared by this process's stores."""
+        """Nothing to release: the connection pool is shared by this process's stores."""
 
     def dispose(self) -> None:
         """Close this database's pooled connections (tests, shutdown); a later use reconnects."""
-        _forget_engine(self.engine)
+        _forget(self.db)
 
 
 def _row(cid: int, version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
-         created_at: float) -> dict[str, Any]:
-    """An events row as written, with its checksum."""
-    return {"campaign_id": cid, "version": version, "action": action, "type": etype, "data": data,
-            "schema_version": schema_version, "content_version": content_version, "created_at": created_at,
-            "checksum": checksum(version, action, etype, data, schema_version, content_version, created_at)}
+         created_at: float) -> tuple[Any, ...]:
+    """An events row as written (the columns of _INSERT_EVENT), with its checksum."""
+    return (cid, version, action, etype, data, schema_version, content_version, created_at,
+            checksum(version, action, etype, data, schema_version, content_version, created_at))
 
 
 def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:

@@ -90,8 +90,6 @@ class Service:
         then ./sawbones.db)."""
         target = db or os.environ.get("SAWBONES_DATABASE_URL") or "sawbones.db"
         if "://" not in target or target.startswith("sqlite:///"):
-            from ..adapters.sqlite_reader import open_fast
-
             path = os.path.expanduser(target.removeprefix("sqlite:///"))
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
@@ -100,10 +98,7 @@ class Service:
             if not create and not os.path.exists(path):
                 raise NoDatabase(f"no database at {path} yet: create a campaign first "
                                  "(`sawbones campaign create NAME`), or choose another --db")
-            fast = open_fast(path)
-            if fast is not None:  # reads without importing SQLAlchemy; writes open the full store
-                return cls(fast, packs)
-        from ..adapters.backends import open_store
+        from ..adapters.backends import open_store  # a current database: the DB-API driver, no SQLAlchemy
 
         return cls(open_store(target), packs)
 

@@ -199,7 +199,8 @@ def dying_check(ctx: Context, character: Character, typed: int | None = None, d2
     else:
         total = typed
     result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": reading.sheet,
-              "penalty": reading.terms.modifier, "total": total, "succeeded": total >= check.dc}
+              "penalty": reading.terms.modifier, "bonus": reading.bonus, "breakdown": reading.breakdown, "total": total,
+              "succeeded": total >= check.dc}
     if result["succeeded"]:
         return result, [{"type": "character_stabilized", "data": {"character": character.id}}]
     loss = ctx.roller.roll(check.hp_loss, "dying: hit point loss")

@@ -157,21 +157,20 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
     run = _Moment(ctx, character_id, moment, typed, how, ctx.state)
     mark = len(ctx.roller.made)
     phases = MOMENTS[moment]
-    first, planned = 0, None
+    first, planned, waited = 0, None, None  # the phase to start at, its triggers still to run, the one answered
     if at is None or "phase" not in at:  # from the start, or from the dying check
         if moment == "turn":
             run.dying(given if at is not None else None)
-        given = None
     else:
-        first, planned = phases.index(at["phase"]), [at["key"], *filter(None, at["rest"].split("\n"))]
+        waited = at["key"]
+        first, planned = phases.index(at["phase"]), [waited, *filter(None, at["rest"].split("\n"))]
     if run.paused is None and not run.current().dead:
         for on in phases[first:]:
             keyed = keyed_triggers(run.current(), ctx.rules, ctx.options, on)
             if planned is not None:  # the rest of the phase as planned when it began (a source gone: skipped)
                 keyed, planned = [(k, a) for k, a in keyed if k in planned], None
             for n, (key, active) in enumerate(keyed):
-                answered = given if at is not None and key == at["key"] else None
-                run.trigger(on, key, active, answered, [k for k, _ in keyed[n + 1:]])
+                run.trigger(on, key, active, given if key == waited else None, [k for k, _ in keyed[n + 1:]])
                 if run.paused is not None:
                     break
             if run.paused is not None:

@@ -39,10 +39,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "link_gone": ("This link no longer works. Ask your GM for a new one.",
                   "Ce lien ne fonctionne plus. Demandez-en un nouveau à votre MJ."),
     "your_rolls": ("What applies to my rolls", "Ce qui s'applique à mes jets"),
-    "gm_still_rolls": ("Your GM still rolls or types these for you: an injury's saves at each turn, dash or "
-                       "action, and the check of a dying character.",
-                       "Votre MJ lance ou saisit encore ceux-ci pour vous : les jets de sauvegarde d'une blessure "
-                       "à chaque tour, course ou action, et le jet d'un personnage mourant."),
     "since_you_looked": ("Since you last looked", "Depuis votre dernière visite"),
     "nothing_new": ("nothing new", "rien de nouveau"),
     "next_step": ("next step", "prochaine étape"),

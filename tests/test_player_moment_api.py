@@ -9,7 +9,13 @@ de Vigueur avec le même DD que le DD de la maladie ou perdre l'action et gagner
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
 
 from test_player_api import client, gm, head, token_of  # noqa: F401  (client: the in-process app)
 
@@ -100,3 +106,28 @@ def test_a_secret_diseases_standard_action_save_is_a_sickness_the_player_cannot_
     assert done.status_code == 200 and "Filth" not in done.text and "filth" not in done.text
     conditions = [c["id"] for c in client.get(f"/api/player/{token}").json()["character"]["conditions"]]
     assert "nauseated" in conditions  # failed: nauseated for 1 minute
+
+
+def test_the_dashboards_turn_form_says_who_rolls(db):
+    """The GM's form: "the character's player" makes the turn wait for Aria's die; the campaign's default (gm)
+    rolls it on the server, as before."""
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+    from test_web_table import campaign, csrf_of, signed_in
+
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3)
+    with TestClient(app, base_url="http://testserver") as api:
+        made, headers = campaign(api, "Aria")
+        api.post("/api/campaigns/Alpha/injure", headers=headers, json={"character": "aria", "type": "acid", "d20": 19})
+        browser = signed_in(app, made)
+        page = browser.get("/c/Alpha")
+        assert 'name="rolls"' in page.text and "the character&#39;s player" in page.text
+        form = {"csrf": csrf_of(page.text), "character": "aria", "saves": "", "back": "actions"}
+        done = browser.post("/c/Alpha/act/turn", data={**form, "rolls": "players"}, follow_redirects=False)
+        assert done.status_code == 303
+        waiting = api.get("/api/campaigns/Alpha/dashboard", headers=headers).json()["pending"]
+        assert [(p["kind"], p["to"], p["about"]) for p in waiting] == [("moment", "player", "Nausea: start of the turn")]
+        assert 'Nausea: start of the turn' in browser.get("/c/Alpha/part/pending").text
+        api.post("/api/campaigns/Alpha/answer", headers=headers, json={"pending": waiting[0]["id"], "total": 9})
+        browser.post("/c/Alpha/act/turn", data={**form, "csrf": csrf_of(browser.get("/c/Alpha").text), "rolls": ""})
+        assert api.get("/api/campaigns/Alpha/dashboard", headers=headers).json()["pending"] == []

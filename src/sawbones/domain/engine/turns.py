@@ -178,12 +178,12 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
     if run.typed:
         name = run.current().name
         raise UsageError(f"{len(run.typed)} --save value(s) left over: {name} has fewer saves to make")
-    note = {"type": "noted", "data": {"character": character_id, "moment": moment, "results": run.results,
-                                      "rolls": list(ctx.roller.made[mark:])}}
+    told: dict[str, Any] = {"character": character_id, "moment": moment, "results": run.results,
+                            "rolls": list(ctx.roller.made[mark:])}
     if run.paused is None:
-        return [note] + run.events
-    note["data"]["waits"] = run.paused["data"]["id"]
-    return ([note] if run.results else []) + run.events + [run.paused]
+        return [{"type": "noted", "data": told}] + run.events
+    told["waits"] = run.paused["data"]["id"]
+    return ([{"type": "noted", "data": told}] if run.results else []) + run.events + [run.paused]
 
 
 def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: str | None = None) -> list[Event]:

@@ -131,3 +131,14 @@ def test_the_dashboards_turn_form_says_who_rolls(db):
         api.post("/api/campaigns/Alpha/answer", headers=headers, json={"pending": waiting[0]["id"], "total": 9})
         browser.post("/c/Alpha/act/turn", data={**form, "csrf": csrf_of(browser.get("/c/Alpha").text), "rolls": ""})
         assert api.get("/api/campaigns/Alpha/dashboard", headers=headers).json()["pending"] == []
+
+
+def test_an_answer_to_a_turn_the_gm_undid_is_refused_and_changes_nothing(client, table):  # noqa: F811
+    secret, tokens = table
+    gm(client, secret, "turn", {"character": "Aria", "rolls": "players"})
+    [prompt] = client.get(f"/api/player/{tokens['Aria']}/prompts").json()["prompts"]
+    gm(client, secret, "undo", None)
+    before = head(client, secret)
+    stale = answer(client, tokens["Aria"], {"pending": prompt["id"], "d20": 15})
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "rule_violation"
+    assert head(client, secret) == before and noted(client, secret) == []

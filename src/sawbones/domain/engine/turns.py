@@ -54,15 +54,6 @@ def keyed_triggers(character: Any, rules: Any, options: dict[str, Any], on: str)
     return out
 
 
-def waiting_trigger(state: Any, rules: Any, options: dict[str, Any], pending: Any) -> Any:
-    """The trigger a moment's pending roll waits on (effects.ActiveEffect), or None (its source is gone)."""
-    args = dict(pending.args)
-    character = state.character(pending.character)
-    if character is None or pending.kind != player_rolls.MOMENT:
-        return None
-    return dict(keyed_triggers(character, rules, options, args["phase"])).get(args["key"])
-
-
 @dataclass
 class _Moment:
     """One moment being played: the state after each step, the steps' results and events."""

@@ -131,15 +131,21 @@ def pf1e(cli):
     return cli
 
 
-def test_the_dying_check_comes_first_and_a_stable_character_then_makes_its_saves(pf1e):
+def test_the_dying_check_goes_to_the_player_and_a_stable_character_makes_no_save_that_turn(pf1e):
+    """Unconscious, the dying character's check is its whole turn: no Nausea save follows it, stable or not."""
     cli = pf1e
     cli("turn", "Elfe")
     [check] = pending(cli)
     assert (check["kind"], check["save_name"], check["dc"], check["about"]) == ("dying", "Constitution check", 10,
                                                                                 "dying: stabilize")
     assert cli("answer", check["id"], "--d20", "12").code == 0  # 12 + 1 (Con) - 3 (HP below 0) = 10: stable
-    assert sheet(cli, "Elfe")["stable"] and steps(cli) == [("dying", None, 10, True)]
-    [nausea] = pending(cli)  # the triggers of the turn follow, in order
+    assert sheet(cli, "Elfe")["stable"] and steps(cli) == [("dying", None, 10, True)] and pending(cli) == []
+    cli("undo")
+    assert cli("answer", check["id"], "--d20", "2").code == 0  # 2 + 1 - 3 = 0: 1 HP lost, still dying
+    assert sheet(cli, "Elfe")["hp"] == -4 and steps(cli) == [("dying", None, 0, False)] and pending(cli) == []
+    cli("character", "edit", "Elfe", "--hp", "5")  # healed: conscious again, its next turn makes its Nausea save
+    cli("turn", "Elfe")
+    [nausea] = pending(cli)
     assert nausea["kind"] == "moment" and nausea["save_name"] == "Fortitude" and nausea["dc"] == 8
 
 

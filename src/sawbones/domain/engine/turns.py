@@ -2,7 +2,7 @@
 
 Which triggers exist is content (trigger effects with on: turn_start, turn_end, dash,
 action_in_combat, standard_action); this runs them, step by step: on a turn, a dying character's check
-first (the hit point model, damage.py), then each trigger in order: the save (typed, or rolled with what
+first (the hit point model, damage.py: unconscious, that check is its whole turn), else each trigger in order: the save (typed, or rolled with what
 the roll query says applies: the sheet, modifiers and conditions, advantage/disadvantage, automatic
 failure; saves.py), then the outcome on a failure, or at once when there is no save.
 
@@ -90,19 +90,21 @@ class _Moment:
         self.paused = player_rolls.pending_roll(self.state, self.character, kind, save, dc,
                                                 {"moment": self.moment, "how": self.how, **args}, content)
 
-    def dying(self, given: Answer | None) -> None:
-        """The hit point model's check of a dying character, before the triggers of its turn."""
+    def dying(self, given: Answer | None) -> bool:
+        """The hit point model's check of a dying character (pf1e), which is its whole turn: unconscious, whether
+        it dies, becomes stable or keeps dying, it takes no action and no trigger follows. False: not dying."""
         if not dying_check_due(self.ctx, self.current()):
-            return
+            return False
         die = self.die(given)
         if die is None:
             check = hit_points.model(self.ctx.rules, self.state.system).dying_check
             self.pause(player_rolls.DYING, check.ability, check.dc, {})
-            return
+            return True
         check, new = dying_check(replace(self.ctx, state=self.state), self.current(), *die)
         if check is not None:
             self.results.append(check)
             self.apply(new)
+        return True
 
     def trigger(self, on: str, key: str, active: Any, given: Answer | None, rest: list[str]) -> None:
         ctx, effect = self.ctx, active.effect
@@ -149,13 +151,13 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
     mark = len(ctx.roller.made)
     phases = MOMENTS[moment]
     first, planned, waited = 0, None, None  # the phase to start at, its triggers still to run, the one answered
-    if at is None or "phase" not in at:  # from the start, or from the dying check
-        if moment == "turn":
-            run.dying(given if at is not None else None)
+    dying = False
+    if at is None or "phase" not in at:  # from the start, or from the dying check (answered: the turn was its)
+        dying = moment == "turn" and (run.dying(given if at is not None else None) or at is not None)
     else:
         waited = at["key"]
         first, planned = phases.index(at["phase"]), [waited, *filter(None, at["rest"].split("\n"))]
-    if run.paused is None and not run.current().dead:
+    if run.paused is None and not dying and not run.current().dead:
         for on in phases[first:]:
             keyed = keyed_triggers(run.current(), ctx.rules, ctx.options, on)
             if planned is not None:  # the rest of the phase as planned when it began (a source gone: skipped)

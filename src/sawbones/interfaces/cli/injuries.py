@@ -151,7 +151,7 @@ def register(cli: click.Group) -> None:
         _report(env, state, events)
 
     for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
-                                       "a dying pf1e character first checks to stabilize (its total: the first --save)."),
+                                       "a dying pf1e character's turn is its check to stabilize (its total: the first --save)."),
                               ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),
                               ("action", "A character attempts an action in combat (Broken Ribs save...).")):
         def make(moment=moment):

@@ -1,10 +1,10 @@
 """Triggers that fire on moments of play the GM announces: a turn, a Dash, an action in combat.
 
 Which triggers exist is content (trigger effects with on: turn_start, turn_end, dash,
-action_in_combat, standard_action); this runs them, step by step: on a turn, a dying character's check
-first (the hit point model, damage.py: unconscious, that check is its whole turn), else each trigger in order: the save (typed, or rolled with what
-the roll query says applies: the sheet, modifiers and conditions, advantage/disadvantage, automatic
-failure; saves.py), then the outcome on a failure, or at once when there is no save.
+action_in_combat, standard_action); this runs them, step by step. A dying character's turn is the hit point
+model's check (damage.py; unconscious, it does nothing else). Otherwise each trigger in order: the save (typed,
+or rolled with what the roll query says applies: the sheet, modifiers and conditions, advantage/disadvantage,
+automatic failure; saves.py), then the outcome on a failure, or at once when there is no save.
 
 A roll routed to the character's player (player_rolls: option who_rolls, the action's `rolls`) stops the
 moment there: the steps made so far stand (their `noted` results and events), and a pending roll (kind
@@ -118,8 +118,8 @@ class _Moment:
             dc = _dc(ctx, active)
             die = self.die(given)
             if die is None:
-                self.pause(player_rolls.MOMENT, effect.save.save, dc, {"phase": on, "key": key, "rest": "\n".join(rest)},
-                           active.content_id)
+                where = {"phase": on, "key": key, "rest": "\n".join(rest)}
+                self.pause(player_rolls.MOMENT, effect.save.save, dc, where, active.content_id)
                 return
             reading = save_rolls.read(current, ctx.rules, ctx.options, self.state.system, effect.save.save)
             save = save_rolls.roll(ctx.roller, self.state.system, reading, dc,

@@ -190,7 +190,8 @@ def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
     from rich.markup import escape
 
     for p in pending:
-        con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(p.get('about') or p['affliction_name'] or '')} · "
+        about = p.get("about") or p["affliction_name"] or ""  # a moment's roll says which trigger, or the check
+        con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(about)} · "
                   f"{escape(p['save_name'])} "
                   f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
         resumes = _t(f"reprend jusqu'à {p['target_text']}", f"resumes up to {p['target_text']}", lang)

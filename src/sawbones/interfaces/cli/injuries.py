@@ -151,12 +151,14 @@ def register(cli: click.Group) -> None:
         _report(env, state, events)
 
     for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
-                                       "a dying pf1e character's turn is its check to stabilize (its total: the first --save)."),
+                                       "a dying pf1e character's turn is its check to stabilize "
+                                       "(its total: the first --save)."),
                               ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),
                               ("action", "A character attempts an action in combat (Broken Ribs save...).")):
         def make(moment=moment):
             @click.argument("name")
-            @click.option("--save", "saves", multiple=True, type=int, help="A save total rolled at the table (in order).")
+            @click.option("--save", "saves", multiple=True, type=int,
+                          help="A save total rolled at the table (in order).")
             @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the saves with no --save "
                           "total: the server (gm) or the character's player (the moment waits for each of their dice "
                           "in turn). Default: the option who_rolls.")

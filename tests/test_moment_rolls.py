@@ -26,8 +26,8 @@ def log(cli):
 
 def steps(cli):
     """Every step the moments told, in order, from the `noted` events of the log (undone ones left out)."""
-    return [(r.get("on"), (r.get("source") or {}).get("content_id"), r.get("total"), r.get("applies", r.get("succeeded")))
-            for e in log(cli) if e["type"] == "noted" and not e.get("undone") for r in e["data"].get("results") or []]
+    return [(r.get("on"), (r.get("source") or {}).get("content_id"), r.get("total"),
+             r.get("applies", r.get("succeeded"))) for e in log(cli) if e["type"] == "noted" and not e.get("undone") for r in e["data"].get("results") or []]
 
 
 def sheet(cli, name):

@@ -126,7 +126,8 @@ def test_the_dashboards_turn_form_says_who_rolls(db):
         done = browser.post("/c/Alpha/act/turn", data={**form, "rolls": "players"}, follow_redirects=False)
         assert done.status_code == 303
         waiting = api.get("/api/campaigns/Alpha/dashboard", headers=headers).json()["pending"]
-        assert [(p["kind"], p["to"], p["about"]) for p in waiting] == [("moment", "player", "Nausea: start of the turn")]
+        assert [(p["kind"], p["to"], p["about"]) for p in waiting] == [
+            ("moment", "player", "Nausea: start of the turn")]
         assert 'Nausea: start of the turn' in browser.get("/c/Alpha/part/pending").text
         api.post("/api/campaigns/Alpha/answer", headers=headers, json={"pending": waiting[0]["id"], "total": 9})
         browser.post("/c/Alpha/act/turn", data={**form, "csrf": csrf_of(browser.get("/c/Alpha").text), "rolls": ""})

@@ -81,8 +81,8 @@ def _save_pending(c: Any) -> str:
     if kind == "treatment":
         return c.say("save_pending_treatment", who=c.who(), dc=d.get("dc"), id=d.get("id"), patient=_patient(c))
     if kind == "moment":
-        return c.say("save_pending_moment", who=c.who(), moment=c.name(args.get("moment")), name=c.name(d.get("content")),
-                     save=c.save(), dc=d.get("dc"), id=d.get("id"))
+        return c.say("save_pending_moment", who=c.who(), moment=c.name(args.get("moment")),
+                     name=c.name(d.get("content")), save=c.save(), dc=d.get("dc"), id=d.get("id"))
     if kind == "dying":
         return c.say("save_pending_dying", who=c.who(), check=c.name(d.get("save"), "abilities"), dc=d.get("dc"),
                      id=d.get("id"))

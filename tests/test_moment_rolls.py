@@ -26,8 +26,9 @@ def log(cli):
 
 def steps(cli):
     """Every step the moments told, in order, from the `noted` events of the log (undone ones left out)."""
+    told = [e["data"] for e in log(cli) if e["type"] == "noted" and not e.get("undone")]
     return [(r.get("on"), (r.get("source") or {}).get("content_id"), r.get("total"),
-             r.get("applies", r.get("succeeded"))) for e in log(cli) if e["type"] == "noted" and not e.get("undone") for r in e["data"].get("results") or []]
+             r.get("applies", r.get("succeeded"))) for d in told for r in d.get("results") or []]
 
 
 def sheet(cli, name):

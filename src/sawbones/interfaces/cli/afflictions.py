@@ -216,7 +216,9 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
         con.print("  " + escape(line))
     for line in doc["story"]:
         con.print("  " + escape(line))
-    con.print(summary_text(doc["summary"], lang))
+    said = summary_text(doc["summary"], lang)
+    if not doc["story"] or said != SUMMARY.say("nothing", lang):  # not "nothing happened" under what did happen
+        con.print(said)
     if doc["pending"]:
         con.print(_t("[yellow]Avance interrompue : un jet attend le dé d'un joueur.[/]",
                      "[yellow]Advance stopped: a save waits for a player's die.[/]", lang))

@@ -143,3 +143,26 @@ def test_an_answer_to_a_turn_the_gm_undid_is_refused_and_changes_nothing(client,
     stale = answer(client, tokens["Aria"], {"pending": prompt["id"], "d20": 15})
     assert stale.status_code == 409 and stale.json()["error"]["code"] == "rule_violation"
     assert head(client, secret) == before and noted(client, secret) == []
+
+
+def test_a_dying_characters_check_is_rolled_for_the_player_and_applies_once_the_gm_confirms(client):  # noqa: F811
+    """Pf1e (hit_points.yaml): a dying character's check is DC 10 Constitution, minus its negative hit points."""
+    made = client.post("/api/campaigns", json={"name": "Table", "system": "pf1e", "seed": 5})
+    secret = made.json()["gm_secret"]
+    gm(client, secret, "characters", {"name": "Cora", "max_hp": 20, "hp": -3, "abilities": {"con": 14}}, 201)
+    put_option(client, secret, "confirm_player_answers", "true")
+    token = token_of(client, secret, "Cora")
+    gm(client, secret, "turn", {"character": "Cora", "rolls": "players"})
+    [prompt] = client.get(f"/api/player/{token}/prompts").json()["prompts"]
+    assert (prompt["kind"], prompt["against"], prompt["save_name"], prompt["dc"], prompt["bonus"]) == \
+        ("dying", "dying: stabilize", "Constitution check", 10, -1)  # +2 (Con 14), -3 (3 HP below 0)
+    assert "Hit points (Pathfinder 1e) -3" in prompt["modifiers_text"]
+    fr = client.get(f"/api/player/{token}/prompts?lang=fr").json()["prompts"][0]
+    assert fr["against"] == "mourant : se stabiliser" and fr["save_name"] == "test de Constitution"
+    sent = answer(client, token, {"pending": prompt["id"], "roll": True})
+    assert sent.status_code == 200 and sent.json()["status"] == "awaiting_gm"
+    d20 = sent.json()["proposed"]["d20"]
+    assert noted(client, secret) == []
+    gm(client, secret, "answer", {"pending": prompt["id"], "confirm": True})
+    [check] = noted(client, secret)
+    assert (check["on"], check["d20"], check["total"], check["succeeded"]) == ("dying", d20, d20 - 1, d20 - 1 >= 10)

@@ -4,12 +4,12 @@
 Seed 000, Nausée: "Faire un jet de sauvegarde de Constitution DD 8 à chaque tour ou passer son action à vomir".
 The GM runs Aria's turn with "the character's player" rolling; Aria's page shows the prompt live (which save,
 against what, the DC, her bonus); her player types the d20 of her own die; the GM sees the answer and the turn's
-result arrive, and nothing waits any more.
+result arrive, and nothing waits any more. Screenshot: docs/img/player-turn-prompt.png (SAWBONES_SCREENSHOTS=1).
 """
 
 from __future__ import annotations
 
-from test_web_browser import browser, create_campaign, server, submit  # noqa: F401
+from test_web_browser import IMG, browser, create_campaign, server, submit  # noqa: F401
 from test_web_table_browser import PHONE, add, page_of, too_small
 
 
@@ -44,6 +44,8 @@ def test_a_player_answers_her_turns_save_on_her_phone_and_the_gm_sees_it(browser
         expect(prompt).to_contain_text("Constitution save")
         expect(prompt).to_contain_text("8")
         expect(prompt.locator(".bonus")).to_be_visible()
+        IMG.mkdir(parents=True, exist_ok=True)
+        prompt.screenshot(path=str(IMG / "player-turn-prompt.png"))
         typed = prompt.locator("form.answer-typed")
         typed.locator("input[name=d20]").fill("4")
         typed.locator("button").click()

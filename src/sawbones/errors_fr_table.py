@@ -24,4 +24,7 @@ TABLE_FR: list[tuple[str, str]] = [
     ("no pending save {id}", "aucun jet en attente {id}"),
     ("{id} is another character's roll", "{id} est le jet d'un autre personnage"),
     ("{id} is no longer pending (already answered, or undone)", "{id} n'est plus en attente (déjà répondu, ou annulé)"),
+    # a moment (turn, dash, action) that waits for a player's die (domain/engine/turns.py)
+    ("{name}'s {moment} waits for a roll ({id}): answer it first",
+     "{name} : son {moment} attend un jet ({id}) : répondez-y d'abord"),
 ]

@@ -20,4 +20,5 @@ RULE_MODULES = (
     "sawbones.domain.afflictions.secrets",  # afflictions known to the player or not
     "sawbones.domain.engine.conditions",
     "sawbones.domain.engine.player_rolls",  # players' answers proposed, rejected
+    "sawbones.domain.engine.turns",  # the moment (turn, Dash, action) a player's die resumes
 )

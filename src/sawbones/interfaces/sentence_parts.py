@@ -70,6 +70,25 @@ def _injury_changed(c: Any) -> str:
     return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
 
 
+def _save_pending(c: Any) -> str:
+    """A roll that waits for a player's die: a periodic or initial save, a wound's Fortitude save, a healer's
+    check, a trigger's save in a moment (turn, Dash, action), a dying character's check."""
+    d, kind = c.d, c.d.get("kind")
+    args = d.get("args") or {}
+    if kind == "wound_fort":
+        return c.say("save_pending_wound", who=c.who(), dc=d.get("dc"), id=d.get("id"),
+                     part=c.part(args.get("part"), args.get("side")))
+    if kind == "treatment":
+        return c.say("save_pending_treatment", who=c.who(), dc=d.get("dc"), id=d.get("id"), patient=_patient(c))
+    if kind == "moment":
+        return c.say("save_pending_moment", who=c.who(), moment=c.name(args.get("moment")),
+                     name=c.name(d.get("content")), save=c.save(), dc=d.get("dc"), id=d.get("id"))
+    if kind == "dying":
+        return c.say("save_pending_dying", who=c.who(), check=c.name(d.get("save"), "abilities"), dc=d.get("dc"),
+                     id=d.get("id"))
+    return c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=d.get("dc"), id=d.get("id"))
+
+
 def _patient(c: Any) -> str:
     """The patient of a treatment that waits for the healer's die, with the injury treated."""
     args = c.d.get("args") or {}

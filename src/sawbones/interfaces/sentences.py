@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
-from .sentence_parts import (_damage, _patient, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
+from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
                              _wound_received)
 
 # causes and notes the rules write in English inside events
@@ -143,6 +143,11 @@ W = Words("sentences", {
                            "du joueur : {id}"),
     "save_pending_treatment": ("{who}: the treatment check (DC {dc}) for {patient} waits for the player's die: {id}",
                                "{who} : le jet de soin (DD {dc}) pour {patient} attend le dé du joueur : {id}"),
+    "save_pending_moment": ("{who}: {moment}, {name}: a {save} (DC {dc}) waits for the player's die: {id}",
+                            "{who} : {moment}, {name} : un {save} (DD {dc}) attend le dé du joueur : {id}"),
+    "save_pending_dying": ("{who}: dying, the {check} check to stabilize (DC {dc}) waits for the player's die: {id}",
+                           "{who} : mourant(e), le test de {check} pour se stabiliser (DD {dc}) attend le dé du "
+                           "joueur : {id}"),
     "pending_answered": ("waiting save {id} answered by {by} ({how})", "jet en attente {id} répondu par {by} ({how})"),
     "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
     "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
@@ -280,7 +285,8 @@ def _noted(c: _Ctx) -> str:
                                verdict=c.say("stable_now" if r.get("succeeded") else "loses_hp")))
             continue
         source = r.get("source", {})
-        src = source.get("name") if isinstance(source, dict) else str(source)
+        src = (c.name(source["content_id"]) if source.get("kind") in ("injury", "affliction") else source.get("name")) \
+            if isinstance(source, dict) else str(source)
         said = _outcome(r.get("outcome") or {}, c)
         if "save" in r:
             sub = _Ctx({**r, "save": r["save"]}, c.state, c.rules, c.lang)
@@ -401,12 +407,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "affliction_exposed": lambda c: c.say("affliction_exposed", who=c.who(), name=c.affliction(), save=c.save(),
                                           total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),
     "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
-    "save_pending": lambda c: c.say("save_pending_wound", who=c.who(), dc=c.d.get("dc"), id=c.d.get("id"),
-                                    part=c.part((c.d.get("args") or {}).get("part"), (c.d.get("args") or {}).get("side")))
-    if c.d.get("kind") == "wound_fort" else c.say("save_pending_treatment", who=c.who(), dc=c.d.get("dc"),
-                                                  id=c.d.get("id"), patient=_patient(c))
-    if c.d.get("kind") == "treatment" else c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=c.d.get("dc"),
-                                    id=c.d.get("id")),
+    "save_pending": _save_pending,
     "pending_cleared": lambda c: c.say("pending_answered", id=c.d.get("id"), by=c.say(f"by_{c.d['by']}"),
                                        how=c.say(f"how_{c.d.get('how')}")) if c.d.get("by") in ("gm", "player")
     and c.d.get("how") in ("rolled", "d20", "total") else c.say("pending_cleared", id=c.d.get("id")),

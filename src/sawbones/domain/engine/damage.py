@@ -160,25 +160,47 @@ def heal_hp(character: Character, amount: int) -> dict[str, Any]:
             "stable": False if character.hp + amount > 0 else character.stable}
 
 
-def dying_check(ctx: Context, character: Character, typed: int | None = None) -> tuple[dict[str, Any] | None, list[Event]]:
-    """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
+def dying_check_due(ctx: Context, character: Character) -> bool:
+    """A dying character makes the hit point model's check on its turn (pf1e); not in a system without one."""
+    return hit_points.model(ctx.rules, ctx.state.system).dying_check is not None and \
+        hit_points.dying(character, ctx.rules, ctx.state.system)
 
-    `typed`: the check's total as rolled at the table. (None, []) when the system has no such check or the
-    character is not dying.
-    """
-    check = hit_points.model(ctx.rules, ctx.state.system).dying_check
-    if check is None or not hit_points.dying(character, ctx.rules, ctx.state.system):
-        return None, []
-    from .damage import lose_hp
+
+def dying_reading(ctx: Context, character: Character) -> Any:
+    """The dying check as a roll (saves.SaveReading): the ability's modifier, minus the model's penalty per
+    negative hit point (its source: the hit point model)."""
+    from . import saves
+
+    hp_model = hit_points.model(ctx.rules, ctx.state.system)
+    check = hp_model.dying_check
     modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
     penalty = check.penalty_per_negative_hp * max(0, -character.hp)
+    lines = [{"type": "modifier", "value": -penalty, "source": {
+        "kind": "hit_points", "id": hp_model.id, "name": hp_model.name("en"),
+        "names": {"en": hp_model.name("en"), "fr": hp_model.name("fr")}}}] if penalty else []
+    return saves.SaveReading(check.ability, modifier, saves.SaveTerms(-penalty), {
+        "sheet": modifier, "modifier": -penalty, "mode": saves.NORMAL, "auto_fail": False, "lines": lines})
+
+
+def dying_check(ctx: Context, character: Character, typed: int | None = None, d20: int | None = None,
+                ) -> tuple[dict[str, Any] | None, list[Event]]:
+    """A dying character's check on its turn (pf1e: DC 10 Con, minus its negative HP): stable, or it loses HP.
+
+    `typed`: the check's total as rolled at the table; `d20`: its natural die (the modifier is added). (None, [])
+    when the system has no such check or the character is not dying.
+    """
+    if not dying_check_due(ctx, character):
+        return None, []
+    check = hit_points.model(ctx.rules, ctx.state.system).dying_check
+    reading = dying_reading(ctx, character)
     if typed is None:
-        d20 = ctx.roller.roll("1d20", f"dying: {check.ability} check to stabilize")
-        total = d20 + modifier - penalty
+        d20 = ctx.roller.roll("1d20", f"dying: {check.ability} check to stabilize", given=d20)
+        total = d20 + reading.bonus
     else:
-        d20, total = None, typed
-    result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": modifier,
-              "penalty": -penalty, "total": total, "succeeded": total >= check.dc}
+        total = typed
+    result = {"on": "dying", "check": check.ability, "dc": check.dc, "d20": d20, "modifier": reading.sheet,
+              "penalty": reading.terms.modifier, "bonus": reading.bonus, "breakdown": reading.breakdown, "total": total,
+              "succeeded": total >= check.dc}
     if result["succeeded"]:
         return result, [{"type": "character_stabilized", "data": {"character": character.id}}]
     loss = ctx.roller.roll(check.hp_loss, "dying: hit point loss")

@@ -61,6 +61,7 @@ DEFERRED: dict[str, Settle] = {}
 READINGS: dict[str, Reading] = {}
 RESUME: list[Resume] = []
 WOUND_FORT, TREATMENT = "wound_fort", "treatment"
+MOMENT, DYING = "moment", "dying"  # a trigger's save in a turn, Dash or action; a dying character's check (turns.py)
 
 
 def deferred(kind: str, reading: Reading | None = None) -> Callable[[Settle], Settle]:
@@ -86,10 +87,20 @@ def defer(ctx: Any, character: Any, kind: str, save: str, dc: int, args: dict[st
     is made again with the die once answered, see DEFERRED), else None: the GM's roll, made now."""
     if routed_to(route(ctx.options, rolls), character) != PLAYER:
         return None
-    state = ctx.state
-    return [{"type": PENDING_EVENT, "data": {
-        "id": f"p{state.counter + 1}", "character": character.id, "affliction": "", "at": state.clock, "dc": dc,
-        "target": state.clock, "save": save, "to": PLAYER, "kind": kind, "route": GM, "args": args}}]
+    return [pending_roll(ctx.state, character.id, kind, save, dc, args)]
+
+
+def pending_roll(state: Any, character_id: str, kind: str, save: str, dc: int, args: dict[str, Any],
+                 content: str | None = None) -> Event:
+    """The `save_pending` event of an action's roll waiting for a player's die. An advance that some other pending
+    roll interrupted resumes once the last one is answered: this one carries its target and routing on."""
+    waiting = max(state.pending, key=lambda p: p.target, default=None)
+    target, how = (waiting.target, waiting.route) if waiting is not None and waiting.target > state.clock \
+        else (state.clock, GM)
+    return {"type": PENDING_EVENT, "data": {
+        "id": f"p{state.counter + 1}", "character": character_id, "affliction": "", "at": state.clock, "dc": dc,
+        "target": target, "save": save, "to": PLAYER, "kind": kind, "route": how, "args": args,
+        **({"content": content} if content else {})}}
 
 
 def how_answered(roll: bool, total: int | None) -> str:
@@ -141,17 +152,24 @@ def find_pending(state: Campaign, pending_id: str) -> Any:
     return pending
 
 
+def reading(ctx: Any, character: Any, pending: Any) -> Any:
+    """What applies to the roll a pending save waits for (saves.SaveReading): the check its kind registered (a
+    healer's, a dying character's), else the character's save `pending.save` as the roll query reads it."""
+    from . import saves
+
+    special = READINGS.get(pending.kind)
+    return special(ctx, character, pending) if special is not None else \
+        saves.read(character, ctx.rules, ctx.options, ctx.state.system, pending.save)
+
+
 def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
     """'Roll for me' under confirm_player_answers: the die is rolled now (the player sees it), applied later."""
     from . import saves
 
-    character = ctx.state.character(pending.character)
-    special = READINGS.get(pending.kind)  # a healer's check, self-treatment's disadvantage included
-    reading = special(ctx, character, pending) if special is not None else \
-        saves.read(character, ctx.rules, ctx.options, ctx.state.system, pending.save)
-    if reading.terms.auto_fail:
-        return {"total": reading.bonus}
-    return {"d20": ctx.roller.roll(saves.D20[reading.terms.mode], f"{pending.save} save for {pending.id}")}
+    read = reading(ctx, ctx.state.character(pending.character), pending)
+    if read.terms.auto_fail:
+        return {"total": read.bonus}
+    return {"d20": ctx.roller.roll(saves.D20[read.terms.mode], f"{pending.save} save for {pending.id}")}
 
 
 def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None, auto: bool = False, *,

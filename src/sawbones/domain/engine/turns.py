@@ -1,21 +1,30 @@
 """Triggers that fire on moments of play the GM announces: a turn, a Dash, an action in combat.
 
 Which triggers exist is content (trigger effects with on: turn_start, turn_end, dash,
-action_in_combat, standard_action); this runs them: the save (typed, or rolled with what the roll
-query says applies: the sheet, modifiers and conditions, advantage/disadvantage, automatic failure;
-saves.py), then the outcome on a failure, or at once when there is no save.
+action_in_combat, standard_action); this runs them, step by step. A dying character's turn is the hit point
+model's check (damage.py; unconscious, it does nothing else). Otherwise each trigger in order: the save (typed,
+or rolled with what the roll query says applies: the sheet, modifiers and conditions, advantage/disadvantage,
+automatic failure; saves.py), then the outcome on a failure, or at once when there is no save.
+
+A roll routed to the character's player (player_rolls: option who_rolls, the action's `rolls`) stops the
+moment there: the steps made so far stand (their `noted` results and events), and a pending roll (kind
+`moment`, or `dying` for the check) records where the moment resumes: the trigger it waits for and the
+triggers planned after it. The answer makes that step with the player's die and runs the rest, up to the
+next roll of the player. Each step is told once, in the `noted` event of the action that made it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...content.models import dump
 from ...errors import RuleViolation, UsageError
+from . import hit_points, player_rolls
 from . import saves as save_rolls
 from .campaign import find_character
 from .conditions import gained
-from .damage import dying_check, is_standing, lose_hp
+from .damage import dying_check, dying_check_due, dying_reading, is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
@@ -23,6 +32,7 @@ from .context import Context
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
+Answer = tuple[int | None, int | None]  # a player's die for the step a moment waits on: (total, d20)
 
 
 def _dc(ctx: Context, active: Any) -> int:
@@ -33,58 +43,165 @@ def _dc(ctx: Context, active: Any) -> int:
     return dc
 
 
-def run_moment(ctx: Context, name: str, moment: str, saves: list[int]) -> list[Event]:
+def keyed_triggers(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[tuple[str, Any]]:
+    """The triggers of one phase of a moment, each with a key that finds it again when the moment resumes:
+    its source and its rank among that source's triggers of the phase."""
+    seen: dict[tuple[str, str, str], int] = {}
+    out = []
+    for active in triggers_on(character, rules, options, on):
+        source = (active.kind, active.source_id, active.content_id)
+        seen[source] = seen.get(source, -1) + 1
+        out.append((f"{on}|{active.kind}|{active.source_id}|{active.content_id}|{seen[source]}", active))
+    return out
+
+
+@dataclass
+class _Moment:
+    """One moment being played: the state after each step, the steps' results and events."""
+
+    ctx: Context
+    character: str  # id
+    moment: str
+    typed: list[int]  # the GM's --save values, for the rolls that are the GM's (in order)
+    how: str  # the moment's routing (player_rolls.route)
+    state: Any = None
+    results: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    paused: Event | None = None
+
+    def apply(self, new: list[Event]) -> None:
+        self.events += new
+        self.state = fold(new, self.state)
+
+    def current(self) -> Any:
+        return find_character(self.state, self.character)
+
+    def die(self, given: Answer | None) -> Answer | None:
+        """The die of the next roll: the player's answer, a value the GM typed, the server's (None, None); or
+        None: the roll is the player's, the moment waits for it."""
+        if given is not None:
+            return given
+        if self.typed:
+            return self.typed.pop(0), None
+        if player_rolls.routed_to(self.how, self.current()) == player_rolls.PLAYER:
+            return None
+        return None, None
+
+    def pause(self, kind: str, save: str, dc: int, args: dict[str, Any], content: str | None = None) -> None:
+        self.paused = player_rolls.pending_roll(self.state, self.character, kind, save, dc,
+                                                {"moment": self.moment, "how": self.how, **args}, content)
+
+    def dying(self, given: Answer | None) -> bool:
+        """The hit point model's check of a dying character (pf1e), which is its whole turn: unconscious, whether
+        it dies, becomes stable or keeps dying, it takes no action and no trigger follows. False: not dying."""
+        if not dying_check_due(self.ctx, self.current()):
+            return False
+        die = self.die(given)
+        if die is None:
+            check = hit_points.model(self.ctx.rules, self.state.system).dying_check
+            self.pause(player_rolls.DYING, check.ability, check.dc, {})
+            return True
+        check, new = dying_check(replace(self.ctx, state=self.state), self.current(), *die)
+        if check is not None:
+            self.results.append(check)
+            self.apply(new)
+        return True
+
+    def trigger(self, on: str, key: str, active: Any, given: Answer | None, rest: list[str]) -> None:
+        ctx, effect = self.ctx, active.effect
+        current = self.current()
+        if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
+            return
+        result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
+        failed = True
+        if effect.save is not None:
+            dc = _dc(ctx, active)
+            die = self.die(given)
+            if die is None:
+                where = {"phase": on, "key": key, "rest": "\n".join(rest)}
+                self.pause(player_rolls.MOMENT, effect.save.save, dc, where, active.content_id)
+                return
+            reading = save_rolls.read(current, ctx.rules, ctx.options, self.state.system, effect.save.save)
+            save = save_rolls.roll(ctx.roller, self.state.system, reading, dc,
+                                   f"{active.content_id}: {effect.save.save} save", *die)
+            failed = not save.pop("succeeded")
+            save.pop("typed")
+            result.update({**save, "failed": failed})
+        if effect.chance is not None:
+            d100 = ctx.roller.roll("1d100", f"{active.content_id}: {effect.chance}% chance")
+            failed = failed and d100 <= effect.chance
+            result["d100"] = d100
+        result["applies"] = failed
+        self.results.append(result)
+        if failed and effect.outcome.condition and not effect.outcome.permanent:
+            minutes = effect.outcome.condition_minutes  # on the clock (conditions.py); else while the source lasts
+            until = self.state.clock + minutes * MINUTE if minutes else None
+            self.apply([gained(current, effect.outcome.condition, until, active)])
+        if failed and effect.outcome.hp_loss:
+            loss = ctx.roller.roll(effect.outcome.hp_loss, f"{active.content_id}: hit point loss")
+            self.apply(lose_hp(ctx, current, loss, active.content_id, self.state, at_most=effect.outcome.hp_at_most,
+                               injury=active.kind == "injury", stable=effect.outcome.stable))
+
+
+def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: str,
+          at: dict[str, Any] | None = None, given: Answer | None = None) -> list[Event]:
+    """The steps of a moment from its start, or (`at`: a pending roll's args) from the step it waits on, made with
+    the die `given`; up to its end or the next roll of the player."""
+    run = _Moment(ctx, character_id, moment, typed, how, ctx.state)
+    mark = len(ctx.roller.made)
+    phases = MOMENTS[moment]
+    first, planned, waited = 0, None, None  # the phase to start at, its triggers still to run, the one answered
+    dying = False
+    if at is None or "phase" not in at:  # from the start, or from the dying check (answered: the turn was its)
+        dying = moment == "turn" and (run.dying(given if at is not None else None) or at is not None)
+    else:
+        waited = at["key"]
+        first, planned = phases.index(at["phase"]), [waited, *filter(None, at["rest"].split("\n"))]
+    if run.paused is None and not dying and not run.current().dead:
+        for on in phases[first:]:
+            keyed = keyed_triggers(run.current(), ctx.rules, ctx.options, on)
+            if planned is not None:  # the rest of the phase as planned when it began (a source gone: skipped)
+                keyed, planned = [(k, a) for k, a in keyed if k in planned], None
+            for n, (key, active) in enumerate(keyed):
+                run.trigger(on, key, active, given if key == waited else None, [k for k, _ in keyed[n + 1:]])
+                if run.paused is not None:
+                    break
+            if run.paused is not None:
+                break
+    if run.typed:
+        name = run.current().name
+        raise UsageError(f"{len(run.typed)} --save value(s) left over: {name} has fewer saves to make")
+    told: dict[str, Any] = {"character": character_id, "moment": moment, "results": run.results,
+                            "rolls": list(ctx.roller.made[mark:])}
+    if run.paused is None:
+        return [{"type": "noted", "data": told}] + run.events
+    told["waits"] = run.paused["data"]["id"]
+    return ([{"type": "noted", "data": told}] if run.results else []) + run.events + [run.paused]
+
+
+def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: str | None = None) -> list[Event]:
+    """A turn, a Dash or an action of one character; `saves`: the totals the GM typed (the dying check's first),
+    for the rolls that are the GM's; `rolls`: who rolls the others (player_rolls.route)."""
     if moment not in MOMENTS:
         raise UsageError(f"unknown moment {moment!r} (turn, dash, action)")
     character = find_character(ctx.state, name)
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
-    typed = list(saves)
-    results: list[dict[str, Any]] = []
-    events: list[Event] = []
-    state = ctx.state
-    if moment == "turn":  # a dying character's check comes first (the hit point model of the system)
-        check, events = dying_check(ctx, character, typed[0] if typed else None)
-        if check is not None:
-            typed = typed[1:]
-            results.append(check)
-            state = fold(events, state)
-    for on in MOMENTS[moment] if not find_character(state, character.id).dead else ():
-        for active in triggers_on(find_character(state, character.id), ctx.rules, ctx.options, on):
-            effect = active.effect
-            current = find_character(state, character.id)
-            if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
-                continue
-            result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
-            failed = True
-            if effect.save is not None:
-                dc = _dc(ctx, active)
-                reading = save_rolls.read(current, ctx.rules, ctx.options, ctx.state.system, effect.save.save)
-                save = save_rolls.roll(ctx.roller, ctx.state.system, reading, dc,
-                                       f"{active.content_id}: {effect.save.save} save", typed.pop(0) if typed else None)
-                failed = not save.pop("succeeded")
-                save.pop("typed")
-                result.update({**save, "failed": failed})
-            if effect.chance is not None:
-                d100 = ctx.roller.roll("1d100", f"{active.content_id}: {effect.chance}% chance")
-                failed = failed and d100 <= effect.chance
-                result["d100"] = d100
-            result["applies"] = failed
-            results.append(result)
-            if failed and effect.outcome.condition and not effect.outcome.permanent:
-                minutes = effect.outcome.condition_minutes  # on the clock (conditions.py); else while the source lasts
-                until = state.clock + minutes * MINUTE if minutes else None
-                new = [gained(current, effect.outcome.condition, until, active)]
-                events += new
-                state = fold(new, state)
-            if failed and effect.outcome.hp_loss:
-                loss = ctx.roller.roll(effect.outcome.hp_loss, f"{active.content_id}: hit point loss")
-                new = lose_hp(ctx, current, loss, active.content_id, state, at_most=effect.outcome.hp_at_most,
-                              injury=active.kind == "injury", stable=effect.outcome.stable)
-                events += new
-                state = fold(new, state)
-    if typed:
-        raise UsageError(f"{len(typed)} --save value(s) left over: {character.name} has fewer saves to make")
-    note = {"type": "noted", "data": {"character": character.id, "moment": moment, "results": results,
-                                      "rolls": list(ctx.roller.made)}}
-    return [note] + events
+    how = player_rolls.route(ctx.options, rolls)
+    waiting = next((p for p in ctx.state.pending if p.character == character.id
+                    and p.kind in (player_rolls.MOMENT, player_rolls.DYING)), None)
+    if waiting is not None:
+        raise RuleViolation(f"{character.name}'s {dict(waiting.args)['moment']} waits for a roll ({waiting.id}): "
+                            "answer it first")
+    return _play(ctx, character.id, moment, list(saves), how)
+
+
+@player_rolls.deferred(player_rolls.MOMENT)
+def _resume(ctx: Context, pending: Any, total: int | None, d20: int | None) -> list[Event]:
+    """A moment whose roll the player answered: that step with their die, then the rest of the moment."""
+    at = dict(pending.args)
+    return _play(ctx, pending.character, at["moment"], [], at["how"], at, (total, d20))
+
+
+player_rolls.deferred(player_rolls.DYING, reading=lambda ctx, character, pending: dying_reading(ctx, character))(
+    _resume)

@@ -169,6 +169,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     from ...domain.engine.clock import describe
+    from ..moment_words import about, roll_name
 
     out = []
     for p in state.pending:
@@ -178,9 +179,8 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": content,
                     "affliction_name": rules.afflictions[content].name(lang) if content in rules.afflictions else None,
-                    "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
-                    "save": p.save, "save_name": save_words.save_name(rules, p.save, state.system, lang)
-                    if p.save not in rules.skills else rules.skills[p.save].name(lang), "dc": p.dc,
+                    "about": about(rules, p, lang), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
+                    "save": p.save, "save_name": roll_name(rules, p, state.system, lang), "dc": p.dc,
                     "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
@@ -190,7 +190,8 @@ def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
     from rich.markup import escape
 
     for p in pending:
-        con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(p['affliction_name'] or '')} · "
+        about = p.get("about") or p["affliction_name"] or ""  # a moment's roll says which trigger, or the check
+        con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(about)} · "
                   f"{escape(p['save_name'])} "
                   f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
         resumes = _t(f"reprend jusqu'à {p['target_text']}", f"resumes up to {p['target_text']}", lang)
@@ -215,7 +216,9 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
         con.print("  " + escape(line))
     for line in doc["story"]:
         con.print("  " + escape(line))
-    con.print(summary_text(doc["summary"], lang))
+    said = summary_text(doc["summary"], lang)
+    if not doc["story"] or said != SUMMARY.say("nothing", lang):  # not "nothing happened" under what did happen
+        con.print(said)
     if doc["pending"]:
         con.print(_t("[yellow]Avance interrompue : un jet attend le dé d'un joueur.[/]",
                      "[yellow]Advance stopped: a save waits for a player's die.[/]", lang))

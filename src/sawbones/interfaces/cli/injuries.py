@@ -25,7 +25,18 @@ def _report(env, state, events) -> None:
     rules = env.service.rules_for(state)
     doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
-    env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang))
+    if not any(e["type"] == "save_pending" for e in events):
+        env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang))
+        return
+    from .afflictions import pending_doc, render_pending  # the action waits for a player's die: say which, and how
+
+    doc["pending"] = pending_doc(state, rules, env.lang)
+
+    def render(con) -> None:
+        log_view.render_events(events, state, rules, env.lang, con)
+        render_pending(doc["pending"], env.lang, con)
+
+    env.emit(doc, render)
 
 
 def register(cli: click.Group) -> None:
@@ -140,17 +151,22 @@ def register(cli: click.Group) -> None:
         _report(env, state, events)
 
     for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
-                                       "a dying pf1e character first checks to stabilize (its total: the first --save)."),
+                                       "a dying pf1e character's turn is its check to stabilize "
+                                       "(its total: the first --save)."),
                               ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),
                               ("action", "A character attempts an action in combat (Broken Ribs save...).")):
         def make(moment=moment):
             @click.argument("name")
-            @click.option("--save", "saves", multiple=True, type=int, help="A save total the player rolled (in order).")
+            @click.option("--save", "saves", multiple=True, type=int,
+                          help="A save total rolled at the table (in order).")
+            @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the saves with no --save "
+                          "total: the server (gm) or the character's player (the moment waits for each of their dice "
+                          "in turn). Default: the option who_rolls.")
             @pass_env
-            def command(env, name, saves) -> None:
+            def command(env, name, saves, rolls) -> None:
                 from ...domain.engine.turns import run_moment
 
-                state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves)))
+                state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves), rolls))
                 _report(env, state, events)
 
             return command

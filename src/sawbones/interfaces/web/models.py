@@ -328,6 +328,9 @@ class HealIn(CharacterName):
 
 class MomentIn(CharacterName):
     saves: list[Annotated[int, Field(ge=-20, le=80)]] = Field(default_factory=list, max_length=20)
+    rolls: Literal["gm", "players"] | None = Field(None, description=(
+        "Who rolls the saves with no total in `saves`: the server (gm) or the character's player (the moment waits "
+        "for each of their dice in turn). Default: the option who_rolls."))
 
 
 class AdvanceIn(Strict):

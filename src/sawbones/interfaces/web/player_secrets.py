@@ -59,7 +59,8 @@ def about_unknown(event: dict[str, Any], unknown: dict[str, str]) -> bool:
     d = event.get("data") or {}
     if event["type"] not in AFFLICTION_EVENTS:
         told = " ".join(str(d.get(key, "")) for key in ("why", "cause", "source"))
-        return any(content in told for content in unknown.values())
+        steps = {(r.get("source") or {}).get("id") for r in d.get("results") or () if isinstance(r, dict)}
+        return any(content in told for content in unknown.values()) or bool(steps & set(unknown))  # a moment's steps
     state = d.get("state") if isinstance(d.get("state"), dict) else {}
     ids = {d.get("affliction"), d.get("instance"), state.get("id")}
     contents = {d.get("content"), d.get("affliction"), state.get("affliction")}

@@ -93,7 +93,10 @@ def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dic
 
 def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: str, lang: str) -> list[dict[str, Any]]:
     """The saves waiting for this character's player: which save, against what, the bonus with every modifier."""
-    from ...domain.engine import saves
+    from types import SimpleNamespace
+
+    from ...domain.engine import player_rolls, saves
+    from .. import moment_words
 
     character = state.character(character_id)
     if character is None:
@@ -103,11 +106,10 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
     for p in state.pending:
         if p.character != character.id or p.to != "player":
             continue
-        content = p.content if p.kind == "exposure" else next(
+        content = p.content if p.kind in ("exposure", "moment") else next(
             (a.affliction for a in character.afflictions if a.id == p.affliction), None)
         known = (p.affliction not in unknown) if p.kind != "exposure" else bool(options.get("afflictions_known", True))
-        reading = saves.read(character, rules, options, state.system, p.save) if p.kind != "treatment" else \
-            _treatment_reading(state, rules, options, character, dict(p.args))
+        reading = player_rolls.reading(SimpleNamespace(state=state, rules=rules, options=options), character, p)
         breakdown = mask(reading.breakdown, unknown, lang)
         defn = rules.afflictions.get(content) if content else None
         against = defn.name(lang) if known and defn else SECRET.say("unknown", lang)
@@ -123,24 +125,16 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
             part = rules.body_parts.get(asked.get("part"))
             known, against = True, W.say("wound_fort", lang, part=wound_name(part, asked.get("side"))(lang)
                                          if part else asked.get("part"))
+        if p.kind in moment_words.KINDS:  # a trigger's save in a turn, Dash or action; a dying character's check
+            known = content not in unknown.values()
+            against = moment_words.about(rules, p, lang, None if known else SECRET.say("unknown", lang))
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": save_words.save_name(rules, p.save, state.system, lang) if p.save not in rules.skills
-                    else rules.skills[p.save].name(lang), "known": known,
+                    "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
                     "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
-
-
-def _treatment_reading(state: Any, rules: Any, options: dict[str, Any], healer: Any, args: dict[str, Any]) -> Any:
-    """The healer's treatment check as the engine will roll it (injury_care: Medicine or the herbalism kit)."""
-    from types import SimpleNamespace
-
-    from ...domain.injuries.care import _treatment_check
-
-    patient = state.character(args["patient"]) or healer
-    return _treatment_check(SimpleNamespace(state=state, rules=rules, options=options), healer, patient)
 
 
 def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str], since: int | None,

@@ -29,6 +29,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                            "Créer un nouveau lien de joueur ? L'ancien cesse de fonctionner."),
     "players_answered": ("Players' latest answers", "Dernières réponses des joueurs"),
     "awaiting_player": ("the player rolls", "le joueur lance"),
+    "who_rolls": ("who rolls", "qui lance"),
+    "rolls_default": ("as the campaign says (who_rolls)", "selon la campagne (who_rolls)"),
+    "rolls_gm": ("the GM (typed, or rolled here)", "le MJ (saisi, ou lancé ici)"),
+    "rolls_players": ("the character's player", "le joueur du personnage"),
     "player_proposes": ("the player proposes", "le joueur propose"),
     "confirm_answer": ("Confirm", "Confirmer"),
     "reject_answer": ("Refuse", "Refuser"),
@@ -39,10 +43,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "link_gone": ("This link no longer works. Ask your GM for a new one.",
                   "Ce lien ne fonctionne plus. Demandez-en un nouveau à votre MJ."),
     "your_rolls": ("What applies to my rolls", "Ce qui s'applique à mes jets"),
-    "gm_still_rolls": ("Your GM still rolls or types these for you: an injury's saves at each turn, dash or "
-                       "action, and the check of a dying character.",
-                       "Votre MJ lance ou saisit encore ceux-ci pour vous : les jets de sauvegarde d'une blessure "
-                       "à chaque tour, course ou action, et le jet d'un personnage mourant."),
     "since_you_looked": ("Since you last looked", "Depuis votre dernière visite"),
     "nothing_new": ("nothing new", "rien de nouveau"),
     "next_step": ("next step", "prochaine étape"),

@@ -66,7 +66,8 @@ for moment, summary in (("turn", "A character's turn: per-turn saves and losses"
                         ("dash", "A character takes the Dash action"),
                         ("action", "A character attempts an action in combat")):
     register(Action(moment, m.MomentIn, m.ActionOut, summary=summary, form_lists=("saves",), run=decided(
-        lambda b, moment=moment: lambda ctx: turns.run_moment(ctx, b.character, moment, list(b.saves)), action_doc)))
+        lambda b, moment=moment: lambda ctx: turns.run_moment(ctx, b.character, moment, list(b.saves),
+                                                              b.rolls), action_doc)))
 
 register(Action("combat_end", None, m.ActionOut, summary="The combat is over: conditions lasting until its end stop",
                 run=decided(lambda b: lambda ctx: end_combat(ctx), action_doc)))

@@ -91,7 +91,7 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
                  for line in [player_line(e, log_view.describe_event(e, state, rules, lang) or "", character, unknown,
                                           lang)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
-                     and e["data"].get("character") == character_id), None)
+                     and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)
         roll = None
         if made is not None:
             roll = {k: made[k] for k in ("d20", "total", "bonus", "succeeded", "mode", "auto_fail") if k in made}
@@ -103,6 +103,16 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
                 "prompts": prompts_doc(state, rules, options, character_id, lang), "version": state.version}
 
     return service.answer(campaign, decide, render)[2]
+
+
+def _moment_roll(events: list[dict], character_id: str) -> dict[str, Any] | None:
+    """The step of a moment (turn, Dash, action) made with the player's die: the first roll its note tells."""
+    for e in events:
+        if e["type"] == "noted" and e["data"].get("character") == character_id:
+            step = next((r for r in e["data"].get("results") or () if r.get("total") is not None), None)
+            if step is not None:
+                return {**step, "succeeded": step["succeeded"] if "succeeded" in step else not step.get("failed")}
+    return None
 
 
 @router.get("/{token}", summary="The player's view of their character (no GM secret)")

@@ -4,61 +4,77 @@ per class at import.
 
 `@dataclass` writes `__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__` and `__delattr__` as source text
 and compiles each, for every class: with the content models and the engine's values, that was about a fifth of
-the CPU of `sawbones status` (issue 14, docs/benchmarks.md). Here the last five are shared functions, and
-`__init__` is compiled the first time a class is built by its constructor, for that class only (most are read
-from the content cache or a snapshot, which never call it).
+the CPU of `sawbones status` (issue 14, docs/benchmarks.md). Here `__repr__` and the frozen `__setattr__` and
+`__delattr__` are shared functions; `__init__`, `__eq__` and `__hash__` are compiled, as `@dataclass` writes
+them, the first time a class uses them, for that class only (most values are read from the content cache or a
+snapshot, which never call `__init__`).
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, FrozenInstanceError, Field, dataclass, field, fields
-from operator import attrgetter
 from typing import Any, Callable, TypeVar, dataclass_transform
 
 C = TypeVar("C", bound=type)
 
 
 def _init_source(cls: type) -> tuple[str, dict[str, Any]]:
-    """The source of a class's `__init__`, as `@dataclass(frozen=True)` would write it, and its globals."""
-    names: dict[str, Any] = {"_MISSING": MISSING}
+    """A class's `__init__` as `@dataclass(frozen=True)` writes it (`object.__setattr__`: the instance keeps
+    CPython's compact attribute storage, which writing into its `__dict__` would give up)."""
+    names: dict[str, Any] = {"_MISSING": MISSING, "_set": object.__setattr__}
     positional, keyword, body = [], [], []
     for f in fields(cls):
         if f.default is not MISSING:
             names[f"_d_{f.name}"] = f.default
             param = f"{f.name}=_d_{f.name}"
-            body.append(f"    _s[{f.name!r}] = {f.name}")
+            body.append(f"    _set(self, {f.name!r}, {f.name})")
         elif f.default_factory is not MISSING:
             names[f"_f_{f.name}"] = f.default_factory
             param = f"{f.name}=_MISSING"
-            body.append(f"    _s[{f.name!r}] = _f_{f.name}() if {f.name} is _MISSING else {f.name}")
+            body.append(f"    _set(self, {f.name!r}, _f_{f.name}() if {f.name} is _MISSING else {f.name})")
         else:
             param = f.name
-            body.append(f"    _s[{f.name!r}] = {f.name}")
+            body.append(f"    _set(self, {f.name!r}, {f.name})")
         (keyword if f.kw_only else positional).append(param)
     params = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
-    return f"def __init__({params}):\n    _s = self.__dict__\n" + "\n".join(body or ["    pass"]) + "\n", names
+    return f"def __init__({params}):\n" + "\n".join(body or ["    pass"]) + "\n", names
 
 
-def _first_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    """Compiles the class's own `__init__` on its first construction, installs it, then builds."""
-    cls = type(self)
-    source, names = _init_source(cls)
-    exec(source, names)  # noqa: S102 (our own source, as dataclasses does)
-    init = names["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    type.__setattr__(cls, "__init__", init)
-    init(self, *args, **kwargs)
+def _tuple(who: str, names: list[str]) -> str:
+    return "(" + "".join(f"{who}.{name}, " for name in names) + ")"
 
 
-def _eq(self: Any, other: object) -> bool:
-    if other.__class__ is not self.__class__:
-        return NotImplemented
-    compared = type(self).__frozen_compared__
-    return bool(compared(self) == compared(other))
+def _eq_source(cls: type) -> tuple[str, dict[str, Any]]:
+    compared = [f.name for f in fields(cls) if f.compare]
+    return ("def __eq__(self, other):\n    if other.__class__ is self.__class__:\n"
+            f"        return {_tuple('self', compared)} == {_tuple('other', compared)}\n"
+            "    return NotImplemented\n"), {}
 
 
-def _hash(self: Any) -> int:
-    return hash(type(self).__frozen_hashed__(self))
+def _hash_source(cls: type) -> tuple[str, dict[str, Any]]:
+    hashed = [f.name for f in fields(cls) if (f.compare if f.hash is None else f.hash)]
+    return f"def __hash__(self):\n    return hash({_tuple('self', hashed)})\n", {}
+
+
+def _compiled_on_first_call(name: str, source: Callable[[type], tuple[str, dict[str, Any]]]) -> Callable[..., Any]:
+    """A method that compiles the class's own `name` when first called, installs it on the class, then runs it."""
+
+    def first(self: Any, *args: Any, **kwargs: Any) -> Any:
+        cls = type(self)
+        text, names = source(cls)
+        exec(text, names)  # noqa: S102 (our own source, as dataclasses does)
+        method = names[name]
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        type.__setattr__(cls, name, method)
+        return method(self, *args, **kwargs)
+
+    first.__name__ = name
+    return first
+
+
+_first_init = _compiled_on_first_call("__init__", _init_source)
+_eq = _compiled_on_first_call("__eq__", _eq_source)
+_hash = _compiled_on_first_call("__hash__", _hash_source)
 
 
 def _repr(self: Any) -> str:
@@ -74,13 +90,6 @@ def _delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return lambda value: (one(value),)
-    return attrgetter(*names) if names else (lambda value: ())
-
-
 def _make(cls: C, kw_only: bool) -> C:
     if not cls.__doc__:
         cls.__doc__ = cls.__name__  # else @dataclass reads the signature to write one
@@ -91,10 +100,6 @@ def _make(cls: C, kw_only: bool) -> C:
             type.__setattr__(cls, name, method)
     if cls.__dict__.get("__hash__") is None:  # none, or the None that writing __eq__ leaves
         type.__setattr__(cls, "__hash__", _hash)
-    found = fields(cls)
-    type.__setattr__(cls, "__frozen_compared__", _getter(tuple(f.name for f in found if f.compare)))
-    type.__setattr__(cls, "__frozen_hashed__", _getter(tuple(
-        f.name for f in found if (f.compare if f.hash is None else f.hash))))
     return cls
 
 

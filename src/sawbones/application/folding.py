@@ -9,8 +9,8 @@ and the state is rebuilt from the log.
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ..domain.engine.evolve import UnknownEventType, evolve, passed_over
@@ -59,10 +59,12 @@ def code_version() -> str:
     import sawbones
 
     digest = hashlib.sha256(getattr(sawbones, "__version__", "").encode())
-    root = Path(sawbones.__file__).parent
-    files = sorted((root / "domain").rglob("*.py")) + [root / "adapters" / "codec.py"]
-    for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    root = os.path.dirname(os.path.abspath(sawbones.__file__))
+    domain = [os.path.relpath(os.path.join(folder, name), root)  # os.path, not pathlib: `status` imports no pathlib
+              for folder, _, names in os.walk(os.path.join(root, "domain")) for name in names if name.endswith(".py")]
+    for relative in sorted(domain, key=lambda path: path.split(os.sep)) + [os.path.join("adapters", "codec.py")]:
+        with open(os.path.join(root, relative), "rb") as handle:
+            digest.update(relative.encode() + b"\0" + handle.read())
     return digest.hexdigest()[:16]
 
 

@@ -22,7 +22,6 @@ import random
 import time
 from dataclasses import field
 from functools import cached_property
-from pathlib import Path
 from typing import Any, Callable
 
 from ..frozen import frozen
@@ -51,6 +50,8 @@ RETRIES = 8  # re-decisions after a ConflictError (a writer that did not take it
 
 def resolve_packs(packs: Any) -> tuple[str, ...]:
     """Content pack folders as absolute paths (a relative one would break from another directory)."""
+    from pathlib import Path  # here: a command without packs imports no pathlib
+
     return tuple(str(Path(p).expanduser().resolve()) for p in packs)
 
 

@@ -11,7 +11,6 @@ import os
 import pickle
 import re
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable
 
 from ..errors import ContentError
@@ -20,7 +19,8 @@ from .models import Invalid, validate
 from .rules import Rules
 from .schema import SECTIONS, ContentFile
 
-BUILTIN_DIR = Path(__file__).parent / "data"
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILTIN_DIR = os.path.join(HERE, "data")  # paths as strings: reading cached rules imports no pathlib
 
 @lru_cache(maxsize=1)
 def _yaml_loader() -> Any:
@@ -90,10 +90,11 @@ def _describe(error: Any) -> str:  # a pydantic ErrorDetails
     return f"{msg} (got {error.get('input')!r})" if "input" in error and not isinstance(error["input"], (dict, list)) else msg
 
 
-def parse_file(path: Path, label: str) -> ContentFile:
+def parse_file(path: str, label: str) -> ContentFile:
     """Read one YAML file into a ContentFile, or raise ContentError naming file and path."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise ContentError(f"cannot read: {exc}", label) from None
     import yaml
@@ -116,8 +117,17 @@ def parse_file(path: Path, label: str) -> ContentFile:
         raise ContentError(_describe(first) + more, f"{label}: {_format_loc(raw, first['loc'])}") from None
 
 
-def _files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+def _files(directory: str) -> list[str]:
+    """The .yaml and .yml files under a folder, in the order of their paths' parts (symlinked folders not entered)."""
+    found = [os.path.join(root, name) for root, _, names in os.walk(directory) for name in names
+             if name.endswith((".yaml", ".yml")) and os.path.isfile(os.path.join(root, name))]
+    return sorted(found, key=lambda path: os.path.relpath(path, directory).split(os.sep))
+
+
+def _pack_label(prefix: str, relative: str) -> str:
+    from pathlib import Path  # packs only: the built-in content's labels are its relative paths
+
+    return str(Path(prefix) / relative)
 
 
 def _merge_layer(
@@ -139,9 +149,15 @@ def _merge_layer(
                 origins[key] = label
 
 
-def load_rules(packs: Iterable[str | Path] = ()) -> Rules:
+def load_rules(packs: Iterable[str | os.PathLike[str]] = ()) -> Rules:
     """The built-in content plus packs, checked. Raises ContentError on the first problem."""
-    names = tuple(str(Path(p)) for p in packs)
+    given = tuple(packs)
+    if given:
+        from pathlib import Path
+
+        names = tuple(str(Path(p)) for p in given)
+    else:
+        names = ()
     return _load(names, _signature(names))
 
 
@@ -149,26 +165,27 @@ def _signature(packs: tuple[str, ...]) -> tuple[Any, ...]:
     """Packs are files a GM edits: the cache key includes their files' sizes and times."""
     out = []
     for pack in packs:
-        directory = Path(pack)
-        if directory.is_dir():
-            out += [(str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _files(directory)]
+        if os.path.isdir(pack):
+            out += [(p, os.stat(p).st_mtime_ns, os.stat(p).st_size) for p in _files(pack)]
     return tuple(out)
 
 
 @lru_cache(maxsize=8)
 def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
-    layers = [(BUILTIN_DIR, "")] + [(Path(p), p) for p in packs]
-    files: list[tuple[str, str, Path]] = []  # (pack prefix, label, path)
+    layers = [(BUILTIN_DIR, "")] + [(p, p) for p in packs]
+    files: list[tuple[str, str, str]] = []  # (pack prefix, label, path)
     digest = hashlib.sha256()
     for directory, prefix in layers:
-        if not directory.is_dir():
-            raise ContentError("content pack is not a directory", str(directory))
+        if not os.path.isdir(directory):
+            raise ContentError("content pack is not a directory", directory)
         found = _files(directory)
         if prefix and not found:
-            raise ContentError("content pack has no .yaml files", str(directory))
+            raise ContentError("content pack has no .yaml files", directory)
         for path in found:
-            label = str(path.relative_to(directory)) if not prefix else str(Path(prefix) / path.relative_to(directory))
-            data = path.read_bytes()
+            relative = os.path.relpath(path, directory)
+            label = _pack_label(prefix, relative) if prefix else relative
+            with open(path, "rb") as handle:
+                data = handle.read()
             digest.update(label.encode() + b"\0" + data)
             files.append((prefix, label, path))
     version = digest.hexdigest()[:16]
@@ -191,22 +208,24 @@ def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
 # pickled under the user's cache directory, keyed by the content's bytes and this code's own files.
 
 
-def _cache_path(version: str) -> Path | None:
+def _cache_path(version: str) -> str | None:
     if os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
         return None
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.path.join(home, "sawbones")
     code = hashlib.sha256()
     for module in ("schema.py", "schema_base.py", "schema_effects.py", "models.py", "checks.py", "loader.py", "rules.py"):
-        code.update((Path(__file__).parent / module).read_bytes())
-    return base / f"rules-{version}-{code.hexdigest()[:12]}.pickle"
+        with open(os.path.join(HERE, module), "rb") as handle:
+            code.update(handle.read())
+    return os.path.join(base, f"rules-{version}-{code.hexdigest()[:12]}.pickle")
 
 
 def _read_cache(version: str) -> Rules | None:
     path = _cache_path(version)
-    if path is None or not path.is_file():
+    if path is None or not os.path.isfile(path):
         return None
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             rules = pickle.load(handle)
         return rules if isinstance(rules, Rules) and rules.version == version else None
     except Exception:  # a stale or damaged cache is only a cache: rebuild it
@@ -218,9 +237,9 @@ def _write_cache(version: str, rules: Rules) -> None:
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as handle:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{os.path.splitext(path)[0]}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as handle:
             pickle.dump(rules, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError:

@@ -64,17 +64,18 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
     The runs share their advances of the clock (`Resumes`): a treatment of 4d4 days advances 16 days once,
     and the branches of 4 to 15 days stop on the way, instead of living the same days again each."""
     out: list[tuple[Fraction, Any]] = []
-    todo: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    # (script, numerator, denominator): the weight's product kept in integers, made a Fraction once per outcome
+    todo: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
     with resuming(Resumes()):
         while todo:
-            script, weight = todo.pop()
+            script, num, den = todo.pop()
             try:
                 result = run(ScriptRoller(script))
             except Branch as branch:
                 for value, q in reversed(dice.distribution(branch.formula)):
-                    todo.append((script + (value,), weight * q))
+                    todo.append((script + (value,), num * q.numerator, den * q.denominator))
                 continue
-            out.append((weight, result))
+            out.append((Fraction(num, den), result))
     return out
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Callable
 
 from ... import dice
@@ -137,7 +138,9 @@ def victim(injury: Injury | None = None, body: Body = Body(), medic: bool = True
                      injuries=() if injury is None else (injury,))
 
 
+@lru_cache(maxsize=1)
 def healer() -> Character:
+    """The healer (the victim's sheet, by another name): a frozen value, built once."""
     return replace(victim(), id=HEALER, name=HEALER)
 
 

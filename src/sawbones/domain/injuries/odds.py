@@ -345,8 +345,14 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         waited, after = advance_folded(context(gained, rules, options, roller), wait, auto=True)
         return _after(events + waited, state, folded=after)
 
+    key = (id(rules), _freeze(options), table, d20, wait)  # the run's inputs: not who treats
+    hit = _STARTS.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_STARTS) > 2048:
+            _STARTS.clear()
+        hit = _STARTS[key] = (rules, tuple(every_outcome(run)))
     g = graph(rules, options) if private is None else private
-    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in every_outcome(run))
+    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in hit[1])
     return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
 
 
@@ -367,6 +373,7 @@ def rebuild(t: Treatment) -> None:
 
 _GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
 _CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
+_STARTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # (rules, options, table, d20, wait) -> (rules, (w, (node, s)))
 
 
 def graph(rules: Any, options: dict[str, Any]) -> Graph:
@@ -401,6 +408,7 @@ def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, 
 def clear_cache() -> None:
     """Forget every chain, shared state and solution (benchmarks: a cold start)."""
     _CACHE.clear()
+    _STARTS.clear()
     _GRAPHS.clear()
     _TAILS.clear()
     _FORMULAS.clear()

@@ -13,6 +13,7 @@ Rolls the odds do not follow, because the odds know no hit points: hit point max
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
@@ -153,9 +154,26 @@ def context(state: Campaign, rules: Any, options: dict[str, Any], roller: Roller
 
 
 def _freeze(value: Any) -> Any:
-    """A hashable copy of options (dicts and lists as sorted tuples), for the odds' cache keys."""
+    """A hashable copy of options (dicts and lists as sorted tuples), for the odds' cache keys. The same options
+    object asked again, unchanged (equal to a deep copy kept of it), gets the copy made the first time."""
+    if not isinstance(value, dict):
+        return _frozen(value)
+    hit = _FROZEN.get(id(value))
+    if hit is not None and hit[0] is value and hit[1] == value:
+        return hit[2]
+    frozen = _frozen(value)
+    if len(_FROZEN) > 64:
+        _FROZEN.clear()
+    _FROZEN[id(value)] = (value, deepcopy(value), frozen)
+    return frozen
+
+
+_FROZEN: dict[int, tuple[Any, Any, Any]] = {}  # id(options) -> (options, a deep copy of them, frozen)
+
+
+def _frozen(value: Any) -> Any:
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_frozen(v) for v in value)
     return value

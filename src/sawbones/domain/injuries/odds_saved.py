@@ -2,8 +2,8 @@
 
 `export(rules, options)` gives what this process has asked of the engine under these options, as data that
 pickles without any live object: the treatment states met, each one's attempt and untreated month (the
-engine's branches, their exact weights as integer pairs), the options the engine read, the chains' starts
-and the check formulas. `restore(rules, options, data)` puts them back into an empty process, which then
+engine's branches, their exact weights as integer pairs, and their sums per end as the floats the solver
+uses), the options the engine read, the chains' starts and the check formulas. `restore(rules, options, data)` puts them back into an empty process, which then
 answers as if it had run the engine itself (the odds read nothing else). The file, its key (content, options,
 code) and its checks are adapters/odds_cache.py's: this module does no I/O.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.odds_engine import _freeze
 from . import odds
 
-FORMAT = 1  # the shape below; a file of another shape is ignored
+FORMAT = 2  # the shape below; a file of another shape is ignored
 
 
 def _pair(x: Fraction) -> tuple[int, int]:
@@ -36,6 +36,7 @@ def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
         "nodes": list(g.nodes),
         "edges": [(k, [(made, j, _pair(w), s) for made, j, w, s in branches]) for k, branches in g.edges.items()],
         "untreated": [(k, [(_pair(w), j) for w, j in branches]) for k, branches in g.untreated.items()],
+        "merged": [(key, branches) for key, branches in g._merged.items() if not key[1]],  # floats, as summed
         "starts": starts, "formulas": formulas,
         "size": size(rules, options),
     }
@@ -64,6 +65,7 @@ def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
         g.node(node)
     g.edges.update((k, [(made, j, Fraction(*w), s) for made, j, w, s in branches]) for k, branches in data["edges"])
     g.untreated.update((k, [(Fraction(*w), j) for w, j in branches]) for k, branches in data["untreated"])
+    g._merged.update((tuple(key), branches) for key, branches in data["merged"])
     if hit is None or hit[0] is not rules:
         hit = odds._GRAPHS[id(rules)] = (rules, [])
     hit[1].insert(0, g)  # found first by `odds.graph`

@@ -6,8 +6,11 @@ Under each option set below, each document the odds hand out is written as canon
 "n/d", floats by repr) and hashed with SHA-256: every table's drop to 0 (`drop_doc`, exact and floats),
 every row's treatment (`treatment_doc`, exact and floats) at bonuses -1, 3, 8, 15, treatment starting at once
 or after 2 days (the deadline), by a healer or by the injured themself, and the party what-if
-(`odds_party.what_if`). Prints one digest per option set and one for all; equal digests, equal odds.
+(`odds_party.what_if`). Prints one digest per option set (and apart: its drop and treatment documents, its party what-ifs) and one
+for all; equal digests, equal odds.
 --quick: bonuses 3 and 15, no wait, floats only; --only defaults,lenient: those option sets (a first check).
+--fresh: every option set computed as in a new process (its digest must equal the one computed after the
+others: no answer depends on what the process computed before).
 """
 
 from __future__ import annotations
@@ -53,13 +56,17 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def digest_set(rules: Any, options: dict[str, Any], quick: bool) -> tuple[str, int]:
-    h = hashlib.sha256()
+def digest_set(rules: Any, options: dict[str, Any], quick: bool) -> tuple[str, int, str, str]:
+    """(digest of every document, how many, digest of the drop and treatment documents, of the party what-ifs)."""
+    h, parts = hashlib.sha256(), {"odds": hashlib.sha256(), "party": hashlib.sha256()}
     n = 0
+    part = "odds"
 
     def add(doc: Any) -> None:
         nonlocal n
-        h.update(json.dumps(_plain(doc), separators=(",", ":")).encode())
+        text = json.dumps(_plain(doc), separators=(",", ":")).encode()
+        h.update(text)
+        parts[part].update(text)
         n += 1
 
     exacts = (False,) if quick else (False, True)
@@ -81,19 +88,21 @@ def digest_set(rules: Any, options: dict[str, Any], quick: bool) -> tuple[str, i
                             except Exception as exc:  # a refusal is part of the answer
                                 doc = {"error": type(exc).__name__, "message": str(exc)}
                             add(doc)
+    part = "party"
     for prof in (odds_party.Profile(), odds_party.Profile(drops=2.5, bonus=8, wait_days=1, self_treatment=True,
                                                           npc_drops=1, critical_failures=0.5)):
         try:
             add(odds_party.what_if(rules, options, prof))
         except Exception as exc:  # a refusal is part of the answer
             add({"error": type(exc).__name__, "message": str(exc)})
-    return h.hexdigest(), n
+    return h.hexdigest(), n, parts["odds"].hexdigest()[:16], parts["party"].hexdigest()[:16]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="", help="option sets by name, comma-separated (default: all)")
+    ap.add_argument("--fresh", action="store_true", help="forget every computed chain before each option set")
     args = ap.parse_args()
     wanted = [w for w in args.only.split(",") if w]
     rules = load_rules()
@@ -102,9 +111,11 @@ def main() -> None:
     for name, given in OPTION_SETS:
         if wanted and name not in wanted:
             continue
-        d, n = digest_set(rules, effective_options(rules, given), args.quick)
+        if args.fresh:
+            odds_injury.clear_cache()
+        d, n, drop_treatment, party = digest_set(rules, effective_options(rules, given), args.quick)
         whole.update(d.encode())
-        print(f"{name:16} {n:6} documents  {d}")
+        print(f"{name:16} {n:6} documents  {d}  (drop+treatment {drop_treatment}, party {party})")
     print(f"{'all':16} {'':6}            {whole.hexdigest()}")
     print(f"({time.perf_counter() - start:.1f} s wall, {time.process_time() - cpu:.1f} s CPU)", file=sys.stderr)
 

@@ -81,7 +81,7 @@ def save(rules: Any, options: dict[str, Any]) -> bool:
         with tmp.open("wb") as handle:
             pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, where)
-    except OSError:
-        return False  # a read-only home: no cache, the same odds
+    except (OSError, pickle.PicklingError):
+        return False  # a read-only home (or a value that does not pickle): no cache, the same odds
     _LOADED[key] = data["size"]
     return True

@@ -6,8 +6,8 @@ Under each option set below, each document the odds hand out is written as canon
 "n/d", floats by repr) and hashed with SHA-256: every table's drop to 0 (`drop_doc`, exact and floats),
 every row's treatment (`treatment_doc`, exact and floats) at bonuses -1, 3, 8, 15, treatment starting at once
 or after 2 days (the deadline), by a healer or by the injured themself, and the party what-if
-(`odds_party.what_if`). Prints one digest per option set (and apart: its drop and treatment documents, its party what-ifs) and one
-for all; equal digests, equal odds.
+(`odds_party.what_if`). Prints one digest per option set (and apart: its drop and treatment documents, its
+party what-ifs) and one for all; equal digests, equal odds.
 --quick: bonuses 3 and 15, no wait, floats only; --only defaults,lenient: those option sets (a first check).
 --fresh: every option set computed as in a new process (its digest must equal the one computed after the
 others: no answer depends on what the process computed before).

@@ -3,9 +3,10 @@
 `export(rules, options)` gives what this process has asked of the engine under these options, as data that
 pickles without any live object: the treatment states met, each one's attempt and untreated month (the
 engine's branches, their exact weights as integer pairs, and their sums per end as the floats the solver
-uses), the options the engine read, the chains' starts and the check formulas. `restore(rules, options, data)` puts them back into an empty process, which then
-answers as if it had run the engine itself (the odds read nothing else). The file, its key (content, options,
-code) and its checks are adapters/odds_cache.py's: this module does no I/O.
+uses), the options the engine read, the chains' starts and the check formulas. `restore(rules, options,
+data)` puts them back into an empty process, which then answers as if it had run the engine itself (the odds
+read nothing else). The file, its key (content, options, code) and its checks are adapters/odds_cache.py's:
+this module does no I/O.
 """
 
 from __future__ import annotations

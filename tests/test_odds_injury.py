@@ -218,3 +218,18 @@ def test_shared_chains_never_mix_options(option, value):
     odds_injury.clear_cache()
     alone = [odds_treatment.solve(odds_treatment.treatment_cached(RULES, other, *c), 9, exact=True) for c in cases]
     assert shared == alone
+
+
+def test_an_option_the_odds_cannot_follow_does_not_refuse_the_next_one():
+    """extremity_site=gm is the GM's call (which hand, which foot): the what-if lists it apart. Rerolling a
+    frostbite as any critical injury is still compared (a critical injury may strike a hand: the engine picks
+    one at random by default), whatever the process computed before it."""
+    profile = odds_party.Profile(types=(("acid", 1.0), ("cold", 1.0)))
+    options = effective_options(RULES, {"self_treatment": "allowed"})
+    odds_injury.clear_cache()
+    doc = odds_party.what_if(RULES, options, profile, ["extremity_site", "frostbite_escalates_to"])
+    assert [v["option"] for v in doc["not_compared"]] == ["extremity_site"]
+    assert [v["option"] for v in doc["variants"]] == ["frostbite_escalates_to"]
+    odds_injury.clear_cache()
+    alone = odds_party.what_if(RULES, options, profile, ["frostbite_escalates_to"])
+    assert alone["variants"] == doc["variants"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .frozen import frozen
 from .errors import DiceError
@@ -66,11 +66,11 @@ class Formula:
     text: str
     terms: tuple[Term, ...]
 
-    @property
+    @cached_property  # a parsed formula is shared (`parse` is cached): its bounds are counted once
     def minimum(self) -> int:
         return sum(_bound(t, low=True) for t in self.terms)
 
-    @property
+    @cached_property
     def maximum(self) -> int:
         return sum(_bound(t, low=False) for t in self.terms)
 

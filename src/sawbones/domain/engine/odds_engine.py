@@ -13,8 +13,10 @@ Rolls the odds do not follow, because the odds know no hit points: hit point max
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Callable
 
 from ... import dice
@@ -64,17 +66,18 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
     The runs share their advances of the clock (`Resumes`): a treatment of 4d4 days advances 16 days once,
     and the branches of 4 to 15 days stop on the way, instead of living the same days again each."""
     out: list[tuple[Fraction, Any]] = []
-    todo: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    # (script, numerator, denominator): the weight's product kept in integers, made a Fraction once per outcome
+    todo: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
     with resuming(Resumes()):
         while todo:
-            script, weight = todo.pop()
+            script, num, den = todo.pop()
             try:
                 result = run(ScriptRoller(script))
             except Branch as branch:
                 for value, q in reversed(dice.distribution(branch.formula)):
-                    todo.append((script + (value,), weight * q))
+                    todo.append((script + (value,), num * q.numerator, den * q.denominator))
                 continue
-            out.append((weight, result))
+            out.append((Fraction(num, den), result))
     return out
 
 
@@ -136,7 +139,9 @@ def victim(injury: Injury | None = None, body: Body = Body(), medic: bool = True
                      injuries=() if injury is None else (injury,))
 
 
+@lru_cache(maxsize=1)
 def healer() -> Character:
+    """The healer (the victim's sheet, by another name): a frozen value, built once."""
     return replace(victim(), id=HEALER, name=HEALER)
 
 
@@ -149,9 +154,26 @@ def context(state: Campaign, rules: Any, options: dict[str, Any], roller: Roller
 
 
 def _freeze(value: Any) -> Any:
-    """A hashable copy of options (dicts and lists as sorted tuples), for the odds' cache keys."""
+    """A hashable copy of options (dicts and lists as sorted tuples), for the odds' cache keys. The same options
+    object asked again, unchanged (equal to a deep copy kept of it), gets the copy made the first time."""
+    if not isinstance(value, dict):
+        return _frozen(value)
+    hit = _FROZEN.get(id(value))
+    if hit is not None and hit[0] is value and hit[1] == value:
+        return hit[2]
+    frozen = _frozen(value)
+    if len(_FROZEN) > 64:
+        _FROZEN.clear()
+    _FROZEN[id(value)] = (value, deepcopy(value), frozen)
+    return frozen
+
+
+_FROZEN: dict[int, tuple[Any, Any, Any]] = {}  # id(options) -> (options, a deep copy of them, frozen)
+
+
+def _frozen(value: Any) -> Any:
     if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
+        return tuple(_frozen(v) for v in value)
     return value

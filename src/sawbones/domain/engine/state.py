@@ -157,7 +157,8 @@ class Campaign:
         return next((c for c in self.characters if ref in c.external), None)
 
     def with_character(self, updated: Character) -> "Campaign":
-        return with_fields(self, characters=tuple(updated if c.id == updated.id else c for c in self.characters))
+        uid = updated.id
+        return with_fields(self, characters=tuple([updated if c.id == uid else c for c in self.characters]))
 
     def option_overrides(self) -> dict[str, Any]:
         return dict(self.options)

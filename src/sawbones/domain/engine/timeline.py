@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
+from operator import itemgetter
 from typing import Any, Callable, Iterable, Iterator
 
 from ...frozen import frozen
@@ -23,6 +24,9 @@ _SCHEDULERS: list[Scheduler] = []
 MAX_STEPS = 100_000
 # an advance of the clock that may start where an earlier one from the same state stopped (the odds: `resuming`)
 _RESUMING: ContextVar[Any] = ContextVar("sawbones_resuming", default=None)
+
+
+_WHEN = itemgetter(0, 1)  # a due's moment, then its sort key
 
 
 def scheduler(fn: Scheduler) -> Scheduler:
@@ -111,10 +115,11 @@ def _advance_to(ctx: Context, target: int, auto: bool, rolls: str = "gm") -> tup
         due = [d for s in _SCHEDULERS for d in s(step_ctx) if d[0] <= limit]
         if not due:
             break
-        when, _, decision = min(due, key=lambda d: (d[0], d[1]))
+        when, _, decision = min(due, key=_WHEN) if len(due) > 1 else due[0]
         if when > state.clock:
             apply([clock_event(when - state.clock)])
-        new = decision(with_fields(base, state=state))
+            step_ctx = with_fields(base, state=state)
+        new = decision(step_ctx)
         apply(new)
         if any(e["type"] == PENDING_EVENT for e in new):
             # the advance stops at this moment, but everything else due at the very same moment still runs

@@ -10,4 +10,5 @@ and deadline timers, and the injury given on a drop to 0 HP (`engine.damage.inju
 - odds.py: exact odds of one drop to 0 and of treatment, from the engine's own decisions (issue 17)
 - odds_treatment.py: solving the treatment chains for a healer's bonus (attempts, game time, ends)
 - odds_party.py: a party profile's expected injuries per session, and under each option (what-if)
+- odds_saved.py: the computed chains as plain data, for the persisted cache (adapters/odds_cache.py)
 """

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from ... import dice
@@ -31,7 +32,7 @@ from .table import pick_row
 from ..engine.odds_engine import (HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, every_outcome,
                                   victim)
 from ..engine.state import DAY, Body, Injury, with_fields
-from ..engine.timeline import advance
+from ..engine.timeline import advance_folded
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
 UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
@@ -138,9 +139,10 @@ class Node:
         return "magic" if self.injury.magic_only else None
 
 
-def _after(events: list[dict[str, Any]], state: Any, since: int | None = None) -> tuple[Node, int]:
-    """The node `events` lead to from `state`, and the seconds they took since `since` (default: state's clock)."""
-    after = fold(events, state)
+def _after(events: list[dict[str, Any]], state: Any, since: int | None = None, folded: Any = None) -> tuple[Node, int]:
+    """The node `events` lead to from `state`, and the seconds they took since `since` (default: state's clock);
+    `folded`: the state they fold to, when the engine has already folded them (an advance of the clock)."""
+    after = fold(events, state) if folded is None else folded
     character = find_character(after, VICTIM)
     current = character.injuries[0] if character.injuries else None
     return Node(canonical(current, after.clock), character.body), after.clock - (state.clock if since is None else since)
@@ -228,14 +230,21 @@ class Graph:
         timed: per (made, node, seconds), s the seconds; else per (made, node), s = sum of w x seconds."""
         hit = self._merged.get((k, exact, timed))
         if hit is None:
-            sums: dict[tuple[bool, int, int], list[Fraction]] = {}
-            for made, after, w, seconds in self.attempt(k):
-                cell = sums.setdefault((made, after, seconds if timed else 0), [Fraction(0), Fraction(0)])
-                cell[0] += w
-                cell[1] += w * seconds
+            branches = self.attempt(k)
+            # summed in integers over the branches' common denominator: the same fractions, fewer reductions
+            den = lcm(*(w.denominator for _, _, w, _ in branches)) if branches else 1
+            sums: dict[tuple[bool, int, int], list[int]] = {}
+            for made, after, w, seconds in branches:
+                cell = sums.get((made, after, seconds if timed else 0))
+                if cell is None:
+                    cell = sums[(made, after, seconds if timed else 0)] = [0, 0]
+                n = w.numerator * (den // w.denominator)
+                cell[0] += n
+                cell[1] += n * seconds
             num = (lambda x: x) if exact else float
             hit = self._merged[(k, exact, timed)] = [
-                (made, after, num(w), seconds if timed else num(ws)) for (made, after, seconds), (w, ws) in sums.items()]
+                (made, after, num(Fraction(w, den)), seconds if timed else num(Fraction(ws, den)))
+                for (made, after, seconds), (w, ws) in sums.items()]
         return hit
 
     def left_alone(self, k: int) -> list[tuple[Fraction, int]]:
@@ -246,7 +255,8 @@ class Graph:
 
             def run(roller: Any) -> Node:
                 ctx = context(state, self.rules, self.options, roller)
-                return _after(advance(ctx, UNTREATED_DAYS * DAY, auto=True), state)[0]
+                events, after = advance_folded(ctx, UNTREATED_DAYS * DAY, auto=True)
+                return _after(events, state, folded=after)[0]
 
             hit = self.untreated[k] = [(w, self.node(x)) for w, x in every_outcome(run)]
         return hit
@@ -330,11 +340,19 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         ctx = context(state, rules, options, roller)
         events = injuries.injure(ctx, VICTIM, table, d20, cause="odds")
         gained = fold(events, state)
-        events += advance(context(gained, rules, options, roller), wait, auto=True) if wait else []
-        return _after(events, state)
+        if not wait:
+            return _after(events, state, folded=gained)
+        waited, after = advance_folded(context(gained, rules, options, roller), wait, auto=True)
+        return _after(events + waited, state, folded=after)
 
+    key = (id(rules), _freeze(options), table, d20, wait)  # the run's inputs: not who treats
+    hit = _STARTS.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_STARTS) > 2048:
+            _STARTS.clear()
+        hit = _STARTS[key] = (rules, tuple(every_outcome(run)))
     g = graph(rules, options) if private is None else private
-    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in every_outcome(run))
+    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in hit[1])
     return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
 
 
@@ -355,6 +373,7 @@ def rebuild(t: Treatment) -> None:
 
 _GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
 _CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
+_STARTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # (rules, options, table, d20, wait) -> (rules, (w, (node, s)))
 
 
 def graph(rules: Any, options: dict[str, Any]) -> Graph:
@@ -389,6 +408,7 @@ def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, 
 def clear_cache() -> None:
     """Forget every chain, shared state and solution (benchmarks: a cold start)."""
     _CACHE.clear()
+    _STARTS.clear()
     _GRAPHS.clear()
     _TAILS.clear()
     _FORMULAS.clear()

@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from ...errors import UsageError
+from ...errors import RuleViolation, UsageError
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import ScriptRoller, campaign, context, victim
@@ -32,10 +32,17 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
     hit = t.solved.get(key)
     if hit is not None:
         return hit
-    doc = _solve(t, bonus, exact, timeline)
-    while not t.graph.serves(t.options):  # the shared graph's engine read an option these options set apart
-        rebuild(t)
-        doc = _solve(t, bonus, exact, timeline)
+    while True:
+        try:
+            doc = _solve(t, bonus, exact, timeline)
+        except (UsageError, RuleViolation):
+            if t.graph.serves(t.options):
+                raise  # the engine's refusal under these very options
+            rebuild(t)  # a refusal under the options of the graph shared with others: not these options' answer
+            continue
+        if t.graph.serves(t.options):
+            break
+        rebuild(t)  # the shared graph's engine read an option these options set apart
     t.solved[key] = doc
     return doc
 
@@ -206,6 +213,7 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
     `attempts` and `days` are lists of {"n"|"days", "p"} (the probability of healing at that attempt, at that
     game time since the drop); `per_attempt` the game days one attempt takes, as the engine rolls them."""
     t = treatment_cached(rules, options, table, d20, wait_days, self_treatment)
+    solved = solve(t, bonus, exact, timeline=True)  # first: it gives `t` a graph that serves its options
     g = t.graph
     pick = pick_row(rules, table, d20, options.get("severity_bands", "standard"),
                     options.get("lenient_row_mapping", "by_tier"))
@@ -218,7 +226,7 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
                 days = Fraction(seconds, DAY)
                 per_attempt[days] = per_attempt.get(days, Fraction(0)) + w
     rest = rest_healing(t)
-    doc = dict(solve(t, bonus, exact, timeline=True))
+    doc = dict(solved)
     num = (lambda x: x) if exact else float
     doc["attempts"] = [{"n": n, "p": q} for n, q in doc["attempts"].items()]
     doc["days"] = [{"days": d, "p": q} for d, q in doc["days"].items()]

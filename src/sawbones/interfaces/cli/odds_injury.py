@@ -183,7 +183,23 @@ def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
 def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
-    """The injury side of `sawbones odds` (one drop, treatment, party)."""
+    """The injury side of `sawbones odds` (one drop, treatment, party): the treatment chains an earlier command
+    computed under these options are read from the cache, and what this one adds is written back
+    (adapters/odds_cache.py)."""
+    from ...adapters import odds_cache
+
+    odds_cache.load(rules, options)
+    try:
+        _answer(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party, wait=wait,
+                self_treatment=self_treatment, drops=drops, types=types, npc_drops=npc_drops,
+                critical_failures=critical_failures, compare=compare)
+    finally:
+        odds_cache.save(rules, options)
+
+
+def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,
+            d20: int | None, bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float,
+            types: str | None, npc_drops: float, critical_failures: float, compare: str | None) -> None:
     from ...domain.injuries import odds as odds_injury, odds_party, odds_treatment
 
     if party:

@@ -1,0 +1,87 @@
+"""A persisted cache of the injury odds (issue 17): a new process answers from what an earlier one computed.
+
+Building the treatment chains runs the engine thousands of times (docs/odds.md, docs/benchmarks.md); the
+chains are kept as data (`domain/injuries/odds_saved.py`) in the user's cache directory, next to the checked
+content's cache (content/loader.py), one file per key:
+
+- the content's digest (`rules.version`: the bytes of every content file and pack),
+- the options (the SHA-256 of every effective option's value),
+- the code's version (the SHA-256 of the domain's sources and the dice roller: any change to the engine, a
+  rule or the odds computes again).
+
+A missing, stale or damaged file is only a cache: ignored, computed again, written again (atomically).
+`SAWBONES_NO_ODDS_CACHE=1` (or `SAWBONES_NO_CONTENT_CACHE=1`) turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..domain.engine.odds_engine import _freeze
+from ..domain.injuries import odds_saved
+
+_LOADED: dict[tuple[str, str], int] = {}  # (content, options) -> size when last loaded or saved
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """The SHA-256 of every source the odds' numbers depend on: the domain package and the dice roller."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted((package / "domain").rglob("*.py")) + [package / "dice.py"]:
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def options_key(options: dict[str, Any]) -> str:
+    return hashlib.sha256(repr(_freeze(dict(options))).encode()).hexdigest()[:16]
+
+
+def path(rules: Any, options: dict[str, Any]) -> Path | None:
+    if os.environ.get("SAWBONES_NO_ODDS_CACHE") or os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
+    return base / f"injury-odds-{rules.version}-{options_key(options)}-{code_version()}.pickle"
+
+
+def load(rules: Any, options: dict[str, Any]) -> bool:
+    """Restore the chains computed under these options by an earlier process, if its file is there and
+    readable (True); else nothing changes (False)."""
+    where = path(rules, options)
+    if where is None or not where.is_file():
+        return False
+    try:
+        with where.open("rb") as handle:
+            data = pickle.load(handle)
+        restored = isinstance(data, dict) and odds_saved.restore(rules, options, data)
+    except Exception:  # a damaged or foreign file is only a cache: compute again
+        return False
+    if restored:
+        _LOADED[(rules.version, options_key(options))] = int(data.get("size", 0))
+    return bool(restored)
+
+
+def save(rules: Any, options: dict[str, Any]) -> bool:
+    """Write what this process computed under these options, when it computed more than it loaded (True)."""
+    where = path(rules, options)
+    if where is None:
+        return False
+    key = (rules.version, options_key(options))
+    if odds_saved.size(rules, options) <= _LOADED.get(key, 0):
+        return False
+    data = odds_saved.export(rules, options)
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        tmp = where.with_suffix(f".{os.getpid()}.tmp")
+        with tmp.open("wb") as handle:
+            pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, where)
+    except (OSError, pickle.PicklingError):
+        return False  # a read-only home (or a value that does not pickle): no cache, the same odds
+    _LOADED[key] = data["size"]
+    return True

@@ -154,3 +154,24 @@ def test_the_odds_command_answers_a_second_time_from_the_cache(cache_dir, cli, n
     again = cli("--json", "odds", "--injury", "cold", "--d20", "1", "--bonus", "5")
     assert again.code == 0 and again.json == first.json
     assert no_engine == []
+
+
+def test_the_web_api_answers_from_what_the_cli_computed(cache_dir, cli, no_engine, db):
+    """A GM asks the odds on the command line, then from the web app (a new process): the same answer, from the
+    cache, with no engine run."""
+    from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web.app import create_app
+
+    first = cli("--json", "odds", "--injury", "cold", "--d20", "1", "--bonus", "5")
+    assert first.code == 0, first.err
+    odds_injury.clear_cache()  # the web app is another process
+    odds_cache._LOADED.clear()
+    no_engine.clear()
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3)
+    with TestClient(app, base_url="http://testserver") as client:
+        api = client.get("/api/odds/injuries/cold/treatment", params={"d20": 1, "bonus": 5})
+    assert api.status_code == 200
+    assert api.json() == {**first.json, "campaign": None}
+    assert no_engine == []

@@ -18,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from ..domain.engine.odds_engine import _freeze
 from ..domain.injuries import odds_saved
@@ -77,7 +79,7 @@ def save(rules: Any, options: dict[str, Any]) -> bool:
     data = odds_saved.export(rules, options)
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
-        tmp = where.with_suffix(f".{os.getpid()}.tmp")
+        tmp = where.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         with tmp.open("wb") as handle:
             pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, where)
@@ -85,3 +87,20 @@ def save(rules: Any, options: dict[str, Any]) -> bool:
         return False  # a read-only home (or a value that does not pickle): no cache, the same odds
     _LOADED[key] = data["size"]
     return True
+
+
+_TURN = threading.Lock()  # the web app's threads load and save one at a time
+
+
+@contextmanager
+def kept(rules: Any, options: dict[str, Any]) -> Iterator[None]:
+    """Answer odds with what earlier processes computed under these options (read once per process), and keep
+    what this answer adds for later ones: the CLI's commands and the web API's requests."""
+    with _TURN:
+        if (rules.version, options_key(options)) not in _LOADED or odds_saved.size(rules, options) == 0:
+            load(rules, options)  # once, or again when what was read is gone (odds.clear_cache)
+    try:
+        yield
+    finally:
+        with _TURN:
+            save(rules, options)

@@ -188,13 +188,10 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
     (adapters/odds_cache.py)."""
     from ...adapters import odds_cache
 
-    odds_cache.load(rules, options)
-    try:
+    with odds_cache.kept(rules, options):
         _answer(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party, wait=wait,
                 self_treatment=self_treatment, drops=drops, types=types, npc_drops=npc_drops,
                 critical_failures=critical_failures, compare=compare)
-    finally:
-        odds_cache.save(rules, options)
 
 
 def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,

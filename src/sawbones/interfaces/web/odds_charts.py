@@ -48,6 +48,7 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
 def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | None, bonus: str | None,
                  wait: str | None, lang: str) -> tuple[Any, Any]:
     """(chart, error): the drop chart of `table`, and with a d20 its treatment at the healer's bonus."""
+    from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
 
@@ -61,7 +62,8 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
         chart = {"drop": drop_chart(rules, options, table, lang), "treatment": None,
                  "asked": {"d20": face, "bonus": healer, "wait": days}}
         if face is not None:
-            doc = treatment_doc(rules, options, table, int(face), healer, wait_days=days)
+            with odds_cache.kept(rules, options):
+                doc = treatment_doc(rules, options, table, int(face), healer, wait_days=days)
             doc["name"] = rules.injuries[doc["injury"]].name(lang)
             doc["severity_name"] = rules.severities[doc["severity"]].name(lang)
             days_rows = [d for d in doc["days"] if d["p"] >= 0.0005]

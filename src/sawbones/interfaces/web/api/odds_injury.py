@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
+from ....adapters import odds_cache
 from ....domain.injuries import odds_party
 from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
@@ -101,7 +102,9 @@ def campaign_drop(damage_type: str = DamageType, gm: GmAccess = Depends(gm_acces
 def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
               wait: float = Wait, self_treatment: bool = Self):
     rules, options, _ = _defaults(request)
-    doc = treatment_doc(rules, options, damage_type.lower(), d20, bonus, wait_days=wait, self_treatment=self_treatment)
+    with odds_cache.kept(rules, options):
+        doc = treatment_doc(rules, options, damage_type.lower(), d20, bonus, wait_days=wait,
+                            self_treatment=self_treatment)
     return {**doc, "campaign": None}
 
 
@@ -111,8 +114,9 @@ def campaign_treatment(damage_type: str = DamageType, d20: int = D20, bonus: int
                        self_treatment: bool = Self, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
-        doc = treatment_doc(ctx.rules, ctx.options, damage_type.lower(), d20, bonus, wait_days=wait,
-                            self_treatment=self_treatment)
+        with odds_cache.kept(ctx.rules, ctx.options):
+            doc = treatment_doc(ctx.rules, ctx.options, damage_type.lower(), d20, bonus, wait_days=wait,
+                                self_treatment=self_treatment)
         return {**doc, "campaign": gm.campaign}
 
 
@@ -128,7 +132,8 @@ def party(request: Request, drops: float = _per_session(1, "Player characters dr
           npc_drops: float = _per_session(0, "NPCs dropping to 0"),
           critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare):
     rules, options, _ = _defaults(request)
-    doc = _party(rules, options, drops, types, bonus, wait, self_treatment, npc_drops, critical_failures, compare)
+    with odds_cache.kept(rules, options):
+        doc = _party(rules, options, drops, types, bonus, wait, self_treatment, npc_drops, critical_failures, compare)
     return {**doc, "campaign": None}
 
 
@@ -141,6 +146,7 @@ def campaign_party(drops: float = _per_session(1, "Player characters dropping to
                    gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
-        doc = _party(ctx.rules, ctx.options, drops, types, bonus, wait, self_treatment, npc_drops, critical_failures,
-                     compare)
+        with odds_cache.kept(ctx.rules, ctx.options):
+            doc = _party(ctx.rules, ctx.options, drops, types, bonus, wait, self_treatment, npc_drops,
+                         critical_failures, compare)
         return {**doc, "campaign": gm.campaign}

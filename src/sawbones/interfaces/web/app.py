@@ -133,6 +133,9 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.include_router(pages_gm.router)
     app.include_router(pages_player.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    from .live import LiveStreams
+
+    app.add_middleware(LiveStreams)  # the live streams, served before the routes (inside the guard)
     app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
     app.add_middleware(SecurityHeaders)
     if not closed:

@@ -81,6 +81,12 @@ bearer = HTTPBearer(auto_error=False, description="The campaign's GM secret, giv
 NEED_SECRET = "this needs the campaign's API secret: send `Authorization: Bearer <secret>`"
 
 
+def bearer_of(authorization: str | None) -> str | None:
+    """The secret of an `Authorization: Bearer <secret>` header, or None."""
+    scheme, _, secret = (authorization or "").partition(" ")
+    return secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
+
+
 @dataclass
 class GmAccess:
     """A campaign the caller claims to be GM of; `open()` checks the claim in the request's thread."""

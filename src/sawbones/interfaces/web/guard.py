@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ...errors import SawbonesError
 from . import errors
-from .deps import NEED_SECRET, AdminAccess, check_gm_secret, open_service
+from .deps import NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
@@ -114,8 +114,7 @@ class Guard:
         if need[0] == "player" and scope.get("method") != "POST":
             return None
         kind, campaign = need
-        scheme, _, secret = headers.get("authorization", "").partition(" ")
-        secret = secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
+        secret = bearer_of(headers.get("authorization"))
         state = scope["app"].state.sawbones
 
         def check() -> None:

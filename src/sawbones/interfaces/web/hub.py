@@ -70,18 +70,27 @@ class Sub:
         if len(self.box) >= QUEUE:
             return False
         self.box.append(message)
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
+        self._wake()
         return True
 
+    def end(self) -> None:
+        """The stream ends at its next turn (its client left, or does not read): `get` answers None."""
+        self.dropped = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
     async def get(self) -> Any:
-        while not self.box:
+        """The next message, or None once the stream is ended."""
+        while not self.box and not self.dropped:
             self.waiter = asyncio.get_running_loop().create_future()
             try:
                 await self.waiter
             finally:
                 self.waiter = None
-        return self.box.popleft()
+        return None if self.dropped else self.box.popleft()
 
 
 def _limit(env: str, default: int) -> int:
@@ -148,7 +157,7 @@ class Hub:
         for sub in list(self.topics.get(cid, ())):
             for message in messages:
                 if not sub.put(message):  # a client that does not read: dropped, not buffered
-                    sub.dropped = True
+                    sub.end()
                     self.close(sub)
                     break
 

@@ -1,10 +1,10 @@
 """Live updates: Server-Sent Events fed by the hub (hub.py), served as bare ASGI endpoints.
 
 Every stream (a page's: the GM dashboard's `/c/{campaign}/events`, a player's `/p/{token}/events`; the API's
-`/api/campaigns/{campaign}/events`) is served by `LiveStreams`, a small ASGI layer in front of FastAPI's
-router: one coroutine per stream and one task that notices its client leaving, no task group, no dependency
-machinery (thousands of streams are held at once: a held stream costs its subscription, its coroutine and
-the server's connection, not a framework request). Each stream's module registers its opener with
+`/api/campaigns/{campaign}/events`) is served by `serve`, which the app (app.App) calls before its middleware
+and routes: one coroutine per stream and one task that notices its client leaving, no task group, no
+dependency machinery (thousands of streams are held at once: a held stream costs its subscription, its
+coroutine and the server's connection, not a framework request). Each stream's module registers its opener with
 `@opener(path)`: it checks who asks (token, session, secret) and subscribes; errors (401/403/404/422, the 429
 of the caps) are the app's one error answer (errors.py), in the page's or the API's language.
 
@@ -63,27 +63,14 @@ def opener(path: str) -> Callable[[Opener], Opener]:
     return register
 
 
-def _route(path: str) -> tuple[Opener, str] | None:
+def route(path: str) -> tuple[Opener, str] | None:
+    """The opener of the stream at `path` and its argument (the app serves it: app.App), or None."""
     parts = path.strip("/").split("/") if path.endswith("/events") else ()
     for shape, fn in ROUTES.items():
         if len(shape) == len(parts) and all(want in ("", got) for want, got in zip(shape, parts)):
             variable = parts[shape.index("")]
             return (fn, variable) if variable else None
     return None
-
-
-class LiveStreams:
-    """ASGI: a GET on a stream's path is served here; everything else goes on to the app."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        found = _route(scope["path"]) if scope["type"] == "http" and scope["method"] == "GET" else None
-        if found is None:
-            await self.app(scope, receive, send)
-            return
-        await serve(scope, receive, send, *found)
 
 
 class Served(Response):
@@ -97,21 +84,25 @@ class Served(Response):
         await serve(scope, receive, send, self.open_stream, self.arg)
 
 
-async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: str) -> None:
-    """One stream, from its checks to its end; its subscription is given back however it ends."""
+async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: str,
+                extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    """One stream, from its checks to its end (`extra`: headers of every answer, an error's too); its
+    subscription is given back however it ends."""
     from . import errors
 
     request = Request(scope, receive)
     try:
         opened = await open_stream(request, arg)
     except SawbonesError as exc:
-        await errors.answer(request, exc)(scope, receive, send)
+        response = errors.answer(request, exc)
+        response.raw_headers += extra or []
+        await response(scope, receive, send)
         return
     hub, seconds = hub_of(request), web(request).stream_seconds
     del request
     gone = asyncio.get_running_loop().create_task(_until_gone(receive, opened.sub))
     try:
-        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS + (extra or [])})
         await _pump(send, opened, seconds)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
@@ -136,7 +127,9 @@ async def _pump(send: Any, opened: Opened, seconds: float) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     sub, still = opened.sub, opened.still
-    await _say(send, opened.first)
+    first, opened.first = opened.first, []  # (sent once: not held for the stream's life)
+    await _say(send, first)
+    del first
     while True:
         left = deadline - loop.time()
         if left <= 0:

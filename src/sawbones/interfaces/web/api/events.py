@@ -59,7 +59,8 @@ def _lang(request: Request) -> str:
 async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
                  after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
-    """Served by live.LiveStreams before the routes (`api_events` below); declared here for the schema."""
+    """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here
+    only a cross-origin call (through CORS)."""
     return live.Served(api_events, gm.campaign)
 
 

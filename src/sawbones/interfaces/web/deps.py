@@ -4,10 +4,11 @@ the GM's access to a campaign (API: `Authorization: Bearer <secret>`)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import json
+import threading
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -28,6 +29,7 @@ class WebState:
     stream_seconds: float = 300.0  # an SSE stream ends after this; the browser reconnects by itself
     areas: frozenset[str] = frozenset()  # the api/ modules loaded, by name (the rule areas that exist)
     closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
+    kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
 
 
 def web(request: Request) -> WebState:
@@ -36,14 +38,28 @@ def web(request: Request) -> WebState:
 
 @contextmanager
 def open_service(state: WebState) -> Iterator[Any]:
-    """A service for this request only: SQLite connections stay in the thread that opened them."""
-    service = state.service_factory()
+    """A service for this piece of work, kept by its thread for the next one (SQLite connections stay in the
+    thread that opened them; opening and closing them was a fifth of a GM action's time). A service is lent
+    to one piece of work at a time, and closed rather than kept when the work failed."""
+    spare = getattr(state.kept, "service", None)
+    service = spare if spare is not None else state.service_factory()
+    state.kept.service = None
     try:
         yield service
-    finally:
-        close = getattr(service, "close", None) or getattr(service.store, "close", None)
-        if close is not None:
-            close()
+    except BaseException:
+        _close(service)
+        raise
+    service.request = None
+    if getattr(state.kept, "service", None) is None:
+        state.kept.service = service
+    else:  # (a piece of work inside another: the outer one's service is kept)
+        _close(service)
+
+
+def _close(service: Any) -> None:
+    close = getattr(service, "close", None) or getattr(service.store, "close", None)
+    if close is not None:
+        close()
 
 
 def accept_language(header: str | None) -> str | None:

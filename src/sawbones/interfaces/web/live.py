@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import SawbonesError
+from .access import may_end_links
 from .audience import player_sees
 from .deps import open_service, web
 from .hub import ACCESS, Change, Sub, hub_of
@@ -197,7 +198,7 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
             if not any(player_sees(doc, character) for doc in light):
                 sent = change.head  # nothing this player may see: not even that something changed
                 return []
-            if still is not None and not await run_in_threadpool(still):
+            if still is not None and may_end_links(light) and not await run_in_threadpool(still):
                 return None  # the link died with this change (its character removed, say)
         sent = change.head
         return [f"event: change\ndata: {change.head}\n\n"]

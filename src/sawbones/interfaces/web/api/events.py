@@ -66,16 +66,17 @@ async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str 
 
 @live.opener("/api/campaigns/{campaign}/events")
 async def api_events(request: Request, campaign: str) -> live.Opened:
-    lang = _lang(request)
-    resume = _resume_point(request.headers.get("last-event-id"), request.query_params.get("after"))
     gm = GmAccess(web(request), campaign, bearer_of(request.headers.get("authorization")))
 
     def opening() -> tuple[int, int]:
-        with gm.open() as service:
+        with gm.open() as service:  # the secret first: an anonymous client gets nothing read or validated
             cid = service.store.campaign_id(gm.campaign)
-            return cid, (service.store.head(cid) if resume is None else resume)
+            return cid, service.store.head(cid)
 
-    cid, start = await run_in_threadpool(opening)
+    cid, head = await run_in_threadpool(opening)
+    lang = _lang(request)
+    resume = _resume_point(request.headers.get("last-event-id"), request.query_params.get("after"))
+    start = head if resume is None else resume
     state = gm.state
     hub = live.hub_of(request)
     sub = hub.open(cid, gm.secret or "", live.address_of(request), lang=lang)

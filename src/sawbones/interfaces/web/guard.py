@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ...errors import SawbonesError
 from . import errors
-from .deps import NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
+from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
@@ -146,6 +146,8 @@ class Guard:
             await run_in_threadpool(check)
         except SawbonesError as exc:
             return errors.status_of(exc), exc.code, exc.message
+        if kind == "gm":
+            scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
         return None
 
     async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,

@@ -127,8 +127,8 @@ class GmAccess:
 
 def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
     """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret."""
-    security.require_campaign(store, campaign)
-    if not security.is_gm_secret(store, campaign, secret):
+    cid = security.require_campaign(store, campaign)
+    if not security.is_gm_secret(store, campaign, secret, cid):
         if security.gm_secret(store, campaign) is None:
             raise Forbidden(f"campaign {campaign!r} has no API secret yet: make one with "
                             f"`sawbones --campaign {campaign!r} gm-link --api-secret`")

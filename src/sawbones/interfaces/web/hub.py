@@ -20,6 +20,7 @@ import asyncio
 import logging
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from .access_errors import WebError
 
 log = logging.getLogger("sawbones.web")
 QUEUE = 64
+READERS = 4  # campaigns read at once by the watcher when several moved
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
 ACCESS = "access"  # the message: who may watch the campaign changed
@@ -111,6 +113,7 @@ class Hub:
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
+        self.readers: ThreadPoolExecutor | None = None
 
     # -------------------------------------------------------- subscribers (on the event loop)
     def open(self, cid: int, token: str, address: str, *, lang: str | None = None, player: bool = False) -> Sub:
@@ -197,29 +200,43 @@ class Hub:
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
               wants: dict[int, tuple[bool, set[str]]]) -> None:
+        """Each moved campaign's new actions, read once and handed to its streams; several campaigns are read
+        at once (READERS threads: their reads wait on the database, not on Python), each sent when read."""
+        if len(moved) == 1:
+            for cid, seen in moved.items():
+                self._read_one(cid, seen, known.get(cid), wants.get(cid, (False, set())))
+            return
+        if self.readers is None:
+            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read")
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), wants.get(cid, (False, set())))
+                for cid, seen in moved.items()]
+        for future in done:
+            future.result()  # (a failure: the watcher starts again, _run)
+
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
+                  want: tuple[bool, set[str]]) -> None:
         from .event_docs import event_documents, light_documents
 
-        with open_service(self.state) as service:
-            for cid, (head, stamp) in moved.items():
-                before = known.get(cid)
-                with self.lock:
-                    if cid not in self.topics:
-                        continue
-                    self.seen[cid] = (head, stamp)
-                messages: list[Any] = []
-                if before is None:  # just watched: the streams compare with what they sent
-                    messages.append(Change(head, head))
-                else:
-                    if stamp != before[1]:
-                        messages.append(ACCESS)
-                    if head != before[0]:
-                        player, langs = wants.get(cid, (False, set()))
-                        after = before[0] if head > before[0] else 0
-                        light = light_documents(service.store, cid, after, head) if player else None
-                        docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
-                        messages.append(Change(after, head, light, docs))
-                if messages:
-                    self._send(cid, messages)
+        head, stamp = seen
+        with self.lock:
+            if cid not in self.topics:
+                return
+            self.seen[cid] = seen
+        messages: list[Any] = []
+        if before is None:  # just watched: the streams compare with what they sent
+            messages.append(Change(head, head))
+        else:
+            if stamp != before[1]:
+                messages.append(ACCESS)
+            if head != before[0]:
+                player, langs = want
+                after = before[0] if head > before[0] else 0
+                with open_service(self.state) as service:
+                    light = light_documents(service.store, cid, after, head) if player else None
+                    docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
+                messages.append(Change(after, head, light, docs))
+        if messages:
+            self._send(cid, messages)
 
     def _send(self, cid: int, messages: list[Any]) -> None:
         loop = self.loop

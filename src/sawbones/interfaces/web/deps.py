@@ -52,7 +52,7 @@ def open_service(state: WebState) -> Iterator[Any]:
     service.request = None
     if getattr(state.kept, "service", None) is None:
         state.kept.service = service
-    else:  # (a piece of work inside another: the outer one's service is kept)
+    else:  # (a piece of work inside another: the thread keeps one service, the first given back)
         _close(service)
 
 

@@ -183,9 +183,10 @@ def test_streams_keep_the_guard_the_headers_and_cors(db):
             assert "retry: 2000" in list(tool.iter_lines())
 
 
-def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time():
+def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time(monkeypatch):
     """A thread keeps its service for the next request; a request inside another gets its own; a request that
-    failed closes its service instead of leaving it to the next one."""
+    failed closes its service instead of leaving it to the next one; past KEEP threads, none is kept."""
+    from sawbones.interfaces.web import deps
     from sawbones.interfaces.web.deps import WebState, open_service
 
     made, closed = [], []
@@ -215,6 +216,18 @@ def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time():
     assert failing is inner and closed == [first, inner]
     with open_service(state) as fresh:
         assert fresh not in (first, inner) and len(made) == 3
+    monkeypatch.setattr(deps, "KEEP", 1)  # this thread keeps `fresh`: the one place KEEP allows
+
+    def elsewhere():
+        with open_service(state):
+            pass
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert len(made) == 4 and closed[-1] is made[3]  # another thread's service, closed: not kept
+    with open_service(state) as mine:
+        assert mine is fresh
 
 
 def test_a_renewed_api_secret_ends_the_event_streams_opened_with_the_old_one(app, db):

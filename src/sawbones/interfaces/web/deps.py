@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterator
 
 import json
 import threading
+import weakref
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -18,6 +19,7 @@ from ...errors import UsageError
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
+KEEP = 16  # threads that keep their service between requests at most (each holds its database connections)
 
 
 @dataclass
@@ -30,6 +32,7 @@ class WebState:
     areas: frozenset[str] = frozenset()  # the api/ modules loaded, by name (the rule areas that exist)
     closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
     kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
+    keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
 
 
 def web(request: Request) -> WebState:
@@ -40,7 +43,8 @@ def web(request: Request) -> WebState:
 def open_service(state: WebState) -> Iterator[Any]:
     """A service for this piece of work, kept by its thread for the next one (SQLite connections stay in the
     thread that opened them; opening and closing them was a fifth of a GM action's time). A service is lent
-    to one piece of work at a time, and closed rather than kept when the work failed."""
+    to one piece of work at a time, closed rather than kept when the work failed, and at most KEEP threads
+    keep one (a burst of requests leaves no more connections, and their page caches, behind)."""
     spare = getattr(state.kept, "service", None)
     service = spare if spare is not None else state.service_factory()
     state.kept.service = None
@@ -50,9 +54,11 @@ def open_service(state: WebState) -> Iterator[Any]:
         _close(service)
         raise
     service.request = None
-    if getattr(state.kept, "service", None) is None:
+    if getattr(state.kept, "service", None) is None and (spare is not None or len(state.keeping) < KEEP):
         state.kept.service = service
-    else:  # (a piece of work inside another: the thread keeps one service, the first given back)
+        state.keeping.add(service)  # (weakly: a thread that ends lets its service go)
+    else:  # a piece of work inside another (the thread keeps one service), or KEEP threads keep theirs
+        state.keeping.discard(service)
         _close(service)
 
 

@@ -19,7 +19,7 @@ from ...errors import UsageError
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
-KEEP = 16  # threads that keep their service between requests at most (each holds its database connections)
+KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
 
 
 @dataclass

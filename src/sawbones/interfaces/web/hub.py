@@ -185,7 +185,7 @@ class Hub:
                             watcher = open_watcher(service.store)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
-                        self._read(moved, known, wants)
+                        self._read(moved, known, wants, watcher.reads_wait)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     log.exception("live updates: watching failed; trying again")
                     with self.lock:
@@ -199,10 +199,10 @@ class Hub:
                 watcher.close()
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
-              wants: dict[int, tuple[bool, set[str]]]) -> None:
-        """Each moved campaign's new actions, read once and handed to its streams; several campaigns are read
-        at once (READERS threads: their reads wait on the database, not on Python), each sent when read."""
-        if len(moved) == 1:
+              wants: dict[int, tuple[bool, set[str]]], parallel: bool = False) -> None:
+        """Each moved campaign's new actions, read once and handed to its streams, each sent when read;
+        `parallel` (PostgreSQL: reads wait on the server, not on Python): several at once, READERS threads."""
+        if len(moved) == 1 or not parallel:
             for cid, seen in moved.items():
                 self._read_one(cid, seen, known.get(cid), wants.get(cid, (False, set())))
             return

@@ -4,7 +4,8 @@ A stream (a GM's dashboard, a player's page, the API's events) subscribes to its
 waits on its own bounded queue: it costs no database work while nothing changes. One thread per process
 runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
 the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
-with lines only in the languages API streams asked for) and hands one `Change` to every subscriber.
+with lines only in the languages API streams asked for; on PostgreSQL up to READERS campaigns at once)
+and hands one `Change` to every subscriber.
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 

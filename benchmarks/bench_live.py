@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_web import PARTY, call, free_port, setup_campaign, start_server  # noqa: E402
 
 os.environ.setdefault("SAWBONES_STREAMS_PER_ADDRESS", "100000")  # every stream comes from 127.0.0.1 here
+os.environ.setdefault("SAWBONES_STREAMS_PER_TOKEN", "100000")  # few campaigns: many streams per player link
 
 
 def raise_fd_limit() -> int:
@@ -55,11 +56,13 @@ async def _hold(port: int, path: str, headers: str, index: int, out: list, ready
             if b" 200 " not in status:
                 errors.append(status.decode(errors="replace").strip())
                 writer.close()
+                if opened[0] + len(errors) == opened[1]:  # every stream tried: go on
+                    ready.set()
                 return
             while (await reader.readline()) not in (b"\r\n", b""):
                 pass
             opened[0] += 1
-            if opened[0] == opened[1]:
+            if opened[0] + len(errors) == opened[1]:
                 ready.set()
         while True:
             line = await reader.readline()
@@ -194,6 +197,8 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
         holder.stdin.write(json.dumps(plan) + "\n")
         holder.stdin.flush()
         ready = json.loads(holder.stdout.readline())
+        if ready.get("error_count"):
+            print(f"streams refused: {ready['error_count']}, e.g. {ready['errors']}", file=sys.stderr)
     else:
         ready = {"ready": 0, "error_count": 0}
     time.sleep(2.0)

@@ -137,6 +137,99 @@ def test_a_revoked_link_ends_its_open_stream_without_any_other_change(app):
         assert app.state.live_hub.tokens == {}  # its place is given back
 
 
+def test_a_players_open_stream_ends_when_their_character_is_removed(app):
+    """The link shows a character while it is that character: removing it ends the page's stream (`gone`),
+    while a change to another character does not even reach it."""
+    with TestClient(app) as gm, TestClient(app) as player:
+        secret = _party(gm, "Nia", "Oda")
+        link = player_link(gm, secret, "Nia")["url"]
+        with player.stream("GET", link + "/events") as stream:
+            def until(line):
+                if line == "event: hello":
+                    _hit(gm, secret, "Oda")
+                    assert gm.delete("/api/campaigns/Alpha/characters/Nia", headers=bearer(secret)).status_code == 200
+                return False
+
+            seen = _lines(stream, until)  # the server ends it (stream_seconds is 600 here)
+        assert seen.count("event: gone") == 1 and "event: change" not in seen, seen
+        assert app.state.live_hub.tokens == {}
+
+
+def test_streams_keep_the_guard_the_headers_and_cors(db):
+    """Streams are served before the app's middleware: they still get its Host allow-list, its security
+    headers, and a cross-origin call of the API's events gets the CORS answer."""
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=0.2,
+                     allowed_hosts=("testserver",), cors_origins=("https://vtt.example.org",))
+    with TestClient(app) as client:
+        secret = _party(client, "Nia")
+        link = player_link(client, secret, "Nia")["url"]
+        with client.stream("GET", link + "/events") as stream:
+            assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
+            assert stream.headers["x-frame-options"] == "DENY" and "content-security-policy" in stream.headers
+        refused = client.get(link + "/events", headers={"Host": "evil.example"})
+        assert refused.status_code == 400 and "evil.example" in refused.text
+        gone = client.get("/p/no-such-link/events", headers={"Accept-Language": "fr"})
+        assert gone.status_code == 404 and "text/html" in gone.headers["content-type"]
+        assert gone.headers["x-frame-options"] == "DENY"
+        anonymous = client.get("/api/campaigns/Alpha/events", headers={"Last-Event-ID": "nope"})
+        assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "unauthorized"
+        wrong = client.get("/api/campaigns/Alpha/events", headers={**bearer(secret), "Last-Event-ID": "nope"})
+        assert wrong.status_code == 422 and wrong.json()["error"]["where"] == "Last-Event-ID"
+        assert client.get("/api/campaigns/Alpha/events?lang=de", headers=bearer(secret)).status_code == 422
+        with client.stream("GET", "/api/campaigns/Alpha/events",
+                           headers={**bearer(secret), "Origin": "https://vtt.example.org"}) as tool:
+            assert tool.status_code == 200
+            assert tool.headers["access-control-allow-origin"] == "https://vtt.example.org"
+            assert "retry: 2000" in list(tool.iter_lines())
+
+
+def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time(monkeypatch):
+    """A thread keeps its service for the next request; a request inside another gets its own; a request that
+    failed closes its service instead of leaving it to the next one; past KEEP threads, none is kept."""
+    from sawbones.interfaces.web import deps
+    from sawbones.interfaces.web.deps import WebState, open_service
+
+    made, closed = [], []
+
+    class Made:
+        def __init__(self):
+            self.request = None
+            made.append(self)
+
+        def close(self):
+            closed.append(self)
+
+    state = WebState(Made, None, None)
+    with open_service(state) as first:
+        first.request = "intent"
+        with open_service(state) as inner:
+            assert inner is not first
+    assert closed == [first]  # one service kept per thread: the inner one, given back first
+    with open_service(state) as again:
+        assert again is inner and again.request is None and len(made) == 2  # nothing of the last request stays
+        again.request = "intent"
+    with open_service(state) as again:
+        assert again is inner and again.request is None
+    with pytest.raises(RuntimeError):
+        with open_service(state) as failing:
+            raise RuntimeError("the store broke")
+    assert failing is inner and closed == [first, inner]
+    with open_service(state) as fresh:
+        assert fresh not in (first, inner) and len(made) == 3
+    monkeypatch.setattr(deps, "KEEP", 1)  # this thread keeps `fresh`: the one place KEEP allows
+
+    def elsewhere():
+        with open_service(state):
+            pass
+
+    worker = threading.Thread(target=elsewhere)
+    worker.start()
+    worker.join()
+    assert len(made) == 4 and closed[-1] is made[3]  # another thread's service, closed: not kept
+    with open_service(state) as mine:
+        assert mine is fresh
+
+
 def test_a_renewed_api_secret_ends_the_event_streams_opened_with_the_old_one(app, db):
     from contextlib import closing
 

@@ -10,6 +10,10 @@ TABLE_FR: list[tuple[str, str]] = [
     ("too many live streams from this address (at most {most} at once): close another tab, then try again",
      "trop de flux en direct depuis cette adresse ({most} à la fois au plus) : fermez un autre onglet, puis "
      "réessayez"),
+    # the API's events (interfaces/web/api/events.py)
+    ("after must be a log version (a whole number), not {after}",
+     "after doit être une version du journal (un nombre entier), pas {after}"),
+    ("lang must be en or fr, not {asked}", "lang doit valoir en ou fr, pas {asked}"),
     # players roll their own saves (domain/engine/player_rolls.py, interfaces/web/api/player.py)
     ("who rolls {name}'s save? The campaign's option who_rolls is ask: say --rolls gm or --rolls players",
      "qui lance le jet de {name} ? L'option who_rolls de la campagne vaut ask : indiquez --rolls gm ou --rolls players"),

@@ -63,6 +63,8 @@ def _moved(known: dict[int, Seen], now: dict[int, Seen], fresh: set[int]) -> dic
 
 
 class SqliteWatcher:
+    reads_wait = False  # reading a campaign is Python's work (in-process): one at a time
+
     def __init__(self, path: str) -> None:
         self.conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=30,
                                     check_same_thread=False, isolation_level=None)
@@ -83,6 +85,8 @@ class SqliteWatcher:
 
 class PgWatcher:
     """One LISTEN connection; on a lost connection it reconnects and reads every watched head again."""
+
+    reads_wait = True  # reading a campaign waits on the server: several may be read at once
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -55,6 +55,13 @@ def _live(store: Any, record: dict[str, Any] | None, state: Any) -> bool:
     return _same_character(store, record)
 
 
+def may_end_links(documents: list[dict[str, Any]]) -> bool:
+    """Whether these actions (event_docs' documents) may end a player link by themselves: only an add or a
+    removal of a character, or an undo, can (`_same_character`); a revocation is a change of access."""
+    return any(doc.get("type") == UNDO or any(e.get("type") in INSTANCE_EVENTS for e in doc.get("events", ()))
+               for doc in documents)
+
+
 def player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
     """The character's current player token, made when it has none that still shows it."""
     current = store.get_meta(PLAYER_OF.format(campaign=campaign, character=character_id))

@@ -73,6 +73,42 @@ def api_router(areas: list[Any]) -> APIRouter:
     return router
 
 
+SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
+                    (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode())]
+
+
+class App(FastAPI):
+    """The app, which serves the live streams (live.py) before its middleware and routes: a held stream costs
+    its subscription and its coroutine, none of the framework's per-request objects. A stream gets the same
+    guard (guard.refused: the Host allow-list) and headers (SECURITY_HEADERS); a cross-origin call of the API's
+    events, or a request the guard refuses, takes the whole way instead (CORS, the guard's answer)."""
+
+    guarded: tuple[frozenset[str] | None, int] = (None, guard.MAX_BODY)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        found = self._stream(scope) if scope["type"] == "http" and scope["method"] == "GET" else None
+        if found is None:
+            await super().__call__(scope, receive, send)
+            return
+        from .live import serve
+
+        scope["app"] = self
+        await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
+
+    def _stream(self, scope: Any) -> Any:
+        """The stream's opener and argument when this GET is a live stream this app serves first, else None."""
+        from . import live
+        from .cors import cross_origin
+
+        found = live.route(scope["path"])
+        if found is None:
+            return None
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if cross_origin(scope, headers) is not None or guard.refused(headers, *self.guarded) is not None:
+            return None
+        return found
+
+
 class SecurityHeaders:
     """Headers on every response: no framing, no sniffing, no referrer to other sites (links carry secrets),
     a strict CSP (no inline script at all)."""
@@ -87,10 +123,7 @@ class SecurityHeaders:
 
         async def send_with_headers(message: dict) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
-                            (b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode())]
-                message["headers"] = headers
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -99,7 +132,7 @@ class SecurityHeaders:
 def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2,
                stream_seconds: float = 300.0, closed: bool = False, allowed_hosts: tuple[str, ...] | None = None,
                max_body: int = guard.MAX_BODY,
-               cors_origins: tuple[str, ...] | None = None) -> FastAPI:
+               cors_origins: tuple[str, ...] | None = None) -> App:
     """The web app on the campaigns `service_factory()` opens (called once per request).
 
     `closed`: listing and creating campaigns need the server's admin secret. `allowed_hosts`: the only
@@ -114,7 +147,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
         key = security.cookie_key(service.store)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    app = FastAPI(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url=None,
+    app = App(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url=None,
                   redoc_url=None, generate_unique_id_function=lambda route: route.name, description=(
                       "The table's API: lingering injuries, localized wounds and disease/poison tracks for a whole "
                       "campaign. Everything about a campaign needs its API secret (`Authorization: Bearer <secret>`), "
@@ -134,6 +167,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.include_router(pages_player.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
+    app.guarded = (guard.allow_list(allowed_hosts), max_body)
     app.add_middleware(SecurityHeaders)
     if not closed:
         _open_server_schema(app)

@@ -48,8 +48,8 @@ class Cors:
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        origin = headers.get("origin")
-        if origin is None or origin == _own_origin(scope, headers):
+        origin = cross_origin(scope, headers)
+        if origin is None:
             await self.app(scope, receive, send)
             return
         allowed = origin.lower() in self.origins
@@ -85,5 +85,10 @@ class Cors:
         await send({"type": "http.response.body", "body": b""})
 
 
-def _own_origin(scope: dict, headers: dict[str, str]) -> str:
-    return f"{scope.get('scheme', 'http')}://{headers.get('host', '')}"
+def cross_origin(scope: dict, headers: dict[str, str]) -> str | None:
+    """The Origin of a cross-origin call of the API; None: not the API, no Origin, or the server's own."""
+    origin = headers.get("origin")
+    if origin is None or not scope.get("path", "").startswith("/api") or \
+            origin == f"{scope.get('scheme', 'http')}://{headers.get('host', '')}":
+        return None
+    return origin

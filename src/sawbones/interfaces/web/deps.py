@@ -4,10 +4,12 @@ the GM's access to a campaign (API: `Authorization: Bearer <secret>`)."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import json
+import threading
+import weakref
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -17,6 +19,7 @@ from ...errors import UsageError
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
+KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
 
 
 @dataclass
@@ -28,6 +31,8 @@ class WebState:
     stream_seconds: float = 300.0  # an SSE stream ends after this; the browser reconnects by itself
     areas: frozenset[str] = frozenset()  # the api/ modules loaded, by name (the rule areas that exist)
     closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
+    kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
+    keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
 
 
 def web(request: Request) -> WebState:
@@ -36,14 +41,31 @@ def web(request: Request) -> WebState:
 
 @contextmanager
 def open_service(state: WebState) -> Iterator[Any]:
-    """A service for this request only: SQLite connections stay in the thread that opened them."""
-    service = state.service_factory()
+    """A service for this piece of work, kept by its thread for the next one (SQLite connections stay in the
+    thread that opened them; opening and closing them was a fifth of a GM action's time). A service is lent
+    to one piece of work at a time, closed rather than kept when the work failed, and at most KEEP threads
+    keep one (a burst of requests leaves no more connections, and their page caches, behind)."""
+    spare = getattr(state.kept, "service", None)
+    service = spare if spare is not None else state.service_factory()
+    state.kept.service = None
     try:
         yield service
-    finally:
-        close = getattr(service, "close", None) or getattr(service.store, "close", None)
-        if close is not None:
-            close()
+    except BaseException:
+        _close(service)
+        raise
+    service.request = None
+    if getattr(state.kept, "service", None) is None and (spare is not None or len(state.keeping) < KEEP):
+        state.kept.service = service
+        state.keeping.add(service)  # (weakly: a thread that ends lets its service go)
+    else:  # a piece of work inside another (the thread keeps one service), or KEEP threads keep theirs
+        state.keeping.discard(service)
+        _close(service)
+
+
+def _close(service: Any) -> None:
+    close = getattr(service, "close", None) or getattr(service.store, "close", None)
+    if close is not None:
+        close()
 
 
 def accept_language(header: str | None) -> str | None:
@@ -67,7 +89,7 @@ def accept_language(header: str | None) -> str | None:
     return best[2] if best else None
 
 
-def api_lang(request: Request,
+async def api_lang(request: Request,
              lang: str | None = Query(None, pattern="^(en|fr)$", description="Language of rule text (default: Accept-Language, else en).")) -> str:
     return lang or accept_language(request.headers.get("accept-language")) or "en"
 
@@ -79,6 +101,13 @@ bearer = HTTPBearer(auto_error=False, description="The campaign's GM secret, giv
 
 
 NEED_SECRET = "this needs the campaign's API secret: send `Authorization: Bearer <secret>`"
+CHECKED = "sawbones.gm_checked"  # in a request's scope: (campaign, secret) the guard found right (guard.py)
+
+
+def bearer_of(authorization: str | None) -> str | None:
+    """The secret of an `Authorization: Bearer <secret>` header, or None."""
+    scheme, _, secret = (authorization or "").partition(" ")
+    return secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
 
 
 @dataclass
@@ -89,6 +118,7 @@ class GmAccess:
     campaign: str
     secret: str | None
     intent: Any = None  # the application's Request: Idempotency-Key, If-Match (see client_request)
+    checked: bool = False  # the guard checked this secret for this campaign as the request arrived
 
     @contextmanager
     def open(self) -> Iterator[Any]:
@@ -96,14 +126,15 @@ class GmAccess:
             raise Unauthorized(NEED_SECRET)
         with open_service(self.state) as service:
             service.request = self.intent
-            check_gm_secret(service.store, self.campaign, self.secret)
+            if not self.checked:
+                check_gm_secret(service.store, self.campaign, self.secret)
             yield service
 
 
 def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
     """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret."""
-    security.require_campaign(store, campaign)
-    if not security.is_gm_secret(store, campaign, secret):
+    cid = security.require_campaign(store, campaign)
+    if not security.is_gm_secret(store, campaign, secret, cid):
         if security.gm_secret(store, campaign) is None:
             raise Forbidden(f"campaign {campaign!r} has no API secret yet: make one with "
                             f"`sawbones --campaign {campaign!r} gm-link --api-secret`")
@@ -129,7 +160,7 @@ class AdminAccess:
             yield service
 
 
-def admin_access(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> AdminAccess:
+async def admin_access(request: Request, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> AdminAccess:
     return AdminAccess(web(request), credentials.credentials if credentials else None)
 
 
@@ -162,7 +193,8 @@ async def client_request(request: Request, key: str | None = IdempotencyKey, if_
     return Intent(key, digest(request.method, request.url.path, what), expected_version)
 
 
-def gm_access(request: Request, campaign: str = CampaignName,
+async def gm_access(request: Request, campaign: str = CampaignName,
               credentials: HTTPAuthorizationCredentials | None = Depends(bearer),
               intent: Any = Depends(client_request)) -> GmAccess:
-    return GmAccess(web(request), campaign, credentials.credentials if credentials else None, intent)
+    secret = credentials.credentials if credentials else None
+    return GmAccess(web(request), campaign, secret, intent, request.scope.get(CHECKED) == (campaign, secret))

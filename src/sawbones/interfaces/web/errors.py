@@ -105,15 +105,7 @@ def _api_methods(app: Any, path: str) -> set[str]:
 def install(app: FastAPI) -> None:
     @app.exception_handler(SawbonesError)
     async def sawbones_error(request: Request, exc: SawbonesError) -> Response:
-        status = status_of(exc)
-        if status >= 500:
-            log.error("%s: %s", exc.code, exc)
-        more = {}
-        headers = getattr(exc, "headers", None) or None
-        if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
-            more["current_version"] = exc.current_version
-            headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
-        return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
+        return answer(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -150,6 +142,19 @@ def install(app: FastAPI) -> None:
         log.exception("internal error on %s", _where(request))
         return JSONResponse(error_body("internal", "internal error: the server could not complete the request",
                                        _where(request)), status_code=500)
+
+
+def answer(request: Request, exc: SawbonesError) -> Response:
+    """The answer to one of the project's errors (the app's handler, and the live streams served before it)."""
+    status = status_of(exc)
+    if status >= 500:
+        log.error("%s: %s", exc.code, exc)
+    more = {}
+    headers = getattr(exc, "headers", None) or None
+    if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
+        more["current_version"] = exc.current_version
+        headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
+    return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
 
 
 def respond(request: Request, status: int, code: str, message: str, where: str,

@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ...errors import SawbonesError
 from . import errors
-from .deps import NEED_SECRET, AdminAccess, check_gm_secret, open_service
+from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
@@ -52,10 +52,28 @@ def needs(path: str) -> tuple[str, str] | None:
     return None
 
 
+def refused(headers: dict[str, str], allowed: frozenset[str] | None, max_body: int) -> tuple[int, str, Any] | None:
+    """What the guard refuses before reading anything: a Host off the allow-list, a Content-Length that is not
+    a number or is past the limit (the status, the code, the message or its i18n key); None: go on."""
+    if allowed is not None and host_name(headers.get("host", "")) not in allowed:
+        return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
+    length = headers.get("content-length")
+    if length is not None:
+        if not (length.isascii() and length.isdigit()):
+            return 400, "bad_request", "Content-Length is not a number"
+        if int(length) > max_body:
+            return 413, "too_large", ("too_large", {"limit": max_body})
+    return None
+
+
+def allow_list(allowed_hosts: tuple[str, ...] | None) -> frozenset[str] | None:
+    return frozenset(host_name(h) for h in allowed_hosts) if allowed_hosts else None
+
+
 class Guard:
     def __init__(self, app: Any, *, allowed_hosts: tuple[str, ...] | None = None, max_body: int = MAX_BODY) -> None:
         self.app = app
-        self.allowed = frozenset(host_name(h) for h in allowed_hosts) if allowed_hosts else None
+        self.allowed = allow_list(allowed_hosts)
         self.max_body = max_body
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -94,15 +112,7 @@ class Guard:
             await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
 
     def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
-        if self.allowed is not None and host_name(headers.get("host", "")) not in self.allowed:
-            return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
-        length = headers.get("content-length")
-        if length is not None:
-            if not (length.isascii() and length.isdigit()):
-                return 400, "bad_request", "Content-Length is not a number"
-            if int(length) > self.max_body:
-                return 413, "too_large", ("too_large", {"limit": self.max_body})
-        return None
+        return refused(headers, self.allowed, self.max_body)
 
     async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
         """The secret, checked before the body is read (the endpoint checks it again, in its thread)."""
@@ -114,8 +124,7 @@ class Guard:
         if need[0] == "player" and scope.get("method") != "POST":
             return None
         kind, campaign = need
-        scheme, _, secret = headers.get("authorization", "").partition(" ")
-        secret = secret.strip() if scheme.lower() == "bearer" and secret.strip() else None
+        secret = bearer_of(headers.get("authorization"))
         state = scope["app"].state.sawbones
 
         def check() -> None:
@@ -137,6 +146,8 @@ class Guard:
             await run_in_threadpool(check)
         except SawbonesError as exc:
             return errors.status_of(exc), exc.code, exc.message
+        if kind == "gm":
+            scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
         return None
 
     async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,

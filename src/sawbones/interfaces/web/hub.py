@@ -4,7 +4,8 @@ A stream (a GM's dashboard, a player's page, the API's events) subscribes to its
 waits on its own bounded queue: it costs no database work while nothing changes. One thread per process
 runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
 the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
-with lines only in the languages API streams asked for) and hands one `Change` to every subscriber.
+with lines only in the languages API streams asked for; on PostgreSQL up to READERS campaigns at once)
+and hands one `Change` to every subscriber.
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 
@@ -20,7 +21,8 @@ import asyncio
 import logging
 import os
 import threading
-from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from .access_errors import WebError
 
 log = logging.getLogger("sawbones.web")
 QUEUE = 64
+READERS = 4  # campaigns read at once by the watcher when several moved
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
 ACCESS = "access"  # the message: who may watch the campaign changed
@@ -52,7 +55,7 @@ class Change:
 
 
 class Sub:
-    """One stream's subscription: a bounded mailbox (a deque and the future its stream waits on; lighter
+    """One stream's subscription: a bounded mailbox (a list and the future its stream waits on; lighter
     than an asyncio.Queue, which holds three deques — thousands of streams are held at once)."""
 
     __slots__ = ("cid", "token", "address", "lang", "player", "box", "waiter", "dropped", "closed")
@@ -61,7 +64,7 @@ class Sub:
         self.cid, self.token, self.address = cid, token, address
         self.lang = lang  # the API's events: documents in this language
         self.player = player  # a player's page: the hub reads the documents for the audience
-        self.box: deque[Any] = deque()
+        self.box: list[Any] = []  # at most QUEUE messages (a deque weighs ten times an empty list)
         self.waiter: asyncio.Future[None] | None = None
         self.dropped = self.closed = False
 
@@ -70,18 +73,27 @@ class Sub:
         if len(self.box) >= QUEUE:
             return False
         self.box.append(message)
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
+        self._wake()
         return True
 
+    def end(self) -> None:
+        """The stream ends at its next turn (its client left, or does not read): `get` answers None."""
+        self.dropped = True
+        self._wake()
+
+    def _wake(self) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
     async def get(self) -> Any:
-        while not self.box:
+        """The next message, or None once the stream is ended."""
+        while not self.box and not self.dropped:
             self.waiter = asyncio.get_running_loop().create_future()
             try:
                 await self.waiter
             finally:
                 self.waiter = None
-        return self.box.popleft()
+        return None if self.dropped else self.box.pop(0)
 
 
 def _limit(env: str, default: int) -> int:
@@ -102,6 +114,7 @@ class Hub:
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
+        self.readers: ThreadPoolExecutor | None = None
 
     # -------------------------------------------------------- subscribers (on the event loop)
     def open(self, cid: int, token: str, address: str, *, lang: str | None = None, player: bool = False) -> Sub:
@@ -148,7 +161,7 @@ class Hub:
         for sub in list(self.topics.get(cid, ())):
             for message in messages:
                 if not sub.put(message):  # a client that does not read: dropped, not buffered
-                    sub.dropped = True
+                    sub.end()
                     self.close(sub)
                     break
 
@@ -173,7 +186,7 @@ class Hub:
                             watcher = open_watcher(service.store)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
-                        self._read(moved, known, wants)
+                        self._read(moved, known, wants, watcher.reads_wait)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     log.exception("live updates: watching failed; trying again")
                     with self.lock:
@@ -187,30 +200,44 @@ class Hub:
                 watcher.close()
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
-              wants: dict[int, tuple[bool, set[str]]]) -> None:
+              wants: dict[int, tuple[bool, set[str]]], parallel: bool = False) -> None:
+        """Each moved campaign's new actions, read once and handed to its streams, each sent when read;
+        `parallel` (PostgreSQL: reads wait on the server, not on Python): several at once, READERS threads."""
+        if len(moved) == 1 or not parallel:
+            for cid, seen in moved.items():
+                self._read_one(cid, seen, known.get(cid), wants.get(cid, (False, set())))
+            return
+        if self.readers is None:
+            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read")
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), wants.get(cid, (False, set())))
+                for cid, seen in moved.items()]
+        for future in done:
+            future.result()  # (a failure: the watcher starts again, _run)
+
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
+                  want: tuple[bool, set[str]]) -> None:
         from .event_docs import event_documents, light_documents
 
-        with open_service(self.state) as service:
-            for cid, (head, stamp) in moved.items():
-                before = known.get(cid)
-                with self.lock:
-                    if cid not in self.topics:
-                        continue
-                    self.seen[cid] = (head, stamp)
-                messages: list[Any] = []
-                if before is None:  # just watched: the streams compare with what they sent
-                    messages.append(Change(head, head))
-                else:
-                    if stamp != before[1]:
-                        messages.append(ACCESS)
-                    if head != before[0]:
-                        player, langs = wants.get(cid, (False, set()))
-                        after = before[0] if head > before[0] else 0
-                        light = light_documents(service.store, cid, after, head) if player else None
-                        docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
-                        messages.append(Change(after, head, light, docs))
-                if messages:
-                    self._send(cid, messages)
+        head, stamp = seen
+        with self.lock:
+            if cid not in self.topics:
+                return
+            self.seen[cid] = seen
+        messages: list[Any] = []
+        if before is None:  # just watched: the streams compare with what they sent
+            messages.append(Change(head, head))
+        else:
+            if stamp != before[1]:
+                messages.append(ACCESS)
+            if head != before[0]:
+                player, langs = want
+                after = before[0] if head > before[0] else 0
+                with open_service(self.state) as service:
+                    light = light_documents(service.store, cid, after, head) if player else None
+                    docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
+                messages.append(Change(after, head, light, docs))
+        if messages:
+            self._send(cid, messages)
 
     def _send(self, cid: int, messages: list[Any]) -> None:
         loop = self.loop

@@ -1,88 +1,167 @@
-"""Live updates of the pages: Server-Sent Events that say when a campaign changed, fed by the hub (hub.py).
+"""Live updates: Server-Sent Events fed by the hub (hub.py), served as bare ASGI endpoints.
+
+Every stream (a page's: the GM dashboard's `/c/{campaign}/events`, a player's `/p/{token}/events`; the API's
+`/api/campaigns/{campaign}/events`) is served by `serve`, which the app (app.App) calls before its middleware
+and routes: one coroutine per stream and one task that notices its client leaving, no task group, no
+dependency machinery (thousands of streams are held at once: a held stream costs its subscription, its
+coroutine and the server's connection, not a framework request). Each stream's module registers its opener with
+`@opener(path)`: it checks who asks (token, session, secret) and subscribes; errors (401/403/404/422, the 429
+of the caps) are the app's one error answer (errors.py), in the page's or the API's language.
 
 A page's stream sends `event: hello` (data: the campaign's version), then `event: change` (data: the new
 version) when the campaign moves — for a player's page, only when the change is one that player may see
 (audience.py) — and the page reloads its fragment. A keep-alive comment every KEEP_ALIVE seconds; the
-stream ends after `stream_seconds` (EventSource reconnects by itself), when its client is too slow to
-read, or when who it serves lost access (`still()` is checked at each change of access and before a
+stream ends after `stream_seconds` (EventSource reconnects by itself), when its client leaves or is too slow
+to read, or when who it serves lost access (`still()` is checked at each change of access and before a
 player hears of a change); a stream that ends because its link lost access says `event: gone` first
 (the player's page then says the link no longer works).
-
-`held(...)` is the one loop of every stream (pages here, the API's events in api_events.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
 
-from fastapi import Request
-from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
 
 from ...errors import SawbonesError
+from .access import may_end_links
 from .audience import player_sees
 from .deps import open_service, web
-from .hub import ACCESS, Change, Hub, Sub, hub_of
+from .hub import ACCESS, Change, Sub, hub_of
 
 KEEP_ALIVE = 15.0
 GONE = "event: gone\ndata: \n\n"  # the link lost access: the page says so
-HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+           (b"x-accel-buffering", b"no")]
 Still = Callable[[], bool]
+OnChange = Callable[[Change], Awaitable["list[str] | None"]]
 
 
-class Held(StreamingResponse):
-    """A stream whose subscription is given back however the response ends (even unstarted)."""
+@dataclass(slots=True)
+class Opened:
+    """A stream, checked and subscribed: what it says first, what it makes of each change (None: access
+    lost, it ends with `event: gone`), and who it serves still may (checked at each change of access)."""
 
-    def __init__(self, content: AsyncIterator[str], hub: Hub, sub: Sub) -> None:
-        super().__init__(content, media_type="text/event-stream", headers=HEADERS)
-        self.hub, self.sub = hub, sub
+    sub: Sub
+    first: list[str]
+    on_change: OnChange
+    still: Still | None
+
+
+Opener = Callable[[Request, str], Awaitable[Opened]]
+ROUTES: dict[tuple[str, ...], Opener] = {}  # path segments ("" for the one variable segment) → opener
+
+
+def opener(path: str) -> Callable[[Opener], Opener]:
+    """Registers the opener of the stream at `path` ("/p/{token}/events"); its argument is the braced segment."""
+    def register(fn: Opener) -> Opener:
+        ROUTES[tuple("" if part.startswith("{") else part for part in path.strip("/").split("/"))] = fn
+        return fn
+    return register
+
+
+def route(path: str) -> tuple[Opener, str] | None:
+    """The opener of the stream at `path` and its argument (the app serves it: app.App), or None."""
+    parts = path.strip("/").split("/") if path.endswith("/events") else ()
+    for shape, fn in ROUTES.items():
+        if len(shape) == len(parts) and all(want in ("", got) for want, got in zip(shape, parts)):
+            variable = parts[shape.index("")]
+            return (fn, variable) if variable else None
+    return None
+
+
+class Served(Response):
+    """A stream as a route's answer (a route that declares a stream in the API's schema)."""
+
+    def __init__(self, open_stream: Opener, arg: str) -> None:
+        super().__init__()
+        self.open_stream, self.arg = open_stream, arg
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await serve(scope, receive, send, self.open_stream, self.arg)
+
+
+async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: str,
+                extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    """One stream, from its checks to its end (`extra`: headers of every answer, an error's too); its
+    subscription is given back however it ends."""
+    from . import errors
+
+    request = Request(scope, receive)
+    try:
+        opened = await open_stream(request, arg)
+    except SawbonesError as exc:
+        response = errors.answer(request, exc)
+        response.raw_headers += extra or []
+        await response(scope, receive, send)
+        return
+    hub, seconds = hub_of(request), web(request).stream_seconds
+    del request
+    gone = asyncio.get_running_loop().create_task(_until_gone(receive, opened.sub))
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS + (extra or [])})
+        await _pump(send, opened, seconds)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        gone.cancel()
+        hub.close(opened.sub)
+
+
+async def _until_gone(receive: Any, sub: Sub) -> None:
+    """The client left: its stream ends at once (not at its next keep-alive)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    sub.end()
+
+
+async def _say(send: Any, chunks: list[str]) -> None:
+    if chunks:
+        await send({"type": "http.response.body", "body": "".join(chunks).encode(), "more_body": True})
+
+
+async def _pump(send: Any, opened: Opened, seconds: float) -> None:
+    """`first`, then what `on_change` makes of each change, keep-alives between, until the stream ends."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    sub, still = opened.sub, opened.still
+    first, opened.first = opened.first, []  # (sent once: not held for the stream's life)
+    await _say(send, first)
+    del first
+    while True:
+        left = deadline - loop.time()
+        if left <= 0:
+            return
         try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self.hub.close(self.sub)
+            async with asyncio.timeout(min(left, KEEP_ALIVE)):
+                message = await sub.get()
+        except TimeoutError:
+            if loop.time() < deadline:
+                await _say(send, [": keep-alive\n\n"])
+            continue
+        if message is None:  # its client left, or was too slow to read
+            return
+        if message is ACCESS:
+            if still is not None and not await run_in_threadpool(still):
+                await _say(send, [GONE])
+                return
+            continue
+        out = await opened.on_change(message)
+        if out is None:  # who it serves lost access with this change
+            await _say(send, [GONE])
+            return
+        await _say(send, out)
 
 
 def address_of(request: Request) -> str:
     return request.client.host if request.client else "-"
 
 
-async def held(request: Request, sub: Sub, first: list[str], on_change: Callable[[Change], Awaitable[list[str] | None]],
-               still: Still | None) -> AsyncIterator[str]:
-    """Send `first`, then what `on_change` makes of each change (None: access lost, the stream ends with
-    `event: gone`), keep-alives between."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + web(request).stream_seconds
-    for chunk in first:
-        yield chunk
-    while not sub.dropped:
-        left = deadline - loop.time()
-        if left <= 0:
-            break
-        try:
-            async with asyncio.timeout(min(left, KEEP_ALIVE)):
-                message = await sub.get()
-        except TimeoutError:
-            if loop.time() < deadline:
-                yield ": keep-alive\n\n"
-            continue
-        if message is ACCESS:
-            if still is not None and not await run_in_threadpool(still):
-                yield GONE
-                break
-            continue
-        out = await on_change(message)
-        if out is None:  # who it serves lost access with this change
-            yield GONE
-            break
-        for chunk in out:
-            yield chunk
-
-
-async def stream(request: Request, campaign: str, still: Still | None = None, *, token: str,
-                 character: str | None = None) -> StreamingResponse:
+async def page_stream(request: Request, campaign: str, still: Still | None = None, *, token: str,
+                      character: str | None = None) -> Opened:
     """A page's stream on the campaign (already checked by the caller); `character`: a player's page."""
     state = web(request)
 
@@ -100,8 +179,7 @@ async def stream(request: Request, campaign: str, still: Still | None = None, *,
 
         raise NotFound(f"no campaign named {campaign!r}", "campaign")
     cid, start = found
-    hub = hub_of(request)
-    sub = hub.open(cid, token, address_of(request), player=character is not None)
+    sub = hub_of(request).open(cid, token, address_of(request), player=character is not None)
     sent = start
 
     def seen_by_player(after: int, upto: int) -> list[dict[str, Any]]:
@@ -120,10 +198,9 @@ async def stream(request: Request, campaign: str, still: Still | None = None, *,
             if not any(player_sees(doc, character) for doc in light):
                 sent = change.head  # nothing this player may see: not even that something changed
                 return []
-            if still is not None and not await run_in_threadpool(still):
+            if still is not None and may_end_links(light) and not await run_in_threadpool(still):
                 return None  # the link died with this change (its character removed, say)
         sent = change.head
         return [f"event: change\ndata: {change.head}\n\n"]
 
-    hello = [f"retry: 2000\nevent: hello\ndata: {start}\n\n"]
-    return Held(held(request, sub, hello, on_change, still), hub, sub)
+    return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n"], on_change, still)

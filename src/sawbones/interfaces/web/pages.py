@@ -235,18 +235,22 @@ def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
 # ------------------------------------------------------------------ the GM's live stream (players: pages_player.py)
 
 
-@router.get("/c/{campaign}/events")
-async def gm_events(request: Request, campaign: str) -> Response:
+@live.opener("/c/{campaign}/events")
+async def gm_events(request: Request, campaign: str) -> live.Opened:
+    """The dashboard's stream (live.py, served before the app's routes): every change of the campaign."""
+    state = web(request)
+    session = session_of(request)
+
     def check() -> None:
-        with open_service(web(request)) as service:
+        with open_service(state) as service:
             gm_check(request, service, campaign)
 
     def still() -> bool:
-        with open_service(web(request)) as service:
+        with open_service(state) as service:
             return is_gm(request, service, campaign)
 
     await run_in_threadpool(check)
-    return await live.stream(request, campaign, still, token=session_of(request).sid)
+    return await live.page_stream(request, campaign, still, token=session.sid)
 
 
 # ------------------------------------------------------------------ tables

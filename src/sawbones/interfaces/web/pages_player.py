@@ -65,16 +65,20 @@ def player_sheet(request: Request, token: str, since: str | None = Query(None, m
                   flash=False)
 
 
-@router.get("/p/{token}/events")
-async def player_events(request: Request, token: str) -> Response:
+@live.opener("/p/{token}/events")
+async def player_events(request: Request, token: str) -> live.Opened:
+    """The page's stream (live.py, served before the app's routes): changes its player may see."""
+    state = web(request)
+
     def target() -> tuple[str, str] | None:
-        with open_service(web(request)) as service:
+        with open_service(state) as service:
             return access.player_target(service, token)
 
     found = await run_in_threadpool(target)
     if found is None:
         raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return await live.stream(request, found[0], still=lambda: target() == found, token=token, character=found[1])
+    return await live.page_stream(request, found[0], still=lambda: target() == found, token=token,
+                                  character=found[1])
 
 
 @router.post("/p/{token}/answer")

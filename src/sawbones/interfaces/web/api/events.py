@@ -11,6 +11,8 @@
 starts at the current version (`?after=0` replays the whole log). `event_documents` (event_docs.py) builds the
 documents from the log alone, so any live layer can send them; an undo's `characters` are those of the
 undone action. The stream waits on the process's hub (hub.py): no database work while nothing changes.
+It is served as a bare ASGI endpoint before the app's routes (live.py); the route below declares it in
+the API's schema.
 """
 
 from __future__ import annotations
@@ -23,17 +25,31 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
-from ..deps import GmAccess, api_lang, check_gm_secret, gm_access, open_service
+from .. import live
+from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_access, open_service, web
 from ..event_docs import event_documents
 
 router = APIRouter(prefix="/campaigns")
-def _resume_point(last_event_id: str | None, after: int | None) -> int | None:
+
+
+def _resume_point(last_event_id: str | None, after: str | None) -> int | None:
     if last_event_id is not None:
-        if not last_event_id.strip().isdigit():
+        if not (last_event_id.strip().isdigit() and len(last_event_id) <= 20):
             raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id!r}",
                              "Last-Event-ID")
         return int(last_event_id)
-    return after
+    if after is not None:
+        if not (after.isdigit() and len(after) <= 20):
+            raise UsageError(f"after must be a log version (a whole number), not {after!r}", "after")
+        return int(after)
+    return None
+
+
+def _lang(request: Request) -> str:
+    asked = request.query_params.get("lang")
+    if asked is not None and asked not in LANGS:
+        raise UsageError(f"lang must be en or fr, not {asked!r}", "lang")
+    return asked or accept_language(request.headers.get("accept-language")) or "en"
 
 
 @router.get("/{campaign}/events", tags=["campaign state"], response_class=StreamingResponse,
@@ -43,20 +59,27 @@ def _resume_point(last_event_id: str | None, after: int | None) -> int | None:
 async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
                  after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
-    from ..hub import hub_of
-    from ..live import Held, address_of, held
+    """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here
+    only a cross-origin call (through CORS)."""
+    return live.Served(api_events, gm.campaign)
 
-    resume = _resume_point(last_event_id, after)
+
+@live.opener("/api/campaigns/{campaign}/events")
+async def api_events(request: Request, campaign: str) -> live.Opened:
+    gm = GmAccess(web(request), campaign, bearer_of(request.headers.get("authorization")))
 
     def opening() -> tuple[int, int]:
-        with gm.open() as service:
+        with gm.open() as service:  # the secret first: an anonymous client gets nothing read or validated
             cid = service.store.campaign_id(gm.campaign)
-            return cid, (service.store.head(cid) if resume is None else resume)
+            return cid, service.store.head(cid)
 
-    cid, start = await run_in_threadpool(opening)
+    cid, head = await run_in_threadpool(opening)
+    lang = _lang(request)
+    resume = _resume_point(request.headers.get("last-event-id"), request.query_params.get("after"))
+    start = head if resume is None else resume
     state = gm.state
-    hub = hub_of(request)
-    sub = hub.open(cid, gm.secret or "", address_of(request), lang=lang)
+    hub = live.hub_of(request)
+    sub = hub.open(cid, gm.secret or "", live.address_of(request), lang=lang)
     last = start
 
     def read(since: int) -> list[dict[str, Any]]:
@@ -99,8 +122,12 @@ async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str 
             return out + await catch_up(change.head)  # (a change longer than a batch)
         return await catch_up(change.head)
 
-    first = ["retry: 2000\n\n"] + await catch_up(await run_in_threadpool(_head, state, cid))  # subscribed first
-    return Held(held(request, sub, first, on_change, still), hub, sub)
+    try:
+        first = ["retry: 2000\n\n"] + await catch_up(await run_in_threadpool(_head, state, cid))  # subscribed first
+    except BaseException:
+        hub.close(sub)
+        raise
+    return live.Opened(sub, first, on_change, still)
 
 
 def _head(state: Any, cid: int) -> int:

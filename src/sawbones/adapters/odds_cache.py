@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..cache_files import cache_dir, write_pickle
 from ..domain.engine.odds_engine import _freeze
 from ..domain.injuries import odds_saved
 
@@ -47,8 +48,7 @@ def options_key(options: dict[str, Any]) -> str:
 def path(rules: Any, options: dict[str, Any]) -> Path | None:
     if os.environ.get("SAWBONES_NO_ODDS_CACHE") or os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
         return None
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sawbones"
-    return base / f"injury-odds-{rules.version}-{options_key(options)}-{code_version()}.pickle"
+    return Path(cache_dir()) / f"injury-odds-{rules.version}-{options_key(options)}-{code_version()}.pickle"
 
 
 def load(rules: Any, options: dict[str, Any]) -> bool:
@@ -77,13 +77,7 @@ def save(rules: Any, options: dict[str, Any]) -> bool:
     if odds_saved.size(rules, options) <= _LOADED.get(key, 0):
         return False
     data = odds_saved.export(rules, options)
-    try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        tmp = where.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-        with tmp.open("wb") as handle:
-            pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, where)
-    except (OSError, pickle.PicklingError):
+    if not write_pickle(str(where), data):
         return False  # a read-only home (or a value that does not pickle): no cache, the same odds
     _LOADED[key] = data["size"]
     return True

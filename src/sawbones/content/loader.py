@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
+from ..cache_files import cache_dir, write_pickle
 from ..errors import ContentError
 from .checks import check_rules
 from .models import Invalid, validate
@@ -211,8 +212,7 @@ def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
 def _cache_path(version: str) -> str | None:
     if os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
         return None
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    base = os.path.join(home, "sawbones")
+    base = cache_dir()
     code = hashlib.sha256()
     for module in ("schema.py", "schema_base.py", "schema_effects.py", "models.py", "checks.py", "loader.py", "rules.py"):
         with open(os.path.join(HERE, module), "rb") as handle:
@@ -236,12 +236,5 @@ def _write_cache(version: str, rules: Rules) -> None:
     path = _cache_path(version)
     if path is None:
         return
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{os.path.splitext(path)[0]}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as handle:
-            pickle.dump(rules, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only home: no cache, same rules
+    write_pickle(path, rules)  # a read-only home: no cache, same rules
 

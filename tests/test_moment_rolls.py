@@ -197,3 +197,19 @@ def test_a_second_moment_waits_for_the_first_and_an_interrupted_advance_resumes_
     [after] = pending(cli)
     assert after["kind"] == "periodic" and after["at"] > fever["at"] and after["target"] == 3 * 86400
     assert cli("--json", "status").json["clock"] == after["at"]
+
+
+def test_the_pending_list_says_where_the_clock_goes_only_when_an_advance_waits(table):
+    """A GM reading `sawbones pending`: a turn's save moves no clock, so nothing 'resumes up to' the time it is
+    already; a save that interrupted an advance says where the advance goes once answered."""
+    cli = table
+    assert cli("turn", "Aria").code == 0
+    for lang, words in (("en", "resumes up to"), ("fr", "reprend jusqu'à")):
+        shown = cli("--lang", lang, "pending").out
+        assert "sawbones answer" in shown and words not in shown, shown
+    cli("campaign", "create", "Later", "--system", "pf1e", "--seed", "4")
+    cli("character", "add", "Cora", "--max-hp", "20", "--saves", "fortitude=3")
+    cli("expose", "Cora", "filth_fever", "--save", "1")
+    cli("campaign", "set", "who_rolls", "players")
+    cli("advance", "3d")
+    assert "resumes up to day 4" in cli("pending").out

@@ -194,17 +194,19 @@ def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
         con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(about)} · "
                   f"{escape(p['save_name'])} "
                   f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
-        resumes = _t(f"reprend jusqu'à {p['target_text']}", f"resumes up to {p['target_text']}", lang)
+        resumes = ""  # a pending roll that interrupted an advance says where the clock goes once it is answered
+        if p["target"] > p["at"]:
+            resumes = " (" + _t(f"reprend jusqu'à {p['target_text']}", f"resumes up to {p['target_text']}", lang) + ")"
         if p.get("proposed"):  # a player's answer waiting for the GM (confirm_player_answers)
             line = _t(f"réponse du joueur à confirmer : sawbones answer {p['id']} --confirm (ou --reject)",
                       f"the player's answer waits for you: sawbones answer {p['id']} --confirm (or --reject)", lang)
         elif p.get("to") == "player":
-            line = _t(f"attend le dé du joueur (sur sa page), ou : sawbones answer {p['id']} TOTAL ({resumes})",
-                      f"waits for the player's die (on their page), or: sawbones answer {p['id']} TOTAL ({resumes})",
+            line = _t(f"attend le dé du joueur (sur sa page), ou : sawbones answer {p['id']} TOTAL{resumes}",
+                      f"waits for the player's die (on their page), or: sawbones answer {p['id']} TOTAL{resumes}",
                       lang)
         else:
-            line = _t(f"répondre : sawbones answer {p['id']} TOTAL ({resumes})",
-                      f"answer: sawbones answer {p['id']} TOTAL ({resumes})", lang)
+            line = _t(f"répondre : sawbones answer {p['id']} TOTAL{resumes}",
+                      f"answer: sawbones answer {p['id']} TOTAL{resumes}", lang)
         con.print("  " + escape(line))
 
 

@@ -97,15 +97,34 @@ async def _holder(port: int, plan: list[tuple[str, str]], seconds: float) -> Non
 # ------------------------------------------------------------------ the driver
 
 
-def rss_kb(root: int) -> int:
-    """Resident memory of the server: its process and its children (the workers), in KB."""
-    total = 0
+def _with_children(root: int) -> list[int]:
     pids = [root]
     try:
         pids += [int(p) for p in Path(f"/proc/{root}/task/{root}/children").read_text().split()]
     except OSError:
         pass
-    for pid in pids:
+    return pids
+
+
+def cpu_seconds(root: int | None) -> float:
+    """CPU time (user + system) a process and its children (the server's workers) have used so far."""
+    if root is None:
+        return 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in _with_children(root):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / ticks
+
+
+def rss_kb(root: int) -> int:
+    """Resident memory of the server: its process and its children (the workers), in KB."""
+    total = 0
+    for pid in _with_children(root):
         try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -203,7 +222,10 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
         ready = {"ready": 0, "error_count": 0}
     time.sleep(2.0)
     held_rss = rss_kb(server.pid)
+    cpu_before = (cpu_seconds(server.pid), cpu_seconds(holder.pid if holder else None), _self_cpu())
     latencies, actions, errors = gm_load(port, tables, clients, seconds)
+    cpu = [after - before for after, before in zip(
+        (cpu_seconds(server.pid), cpu_seconds(holder.pid if holder else None), _self_cpu()), cpu_before)]
     deliveries: list[float] = []
     after_answer: list[float] = []  # from the action's answer (the commit happened between the two)
     wrong = missing = 0
@@ -252,7 +274,14 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
             "delivery_p50": pct(deliveries, 0.5) * 1000, "from_answer_p99": pct(after_answer, 0.99) * 1000,
             "delivered": len(deliveries), "missing": missing, "wrong": wrong, "errors": errors + stream_errors,
             "rss_base": base_rss, "rss_held": held_rss,
-            "kb_per_stream": (held_rss - base_rss) / len(plan) if plan else 0.0}
+            "kb_per_stream": (held_rss - base_rss) / len(plan) if plan else 0.0,
+            "cpu_server": cpu[0], "cpu_holder": cpu[1], "cpu_clients": cpu[2]}
+
+
+def _self_cpu() -> float:
+    """CPU time of this process: the GM clients' threads."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -306,8 +335,8 @@ def main() -> None:
           f"for {args.seconds:.0f} s a row\n")
     print("| backend | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
           "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
-          "| KB per stream (vs 0 streams) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| KB per stream (vs 0 streams) | CPU s during the GM load: server / holder / GM clients |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     base = {}
     for label, r in rows:
         zero = base.setdefault(label, r)  # the first row of a backend: 0 streams
@@ -315,7 +344,8 @@ def main() -> None:
         print(f"| {label} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms | {r['gm_p99']:.1f} ms "
               f"| {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} | {r['delivery_p50']:.0f} / "
               f"{r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms | {r['delivered']:,} | {r['missing']} "
-              f"| {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {per:.1f} |")
+              f"| {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {per:.1f} "
+              f"| {r['cpu_server']:.1f} / {r['cpu_holder']:.1f} / {r['cpu_clients']:.1f} |")
 
 
 if __name__ == "__main__":

@@ -117,6 +117,27 @@ def test_rotating_the_secret_ends_the_old_one(gm):
     ok(gm.get("/api/campaigns/Alpha/status"))
 
 
+def test_a_secret_replaced_elsewhere_is_refused_on_every_kind_of_route(gm, cli):
+    """The server remembers a secret found right a moment ago (no second check before the body); a secret another
+    process replaced since is still refused, by actions, reads and streams alike, and nothing is applied."""
+    party(gm)
+    version = ok(gm.post("/api/campaigns/Alpha/damage", json={"character": "Aria", "parts": [{"amount": 1,
+                                                                                               "type": "fire"}]}))["version"]
+    assert cli("--json", "--campaign", "Alpha", "gm-link", "--api-secret").code == 0  # another process replaces it
+    hit = {"character": "Aria", "parts": [{"amount": 2, "type": "fire"}]}
+    known = gm.app.state.sawbones.secrets
+    for send in (lambda: gm.post("/api/campaigns/Alpha/damage", json=hit),
+                 lambda: gm.post("/api/campaigns/Alpha/rest", json={"kind": "long"}),
+                 lambda: gm.get("/api/campaigns/Alpha/status"),
+                 lambda: gm.get("/api/campaigns/Alpha/events"),
+                 lambda: gm.post("/api/campaigns/Alpha/characters/Aria/player-link")):
+        known.remember("Alpha", gm.secret)  # as if right a moment ago in this process
+        error(send(), 403, "forbidden")
+        assert not known.known("Alpha", gm.secret)  # forgotten: the next request is checked before its body
+    gm.headers["Authorization"] = "Bearer " + cli("--json", "--campaign", "Alpha", "gm-link", "--api-secret").json["gm_secret"]
+    assert ok(gm.get("/api/campaigns/Alpha"))["version"] == version
+
+
 def test_campaign_made_by_the_cli_needs_a_gm_link(client, cli):
     assert cli("campaign", "create", "Old").code == 0
     message = error(client.get("/api/campaigns/Old/status", headers={"Authorization": "Bearer x"}), 403)["message"]

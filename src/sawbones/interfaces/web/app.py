@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from fastapi import APIRouter, Depends, FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from . import errors, guard, security
@@ -47,29 +48,37 @@ def load_areas() -> list[Any]:
 
 
 def _action_endpoint(act: Action) -> Callable[..., Any]:
+    """The action's route: its work in one thread (the response is validated on the event loop, no second hop)."""
+    def run(gm: GmAccess, body: Any, lang: str) -> Any:
+        with gm.open() as service:
+            return act.run(service, gm.campaign, body, lang)
+
     if act.body is None:
-        def endpoint(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
-            with gm.open() as service:
-                return act.run(service, gm.campaign, None, lang)
+        async def endpoint(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+            return await run_in_threadpool(run, gm, None, lang)
     else:
-        def endpoint(body: act.body, gm: GmAccess = Depends(gm_access),  # type: ignore[name-defined]
-                     lang: str = Depends(api_lang)):
-            with gm.open() as service:
-                return act.run(service, gm.campaign, body, lang)
+        async def endpoint(body: act.body, gm: GmAccess = Depends(gm_access),  # type: ignore[name-defined]
+                           lang: str = Depends(api_lang)):
+            return await run_in_threadpool(run, gm, body, lang)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
+
+
+def add_action_routes(app: FastAPI) -> None:
+    """The GM actions, on the app's own router and first in it: a request is matched against them one pattern
+    each, before the included routers (whose matching walks every route they hold, twice per request)."""
+    for act in ACTIONS.values():
+        if act.api:
+            app.add_api_route(f"/api/campaigns/{{campaign}}{act.path or '/' + act.name}", _action_endpoint(act),
+                              methods=["POST"], response_model=act.response, status_code=act.status_code,
+                              summary=act.summary, description=act.description or act.summary,
+                              tags=list(act.tags), operation_id=f"act_{act.name}", responses=ERRORS)
 
 
 def api_router(areas: list[Any]) -> APIRouter:
     router = APIRouter(prefix="/api", responses=ERRORS)
     for module in areas:
         router.include_router(module.router)
-    for act in ACTIONS.values():
-        if act.api:
-            router.add_api_route(f"/campaigns/{{campaign}}{act.path or '/' + act.name}", _action_endpoint(act),
-                                 methods=["POST"], response_model=act.response, status_code=act.status_code,
-                                 summary=act.summary, description=act.description or act.summary,
-                                 tags=list(act.tags), operation_id=f"act_{act.name}")
     return router
 
 
@@ -158,6 +167,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.state.sawbones = WebState(service_factory, security.Signer(key), templates, poll_interval, stream_seconds,
                                   frozenset(module.__name__.rsplit(".", 1)[1] for module in areas), closed)
     errors.install(app)
+    add_action_routes(app)
     app.include_router(api_router(areas))
     app.include_router(pages.router)
     app.include_router(pages_access.router)

@@ -7,19 +7,51 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+import hashlib
 import json
 import threading
+import time
 import weakref
 
 from fastapi import Depends, Header, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import security
-from ...errors import UsageError
+from ...errors import SawbonesError, UsageError
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
 KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
+
+
+class KnownSecrets:
+    """GM secrets found right lately, per campaign (their digests, for TTL seconds, at most MOST): the guard lets
+    such a request through without checking first in a thread of its own, and the endpoint checks it in its
+    thread, as it does any request the guard did not check. A secret replaced meanwhile (by this process or
+    another) is refused the same way, only after the body was read; a wrong secret is never known."""
+
+    TTL, MOST = 30.0, 10_000
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, bytes], float] = {}
+
+    @staticmethod
+    def _key(campaign: str, secret: str) -> tuple[str, bytes]:
+        return campaign, hashlib.sha256(secret.encode()).digest()
+
+    def known(self, campaign: str, secret: str | None) -> bool:
+        if secret is None:
+            return False
+        seen = self._seen.get(self._key(campaign, secret))
+        return seen is not None and time.monotonic() - seen < self.TTL
+
+    def remember(self, campaign: str, secret: str) -> None:
+        if len(self._seen) >= self.MOST:
+            self._seen.clear()
+        self._seen[self._key(campaign, secret)] = time.monotonic()
+
+    def forget(self, campaign: str, secret: str) -> None:
+        self._seen.pop(self._key(campaign, secret), None)
 
 
 @dataclass
@@ -33,6 +65,7 @@ class WebState:
     closed: bool = False  # closed mode: listing and creating campaigns need the server's admin secret
     kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
     keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
+    secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
 
 
 def web(request: Request) -> WebState:
@@ -127,7 +160,12 @@ class GmAccess:
         with open_service(self.state) as service:
             service.request = self.intent
             if not self.checked:
-                check_gm_secret(service.store, self.campaign, self.secret)
+                try:
+                    check_gm_secret(service.store, self.campaign, self.secret)
+                except SawbonesError:
+                    self.state.secrets.forget(self.campaign, self.secret)
+                    raise
+                self.state.secrets.remember(self.campaign, self.secret)
             yield service
 
 

@@ -115,7 +115,8 @@ class Guard:
         return refused(headers, self.allowed, self.max_body)
 
     async def _access(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
-        """The secret, checked before the body is read (the endpoint checks it again, in its thread)."""
+        """The secret, checked before the body is read, in a thread (the endpoint does not check it again); a GM
+        secret found right lately (deps.KnownSecrets) is checked by the endpoint, in its thread, instead."""
         need = needs(scope.get("path", ""))
         if need is None or scope.get("method") == "OPTIONS":  # (a CORS preflight carries no secret)
             return None
@@ -126,6 +127,8 @@ class Guard:
         kind, campaign = need
         secret = bearer_of(headers.get("authorization"))
         state = scope["app"].state.sawbones
+        if kind == "gm" and state.secrets.known(campaign, secret):
+            return None  # right lately: the endpoint checks it in its own thread (deps.GmAccess), no hop here
 
         def check() -> None:
             if kind == "player":
@@ -148,6 +151,7 @@ class Guard:
             return errors.status_of(exc), exc.code, exc.message
         if kind == "gm":
             scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
+            state.secrets.remember(campaign, secret)
         return None
 
     async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,

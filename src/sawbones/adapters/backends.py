@@ -68,7 +68,7 @@ class SqliteEventStore(SqlEventStore):
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
         """Hold the writer's turn across load, decide and append: this process's threads first come,
         first served, then the file lock shared with every other process (both bounded by deadline)."""
-        with locks.turns(("sqlite", os.path.realpath(self.path))).turn(deadline, self.where):
+        with locks.turns(("sqlite", self.db.real_path)).turn(deadline, self.where):
             with locks.file_lock(self.path, deadline):
                 yield
 

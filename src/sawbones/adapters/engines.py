@@ -204,6 +204,7 @@ class Database:
 
     def __init__(self, backend: str, where: str, connect: Callable[[], Any], *, path: str = "", url: str = "") -> None:
         self.backend, self.where, self.path, self.url = backend, where, path, url
+        self.real_path = os.path.realpath(path) if path else path  # (the writer's turn is keyed by it)
         self.connect = connect
         self.database_id = ""
         self.stopped = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)

@@ -167,6 +167,35 @@ def test_turns_are_first_come_first_served():
     assert order == list(range(6))
 
 
+def test_a_turn_ends_by_handing_it_to_the_next_waiter_alone():
+    """Ending a turn gives it to the first in the queue at once (it wakes owning it); the others sleep on: a
+    release wakes one thread, not every waiter (32 waking GMs cost a worker most of its time)."""
+    turns = locks.Turns()
+    order: list[int] = []
+    hold = threading.Event()
+
+    def first() -> None:
+        with turns.turn(time.monotonic() + 60):
+            order.append(0)
+            hold.wait(60)
+
+    threads = []
+    with turns.turn(time.monotonic() + 60):
+        for n, target in enumerate((first, lambda: _take(turns, order, 1), lambda: _take(turns, order, 2))):
+            threads.append(threading.Thread(target=target))
+            threads[-1].start()
+            while len(turns._queue) < n + 1:
+                time.sleep(0.001)
+        waiters = list(turns._queue)
+    assert turns._owner == threads[0].ident  # handed over as the turn ended, before thread 0 ran again
+    assert [t for t, _ in turns._queue] == [threads[1].ident, threads[2].ident]
+    assert all(not lock.acquire(blocking=False) for _, lock in waiters[1:])  # the others still asleep
+    hold.set()
+    for th in threads:
+        th.join()
+    assert order == [0, 1, 2] and turns._owner is None and not turns._queue
+
+
 def _take(turns: locks.Turns, order: list[int], n: int) -> None:
     with turns.turn(time.monotonic() + 60):
         order.append(n)

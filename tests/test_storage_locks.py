@@ -292,3 +292,68 @@ def test_a_deleted_or_replaced_wal_stops_the_writes(tmp_path, replaced):
                                              "delete or move the -wal"):
             service.act("Live", note("gm", 2))
     dispose_all()
+
+
+CAMPAIGN_HOLDER = textwrap.dedent("""
+    import sys
+    from sawbones.adapters.backends import open_store
+    store = open_store(sys.argv[1])
+    with store.writer_turn(store.campaign_id(sys.argv[2]), float("inf")):  # a GM's action that never ends
+        print("held", flush=True)
+        sys.stdin.read()
+""")
+
+
+def test_a_writers_turn_holds_its_campaign_only_across_processes(tmp_path):
+    """SQLite: another process in the middle of an action on campaign A (its turn held) keeps other GMs off A,
+    each given up after its bound with one line and nothing written, while campaign B is written at once."""
+    db = str(tmp_path / "c.db")
+    service = Service(open_store(db))
+    for name in ("A", "B"):
+        service.create_campaign(name, "dnd5e", 1)
+    dispose_all()
+    holder = subprocess.Popen([sys.executable, "-c", CAMPAIGN_HOLDER, db, "A"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = _sawbones(db, "--campaign", "B", "character", "add", "Bo", "--max-hp", "10", wait="600")
+        assert done.returncode == 0, done.stderr  # would wait 10 minutes if the turn held the whole file
+        refused = _sawbones(db, "--campaign", "A", "character", "add", "Al", "--max-hp", "10", wait="0.5")
+        assert refused.returncode == 1 and "nothing was written" in refused.stderr, refused.stderr
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    after = Service.open(db)
+    assert [c.name for c in after.load("B").state.characters] == ["Bo"]
+    assert list(after.load("A").state.characters) == []
+    assert _sawbones(db, "--campaign", "A", "character", "add", "Al", "--max-hp", "10", wait="5").returncode == 0
+
+
+def test_threads_acting_on_other_campaigns_do_not_wait_for_a_turn_held(tmp_path, monkeypatch):
+    """In one process (the web app's threads): a turn held on campaign A does not hold B's writers."""
+    db = str(tmp_path / "c.db")
+    service = Service(open_store(db))
+    for name in ("A", "B"):
+        service.create_campaign(name, "dnd5e", 1)
+    monkeypatch.setenv("SAWBONES_LOCK_WAIT", "600")  # a wait would hang the test (its timeout), not pass
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_a() -> None:
+        store = open_store(db)
+        with store.writer_turn(store.campaign_id("A"), time.monotonic() + 600):
+            holding.set()
+            release.wait(600)
+
+    holder = threading.Thread(target=hold_a)
+    holder.start()
+    try:
+        assert holding.wait(60)
+        written: list[int] = []
+        worker = threading.Thread(target=lambda: written.append(
+            len(Service(open_store(db)).act("B", note("gm", 1))[1])))
+        worker.start()
+        worker.join(60)
+        assert written == [1]
+    finally:
+        release.set()
+        holder.join()

@@ -66,10 +66,14 @@ class SqliteEventStore(SqlEventStore):
 
     @contextmanager
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
-        """Hold the writer's turn across load, decide and append: this process's threads first come,
-        first served, then the file lock shared with every other process (both bounded by deadline)."""
-        with locks.turns(("sqlite", self.db.real_path)).turn(deadline, self.where):
-            with locks.file_lock(self.path, deadline):
+        """Hold the writer's turn on one campaign across load, decide and append: this process's threads first
+        come, first served, then the campaign's lock shared with every other process (both bounded by deadline).
+        Other campaigns do not wait; each append still takes the whole file for its transaction (`_write`)."""
+        with locks.turns(("sqlite", self.db.real_path, campaign_id)).turn(deadline, self.where) as outermost:
+            if not outermost:
+                yield
+                return
+            with locks.campaign_lock(self.path, campaign_id, deadline):
                 yield
 
     def _new_campaign_id(self, conn: Conn) -> int:

@@ -4,10 +4,14 @@ Two layers, always in this order:
 
 - **In a process** (the web app's worker threads), writers queue first come, first served on a
   ticket lock (`Turns`): no thread overtakes another, and each one waits at most until its deadline.
-- **Across processes** (CLI commands, other workers) on SQLite, writers hold an exclusive `flock`
-  on `<database>-writer.lock` (`file_lock`): a blocking call, so the kernel wakes a waiter as soon
-  as the lock is free, made by a helper thread that the caller stops waiting for at the deadline.
-  PostgreSQL uses an advisory lock with `lock_timeout` instead (store.py).
+- **Across processes** (CLI commands, other workers) on SQLite, a writer's turn on a campaign (load,
+  decide, append) holds a lock on that campaign's byte of `<database>-writer.lock` (`campaign_lock`, an
+  open-file-description lock: other campaigns do not wait), and each write holds an exclusive `flock`
+  on the whole file (`file_lock`) for as long as the transaction lasts: blocking calls, so the kernel
+  wakes a waiter as soon as the lock is free, made by a helper thread that the caller stops waiting for
+  at the deadline. Where open-file-description locks are missing (not Linux), or the lock file is
+  read-only, a turn holds the whole file instead. PostgreSQL uses an advisory lock with `lock_timeout`
+  (store.py).
 
 Both are re-entrant in one thread: an action that holds its turn may append, and save a snapshot,
 without waiting for itself. A wait that reaches its deadline raises `Busy`, one line that says
@@ -19,11 +23,12 @@ from __future__ import annotations
 
 import errno
 import os
+import struct
 import threading
 import time
 from collections import deque
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import StoreError
 
@@ -208,7 +213,8 @@ def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool
             os.close(fd)
             yield False
             return
-        if not _flock_before(fd, deadline):  # the fd now belongs to the waiting thread, which closes it
+        if not _before(fd, deadline, lambda: fcntl.flock(fd, fcntl.LOCK_EX), lambda: fcntl.flock(fd, fcntl.LOCK_UN)):
+            # (the fd now belongs to the waiting thread, which closes it)
             raise Busy(busy_message(lock_wait()), path) from None
     held[path] = 1
     try:
@@ -219,27 +225,25 @@ def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool
         os.close(fd)
 
 
-def _flock_before(fd: int, deadline: float) -> bool:
-    """Block on the lock (the kernel wakes the waiter when it is free: no polling), at most until deadline.
+def _before(fd: int, deadline: float, take: Callable[[], Any], give: Callable[[], Any]) -> bool:
+    """Block on the lock (`take`: the kernel wakes the waiter when it is free, no polling), at most until deadline.
 
     A helper thread makes the blocking call; if the deadline passes first, it is abandoned: when it gets
-    the lock at last it lets go at once and closes the file."""
-    import fcntl
-
+    the lock at last it lets go at once (`give`) and closes the file."""
     state = {"got": False, "abandoned": False}
     guard = threading.Lock()
     done = threading.Event()
 
     def wait() -> None:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            take()
             ok = True
         except OSError:
             ok = False
         with guard:
             if state["abandoned"]:
                 if ok:
-                    fcntl.flock(fd, fcntl.LOCK_UN)
+                    give()
                 os.close(fd)
             else:
                 state["got"] = ok
@@ -255,3 +259,45 @@ def _flock_before(fd: int, deadline: float) -> bool:
         else:
             state["abandoned"] = True
         return False
+
+
+# ---------------------------------------------------------------- across processes: one campaign's turn
+
+CAMPAIGN_BYTES = 1 << 40  # campaign N's turn: the byte at CAMPAIGN_BYTES + N (far past the stamp's text)
+
+
+@contextmanager
+def campaign_lock(path: str, campaign_id: int, deadline: float) -> Iterator[None]:
+    """Hold this campaign's byte of `<path>-writer.lock` (an open-file-description lock, taken on a file opened
+    for this turn: threads of one process exclude each other too, and closing it lets go). Busy when the
+    deadline passes. Without such locks, or with a read-only lock file: the whole file (`file_lock`)."""
+    try:
+        import fcntl
+
+        setlk, setlkw = fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW
+    except (ImportError, AttributeError):  # pragma: no cover (not Linux)
+        with file_lock(path, deadline):
+            yield
+        return
+    if path in ("", ":memory:"):
+        yield
+        return
+    fd = _open_lock(path)
+    lock = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, CAMPAIGN_BYTES + campaign_id, 1, 0)
+    try:
+        fcntl.fcntl(fd, setlk, lock)
+    except OSError as exc:
+        if exc.errno == errno.EBADF:  # a read-only lock file: no write lock on it, the whole file instead
+            os.close(fd)
+            with file_lock(path, deadline):
+                yield
+            return
+        if exc.errno not in (errno.EAGAIN, errno.EACCES):
+            os.close(fd)
+            raise _unusable(lock_path(path), exc) from None
+        if not _before(fd, deadline, lambda: fcntl.fcntl(fd, setlkw, lock), lambda: None):
+            raise Busy(busy_message(lock_wait()), path) from None
+    try:
+        yield
+    finally:
+        os.close(fd)  # (lets go of the lock)

@@ -39,13 +39,15 @@ class SqliteEventStore(SqlEventStore):
 
     @contextmanager
     def _write(self, wait: bool = True) -> Iterator[Conn | None]:
-        """Writers queue on an OS file lock (locks.file_lock, bounded) before BEGIN IMMEDIATE.
+        """Writers queue (this process's threads in turn, then an OS file lock: locks.database_lock, bounded)
+        before BEGIN IMMEDIATE.
 
         SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
         writers from several worker processes a write could wait far longer than the writes before it
         took. wait=False: yields None at once when another writer holds the lock (snapshots: a read
         never waits on the writer)."""
-        with locks.file_lock(self.path, time.monotonic() + locks.lock_wait(), wait=wait) as held:
+        deadline = time.monotonic() + locks.lock_wait()
+        with locks.database_lock(self.path, self.db.real_path, deadline, wait=wait) as held:
             if not held:
                 yield None
                 return

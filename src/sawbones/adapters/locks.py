@@ -27,7 +27,7 @@ import struct
 import threading
 import time
 from collections import deque
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any, Callable, Iterator
 
 from ..errors import StoreError
@@ -181,6 +181,23 @@ def _unusable(lock: str, exc: OSError) -> StoreError:
 
 
 @contextmanager
+def database_lock(path: str, key: str, deadline: float, *, wait: bool = True) -> Iterator[bool]:
+    """The whole database, for one write: this process's threads first come, first served (`Turns` on `key`, so
+    that one of them at most waits on the file), then the file lock shared with the other processes. Yields
+    False at once, holding nothing, when wait=False and either is taken."""
+    with ExitStack() as held:
+        try:
+            held.enter_context(turns(("write", key)).turn(deadline if wait else time.monotonic(), path))
+        except Busy:
+            if wait:
+                raise
+            free = False
+        else:
+            free = held.enter_context(file_lock(path, deadline, wait=wait))
+        yield free
+
+
+@contextmanager
 def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool]:
     """Hold `<path>-writer.lock` (yields True), or yield False at once when wait=False and it is taken.
 
@@ -225,11 +242,45 @@ def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool
         os.close(fd)
 
 
+WAITERS = 8  # helper threads that wait on locks, at most: one abandoned at its deadline waits on for the lock
+_WAITING: dict[str, Any] = {"tasks": None, "threads": 0, "busy": 0}
+
+
+def _wait_in_helper(task: Callable[[], None]) -> None:
+    """Run `task` (a blocking lock call) in one of the process's few daemon helper threads, started on demand
+    (a new thread per wait cost more than the write it waited for; daemons never hold the process's exit)."""
+    import queue
+
+    with _TURNS_GUARD:
+        if _WAITING["tasks"] is None:
+            _WAITING["tasks"] = queue.SimpleQueue()
+        _WAITING["busy"] += 1
+        start = _WAITING["busy"] > _WAITING["threads"] and _WAITING["threads"] < WAITERS
+        if start:
+            _WAITING["threads"] += 1
+    _WAITING["tasks"].put(task)
+    if start:
+        threading.Thread(target=_helper, args=(_WAITING["tasks"],), name="sawbones-writer-lock", daemon=True).start()
+
+
+def _helper(tasks: Any) -> None:
+    while True:
+        task = tasks.get()
+        try:
+            task()
+        except Exception:  # noqa: BLE001 - (a wait's failure is its caller's answer: it sees no lock)
+            pass
+        finally:
+            with _TURNS_GUARD:
+                _WAITING["busy"] -= 1
+
+
 def _before(fd: int, deadline: float, take: Callable[[], Any], give: Callable[[], Any]) -> bool:
     """Block on the lock (`take`: the kernel wakes the waiter when it is free, no polling), at most until deadline.
 
-    A helper thread makes the blocking call; if the deadline passes first, it is abandoned: when it gets
-    the lock at last it lets go at once (`give`) and closes the file."""
+    A helper thread (of the process's few, not a new one per wait) makes the blocking call; if the deadline
+    passes first, it is abandoned: when it gets the lock at last it lets go at once (`give`) and closes the
+    file."""
     state = {"got": False, "abandoned": False}
     guard = threading.Lock()
     done = threading.Event()
@@ -249,7 +300,7 @@ def _before(fd: int, deadline: float, take: Callable[[], Any], give: Callable[[]
                 state["got"] = ok
         done.set()
 
-    threading.Thread(target=wait, name="sawbones-writer-lock", daemon=True).start()
+    _wait_in_helper(wait)
     done.wait(max(0.0, deadline - time.monotonic()))
     with guard:
         if state["got"]:

@@ -5,7 +5,11 @@ waits on its own bounded queue: it costs no database work while nothing changes.
 runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
 the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
 with lines only in the languages API streams asked for; on PostgreSQL up to READERS campaigns at once)
-and hands one `Change` to every subscriber.
+and hands one `Change` to the subscribers it concerns, deciding for them before waking any (`_publish`):
+a page's stream remembers the version it last told of (`Sub.sent`); a player's page hears only of a change
+its character's player may see (audience.py, decided once per change and character), the others are moved
+on silently, never woken, and need no read later. The GM's pages hear of every change, the API's events of
+every action.
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 
@@ -26,8 +30,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deps import WebState, open_service
 from .access_errors import WebError
+from .audience import player_sees
+from .deps import WebState, open_service
 
 log = logging.getLogger("sawbones.web")
 QUEUE = 64
@@ -45,28 +50,34 @@ class TooManyStreams(WebError):
 @dataclass(frozen=True)
 class Change:
     """The campaign moved from `after` to `head`. `light`: its actions' documents without lines (for the
-    audience), `docs`: the full documents per language; None when the hub did not read them (a stream then
-    reads what it needs itself)."""
+    audience), None when the hub did not read them (the stream then reads what it needs itself);
+    `frames`: per language, each action's Server-Sent Event (its version and its bytes, made once for every
+    API stream of that language)."""
 
     after: int
     head: int
     light: list[dict[str, Any]] | None = None
-    docs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    frames: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
 
 
 class Sub:
     """One stream's subscription: a bounded mailbox (a list and the future its stream waits on; lighter
-    than an asyncio.Queue, which holds three deques — thousands of streams are held at once)."""
+    than an asyncio.Queue, which holds three deques — thousands of streams are held at once), and for a
+    page's stream the version it was last brought to (`sent`: the hub moves it on, whether it tells the
+    stream or not) and the character its player's page shows."""
 
-    __slots__ = ("cid", "token", "address", "lang", "player", "box", "waiter", "dropped", "closed")
+    __slots__ = ("cid", "token", "address", "lang", "character", "sent", "box", "waiter", "dropped", "closed",
+                 "due")
 
-    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, player: bool = False) -> None:
+    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, character: str | None = None,
+                 sent: int | None = None) -> None:
         self.cid, self.token, self.address = cid, token, address
         self.lang = lang  # the API's events: documents in this language
-        self.player = player  # a player's page: the hub reads the documents for the audience
+        self.character = character  # a player's page: the hub decides which changes it hears of
+        self.sent = sent  # a page's stream: the version it was last brought to (None: the API's, its own)
         self.box: list[Any] = []  # at most QUEUE messages (a deque weighs ten times an empty list)
         self.waiter: asyncio.Future[None] | None = None
-        self.dropped = self.closed = False
+        self.dropped = self.closed = self.due = False
 
     def put(self, message: Any) -> bool:
         """False when the stream has QUEUE messages unread already (its client does not read)."""
@@ -77,23 +88,52 @@ class Sub:
         return True
 
     def end(self) -> None:
-        """The stream ends at its next turn (its client left, or does not read): `get` answers None."""
+        """The stream ends at its next turn (its client left, or does not read): `take` answers None."""
         self.dropped = True
+        self._wake()
+
+    def tick(self) -> None:
+        """Its timer fired (a keep-alive, or the end of its time): `take` returns, `due` set."""
+        self.due = True
         self._wake()
 
     def _wake(self) -> None:
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
-    async def get(self) -> Any:
-        """The next message, or None once the stream is ended."""
-        while not self.box and not self.dropped:
+    async def take(self) -> list[Any] | None:
+        """Every message queued (none when only its timer fired: `due`), or None once the stream is ended."""
+        while not self.box and not self.dropped and not self.due:
             self.waiter = asyncio.get_running_loop().create_future()
             try:
                 await self.waiter
             finally:
                 self.waiter = None
-        return None if self.dropped else self.box.pop(0)
+        if self.dropped:
+            return None
+        box, self.box = self.box, []
+        return box
+
+    def concerned(self, change: Change, seen: dict[str, bool]) -> Change | None:
+        """What this stream is handed of `change` (None: nothing, and it is not woken); `seen`: who sees the
+        change, per character, shared by the change's streams. Moves `sent` on."""
+        sent = self.sent
+        if sent is None:  # the API's events: every action (the stream keeps its own place)
+            return change
+        if change.head == sent:
+            return None
+        self.sent = change.head
+        if self.character is None:  # the GM's page: every change
+            return change
+        if change.light is None or not change.after <= sent < change.head:  # the stream reads what it missed
+            return Change(sent, change.head)
+        if change.after == sent:
+            sees = seen.get(self.character)
+            if sees is None:
+                sees = seen[self.character] = any(player_sees(d, self.character) for d in change.light)
+        else:  # (the stream was brought past the change's start: only what is new to it)
+            sees = any(player_sees(d, self.character) for d in change.light if d["version"] > sent)
+        return change if sees else None
 
 
 def _limit(env: str, default: int) -> int:
@@ -117,7 +157,10 @@ class Hub:
         self.readers: ThreadPoolExecutor | None = None
 
     # -------------------------------------------------------- subscribers (on the event loop)
-    def open(self, cid: int, token: str, address: str, *, lang: str | None = None, player: bool = False) -> Sub:
+    def open(self, cid: int, token: str, address: str, *, lang: str | None = None, character: str | None = None,
+             sent: int | None = None) -> Sub:
+        """A subscription to the campaign `cid`: the API's events in `lang`, or a page's stream brought to
+        version `sent` (a player's page: of `character`)."""
         if self.tokens[token] >= self.per_token:
             most = self.per_token
             raise TooManyStreams(f"too many live streams for this link or secret (at most {most} at once): "
@@ -126,7 +169,7 @@ class Hub:
             most = self.per_address
             raise TooManyStreams(f"too many live streams from this address (at most {most} at once): "
                                  "close another tab, then try again", "stream")
-        sub = Sub(cid, token, address, lang, player)
+        sub = Sub(cid, token, address, lang, character, sent)
         self.tokens[token] += 1
         self.addresses[address] += 1
         with self.lock:
@@ -158,12 +201,18 @@ class Hub:
                     self.fresh.discard(sub.cid)
 
     def _publish(self, cid: int, messages: list[Any]) -> None:
-        for sub in list(self.topics.get(cid, ())):
-            for message in messages:
-                if not sub.put(message):  # a client that does not read: dropped, not buffered
+        """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
+        decided once per change and character, and a stream it does not concern is not woken."""
+        subs = self.topics.get(cid)
+        if not subs:
+            return
+        for message in messages:
+            seen: dict[str, bool] = {}
+            for sub in list(subs):
+                out = message if message is ACCESS else sub.concerned(message, seen)
+                if out is not None and not sub.put(out):  # a client that does not read: dropped, not buffered
                     sub.end()
                     self.close(sub)
-                    break
 
     # -------------------------------------------------------- the watcher (its own thread)
     def _run(self) -> None:
@@ -178,7 +227,7 @@ class Hub:
                         return
                     known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
                     fresh, self.fresh = self.fresh, set()
-                    wants = {cid: (any(s.player for s in subs), {s.lang for s in subs if s.lang})
+                    wants = {cid: (any(s.character for s in subs), {s.lang for s in subs if s.lang})
                              for cid, subs in self.topics.items()}
                 try:
                     if watcher is None:
@@ -216,7 +265,7 @@ class Hub:
 
     def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
                   want: tuple[bool, set[str]]) -> None:
-        from .event_docs import event_documents, light_documents
+        from .event_docs import event_documents, frame, light_documents
 
         head, stamp = seen
         with self.lock:
@@ -234,8 +283,9 @@ class Hub:
                 after = before[0] if head > before[0] else 0
                 with open_service(self.state) as service:
                     light = light_documents(service.store, cid, after, head) if player else None
-                    docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
-                messages.append(Change(after, head, light, docs))
+                    frames = {lang: [(doc["version"], frame(doc)) for doc in
+                                     event_documents(service, cid, after, lang, upto=head)] for lang in langs}
+                messages.append(Change(after, head, light, frames))
         if messages:
             self._send(cid, messages)
 

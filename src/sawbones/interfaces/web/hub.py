@@ -25,10 +25,11 @@ import asyncio
 import logging
 import os
 import threading
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from .access_errors import WebError
 from .audience import player_sees
@@ -151,6 +152,9 @@ class Hub:
         self.fresh: set[int] = set()
         self.tokens: Counter[str] = Counter()
         self.addresses: Counter[str] = Counter()
+        self.players: Counter[int] = Counter()  # per campaign: its player pages' streams (they need `light`)
+        self.langs: dict[int, Counter[str]] = {}  # per campaign: its API streams' languages (they need frames)
+        self.kept = threading.local()  # the watcher thread's own service, for its reads (`_reading`)
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
@@ -178,6 +182,7 @@ class Hub:
                 self.topics[cid] = set()
                 self.fresh.add(cid)
             self.topics[cid].add(sub)
+            self._count(sub, 1)
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="sawbones-live", daemon=True)
                 self.thread.start()
@@ -193,12 +198,24 @@ class Hub:
                 del counter[key]
         with self.lock:
             subs = self.topics.get(sub.cid)
-            if subs is not None:
+            if subs is not None and sub in subs:
                 subs.discard(sub)
+                self._count(sub, -1)
                 if not subs:
                     del self.topics[sub.cid]
                     self.seen.pop(sub.cid, None)
                     self.fresh.discard(sub.cid)
+
+    def _count(self, sub: Sub, step: int) -> None:
+        """What the campaign's streams need read (under the lock): player pages, API languages."""
+        for counter, key in ((self.players, sub.cid if sub.character else None),
+                             (self.langs.setdefault(sub.cid, Counter()), sub.lang)):
+            if key is not None:
+                counter[key] += step
+                if counter[key] <= 0:
+                    del counter[key]
+        if not self.langs[sub.cid]:
+            del self.langs[sub.cid]
 
     def _publish(self, cid: int, messages: list[Any]) -> None:
         """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
@@ -219,6 +236,7 @@ class Hub:
         from ...adapters.notify import open_watcher
 
         watcher = None
+        self.kept.watcher = True
         try:
             while True:
                 with self.lock:
@@ -227,15 +245,13 @@ class Hub:
                         return
                     known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
                     fresh, self.fresh = self.fresh, set()
-                    wants = {cid: (any(s.character for s in subs), {s.lang for s in subs if s.lang})
-                             for cid, subs in self.topics.items()}
                 try:
                     if watcher is None:
-                        with open_service(self.state) as service:
+                        with self._reading() as service:
                             watcher = open_watcher(service.store)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
-                        self._read(moved, known, wants, watcher.reads_wait)
+                        self._read(moved, known, watcher.reads_wait)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     log.exception("live updates: watching failed; trying again")
                     with self.lock:
@@ -243,28 +259,46 @@ class Hub:
                     if watcher is not None:
                         watcher.close()
                     watcher = None
+                    self._let_go()
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
         finally:
             if watcher is not None:
                 watcher.close()
+            self._let_go()
+
+    @contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """A service for the hub's reads: the watcher thread keeps its own while it watches (opening one per
+        change was a quarter of the hub's reading: the threads that keep theirs are the requests'); the
+        reader threads (PostgreSQL) borrow one as requests do."""
+        if not getattr(self.kept, "watcher", False):
+            with open_service(self.state) as service:
+                yield service
+            return
+        if getattr(self.kept, "service", None) is None:
+            self.kept.service = self.state.service_factory()
+        yield self.kept.service  # (a failure: the watcher lets it go and starts again, `_run`)
+
+    def _let_go(self) -> None:
+        service, self.kept.service = getattr(self.kept, "service", None), None
+        if service is not None:
+            service.close()
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
-              wants: dict[int, tuple[bool, set[str]]], parallel: bool = False) -> None:
+              parallel: bool = False) -> None:
         """Each moved campaign's new actions, read once and handed to its streams, each sent when read;
         `parallel` (PostgreSQL: reads wait on the server, not on Python): several at once, READERS threads."""
         if len(moved) == 1 or not parallel:
             for cid, seen in moved.items():
-                self._read_one(cid, seen, known.get(cid), wants.get(cid, (False, set())))
+                self._read_one(cid, seen, known.get(cid))
             return
         if self.readers is None:
             self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read")
-        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), wants.get(cid, (False, set())))
-                for cid, seen in moved.items()]
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid)) for cid, seen in moved.items()]
         for future in done:
             future.result()  # (a failure: the watcher starts again, _run)
 
-    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
-                  want: tuple[bool, set[str]]) -> None:
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> None:
         from .event_docs import event_documents, frame, light_documents
 
         head, stamp = seen
@@ -272,6 +306,7 @@ class Hub:
             if cid not in self.topics:
                 return
             self.seen[cid] = seen
+            player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
         messages: list[Any] = []
         if before is None:  # just watched: the streams compare with what they sent
             messages.append(Change(head, head))
@@ -279,9 +314,8 @@ class Hub:
             if stamp != before[1]:
                 messages.append(ACCESS)
             if head != before[0]:
-                player, langs = want
                 after = before[0] if head > before[0] else 0
-                with open_service(self.state) as service:
+                with self._reading() as service:
                     light = light_documents(service.store, cid, after, head) if player else None
                     frames = {lang: [(doc["version"], frame(doc)) for doc in
                                      event_documents(service, cid, after, lang, upto=head)] for lang in langs}

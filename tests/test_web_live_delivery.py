@@ -108,3 +108,15 @@ def test_an_idle_stream_gets_keep_alives_and_ends_on_time(db, monkeypatch):
 @pytest.fixture
 def app(db):
     return make(db)
+
+
+def test_who_hears_of_a_change_of_several_actions():
+    """A change may hold several actions: its audience is theirs together; one that alters every page
+    (the clock) makes it everyone's, the GM's notes add no one."""
+    from sawbones.interfaces.web.audience import audience
+
+    oda_hit, note = _doc(11, "damage_taken", "oda"), _doc(12, "noted", "nia")
+    clock = _doc(13, "clock_advanced", None)
+    assert audience([oda_hit, note]) == (False, {"oda"})
+    assert audience([oda_hit, note, clock])[0] is True
+    assert audience([note]) == (False, set())

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .access_errors import WebError
-from .audience import player_sees
+from .audience import audience
 from .deps import WebState, open_service
 
 log = logging.getLogger("sawbones.web")
@@ -59,6 +59,21 @@ class Change:
     head: int
     light: list[dict[str, Any]] | None = None
     frames: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
+
+
+class Heard:
+    """Who hears of a change (`audience` of its documents), decided at the first player's stream that asks."""
+
+    __slots__ = ("light", "_who")
+
+    def __init__(self, light: list[dict[str, Any]] | None) -> None:
+        self.light, self._who = light, None
+
+    @property
+    def who(self) -> tuple[bool, set[str]]:
+        if self._who is None:
+            self._who = audience(self.light or ())
+        return self._who
 
 
 class Sub:
@@ -115,9 +130,9 @@ class Sub:
         box, self.box = self.box, []
         return box
 
-    def concerned(self, change: Change, seen: dict[str, bool]) -> Change | None:
-        """What this stream is handed of `change` (None: nothing, and it is not woken); `seen`: who sees the
-        change, per character, shared by the change's streams. Moves `sent` on."""
+    def concerned(self, change: Change, heard: Heard) -> Change | None:
+        """What this stream is handed of `change` (None: nothing, and it is not woken); `heard`: who hears of
+        the change (audience.audience), decided once for the change's streams. Moves `sent` on."""
         sent = self.sent
         if sent is None:  # the API's events: every action (the stream keeps its own place)
             return change
@@ -129,12 +144,10 @@ class Sub:
         if change.light is None or not change.after <= sent < change.head:  # the stream reads what it missed
             return Change(sent, change.head)
         if change.after == sent:
-            sees = seen.get(self.character)
-            if sees is None:
-                sees = seen[self.character] = any(player_sees(d, self.character) for d in change.light)
+            everyone, characters = heard.who
         else:  # (the stream was brought past the change's start: only what is new to it)
-            sees = any(player_sees(d, self.character) for d in change.light if d["version"] > sent)
-        return change if sees else None
+            everyone, characters = audience(d for d in change.light if d["version"] > sent)
+        return change if everyone or self.character in characters else None
 
 
 def _limit(env: str, default: int) -> int:
@@ -224,9 +237,9 @@ class Hub:
         if not subs:
             return
         for message in messages:
-            seen: dict[str, bool] = {}
+            heard = Heard(None if message is ACCESS else message.light)
             for sub in list(subs):
-                out = message if message is ACCESS else sub.concerned(message, seen)
+                out = message if message is ACCESS else sub.concerned(message, heard)
                 if out is not None and not sub.put(out):  # a client that does not read: dropped, not buffered
                     sub.end()
                     self.close(sub)

@@ -31,7 +31,7 @@ from starlette.responses import Response
 
 from ...errors import SawbonesError
 from .access import may_end_links
-from .audience import player_sees
+from .audience import audience
 from .deps import open_service, web
 from .hub import ACCESS, Change, Sub, hub_of
 
@@ -209,7 +209,8 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
             light = change.light
             if light is None:
                 light = await run_in_threadpool(seen_by_player, change.after, change.head)
-                if not any(player_sees(doc, character) for doc in light):
+                everyone, characters = audience(light)
+                if not everyone and character not in characters:
                     return []  # nothing this player may see: not even that something changed
             if still is not None and may_end_links(light) and not await run_in_threadpool(still):
                 return None  # the link died with this change (its character removed, say)

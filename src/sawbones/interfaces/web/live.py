@@ -135,9 +135,9 @@ async def _pump(send: Any, opened: Opened, seconds: float) -> None:
     first, opened.first = opened.first, []  # (sent once: not held for the stream's life)
     await _say(send, first)
     del first
-    when = min(loop.time() + KEEP_ALIVE, end)
+    said = loop.time()  # when the stream last said something
+    when = min(said + KEEP_ALIVE, end)
     timer = loop.call_at(when, sub.tick)
-    quiet = True  # nothing said since the timer was armed
     try:
         while True:
             messages = await sub.take()
@@ -150,22 +150,23 @@ async def _pump(send: Any, opened: Opened, seconds: float) -> None:
                         await _say(send, out + [GONE])
                         return
                     continue
-                said = await opened.on_change(message)
-                if said is None:  # who it serves lost access with this change
+                chunks = await opened.on_change(message)
+                if chunks is None:  # who it serves lost access with this change
                     await _say(send, out + [GONE])
                     return
-                out += said
+                out += chunks
             if out:
-                quiet = False
+                said = loop.time()
                 await _say(send, out)
-            if sub.due:  # its timer fired
+            if sub.due:  # its timer fired: the end of its time, or maybe a keep-alive
                 sub.due = False
                 if when >= end:
                     return
-                if quiet:
+                now = loop.time()
+                if now - said >= KEEP_ALIVE * 0.99:  # silent for KEEP_ALIVE
+                    said = now
                     await _say(send, [ALIVE])
-                quiet = True
-                when = min(loop.time() + KEEP_ALIVE, end)
+                when = min(said + KEEP_ALIVE, end)
                 timer = loop.call_at(when, sub.tick)
     finally:
         timer.cancel()

@@ -4,12 +4,12 @@ A stream (a GM's dashboard, a player's page, the API's events) subscribes to its
 waits on its own bounded queue: it costs no database work while nothing changes. One thread per process
 runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
 the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
-with lines only in the languages API streams asked for; on PostgreSQL up to READERS campaigns at once)
-and hands one `Change` to the subscribers it concerns, deciding for them before waking any (`_publish`):
-a page's stream remembers the version it last told of (`Sub.sent`); a player's page hears only of a change
-its character's player may see (audience.py, decided once per change and character), the others are moved
-on silently, never woken, and need no read later. The GM's pages hear of every change, the API's events of
-every action.
+with lines only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to
+READERS campaigns at once; the watcher thread keeps its own service) and hands one `Change` to the
+subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
+version it was last brought to (`Sub.sent`); a player's page hears only of a change its character's player
+may see (audience.py, decided once per change), the others are moved on silently, never woken, and need no
+read later. The GM's pages hear of every change, the API's events of every action.
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 
@@ -281,16 +281,23 @@ class Hub:
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:
-        """A service for the hub's reads: the watcher thread keeps its own while it watches (opening one per
-        change was a quarter of the hub's reading: the threads that keep theirs are the requests'); the
-        reader threads (PostgreSQL) borrow one as requests do."""
+        """A service for the hub's reads: the watcher thread and its reader threads (PostgreSQL) keep their own
+        (opening one per change was a quarter of the hub's reading: the threads that keep theirs by
+        `open_service` are the requests'); one that failed is let go."""
         if not getattr(self.kept, "watcher", False):
             with open_service(self.state) as service:
                 yield service
             return
         if getattr(self.kept, "service", None) is None:
             self.kept.service = self.state.service_factory()
-        yield self.kept.service  # (a failure: the watcher lets it go and starts again, `_run`)
+        try:
+            yield self.kept.service
+        except BaseException:
+            self._let_go()
+            raise
+
+    def _reader(self) -> None:
+        self.kept.watcher = True  # a reader thread of the watcher's: it keeps its service (`_reading`)
 
     def _let_go(self) -> None:
         service, self.kept.service = getattr(self.kept, "service", None), None
@@ -299,25 +306,32 @@ class Hub:
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
               parallel: bool = False) -> None:
-        """Each moved campaign's new actions, read once and handed to its streams, each sent when read;
-        `parallel` (PostgreSQL: reads wait on the server, not on Python): several at once, READERS threads."""
+        """Each moved campaign's new actions, read once and handed to its streams: read one after the other
+        and handed over together (one wake-up of the event loop per turn); `parallel` (PostgreSQL: reads
+        wait on the server, not on Python): several at once, READERS threads, each handed over when read."""
         if len(moved) == 1 or not parallel:
-            for cid, seen in moved.items():
-                self._read_one(cid, seen, known.get(cid))
+            read: list[tuple[int, list[Any]]] = []
+            try:
+                for cid, seen in moved.items():
+                    read.append(self._read_one(cid, seen, known.get(cid)))
+            finally:  # (what was read before a failure still goes out)
+                self._send(read)
             return
         if self.readers is None:
-            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read")
+            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read",
+                                              initializer=self._reader)
         done = [self.readers.submit(self._read_one, cid, seen, known.get(cid)) for cid, seen in moved.items()]
         for future in done:
-            future.result()  # (a failure: the watcher starts again, _run)
+            self._send([future.result()])  # (a failure: the watcher starts again, _run)
 
-    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> None:
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> tuple[int, list[Any]]:
+        """The messages for the streams of campaign `cid`, which moved from `before` to `seen`."""
         from .event_docs import event_documents, frame, light_documents
 
         head, stamp = seen
         with self.lock:
             if cid not in self.topics:
-                return
+                return cid, []
             self.seen[cid] = seen
             player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
         messages: list[Any] = []
@@ -333,16 +347,20 @@ class Hub:
                     frames = {lang: [(doc["version"], frame(doc)) for doc in
                                      event_documents(service, cid, after, lang, upto=head)] for lang in langs}
                 messages.append(Change(after, head, light, frames))
-        if messages:
-            self._send(cid, messages)
+        return cid, messages
 
-    def _send(self, cid: int, messages: list[Any]) -> None:
+    def _send(self, read: list[tuple[int, list[Any]]]) -> None:
+        read = [(cid, messages) for cid, messages in read if messages]
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if read and loop is not None and not loop.is_closed():
             try:
-                loop.call_soon_threadsafe(self._publish, cid, messages)
+                loop.call_soon_threadsafe(self._publish_all, read)
             except RuntimeError:  # the loop closed meanwhile (the server stops)
                 pass
+
+    def _publish_all(self, read: list[tuple[int, list[Any]]]) -> None:
+        for cid, messages in read:
+            self._publish(cid, messages)
 
 
 def hub_of(request: Any) -> Hub:

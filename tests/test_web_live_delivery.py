@@ -1,17 +1,16 @@
 """How the live hub delivers a change (issue 14): it decides which streams a change concerns before waking
-any, a player's page that was not concerned needs no database read afterwards, and held streams still get
-their keep-alives. Reads are guarded by a watchdog (a hang fails the test), never timed."""
+any (a page that was not concerned is moved on and needs no database read afterwards: test_web_live.py),
+and held streams still get their keep-alives. Reads are guarded by a watchdog (a hang fails the test),
+never timed."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
-import pytest
-
-from test_web_access import TestClient, bearer, player_link
-from test_web_live import _hit, _lines, _party, make
-from sawbones.interfaces.web import event_docs, live
+from test_web_access import TestClient, player_link
+from test_web_live import _lines, _party
+from sawbones.interfaces.web import live
 from sawbones.interfaces.web.hub import ACCESS, Change, Hub
 
 
@@ -57,36 +56,6 @@ def test_a_player_stream_is_woken_only_by_what_its_player_may_see():
     assert [m.head if m is not ACCESS else m for m in got["gm"] + rest["gm"]] == [11, 12, 13, ACCESS]
 
 
-def test_a_player_page_that_skipped_changes_hears_of_its_own_without_reading_the_log(app, monkeypatch):
-    """Oda is hit, the combat ends (the GM's note), then Nia is hit: Nia's page says `change` once, for
-    Nia's hit; what the page needed was read once by the hub, never by the stream itself."""
-    readers = []
-    read = event_docs.light_documents
-
-    def spy(*args, **kwargs):
-        readers.append(threading.current_thread().name)
-        return read(*args, **kwargs)
-
-    monkeypatch.setattr(event_docs, "light_documents", spy)
-    with TestClient(app) as gm, TestClient(app) as player:
-        secret = _party(gm, "Nia", "Oda")
-        link = player_link(gm, secret, "Nia")["url"]
-        versions = {}
-        with player.stream("GET", link + "/events") as stream:
-            def until(line):
-                if line == "event: hello":
-                    _hit(gm, secret, "Oda")
-                    ended = gm.post("/api/campaigns/Alpha/combat_end", headers=bearer(secret), json={})
-                    assert ended.status_code == 200, ended.text
-                    versions["nia"] = _hit(gm, secret, "Nia")
-                return "nia" in versions and line == f"data: {versions['nia']}"
-
-            seen = _lines(stream, until)
-    changes = [seen[i + 1] for i, line in enumerate(seen) if line == "event: change"]
-    assert changes == [f"data: {versions['nia']}"], seen
-    assert readers and all(name.startswith("sawbones-live") for name in readers), readers
-
-
 def test_an_idle_stream_gets_keep_alives_and_ends_on_time(db, monkeypatch):
     """Nothing happens on the campaign: the stream still says it is alive (a comment: EventSource ignores
     it, proxies see bytes), then ends by itself after `stream_seconds` (EventSource reconnects)."""
@@ -103,11 +72,6 @@ def test_an_idle_stream_gets_keep_alives_and_ends_on_time(db, monkeypatch):
         assert seen[:2] == ["retry: 2000", "event: hello"] and ": keep-alive" in seen, seen
         assert "event: change" not in seen
         assert app.state.live_hub.tokens == {}  # its place is given back
-
-
-@pytest.fixture
-def app(db):
-    return make(db)
 
 
 def test_who_hears_of_a_change_of_several_actions():

@@ -232,7 +232,7 @@ class Hub:
 
     def _publish(self, cid: int, messages: list[Any]) -> None:
         """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
-        decided once per change and character, and a stream it does not concern is not woken."""
+        decided once per change, and a stream it does not concern is not woken."""
         subs = self.topics.get(cid)
         if not subs:
             return

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_live.py [--streams 0,1000,5000] [--campaigns 500] [--gm-streams 100]
                                               [--workers 2] [--seconds 10] [--clients 8] [--backends sqlite,postgresql]
+                                              [--trees before=/tmp/old/src,after=src]
 
 For each backend: `sawbones serve --workers N` on 127.0.0.1; `--campaigns` campaigns of six characters,
 each with a player link; then, for each count of held streams, a holder process opens that many player
@@ -11,7 +12,10 @@ gets; meanwhile `--clients` GM clients (closed loop, no think time) POST damage 
 for `--seconds`. Reported: GM action p50/p99, delivery p99 (from the action's request to each stream that
 should hear of it: the hit character's player streams and the campaign's GM event streams), messages a
 player stream got for another character (must be 0), resident memory of the server processes and per
-held stream, errors. Bounded: every phase stops by itself; everything on 127.0.0.1.
+held stream, the CPU time each party used during the load (the server's per GM action), errors.
+`--trees`: the same phases, one after the other on the same database, for servers run from each source
+tree (`label=path`, put first on the server's PYTHONPATH): a before/after side by side under the same load.
+Bounded: every phase stops by itself; everything on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -298,7 +302,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--trees", default="", help="label=path,...: servers run from these source trees in turn.")
     args = parser.parse_args()
+    trees = [tuple(t.split("=", 1)) for t in args.trees.split(",") if t] or [("", "")]
     print(f"file descriptors: {raise_fd_limit()}", file=sys.stderr)
     from bench_store import start_postgres  # noqa: E402
 
@@ -314,38 +320,60 @@ def main() -> None:
     rows = []
     try:
         for label, url in backends:
-            port = free_port()
-            server = start_server(url, port, args.workers)
-            try:
-                started = time.perf_counter()
-                tables = setup(port, args.campaigns)
-                print(f"{label}: {args.campaigns} campaigns set up in {time.perf_counter() - started:.0f} s",
-                      file=sys.stderr)
-                for players in (int(s) for s in args.streams.split(",")):
-                    gms = args.gm_streams if players else 0
-                    row = run_phase(port, server, tables, players, gms, args.clients, args.seconds)
-                    print(label, row, file=sys.stderr)
-                    rows.append((label, row))
-            finally:
-                server.terminate()
-                server.wait(timeout=30)
+            tables: list[dict] = []
+            for players in (int(s) for s in args.streams.split(",")):
+                gms = args.gm_streams if players else 0
+                for tree, path in trees:
+                    port = free_port()
+                    server = _server(url, port, args.workers, path)
+                    try:
+                        if not tables:
+                            started = time.perf_counter()
+                            tables = setup(port, args.campaigns)
+                            print(f"{label}: {args.campaigns} campaigns set up in "
+                                  f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+                        row = run_phase(port, server, tables, players, gms, args.clients, args.seconds)
+                        row["tree"], row["load"] = tree, os.getloadavg()[0]
+                        print(label, tree, row, file=sys.stderr)
+                        rows.append((label, row))
+                    finally:
+                        server.terminate()
+                        server.wait(timeout=30)
     finally:
         stop()
     print(f"\nHeld streams: {args.workers} workers, {args.campaigns} campaigns, {args.clients} GM clients "
           f"for {args.seconds:.0f} s a row\n")
-    print("| backend | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
+    print("| backend | tree | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
           "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
-          "| KB per stream (vs 0 streams) | CPU s during the GM load: server / holder / GM clients |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| KB per stream (vs 0 streams) | CPU s during the GM load: server / holder / GM clients "
+          "| server CPU per action | load average |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     base = {}
     for label, r in rows:
-        zero = base.setdefault(label, r)  # the first row of a backend: 0 streams
-        per = (r["rss_held"] - zero["rss_base"]) / r["streams"] if r["streams"] else 0.0
-        print(f"| {label} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms | {r['gm_p99']:.1f} ms "
-              f"| {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} | {r['delivery_p50']:.0f} / "
-              f"{r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms | {r['delivered']:,} | {r['missing']} "
-              f"| {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB | {per:.1f} "
-              f"| {r['cpu_server']:.1f} / {r['cpu_holder']:.1f} / {r['cpu_clients']:.1f} |")
+        zero = base.setdefault((label, r["tree"]), r)  # the first row of a backend and tree: 0 streams
+        per = r["kb_per_stream"]  # (within the one server: each tree runs its own)
+        per_action = r["cpu_server"] / r["actions"] * 1000 if r["actions"] else float("nan")
+        print(f"| {label} | {r['tree'] or '-'} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms "
+              f"| {r['gm_p99']:.1f} ms | {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} "
+              f"| {r['delivery_p50']:.0f} / {r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms "
+              f"| {r['delivered']:,} | {r['missing']} | {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB "
+              f"| {per:.1f} | {r['cpu_server']:.1f} / {r['cpu_holder']:.1f} / {r['cpu_clients']:.1f} "
+              f"| {per_action:.2f} ms | {r['load']:.1f} |")
+
+
+def _server(url: str, port: int, workers: int, path: str) -> subprocess.Popen:
+    """`sawbones serve` on `url`, run from the source tree at `path` when given (first on its PYTHONPATH)."""
+    if not path:
+        return start_server(url, port, workers)
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(path).resolve()), saved]))
+    try:
+        return start_server(url, port, workers)
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
 
 
 if __name__ == "__main__":

@@ -16,3 +16,4 @@ echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
 echo; echo "## Player view"; $py benchmarks/bench_player_view.py
 echo; echo "## Live streams"; $py benchmarks/bench_live.py
+echo; echo "## Live delivery, in one process"; $py benchmarks/bench_deliver.py

@@ -83,7 +83,20 @@ def app(db):
     return make(db)
 
 
-def test_a_player_hears_of_their_own_character_and_not_of_the_gm_only_change(app):
+def test_a_player_hears_of_their_own_character_and_not_of_the_gm_only_change(app, monkeypatch):
+    """Oda is hit, the combat ends (the GM's note), then Nia is hit: Nia's page says `change` once, for
+    Nia's hit; what the page needed was read once by the hub, never by the stream itself (a page that
+    skipped changes needs no read to tell of the next one)."""
+    from sawbones.interfaces.web import event_docs
+
+    readers = []
+    read = event_docs.light_documents
+
+    def spy(*args, **kwargs):
+        readers.append(threading.current_thread().name)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(event_docs, "light_documents", spy)
     with TestClient(app) as gm, TestClient(app) as player:
         secret = _party(gm, "Nia", "Oda")
         link = player_link(gm, secret, "Nia")["url"]
@@ -92,12 +105,15 @@ def test_a_player_hears_of_their_own_character_and_not_of_the_gm_only_change(app
             def until(line):
                 if line == "event: hello":
                     versions["oda"] = _hit(gm, secret, "Oda")  # another character's: not for Nia's player
+                    ended = gm.post("/api/campaigns/Alpha/combat_end", headers=bearer(secret), json={})
+                    assert ended.status_code == 200, ended.text  # the GM's note only: for no player
                     versions["nia"] = _hit(gm, secret, "Nia")
                 return "nia" in versions and line == f"data: {versions['nia']}"
 
             seen = _lines(stream, until)
     changes = [seen[i + 1] for i, line in enumerate(seen) if line == "event: change"]
     assert changes == [f"data: {versions['nia']}"], seen  # Oda's change never reached Nia's page
+    assert readers and all(name.startswith("sawbones-live") for name in readers), readers
 
 
 def test_the_audience_of_one_action():

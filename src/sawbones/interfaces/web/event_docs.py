@@ -1,9 +1,11 @@
 """The campaign's events as documents, one per whole action, built from the log alone: what the GM and API
-streams send (`event_documents`, with lines) and what the live layer filters per audience (`light_documents`).
-The events route (api/events.py) and the hub (hub.py) both read them here."""
+streams send (`event_documents`, with lines; `frame`: one as a Server-Sent Event) and what the live layer
+filters per audience (`light_documents`). The events route (api/events.py) and the hub (hub.py) both read them
+here."""
 
 from __future__ import annotations
 
+import json
 from itertools import groupby
 from typing import Any
 
@@ -76,3 +78,8 @@ def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit
             known |= doc["characters"]
         docs.append({**doc, "characters": sorted(known), "lines": lines})
     return docs
+
+
+def frame(doc: dict[str, Any]) -> bytes:
+    """An `event_documents` document as the API stream's message: `id:` its version, `data:` it in JSON."""
+    return f"id: {doc['id']}\ndata: {json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}\n\n".encode()

@@ -4,8 +4,12 @@ A stream (a GM's dashboard, a player's page, the API's events) subscribes to its
 waits on its own bounded queue: it costs no database work while nothing changes. One thread per process
 runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
 the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
-with lines only in the languages API streams asked for; on PostgreSQL up to READERS campaigns at once)
-and hands one `Change` to every subscriber.
+with lines only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to
+READERS campaigns at once; the watcher thread keeps its own service) and hands one `Change` to the
+subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
+version it was last brought to (`Sub.sent`); a player's page hears only of a change its character's player
+may see (audience.py, decided once per change), the others are moved on silently, never woken, and need no
+read later. The GM's pages hear of every change, the API's events of every action.
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 
@@ -21,13 +25,15 @@ import asyncio
 import logging
 import os
 import threading
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
-from .deps import WebState, open_service
 from .access_errors import WebError
+from .audience import audience
+from .deps import WebState, open_service
 
 log = logging.getLogger("sawbones.web")
 QUEUE = 64
@@ -45,28 +51,49 @@ class TooManyStreams(WebError):
 @dataclass(frozen=True)
 class Change:
     """The campaign moved from `after` to `head`. `light`: its actions' documents without lines (for the
-    audience), `docs`: the full documents per language; None when the hub did not read them (a stream then
-    reads what it needs itself)."""
+    audience), None when the hub did not read them (the stream then reads what it needs itself);
+    `frames`: per language, each action's Server-Sent Event (its version and its bytes, made once for every
+    API stream of that language)."""
 
     after: int
     head: int
     light: list[dict[str, Any]] | None = None
-    docs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    frames: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
+
+
+class Heard:
+    """Who hears of a change (`audience` of its documents), decided at the first player's stream that asks."""
+
+    __slots__ = ("light", "_who")
+
+    def __init__(self, light: list[dict[str, Any]] | None) -> None:
+        self.light, self._who = light, None
+
+    @property
+    def who(self) -> tuple[bool, set[str]]:
+        if self._who is None:
+            self._who = audience(self.light or ())
+        return self._who
 
 
 class Sub:
     """One stream's subscription: a bounded mailbox (a list and the future its stream waits on; lighter
-    than an asyncio.Queue, which holds three deques — thousands of streams are held at once)."""
+    than an asyncio.Queue, which holds three deques — thousands of streams are held at once), and for a
+    page's stream the version it was last brought to (`sent`: the hub moves it on, whether it tells the
+    stream or not) and the character its player's page shows."""
 
-    __slots__ = ("cid", "token", "address", "lang", "player", "box", "waiter", "dropped", "closed")
+    __slots__ = ("cid", "token", "address", "lang", "character", "sent", "box", "waiter", "dropped", "closed",
+                 "due")
 
-    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, player: bool = False) -> None:
+    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, character: str | None = None,
+                 sent: int | None = None) -> None:
         self.cid, self.token, self.address = cid, token, address
         self.lang = lang  # the API's events: documents in this language
-        self.player = player  # a player's page: the hub reads the documents for the audience
+        self.character = character  # a player's page: the hub decides which changes it hears of
+        self.sent = sent  # a page's stream: the version it was last brought to (None: the API's, its own)
         self.box: list[Any] = []  # at most QUEUE messages (a deque weighs ten times an empty list)
         self.waiter: asyncio.Future[None] | None = None
-        self.dropped = self.closed = False
+        self.dropped = self.closed = self.due = False
 
     def put(self, message: Any) -> bool:
         """False when the stream has QUEUE messages unread already (its client does not read)."""
@@ -77,23 +104,50 @@ class Sub:
         return True
 
     def end(self) -> None:
-        """The stream ends at its next turn (its client left, or does not read): `get` answers None."""
+        """The stream ends at its next turn (its client left, or does not read): `take` answers None."""
         self.dropped = True
+        self._wake()
+
+    def tick(self) -> None:
+        """Its timer fired (a keep-alive, or the end of its time): `take` returns, `due` set."""
+        self.due = True
         self._wake()
 
     def _wake(self) -> None:
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
-    async def get(self) -> Any:
-        """The next message, or None once the stream is ended."""
-        while not self.box and not self.dropped:
+    async def take(self) -> list[Any] | None:
+        """Every message queued (none when only its timer fired: `due`), or None once the stream is ended."""
+        while not self.box and not self.dropped and not self.due:
             self.waiter = asyncio.get_running_loop().create_future()
             try:
                 await self.waiter
             finally:
                 self.waiter = None
-        return None if self.dropped else self.box.pop(0)
+        if self.dropped:
+            return None
+        box, self.box = self.box, []
+        return box
+
+    def concerned(self, change: Change, heard: Heard) -> Change | None:
+        """What this stream is handed of `change` (None: nothing, and it is not woken); `heard`: who hears of
+        the change (audience.audience), decided once for the change's streams. Moves `sent` on."""
+        sent = self.sent
+        if sent is None:  # the API's events: every action (the stream keeps its own place)
+            return change
+        if change.head == sent:
+            return None
+        self.sent = change.head
+        if self.character is None:  # the GM's page: every change
+            return change
+        if change.light is None or not change.after <= sent < change.head:  # the stream reads what it missed
+            return Change(sent, change.head)
+        if change.after == sent:
+            everyone, characters = heard.who
+        else:  # (the stream was brought past the change's start: only what is new to it)
+            everyone, characters = audience(d for d in change.light if d["version"] > sent)
+        return change if everyone or self.character in characters else None
 
 
 def _limit(env: str, default: int) -> int:
@@ -111,13 +165,19 @@ class Hub:
         self.fresh: set[int] = set()
         self.tokens: Counter[str] = Counter()
         self.addresses: Counter[str] = Counter()
+        self.players: Counter[int] = Counter()  # per campaign: its player pages' streams (they need `light`)
+        self.langs: dict[int, Counter[str]] = {}  # per campaign: its API streams' languages (they need frames)
+        self.kept = threading.local()  # the watcher thread's own service, for its reads (`_reading`)
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
         self.readers: ThreadPoolExecutor | None = None
 
     # -------------------------------------------------------- subscribers (on the event loop)
-    def open(self, cid: int, token: str, address: str, *, lang: str | None = None, player: bool = False) -> Sub:
+    def open(self, cid: int, token: str, address: str, *, lang: str | None = None, character: str | None = None,
+             sent: int | None = None) -> Sub:
+        """A subscription to the campaign `cid`: the API's events in `lang`, or a page's stream brought to
+        version `sent` (a player's page: of `character`)."""
         if self.tokens[token] >= self.per_token:
             most = self.per_token
             raise TooManyStreams(f"too many live streams for this link or secret (at most {most} at once): "
@@ -126,7 +186,7 @@ class Hub:
             most = self.per_address
             raise TooManyStreams(f"too many live streams from this address (at most {most} at once): "
                                  "close another tab, then try again", "stream")
-        sub = Sub(cid, token, address, lang, player)
+        sub = Sub(cid, token, address, lang, character, sent)
         self.tokens[token] += 1
         self.addresses[address] += 1
         with self.lock:
@@ -135,6 +195,7 @@ class Hub:
                 self.topics[cid] = set()
                 self.fresh.add(cid)
             self.topics[cid].add(sub)
+            self._count(sub, 1)
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="sawbones-live", daemon=True)
                 self.thread.start()
@@ -150,26 +211,45 @@ class Hub:
                 del counter[key]
         with self.lock:
             subs = self.topics.get(sub.cid)
-            if subs is not None:
+            if subs is not None and sub in subs:
                 subs.discard(sub)
+                self._count(sub, -1)
                 if not subs:
                     del self.topics[sub.cid]
                     self.seen.pop(sub.cid, None)
                     self.fresh.discard(sub.cid)
 
+    def _count(self, sub: Sub, step: int) -> None:
+        """What the campaign's streams need read (under the lock): player pages, API languages."""
+        for counter, key in ((self.players, sub.cid if sub.character else None),
+                             (self.langs.setdefault(sub.cid, Counter()), sub.lang)):
+            if key is not None:
+                counter[key] += step
+                if counter[key] <= 0:
+                    del counter[key]
+        if not self.langs[sub.cid]:
+            del self.langs[sub.cid]
+
     def _publish(self, cid: int, messages: list[Any]) -> None:
-        for sub in list(self.topics.get(cid, ())):
-            for message in messages:
-                if not sub.put(message):  # a client that does not read: dropped, not buffered
+        """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
+        decided once per change, and a stream it does not concern is not woken."""
+        subs = self.topics.get(cid)
+        if not subs:
+            return
+        for message in messages:
+            heard = Heard(None if message is ACCESS else message.light)
+            for sub in list(subs):
+                out = message if message is ACCESS else sub.concerned(message, heard)
+                if out is not None and not sub.put(out):  # a client that does not read: dropped, not buffered
                     sub.end()
                     self.close(sub)
-                    break
 
     # -------------------------------------------------------- the watcher (its own thread)
     def _run(self) -> None:
         from ...adapters.notify import open_watcher
 
         watcher = None
+        self.kept.watcher = True
         try:
             while True:
                 with self.lock:
@@ -178,15 +258,13 @@ class Hub:
                         return
                     known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
                     fresh, self.fresh = self.fresh, set()
-                    wants = {cid: (any(s.player for s in subs), {s.lang for s in subs if s.lang})
-                             for cid, subs in self.topics.items()}
                 try:
                     if watcher is None:
-                        with open_service(self.state) as service:
+                        with self._reading() as service:
                             watcher = open_watcher(service.store)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
-                        self._read(moved, known, wants, watcher.reads_wait)
+                        self._read(moved, known, watcher.reads_wait)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     log.exception("live updates: watching failed; trying again")
                     with self.lock:
@@ -194,35 +272,68 @@ class Hub:
                     if watcher is not None:
                         watcher.close()
                     watcher = None
+                    self._let_go()
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
         finally:
             if watcher is not None:
                 watcher.close()
+            self._let_go()
+
+    @contextmanager
+    def _reading(self) -> Iterator[Any]:
+        """A service for the hub's reads: the watcher thread and its reader threads (PostgreSQL) keep their own
+        (opening one per change was a quarter of the hub's reading: the threads that keep theirs by
+        `open_service` are the requests'); one that failed is let go."""
+        if not getattr(self.kept, "watcher", False):
+            with open_service(self.state) as service:
+                yield service
+            return
+        if getattr(self.kept, "service", None) is None:
+            self.kept.service = self.state.service_factory()
+        try:
+            yield self.kept.service
+        except BaseException:
+            self._let_go()
+            raise
+
+    def _reader(self) -> None:
+        self.kept.watcher = True  # a reader thread of the watcher's: it keeps its service (`_reading`)
+
+    def _let_go(self) -> None:
+        service, self.kept.service = getattr(self.kept, "service", None), None
+        if service is not None:
+            service.close()
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
-              wants: dict[int, tuple[bool, set[str]]], parallel: bool = False) -> None:
-        """Each moved campaign's new actions, read once and handed to its streams, each sent when read;
-        `parallel` (PostgreSQL: reads wait on the server, not on Python): several at once, READERS threads."""
+              parallel: bool = False) -> None:
+        """Each moved campaign's new actions, read once and handed to its streams: read one after the other
+        and handed over together (one wake-up of the event loop per turn); `parallel` (PostgreSQL: reads
+        wait on the server, not on Python): several at once, READERS threads, each handed over when read."""
         if len(moved) == 1 or not parallel:
-            for cid, seen in moved.items():
-                self._read_one(cid, seen, known.get(cid), wants.get(cid, (False, set())))
+            read: list[tuple[int, list[Any]]] = []
+            try:
+                for cid, seen in moved.items():
+                    read.append(self._read_one(cid, seen, known.get(cid)))
+            finally:  # (what was read before a failure still goes out)
+                self._send(read)
             return
         if self.readers is None:
-            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read")
-        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), wants.get(cid, (False, set())))
-                for cid, seen in moved.items()]
+            self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read",
+                                              initializer=self._reader)
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid)) for cid, seen in moved.items()]
         for future in done:
-            future.result()  # (a failure: the watcher starts again, _run)
+            self._send([future.result()])  # (a failure: the watcher starts again, _run)
 
-    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
-                  want: tuple[bool, set[str]]) -> None:
-        from .event_docs import event_documents, light_documents
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> tuple[int, list[Any]]:
+        """The messages for the streams of campaign `cid`, which moved from `before` to `seen`."""
+        from .event_docs import event_documents, frame, light_documents
 
         head, stamp = seen
         with self.lock:
             if cid not in self.topics:
-                return
+                return cid, []
             self.seen[cid] = seen
+            player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
         messages: list[Any] = []
         if before is None:  # just watched: the streams compare with what they sent
             messages.append(Change(head, head))
@@ -230,22 +341,26 @@ class Hub:
             if stamp != before[1]:
                 messages.append(ACCESS)
             if head != before[0]:
-                player, langs = want
                 after = before[0] if head > before[0] else 0
-                with open_service(self.state) as service:
+                with self._reading() as service:
                     light = light_documents(service.store, cid, after, head) if player else None
-                    docs = {lang: event_documents(service, cid, after, lang, upto=head) for lang in langs}
-                messages.append(Change(after, head, light, docs))
-        if messages:
-            self._send(cid, messages)
+                    frames = {lang: [(doc["version"], frame(doc)) for doc in
+                                     event_documents(service, cid, after, lang, upto=head)] for lang in langs}
+                messages.append(Change(after, head, light, frames))
+        return cid, messages
 
-    def _send(self, cid: int, messages: list[Any]) -> None:
+    def _send(self, read: list[tuple[int, list[Any]]]) -> None:
+        read = [(cid, messages) for cid, messages in read if messages]
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if read and loop is not None and not loop.is_closed():
             try:
-                loop.call_soon_threadsafe(self._publish, cid, messages)
+                loop.call_soon_threadsafe(self._publish_all, read)
             except RuntimeError:  # the loop closed meanwhile (the server stops)
                 pass
+
+    def _publish_all(self, read: list[tuple[int, list[Any]]]) -> None:
+        for cid, messages in read:
+            self._publish(cid, messages)
 
 
 def hub_of(request: Any) -> Hub:

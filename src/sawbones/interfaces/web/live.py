@@ -10,11 +10,13 @@ of the caps) are the app's one error answer (errors.py), in the page's or the AP
 
 A page's stream sends `event: hello` (data: the campaign's version), then `event: change` (data: the new
 version) when the campaign moves — for a player's page, only when the change is one that player may see
-(audience.py) — and the page reloads its fragment. A keep-alive comment every KEEP_ALIVE seconds; the
-stream ends after `stream_seconds` (EventSource reconnects by itself), when its client leaves or is too slow
-to read, or when who it serves lost access (`still()` is checked at each change of access and before a
-player hears of a change); a stream that ends because its link lost access says `event: gone` first
-(the player's page then says the link no longer works).
+(audience.py; the hub decides it before waking the stream) — and the page reloads its fragment. Every
+message queued while the stream was busy goes out in one write. A keep-alive comment when the stream said
+nothing for KEEP_ALIVE seconds (each stream has one timer, re-armed only when it fires: waiting for a
+message costs no timer); the stream ends after `stream_seconds` (EventSource reconnects by itself), when its
+client leaves or is too slow to read, or when who it serves lost access (`still()` is checked at each change
+of access and before a player hears of a change that may end links); a stream that ends because its link
+lost access says `event: gone` first (the player's page then says the link no longer works).
 """
 
 from __future__ import annotations
@@ -29,16 +31,17 @@ from starlette.responses import Response
 
 from ...errors import SawbonesError
 from .access import may_end_links
-from .audience import player_sees
+from .audience import audience
 from .deps import open_service, web
 from .hub import ACCESS, Change, Sub, hub_of
 
 KEEP_ALIVE = 15.0
-GONE = "event: gone\ndata: \n\n"  # the link lost access: the page says so
+GONE = b"event: gone\ndata: \n\n"  # the link lost access: the page says so
+ALIVE = b": keep-alive\n\n"
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
            (b"x-accel-buffering", b"no")]
 Still = Callable[[], bool]
-OnChange = Callable[[Change], Awaitable["list[str] | None"]]
+OnChange = Callable[[Change], Awaitable["list[bytes] | None"]]
 
 
 @dataclass(slots=True)
@@ -47,7 +50,7 @@ class Opened:
     lost, it ends with `event: gone`), and who it serves still may (checked at each change of access)."""
 
     sub: Sub
-    first: list[str]
+    first: list[bytes]
     on_change: OnChange
     still: Still | None
 
@@ -118,42 +121,55 @@ async def _until_gone(receive: Any, sub: Sub) -> None:
     sub.end()
 
 
-async def _say(send: Any, chunks: list[str]) -> None:
+async def _say(send: Any, chunks: list[bytes]) -> None:
     if chunks:
-        await send({"type": "http.response.body", "body": "".join(chunks).encode(), "more_body": True})
+        await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
 
 
 async def _pump(send: Any, opened: Opened, seconds: float) -> None:
-    """`first`, then what `on_change` makes of each change, keep-alives between, until the stream ends."""
+    """`first`, then what `on_change` makes of each change (all that is queued, in one write), keep-alives
+    between, until the stream ends."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
+    end = loop.time() + seconds
     sub, still = opened.sub, opened.still
     first, opened.first = opened.first, []  # (sent once: not held for the stream's life)
     await _say(send, first)
     del first
-    while True:
-        left = deadline - loop.time()
-        if left <= 0:
-            return
-        try:
-            async with asyncio.timeout(min(left, KEEP_ALIVE)):
-                message = await sub.get()
-        except TimeoutError:
-            if loop.time() < deadline:
-                await _say(send, [": keep-alive\n\n"])
-            continue
-        if message is None:  # its client left, or was too slow to read
-            return
-        if message is ACCESS:
-            if still is not None and not await run_in_threadpool(still):
-                await _say(send, [GONE])
+    said = loop.time()  # when the stream last said something
+    when = min(said + KEEP_ALIVE, end)
+    timer = loop.call_at(when, sub.tick)
+    try:
+        while True:
+            messages = await sub.take()
+            if messages is None:  # its client left, or was too slow to read
                 return
-            continue
-        out = await opened.on_change(message)
-        if out is None:  # who it serves lost access with this change
-            await _say(send, [GONE])
-            return
-        await _say(send, out)
+            out: list[bytes] = []
+            for message in messages:
+                if message is ACCESS:
+                    if still is not None and not await run_in_threadpool(still):
+                        await _say(send, out + [GONE])
+                        return
+                    continue
+                chunks = await opened.on_change(message)
+                if chunks is None:  # who it serves lost access with this change
+                    await _say(send, out + [GONE])
+                    return
+                out += chunks
+            if out:
+                said = loop.time()
+                await _say(send, out)
+            if sub.due:  # its timer fired: the end of its time, or maybe a keep-alive
+                sub.due = False
+                if when >= end:
+                    return
+                now = loop.time()
+                if now - said >= KEEP_ALIVE * 0.99:  # silent for KEEP_ALIVE
+                    said = now
+                    await _say(send, [ALIVE])
+                when = min(said + KEEP_ALIVE, end)
+                timer = loop.call_at(when, sub.tick)
+    finally:
+        timer.cancel()
 
 
 def address_of(request: Request) -> str:
@@ -179,8 +195,7 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
 
         raise NotFound(f"no campaign named {campaign!r}", "campaign")
     cid, start = found
-    sub = hub_of(request).open(cid, token, address_of(request), player=character is not None)
-    sent = start
+    sub = hub_of(request).open(cid, token, address_of(request), character=character, sent=start)
 
     def seen_by_player(after: int, upto: int) -> list[dict[str, Any]]:
         from .event_docs import light_documents
@@ -188,19 +203,18 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
         with open_service(state) as service:
             return light_documents(service.store, cid, after, upto)
 
-    async def on_change(change: Change) -> list[str] | None:
-        nonlocal sent
-        if change.head == sent:
-            return []
+    async def on_change(change: Change) -> list[bytes] | None:
+        """The hub hands a player's page only what its player may see (hub.Sub.concerned), or, when it
+        could not decide, what the stream missed (`light` None): read and decided here."""
         if character is not None:
-            light = change.light if change.light is not None and change.after == sent else \
-                await run_in_threadpool(seen_by_player, sent, change.head)
-            if not any(player_sees(doc, character) for doc in light):
-                sent = change.head  # nothing this player may see: not even that something changed
-                return []
+            light = change.light
+            if light is None:
+                light = await run_in_threadpool(seen_by_player, change.after, change.head)
+                everyone, characters = audience(light)
+                if not everyone and character not in characters:
+                    return []  # nothing this player may see: not even that something changed
             if still is not None and may_end_links(light) and not await run_in_threadpool(still):
                 return None  # the link died with this change (its character removed, say)
-        sent = change.head
-        return [f"event: change\ndata: {change.head}\n\n"]
+        return [f"event: change\ndata: {change.head}\n\n".encode()]
 
-    return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n"], on_change, still)
+    return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n".encode()], on_change, still)

@@ -17,7 +17,6 @@ the API's schema.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
@@ -27,7 +26,7 @@ from fastapi.responses import StreamingResponse
 from ....errors import SawbonesError, UsageError
 from .. import live
 from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_access, open_service, web
-from ..event_docs import event_documents
+from ..event_docs import event_documents, frame
 
 router = APIRouter(prefix="/campaigns")
 
@@ -97,33 +96,33 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
                 return False
             return True
 
-    def said(docs: list[dict[str, Any]]) -> list[str]:
+    def said(frames: list[tuple[int, bytes]]) -> list[bytes]:
         nonlocal last
         out = []
-        for doc in docs:
-            if doc["version"] > last:
-                out.append(f"id: {doc['id']}\ndata: {json.dumps(doc, ensure_ascii=False, separators=(',', ':'))}\n\n")
-                last = doc["version"]
+        for version, message in frames:
+            if version > last:
+                out.append(message)
+                last = version
         return out
 
-    async def catch_up(head: int) -> list[str]:
-        out: list[str] = []
+    async def catch_up(head: int) -> list[bytes]:
+        out: list[bytes] = []
         while last < head:  # a client far behind catches up BATCH events at a time
             docs = await run_in_threadpool(read, last)
             if not docs:
                 break
-            out += said(docs)
+            out += said([(doc["version"], frame(doc)) for doc in docs])
         return out
 
-    async def on_change(change: Any) -> list[str]:
-        docs = change.docs.get(lang)
-        if docs is not None and change.after <= last:
-            out = said(docs)
+    async def on_change(change: Any) -> list[bytes]:
+        frames = change.frames.get(lang)  # (made once for every stream in this language)
+        if frames is not None and change.after <= last:
+            out = said(frames)
             return out + await catch_up(change.head)  # (a change longer than a batch)
         return await catch_up(change.head)
 
     try:
-        first = ["retry: 2000\n\n"] + await catch_up(await run_in_threadpool(_head, state, cid))  # subscribed first
+        first = [b"retry: 2000\n\n"] + await catch_up(await run_in_threadpool(_head, state, cid))  # subscribed first
     except BaseException:
         hub.close(sub)
         raise

@@ -1,0 +1,86 @@
+"""How the live hub delivers a change (issue 14): it decides which streams a change concerns before waking
+any (a page that was not concerned is moved on and needs no database read afterwards: test_web_live.py),
+and held streams still get their keep-alives. Reads are guarded by a watchdog (a hang fails the test),
+never timed."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from test_web_access import TestClient, player_link
+from test_web_live import _lines, _party
+from sawbones.interfaces.web import live
+from sawbones.interfaces.web.hub import ACCESS, Change, Hub
+
+
+def _doc(version: int, kind: str, character: str | None) -> dict:
+    """One action's document as the hub reads it (event_docs.light_documents: no lines)."""
+    data = {"character": character} if character else {}
+    return {"id": version, "type": kind, "action": version, "version": version,
+            "characters": {character} if character else set(), "events": [{"type": kind, "data": data}]}
+
+
+def test_a_player_stream_is_woken_only_by_what_its_player_may_see():
+    """Three streams wait on a campaign at version 10: Nia's player page, Oda's, the GM's page. Oda is hit,
+    then the GM notes the end of a combat (the GM's business), then Nia is hit: Nia's page sleeps through the
+    first two and is handed the third; Oda's gets the first only; the GM's page every one, in order."""
+
+    async def scene():
+        hub = Hub(None)
+        hub.thread = threading.current_thread()  # no watcher: the test hands the changes itself
+        nia = hub.open(1, "link-nia", "a", character="nia", sent=10)
+        oda = hub.open(1, "link-oda", "b", character="oda", sent=10)
+        gm = hub.open(1, "session", "c", sent=10)
+        waiting = {name: asyncio.create_task(sub.take()) for name, sub in (("nia", nia), ("oda", oda), ("gm", gm))}
+        await asyncio.sleep(0)
+        oda_hit = Change(10, 11, [_doc(11, "damage_taken", "oda")])
+        note = Change(11, 12, [_doc(12, "noted", None)])
+        nia_hit = Change(12, 13, [_doc(13, "damage_taken", "nia")])
+        hub._publish(1, [oda_hit])
+        hub._publish(1, [note])
+        await asyncio.sleep(0)
+        asleep = not waiting["nia"].done()
+        assert nia.sent == 12 and not nia.box  # moved on silently: nothing to read later
+        hub._publish(1, [nia_hit])
+        hub._publish(1, [ACCESS])  # a change of access still reaches every stream
+        await asyncio.sleep(0)
+        got = {name: task.result() for name, task in waiting.items()}
+        rest = {name: sub.box for name, sub in (("nia", nia), ("oda", oda), ("gm", gm))}
+        return asleep, got, rest
+
+    asleep, got, rest = asyncio.run(scene())
+    assert asleep, "Nia's page was woken for Oda's change or for the GM's note"
+    assert got["nia"] + rest["nia"] == [Change(12, 13, [_doc(13, "damage_taken", "nia")]), ACCESS]
+    assert [m.head if m is not ACCESS else m for m in got["oda"] + rest["oda"]] == [11, ACCESS]
+    assert [m.head if m is not ACCESS else m for m in got["gm"] + rest["gm"]] == [11, 12, 13, ACCESS]
+
+
+def test_an_idle_stream_gets_keep_alives_and_ends_on_time(db, monkeypatch):
+    """Nothing happens on the campaign: the stream still says it is alive (a comment: EventSource ignores
+    it, proxies see bytes), then ends by itself after `stream_seconds` (EventSource reconnects)."""
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+
+    monkeypatch.setattr(live, "KEEP_ALIVE", 0.05)
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=0.5)
+    with TestClient(app) as gm, TestClient(app) as player:
+        secret = _party(gm, "Nia")
+        link = player_link(gm, secret, "Nia")["url"]
+        with player.stream("GET", link + "/events") as stream:
+            seen = _lines(stream, lambda line: False)  # up to its end: the server ends it
+        assert seen[:2] == ["retry: 2000", "event: hello"] and ": keep-alive" in seen, seen
+        assert "event: change" not in seen
+        assert app.state.live_hub.tokens == {}  # its place is given back
+
+
+def test_who_hears_of_a_change_of_several_actions():
+    """A change may hold several actions: its audience is theirs together; one that alters every page
+    (the clock) makes it everyone's, the GM's notes add no one."""
+    from sawbones.interfaces.web.audience import audience
+
+    oda_hit, note = _doc(11, "damage_taken", "oda"), _doc(12, "noted", "nia")
+    clock = _doc(13, "clock_advanced", None)
+    assert audience([oda_hit, note]) == (False, {"oda"})
+    assert audience([oda_hit, note, clock])[0] is True
+    assert audience([note]) == (False, set())

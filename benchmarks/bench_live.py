@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import PARTY, call, free_port, setup_campaign, start_server  # noqa: E402
+from bench_web import PARTY, _with_children, call, cpu_seconds, free_port, setup_campaign, start_server  # noqa: E402
 
 os.environ.setdefault("SAWBONES_STREAMS_PER_ADDRESS", "100000")  # every stream comes from 127.0.0.1 here
 os.environ.setdefault("SAWBONES_STREAMS_PER_TOKEN", "100000")  # few campaigns: many streams per player link
@@ -99,30 +99,6 @@ async def _holder(port: int, plan: list[tuple[str, str]], seconds: float) -> Non
 
 
 # ------------------------------------------------------------------ the driver
-
-
-def _with_children(root: int) -> list[int]:
-    pids = [root]
-    try:
-        pids += [int(p) for p in Path(f"/proc/{root}/task/{root}/children").read_text().split()]
-    except OSError:
-        pass
-    return pids
-
-
-def cpu_seconds(root: int | None) -> float:
-    """CPU time (user + system) a process and its children (the server's workers) have used so far."""
-    if root is None:
-        return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in _with_children(root):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / ticks
 
 
 def rss_kb(root: int) -> int:

@@ -11,13 +11,13 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable
 
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from . import errors, guard, security
 from .actions import ACTIONS, Action
-from .deps import GmAccess, WebState, api_lang, gm_access, open_service
+from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
@@ -53,13 +53,13 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
         with gm.open() as service:
             return act.run(service, gm.campaign, body, lang)
 
-    if act.body is None:
-        async def endpoint(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
-            return await run_in_threadpool(run, gm, None, lang)
+    if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
+        async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
+            return await run_in_threadpool(run, gm, None, lang_of(request, lang))
     else:
-        async def endpoint(body: act.body, gm: GmAccess = Depends(gm_access),  # type: ignore[name-defined]
-                           lang: str = Depends(api_lang)):
-            return await run_in_threadpool(run, gm, body, lang)
+        async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
+                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
+            return await run_in_threadpool(run, gm, body, lang_of(request, lang))
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 

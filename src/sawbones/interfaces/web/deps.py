@@ -122,9 +122,15 @@ def accept_language(header: str | None) -> str | None:
     return best[2] if best else None
 
 
-async def api_lang(request: Request,
-             lang: str | None = Query(None, pattern="^(en|fr)$", description="Language of rule text (default: Accept-Language, else en).")) -> str:
+LangQuery = Query(None, pattern="^(en|fr)$", description="Language of rule text (default: Accept-Language, else en).")
+
+
+def lang_of(request: Request, lang: str | None) -> str:
     return lang or accept_language(request.headers.get("accept-language")) or "en"
+
+
+async def api_lang(request: Request, lang: str | None = LangQuery) -> str:
+    return lang_of(request, lang)
 
 
 CampaignName = Path(..., description="The campaign's name.", min_length=1, max_length=120)
@@ -223,7 +229,9 @@ async def client_request(request: Request, key: str | None, if_match: str | None
         if not text.isdigit():
             raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
         expected_version = int(text)
-    body = await request.body() if check_key(key) is not None else b""
+    if check_key(key) is None:  # (the digest tells a retry from another request: only with a key)
+        return Intent(None, "", expected_version)
+    body = await request.body()
     try:
         what: Any = json.loads(body) if body else None
     except ValueError:

@@ -84,3 +84,43 @@ def test_who_hears_of_a_change_of_several_actions():
     assert audience([oda_hit, note]) == (False, {"oda"})
     assert audience([oda_hit, note, clock])[0] is True
     assert audience([note]) == (False, set())
+
+
+def test_one_timer_tells_each_stream_when_it_is_due_never_before(monkeypatch):
+    """Every stream's keep-alive and end wait on the event loop's one timer (live.Ticks): each is told at or
+    after its time, in order, a stream disarmed is never told, and one timer is set at a time."""
+    import asyncio
+
+    from sawbones.interfaces.web.hub import Sub
+
+    monkeypatch.setattr(live, "KEEP_ALIVE", 0.3)
+
+    async def run() -> list[tuple[str, float, float]]:
+        loop = asyncio.get_running_loop()
+        clock = live.Ticks(loop)
+        told: list[tuple[str, float, float]] = []
+        start = loop.time()
+
+        class Told(Sub):
+            __slots__ = ("due_at",)
+
+            def tick(self) -> None:
+                told.append((self.token, self.due_at, loop.time()))
+
+        subs = {}
+        for name, after in (("late", 0.12), ("early", 0.03), ("gone", 0.05), ("same", 0.031)):
+            sub = subs[name] = Told(1, name, "-")
+            sub.due_at = start + after
+            subs[name + "_slot"] = clock.arm(sub, start + after)
+        clock.disarm(subs["gone"], subs["gone_slot"])
+        timers = {id(clock.timer)}
+        while clock.buckets:
+            await asyncio.sleep(0.01)
+            if clock.timer is not None:
+                timers.add(id(clock.timer))
+        assert not clock.buckets and clock.timer is None
+        return told
+
+    told = asyncio.run(run())
+    assert [name for name, _, _ in told][-1] == "late" and {n for n, _, _ in told} == {"early", "same", "late"}
+    assert all(at >= due for _, due, at in told), told  # never early

@@ -12,8 +12,8 @@ A page's stream sends `event: hello` (data: the campaign's version), then `event
 version) when the campaign moves — for a player's page, only when the change is one that player may see
 (audience.py; the hub decides it before waking the stream) — and the page reloads its fragment. Every
 message queued while the stream was busy goes out in one write. A keep-alive comment when the stream said
-nothing for KEEP_ALIVE seconds (each stream has one timer, re-armed only when it fires: waiting for a
-message costs no timer); the stream ends after `stream_seconds` (EventSource reconnects by itself), when its
+nothing for KEEP_ALIVE seconds (one timer per event loop for every stream, `Ticks`: a stream waits in the
+bucket of its next keep-alive or end, moved only when it fires; waiting for a message costs no timer); the stream ends after `stream_seconds` (EventSource reconnects by itself), when its
 client leaves or is too slow to read, or when who it serves lost access (`still()` is checked at each change
 of access and before a player hears of a change that may end links); a stream that ends because its link
 lost access says `event: gone` first (the player's page then says the link no longer works).
@@ -22,6 +22,7 @@ lost access says `event: gone` first (the player's page then says the link no lo
 from __future__ import annotations
 
 import asyncio
+import weakref
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
@@ -36,6 +37,7 @@ from .deps import open_service, web
 from .hub import ACCESS, Change, Sub, hub_of
 
 KEEP_ALIVE = 15.0
+SLICES = 15  # a stream's keep-alive and end are due in buckets of KEEP_ALIVE / SLICES seconds (Ticks)
 GONE = b"event: gone\ndata: \n\n"  # the link lost access: the page says so
 ALIVE = b": keep-alive\n\n"
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
@@ -126,6 +128,60 @@ async def _say(send: Any, chunks: list[bytes]) -> None:
         await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
 
 
+class Ticks:
+    """The event loop's one timer for every stream's next keep-alive or end: a stream waits in the bucket of
+    the time it is due (buckets of KEEP_ALIVE / SLICES seconds; it is told at or after that time), and the
+    timer fires the earliest bucket. A timer per stream weighed about 600 bytes; a place in a bucket, a few
+    dozen."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop, self.step = loop, KEEP_ALIVE / SLICES
+        self.buckets: dict[int, set[Sub]] = {}
+        self.timer: asyncio.TimerHandle | None = None
+        self.first: int | None = None  # the bucket the timer is set for
+
+    def arm(self, sub: Sub, when: float) -> int:
+        """`sub.tick()` at `when` (loop time) or just after; returns its bucket (for `disarm`)."""
+        key = -int(-when // self.step)  # (rounded up: never early)
+        self.buckets.setdefault(key, set()).add(sub)
+        if self.first is None or key < self.first:
+            self._set(key)
+        return key
+
+    def disarm(self, sub: Sub, key: int) -> None:
+        bucket = self.buckets.get(key)
+        if bucket is not None:
+            bucket.discard(sub)
+            if not bucket:
+                del self.buckets[key]
+
+    def _set(self, key: int) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.first, self.timer = key, self.loop.call_at(key * self.step, self._fire)
+
+    def _fire(self) -> None:
+        self.first = self.timer = None
+        now = self.loop.time()
+        for key in sorted(k for k in self.buckets if k * self.step <= now):
+            for sub in self.buckets.pop(key):
+                sub.tick()
+        if self.buckets:
+            self._set(min(self.buckets))
+
+
+_TICKS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Ticks]" = weakref.WeakKeyDictionary()
+
+
+def ticks() -> Ticks:
+    """This event loop's Ticks (one per worker process; tests run several loops)."""
+    loop = asyncio.get_running_loop()
+    found = _TICKS.get(loop)
+    if found is None:
+        found = _TICKS[loop] = Ticks(loop)
+    return found
+
+
 async def _pump(send: Any, opened: Opened, seconds: float) -> None:
     """`first`, then what `on_change` makes of each change (all that is queued, in one write), keep-alives
     between, until the stream ends."""
@@ -136,8 +192,9 @@ async def _pump(send: Any, opened: Opened, seconds: float) -> None:
     await _say(send, first)
     del first
     said = loop.time()  # when the stream last said something
+    clock = ticks()
     when = min(said + KEEP_ALIVE, end)
-    timer = loop.call_at(when, sub.tick)
+    slot = clock.arm(sub, when)
     try:
         while True:
             messages = await sub.take()
@@ -167,9 +224,9 @@ async def _pump(send: Any, opened: Opened, seconds: float) -> None:
                     said = now
                     await _say(send, [ALIVE])
                 when = min(said + KEEP_ALIVE, end)
-                timer = loop.call_at(when, sub.tick)
+                slot = clock.arm(sub, when)
     finally:
-        timer.cancel()
+        clock.disarm(sub, slot)
 
 
 def address_of(request: Request) -> str:

@@ -253,25 +253,34 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
         raise NotFound(f"no campaign named {campaign!r}", "campaign")
     cid, start = found
     sub = hub_of(request).open(cid, token, address_of(request), character=character, sent=start)
+    return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n".encode()],
+                  PageChanges(state, cid, character, still), still)
 
-    def seen_by_player(after: int, upto: int) -> list[dict[str, Any]]:
+
+class PageChanges:
+    """What a page's stream makes of a change (`Opened.on_change`): the hub hands a player's page only what
+    its player may see (hub.Sub.concerned), or, when it could not decide, what the stream missed (`light`
+    None), read and decided here. (A small object rather than closures: thousands are held at once.)"""
+
+    __slots__ = ("state", "cid", "character", "still")
+
+    def __init__(self, state: Any, cid: int, character: str | None, still: Still | None) -> None:
+        self.state, self.cid, self.character, self.still = state, cid, character, still
+
+    def _seen_by_player(self, after: int, upto: int) -> list[dict[str, Any]]:
         from .event_docs import light_documents
 
-        with open_service(state) as service:
-            return light_documents(service.store, cid, after, upto)
+        with open_service(self.state) as service:
+            return light_documents(service.store, self.cid, after, upto)
 
-    async def on_change(change: Change) -> list[bytes] | None:
-        """The hub hands a player's page only what its player may see (hub.Sub.concerned), or, when it
-        could not decide, what the stream missed (`light` None): read and decided here."""
-        if character is not None:
+    async def __call__(self, change: Change) -> list[bytes] | None:
+        if self.character is not None:
             light = change.light
             if light is None:
-                light = await run_in_threadpool(seen_by_player, change.after, change.head)
+                light = await run_in_threadpool(self._seen_by_player, change.after, change.head)
                 everyone, characters = audience(light)
-                if not everyone and character not in characters:
+                if not everyone and self.character not in characters:
                     return []  # nothing this player may see: not even that something changed
-            if still is not None and may_end_links(light) and not await run_in_threadpool(still):
+            if self.still is not None and may_end_links(light) and not await run_in_threadpool(self.still):
                 return None  # the link died with this change (its character removed, say)
         return [f"event: change\ndata: {change.head}\n\n".encode()]
-
-    return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n".encode()], on_change, still)

@@ -68,17 +68,29 @@ def player_sheet(request: Request, token: str, since: str | None = Query(None, m
 @live.opener("/p/{token}/events")
 async def player_events(request: Request, token: str) -> live.Opened:
     """The page's stream (live.py, served before the app's routes): changes its player may see."""
-    state = web(request)
-
-    def target() -> tuple[str, str] | None:
-        with open_service(state) as service:
-            return access.player_target(service, token)
-
-    found = await run_in_threadpool(target)
+    link = PlayerLink(web(request), token)
+    found = await run_in_threadpool(link.target)
     if found is None:
         raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
-    return await live.page_stream(request, found[0], still=lambda: target() == found, token=token,
-                                  character=found[1])
+    link.found = found
+    return await live.page_stream(request, found[0], still=link.still, token=token, character=found[1])
+
+
+class PlayerLink:
+    """A player link's stream: what it opens (campaign, character) and whether it still opens the same (a
+    small object rather than closures: thousands of streams are held at once)."""
+
+    __slots__ = ("state", "token", "found")
+
+    def __init__(self, state: Any, token: str) -> None:
+        self.state, self.token, self.found = state, token, None
+
+    def target(self) -> tuple[str, str] | None:
+        with open_service(self.state) as service:
+            return access.player_target(service, self.token)
+
+    def still(self) -> bool:
+        return self.target() == self.found
 
 
 @router.post("/p/{token}/answer")

@@ -357,3 +357,37 @@ def test_threads_acting_on_other_campaigns_do_not_wait_for_a_turn_held(tmp_path,
     finally:
         release.set()
         holder.join()
+
+
+def test_without_campaign_locks_writers_of_several_campaigns_still_all_write(tmp_path, monkeypatch):
+    """Where the per-campaign lock cannot be had (not Linux, a read-only lock file), a turn holds the whole
+    database: threads acting on different campaigns at once, and writes outside any action (a secret made,
+    an option...), then take turns; none waits on another until its bound."""
+    import fcntl
+
+    monkeypatch.delattr(fcntl, "F_OFD_SETLK")
+    monkeypatch.setenv("SAWBONES_LOCK_WAIT", "5")
+    db = str(tmp_path / "c.db")
+    names = [f"C{n}" for n in range(6)]
+    for name in names:
+        Service(open_store(db)).create_campaign(name, "dnd5e", 1)
+    barrier = threading.Barrier(len(names))
+    refused: list[Exception] = []
+
+    def gm(name: str) -> None:
+        service = Service(open_store(db), retries=0)
+        barrier.wait()
+        for n in range(5):
+            try:
+                service.act(name, note(name, n))
+                service.store.set_meta(f"seen:{name}", str(n))  # a write that takes no campaign's turn
+            except StoreError as exc:
+                refused.append(exc)
+
+    threads = [threading.Thread(target=gm, args=(name,)) for name in names]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(120)
+    assert refused == []
+    assert all(len(Service.open(db).log(name)) >= 5 for name in names)

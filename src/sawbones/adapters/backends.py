@@ -75,7 +75,7 @@ class SqliteEventStore(SqlEventStore):
             if not outermost:
                 yield
                 return
-            with locks.campaign_lock(self.path, campaign_id, deadline):
+            with locks.campaign_lock(self.path, self.db.real_path, campaign_id, deadline):
                 yield
 
     def _new_campaign_id(self, conn: Conn) -> int:

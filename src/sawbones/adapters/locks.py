@@ -318,16 +318,18 @@ CAMPAIGN_BYTES = 1 << 40  # campaign N's turn: the byte at CAMPAIGN_BYTES + N (f
 
 
 @contextmanager
-def campaign_lock(path: str, campaign_id: int, deadline: float) -> Iterator[None]:
+def campaign_lock(path: str, key: str, campaign_id: int, deadline: float) -> Iterator[None]:
     """Hold this campaign's byte of `<path>-writer.lock` (an open-file-description lock, taken on a file opened
     for this turn: threads of one process exclude each other too, and closing it lets go). Busy when the
-    deadline passes. Without such locks, or with a read-only lock file: the whole file (`file_lock`)."""
+    deadline passes. Without such locks, or with a read-only lock file: the whole database, as a write takes it
+    (`database_lock` on `key`: this process's threads in turn first, so that a thread holding the file never
+    waits on one that waits for the file)."""
     try:
         import fcntl
 
         setlk, setlkw = fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW
-    except (ImportError, AttributeError):  # pragma: no cover (not Linux)
-        with file_lock(path, deadline):
+    except (ImportError, AttributeError):  # (not Linux)
+        with database_lock(path, key, deadline):
             yield
         return
     if path in ("", ":memory:"):
@@ -338,9 +340,9 @@ def campaign_lock(path: str, campaign_id: int, deadline: float) -> Iterator[None
     try:
         fcntl.fcntl(fd, setlk, lock)
     except OSError as exc:
-        if exc.errno == errno.EBADF:  # a read-only lock file: no write lock on it, the whole file instead
+        if exc.errno == errno.EBADF:  # a read-only lock file: no write lock on it, the whole database instead
             os.close(fd)
-            with file_lock(path, deadline):
+            with database_lock(path, key, deadline):
                 yield
             return
         if exc.errno not in (errno.EAGAIN, errno.EACCES):

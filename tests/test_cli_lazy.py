@@ -23,7 +23,8 @@ def test_the_map_names_every_command_of_every_module():
 
 
 def test_a_command_imports_only_its_own_module(tmp_path):
-    """`status` loads the campaign commands, not the odds, the web server or the wounds."""
+    """`status` of a campaign with no character loads the campaign commands, not the odds, the web server or
+    the wounds (a character's document loads its sections: tests/test_documents_whole.py)."""
     db = str(tmp_path / "c.db")
     assert main(["--db", db, "campaign", "create", "Tale"]) == 0
     code = ("import sys\nfrom sawbones.interfaces.cli import main\n"

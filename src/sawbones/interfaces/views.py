@@ -152,9 +152,25 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
 CHARACTER_SECTIONS: list[Any] = []
 # ... and their lines in the status view: fn(character_doc, lang, console)
 STATUS_RENDERERS: list[Any] = []
+# ... when imported: these modules (of interfaces.cli), loaded before any document or status is made, whichever
+# command or route makes it. A command imports only its own module, a web worker what its routes needed so
+# far: a document must not depend on that.
+SECTION_MODULES = ("wounds", "afflictions")
+_SECTIONS_LOADED: list[bool] = []
+
+
+def load_sections() -> None:
+    """Every rule module's document parts and status lines registered (once per process)."""
+    if not _SECTIONS_LOADED:
+        from importlib import import_module
+
+        for name in SECTION_MODULES:
+            import_module(f"{__package__}.cli.{name}")
+        _SECTIONS_LOADED.append(True)
 
 
 def character_doc(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    load_sections()
     doc = _base_character_doc(character, state, rules, lang)
     for section in CHARACTER_SECTIONS:
         doc.update(section(character, state, rules, lang))
@@ -224,6 +240,7 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
     """The party, in plain words that survive a pipe: HP, dying/stable/dead, conditions, injuries, timers."""
     from rich.markup import escape
 
+    load_sections()
     say = lambda key, **kw: V.say(key, lang, **kw)  # noqa: E731
     con.print(f"[bold]{escape(doc['campaign'])}[/] · {describe(doc['clock'], lang)}")
     if not doc["characters"]:

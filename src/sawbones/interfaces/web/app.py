@@ -16,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from . import errors, guard, security
+from .action_route import ActionRoute
 from .actions import ACTIONS, Action
 from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service
 from .models import ErrorResponse
@@ -66,13 +67,16 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
 
 def add_action_routes(app: FastAPI) -> None:
     """The GM actions, on the app's own router and first in it: a request is matched against them one pattern
-    each, before the included routers (whose matching walks every route they hold, twice per request)."""
+    each, before the included routers (whose matching walks every route they hold, twice per request); a
+    regular request takes the short way through them (action_route.py)."""
     for act in ACTIONS.values():
         if act.api:
-            app.add_api_route(f"/api/campaigns/{{campaign}}{act.path or '/' + act.name}", _action_endpoint(act),
-                              methods=["POST"], response_model=act.response, status_code=act.status_code,
-                              summary=act.summary, description=act.description or act.summary,
-                              tags=list(act.tags), operation_id=f"act_{act.name}", responses=ERRORS)
+            app.router.add_api_route(f"/api/campaigns/{{campaign}}{act.path or '/' + act.name}",
+                                     _action_endpoint(act), methods=["POST"], response_model=act.response,
+                                     status_code=act.status_code, summary=act.summary,
+                                     description=act.description or act.summary, tags=list(act.tags),
+                                     operation_id=f"act_{act.name}", responses=ERRORS,
+                                     route_class_override=ActionRoute)
 
 
 def api_router(areas: list[Any]) -> APIRouter:

@@ -74,7 +74,7 @@ STEPS = [
 
 
 def _play(db: str, monkeypatch: pytest.MonkeyPatch, short_way: bool) -> list[tuple]:
-    taken = []  # the short way's answer for each request: solved (regular) or None (FastAPI's way)
+    taken = []  # for each request that reaches the route: whether the short way answered it
     real = ActionRoute.solve_regular
 
     async def solve(self, request):
@@ -118,7 +118,7 @@ def test_every_action_answers_the_same_the_short_way_and_fastapis(tmp_path, monk
     assert codes["not JSON"] == 422 and codes["a campaign name too long"] == 404
 
 
-def test_a_retry_the_short_way_gets_the_first_answer_and_changes_nothing(tmp_path, monkeypatch):
+def test_a_retry_the_short_way_gets_the_first_answer_back(tmp_path, monkeypatch):
     answers = {what: (status, doc) for what, status, doc, *_ in _play(str(tmp_path / "c.db"), monkeypatch, True)}
     assert answers["the same retried"] == answers["damage with a key"]
     assert answers["damage, in French"][1] != answers["damage"][1]  # the rule text in the asked language

@@ -37,7 +37,10 @@ from .deps import WebState, open_service
 
 log = logging.getLogger("sawbones.web")
 QUEUE = 64
-READERS = 4  # campaigns read at once by the watcher when several moved
+# campaigns read at once by the watcher when several moved (PostgreSQL). Two, not four: with 5,100 streams
+# held, four readers' Python contended with the GM's actions in the same worker (docs/benchmarks.md,
+# "Two readers"): the GM's p99 fell by a fifth with two, delivery no slower.
+READERS = 2
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
 ACCESS = "access"  # the message: who may watch the campaign changed

@@ -248,14 +248,26 @@ class Database:
         pool.checkin(conn, True)
 
     def _begin(self, pool: _Pool, begin: str) -> Conn:
-        """A connection in a new transaction. PostgreSQL: a pooled connection the server closed meanwhile (a
-        restart, an idle timeout) fails at BEGIN, before anything was done: the transaction starts again, once,
-        on a new connection, the pool's other idle ones closed with it."""
+        """A connection in a new transaction (see `_first`)."""
+        return self._first(pool, lambda conn: conn.raw.execute(begin))[0]
+
+    def read(self, sql: str, params: Any = ()) -> list[Any]:
+        """The rows of one read statement, outside any transaction: a statement is its own snapshot, so it
+        needs no BEGIN and COMMIT around it (on PostgreSQL one round trip instead of three). Reads of several
+        statements that must agree take `transaction()`."""
+        conn, rows = self._first(self._pool, lambda conn: conn.execute(sql, params).fetchall())
+        self._pool.checkin(conn, True)
+        return rows
+
+    def _first(self, pool: _Pool, statement: Callable[[Conn], Any]) -> tuple[Conn, Any]:
+        """A pooled connection and what its first statement gave (the caller checks the connection in).
+        PostgreSQL: a pooled connection the server closed meanwhile (a restart, an idle timeout) fails at its
+        first statement, before anything was done: the statement runs again, once, on a new connection, the
+        pool's other idle ones closed with it."""
         for retry in (False, True):
             conn = pool.checkout()
             try:
-                conn.raw.execute(begin)
-                return conn
+                return conn, statement(conn)
             except BaseException:
                 healthy = self._rollback(conn)
                 pool.checkin(conn, healthy)

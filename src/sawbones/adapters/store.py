@@ -117,6 +117,7 @@ class EventStore(ABC):
 # ---------------------------------------------------------------- the SQL implementation
 
 _EVENT_COLUMNS = "version, action, type, data, schema_version, content_version, created_at, checksum"
+_HEAD = "SELECT MAX(version) FROM events WHERE campaign_id = ?"
 _INSERT_EVENT = ("INSERT INTO events (campaign_id, version, action, type, data, schema_version, content_version, "
                  "created_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -135,8 +136,18 @@ class SqlEventStore(EventStore):
     # -------------------------------------------------------- transactions
     @contextmanager
     def _read(self) -> Iterator[Conn]:
+        """A read of several statements that must agree (one transaction); one statement: `_rows`, `_value`."""
         with self.db.transaction() as conn:
             yield conn
+
+    def _rows(self, sql: str, params: Any = ()) -> list[Any]:
+        """The rows of one read statement (its own snapshot: no transaction around it, Database.read)."""
+        return self.db.read(sql, params)
+
+    def _value(self, sql: str, params: Any = ()) -> Any:
+        """The first column of the first row of one read statement, or None."""
+        rows = self._rows(sql, params)
+        return rows[0][0] if rows else None
 
     @contextmanager
     def _write(self, wait: bool = True) -> Iterator[Conn | None]:
@@ -177,8 +188,7 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def campaign_id(self, name: str) -> int:
-        with self._read() as conn:
-            cid = conn.value("SELECT id FROM campaigns WHERE name = ?", (name,))
+        cid = self._value("SELECT id FROM campaigns WHERE name = ?", (name,))
         if cid is None:
             known = ", ".join(self.campaign_names()) or "none yet"
             raise NotFound(f"no campaign named {name!r} (campaigns: {known})")
@@ -186,8 +196,7 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def campaign_names(self) -> list[str]:
-        with self._read() as conn:
-            return [r[0] for r in conn.execute("SELECT name FROM campaigns ORDER BY id").fetchall()]
+        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id")]
 
     @_guarded
     def delete_campaign(self, name: str) -> None:
@@ -218,8 +227,7 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def get_meta(self, key: str) -> str | None:
-        with self._read() as conn:
-            return conn.value("SELECT value FROM meta WHERE key = ?", (key,))
+        return self._value("SELECT value FROM meta WHERE key = ?", (key,))
 
     @_guarded
     def set_meta(self, key: str, value: str) -> None:
@@ -269,12 +277,11 @@ class SqlEventStore(EventStore):
 
     @staticmethod
     def _head(conn: Conn, cid: int) -> int:
-        return int(conn.value("SELECT MAX(version) FROM events WHERE campaign_id = ?", (cid,)) or 0)
+        return int(conn.value(_HEAD, (cid,)) or 0)
 
     @_guarded
     def head(self, campaign_id: int) -> int:
-        with self._read() as conn:
-            return self._head(conn, campaign_id)
+        return int(self._value(_HEAD, (campaign_id,)) or 0)
 
     @_guarded
     def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
@@ -283,27 +290,24 @@ class SqlEventStore(EventStore):
         params: tuple[Any, ...] = (campaign_id, after)
         if upto is not None:
             sql, params = sql + " AND version <= ?", params + (upto,)
-        with self._read() as conn:
-            try:
-                rows = conn.execute(sql + " ORDER BY version", params).fetchall()
-            except db_errors() as exc:
-                if "decode" not in _message(exc).lower():
-                    raise
-                rows = None
-            if rows is None:  # SQLite text that is not UTF-8: find the event
-                self._undecodable(conn, campaign_id, after)
+        try:
+            rows = self._rows(sql + " ORDER BY version", params)
+        except db_errors() as exc:
+            if "decode" not in _message(exc).lower():
+                raise
+            self._undecodable(campaign_id, after)  # SQLite text that is not UTF-8: find the event
+            raise
         return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
 
     def _name(self, campaign_id: int) -> str:
-        with self._read() as conn:
-            name = conn.value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
+        name = self._value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
         return str(name) if name is not None else f"#{campaign_id}"
 
-    def _undecodable(self, conn: Conn, campaign_id: int, after: int) -> None:
+    def _undecodable(self, campaign_id: int, after: int) -> None:
         """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
-        rows = conn.execute(
+        rows = self._rows(
             "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "
-            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after)).fetchall()
+            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
         for version, *texts in rows:
             try:
                 for text in texts:
@@ -320,18 +324,16 @@ class SqlEventStore(EventStore):
         params: tuple[Any, ...] = (campaign_id, UNDO, after)
         if upto is not None:
             sql, params = sql + " AND version <= ?", params + (upto,)
-        with self._read() as conn:
-            rows = conn.execute(sql + " ORDER BY version", params).fetchall()
+        rows = self._rows(sql + " ORDER BY version", params)
         return undo_pairs(rows, lambda: self._name(campaign_id), self.where)
 
     @_guarded
     def actions(self, campaign_id: int, upto: int | None = None) -> list[tuple[int, str]]:
         limit = "" if upto is None else " AND version <= ?"
         params: tuple[Any, ...] = (campaign_id,) + (() if upto is None else (upto,)) + (campaign_id,)
-        with self._read() as conn:
-            rows = conn.execute("SELECT e.action, e.type FROM events e JOIN (SELECT action, MIN(version) AS v "
-                                f"FROM events WHERE campaign_id = ?{limit} GROUP BY action) f ON e.version = f.v "
-                                "WHERE e.campaign_id = ? ORDER BY e.action", params).fetchall()
+        rows = self._rows("SELECT e.action, e.type FROM events e JOIN (SELECT action, MIN(version) AS v "
+                          f"FROM events WHERE campaign_id = ?{limit} GROUP BY action) f ON e.version = f.v "
+                          "WHERE e.campaign_id = ? ORDER BY e.action", params)
         return [(int(a), str(ty)) for a, ty in rows]
 
     @_guarded
@@ -373,17 +375,14 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:
-        with self._read() as conn:
-            rows = conn.execute("SELECT version, action, code_version, content_version, created_at FROM snapshots "
-                                "WHERE campaign_id = ? AND code_version = ? ORDER BY version DESC",
-                                (campaign_id, code_version)).fetchall()
+        rows = self._rows("SELECT version, action, code_version, content_version, created_at FROM snapshots "
+                          "WHERE campaign_id = ? AND code_version = ? ORDER BY version DESC", (campaign_id, code_version))
         return [SnapshotInfo(*row) for row in rows]
 
     @_guarded
     def snapshot_state(self, campaign_id: int, version: int, code_version: str) -> str | None:
-        with self._read() as conn:
-            return conn.value("SELECT state FROM snapshots WHERE campaign_id = ? AND version = ? AND code_version = ?",
-                              (campaign_id, version, code_version))
+        return self._value("SELECT state FROM snapshots WHERE campaign_id = ? AND version = ? AND code_version = ?",
+                           (campaign_id, version, code_version))
 
     # -------------------------------------------------------- maintenance
     def _damaged_events(self) -> list[str]:
@@ -393,8 +392,7 @@ class SqlEventStore(EventStore):
     def damaged_campaigns(self) -> dict[int, str]:
         """{campaign id: the line that names its first damaged event}."""
         problems = {}
-        with self._read() as conn:
-            ids = [r[0] for r in conn.execute("SELECT id FROM campaigns ORDER BY id").fetchall()]
+        ids = [r[0] for r in self._rows("SELECT id FROM campaigns ORDER BY id")]
         for cid in ids:
             try:
                 self.events(cid, upcast=False)

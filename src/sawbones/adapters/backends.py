@@ -141,10 +141,10 @@ class PostgresEventStore(SqlEventStore):
                 yield
                 return
             try:
-                with self.db.transaction(held=True) as conn:  # held while the action reads and appends
-                    left_ms = max(1, int((deadline - time.monotonic()) * 1000))
-                    conn.execute(f"SET LOCAL lock_timeout = {left_ms}")
-                    conn.execute("SELECT pg_advisory_xact_lock(?, ?)", (_PG_TURN_SPACE, campaign_id))
+                left_ms = max(1, int((deadline - time.monotonic()) * 1000))
+                lock = (f"SET LOCAL lock_timeout = {left_ms}; "  # (one round trip with the BEGIN: ints written in)
+                        f"SELECT pg_advisory_xact_lock({int(_PG_TURN_SPACE)}, {int(campaign_id)})")
+                with self.db.transaction(held=True, then=lock):  # held while the action reads and appends
                     yield
             except db_errors() as exc:
                 if "lock timeout" in _message(exc).lower():

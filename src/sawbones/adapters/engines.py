@@ -235,10 +235,12 @@ class Database:
 
     # -------------------------------------------------------- transactions
     @contextmanager
-    def transaction(self, write: bool = False, held: bool = False) -> Iterator[Conn]:
-        """BEGIN (SQLite writes: BEGIN IMMEDIATE) ... COMMIT; ROLLBACK on any error."""
+    def transaction(self, write: bool = False, held: bool = False, then: str = "") -> Iterator[Conn]:
+        """BEGIN (SQLite writes: BEGIN IMMEDIATE) ... COMMIT; ROLLBACK on any error. `then` (PostgreSQL):
+        statements sent with the BEGIN, in the same round trip (no parameters: their values are written in)."""
         pool = self._held if held else self._pool
-        conn = self._begin(pool, "BEGIN IMMEDIATE" if write and self.backend == "sqlite" else "BEGIN")
+        begin = "BEGIN IMMEDIATE" if write and self.backend == "sqlite" else "BEGIN"
+        conn = self._begin(pool, f"{begin}; {then}" if then else begin)
         try:
             yield conn
             conn.raw.execute("COMMIT")

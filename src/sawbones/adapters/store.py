@@ -18,7 +18,7 @@ import json
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, NoReturn, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
 from . import integrity
@@ -295,15 +295,15 @@ class SqlEventStore(EventStore):
         except db_errors() as exc:
             if "decode" not in _message(exc).lower():
                 raise
-            self._undecodable(campaign_id, after)  # SQLite text that is not UTF-8: find the event
-            raise
+            self._undecodable(campaign_id, after)  # SQLite text that is not UTF-8: Damaged, naming the event
+            raise  # (not reached: _undecodable always raises)
         return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
 
     def _name(self, campaign_id: int) -> str:
         name = self._value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
         return str(name) if name is not None else f"#{campaign_id}"
 
-    def _undecodable(self, campaign_id: int, after: int) -> None:
+    def _undecodable(self, campaign_id: int, after: int) -> NoReturn:
         """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
         rows = self._rows(
             "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "

@@ -32,6 +32,7 @@ from .store import EventStore, SqlEventStore
 
 class SqliteEventStore(SqlEventStore):
     backend = "sqlite"
+    local = True
 
     def __init__(self, path: str) -> None:
         self.path = path

@@ -17,6 +17,9 @@ Both are re-entrant in one thread: an action that holds its turn may append, and
 without waiting for itself. A wait that reaches its deadline raises `Busy`, one line that says
 what was busy and that nothing was written. The bound is `lock_wait()` seconds: $SAWBONES_LOCK_WAIT,
 else LOCK_WAIT.
+
+Inside `waiting_briefly()` a lock that another writer holds is waited for at most BRIEF seconds, then
+`WouldWait` (the web app's event loop runs a GM action itself only while no lock holds it up, web/deps.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import threading
 import time
 from collections import deque
 from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 from ..errors import StoreError
@@ -39,6 +43,40 @@ class Busy(StoreError):
     """The writer's turn did not come before the deadline: nothing was written."""
 
     code = "busy"
+
+
+class WouldWait(Busy):
+    """(inside `waiting_briefly`) A lock stayed taken past the brief wait: given up before anything was written."""
+
+
+BRIEF = 0.005  # seconds: the longest wait for a lock inside `waiting_briefly` (about what one write holds it)
+_BRIEF: ContextVar[float | None] = ContextVar("sawbones_brief_waits", default=None)
+
+
+@contextmanager
+def waiting_briefly(seconds: float = BRIEF) -> Iterator[None]:
+    """Within: a lock that another writer holds is waited for at most `seconds`, then `WouldWait` instead of
+    a longer wait (which would stop the web app's event loop). The work can be run again where it may wait:
+    nothing was written."""
+    token = _BRIEF.set(seconds)
+    try:
+        yield
+    finally:
+        _BRIEF.reset(token)
+
+
+def _bound(deadline: float) -> tuple[float, bool]:
+    """(the deadline of this wait, whether it is a brief one: `waiting_briefly`)"""
+    brief = _BRIEF.get()
+    if brief is None:
+        return deadline, False
+    return min(deadline, time.monotonic() + brief), True
+
+
+def _gave_up(brief: bool, where: str) -> Busy:
+    if brief:
+        return WouldWait(f"another writer held the lock for more than {_BRIEF.get():g} s", where)
+    return Busy(busy_message(lock_wait()), where)
 
 
 def lock_wait() -> float:
@@ -100,13 +138,14 @@ class Turns:
 
     def _wait(self, me: int, waiter: threading.Lock, deadline: float, where: str) -> None:
         """Sleep until a releasing thread hands this one the turn (it then owns it), at most until deadline."""
+        deadline, brief = _bound(deadline)
         if waiter.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return
         with self._guard:
             if self._owner == me:  # handed over just as the wait ended: the turn is this thread's
                 return
             self._queue.remove((me, waiter))
-        raise Busy(busy_message(lock_wait()), where)
+        raise _gave_up(brief, where)
 
     def _hand_over(self) -> None:
         """(holding the guard) The turn to the first waiter, which wakes owning it; else free."""
@@ -230,9 +269,10 @@ def file_lock(path: str, deadline: float, *, wait: bool = True) -> Iterator[bool
             os.close(fd)
             yield False
             return
+        deadline, brief = _bound(deadline)
         if not _before(fd, deadline, lambda: fcntl.flock(fd, fcntl.LOCK_EX), lambda: fcntl.flock(fd, fcntl.LOCK_UN)):
             # (the fd now belongs to the waiting thread, which closes it)
-            raise Busy(busy_message(lock_wait()), path) from None
+            raise _gave_up(brief, path) from None
     held[path] = 1
     try:
         yield True
@@ -348,8 +388,9 @@ def campaign_lock(path: str, key: str, campaign_id: int, deadline: float) -> Ite
         if exc.errno not in (errno.EAGAIN, errno.EACCES):
             os.close(fd)
             raise _unusable(lock_path(path), exc) from None
+        deadline, brief = _bound(deadline)
         if not _before(fd, deadline, lambda: fcntl.fcntl(fd, setlkw, lock), lambda: None):
-            raise Busy(busy_message(lock_wait()), path) from None
+            raise _gave_up(brief, path) from None
     try:
         yield
     finally:

@@ -41,6 +41,9 @@ class EventStore(ABC):
 
     backend: str  # "sqlite" | "postgresql"
     where: str  # a path or a URL without its password, for messages
+    # True: reading and writing are file I/O on this machine, and a wait for a writer's lock can be cut short
+    # (locks.waiting_briefly): the web app may run a GM action on its event loop (web/deps.py)
+    local: bool = False
 
     # campaigns
     @abstractmethod

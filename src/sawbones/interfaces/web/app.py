@@ -7,18 +7,18 @@ registered with actions.register; a module whose rules are not written yet is sk
 
 # No `from __future__ import annotations`: the action endpoints below are typed at run time.
 
+from functools import partial
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Callable
 
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.staticfiles import StaticFiles
 
 from . import errors, guard, security
 from .action_route import ActionRoute
 from .actions import ACTIONS, Action
-from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service
+from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service, run_action
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
@@ -49,18 +49,19 @@ def load_areas() -> list[Any]:
 
 
 def _action_endpoint(act: Action) -> Callable[..., Any]:
-    """The action's route: its work in one thread (the response is validated on the event loop, no second hop)."""
+    """The action's route: its work in one piece, on the event loop or in one thread (deps.run_action); the
+    response is validated on the event loop."""
     def run(gm: GmAccess, body: Any, lang: str) -> Any:
         with gm.open() as service:
             return act.run(service, gm.campaign, body, lang)
 
     if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
         async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_in_threadpool(run, gm, None, lang_of(request, lang))
+            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)))
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_in_threadpool(run, gm, body, lang_of(request, lang))
+            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)))
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 
@@ -159,6 +160,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
 
     with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
         key = security.cookie_key(service.store)
+        local_writes = getattr(service.store, "local", False)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app = App(title="sawbones", version=_version(), openapi_url="/api/openapi.json", docs_url=None,
                   redoc_url=None, generate_unique_id_function=lambda route: route.name, description=(
@@ -169,7 +171,8 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
                       "/api-docs."))
     areas = load_areas()
     app.state.sawbones = WebState(service_factory, security.Signer(key), templates, poll_interval, stream_seconds,
-                                  frozenset(module.__name__.rsplit(".", 1)[1] for module in areas), closed)
+                                  frozenset(module.__name__.rsplit(".", 1)[1] for module in areas), closed,
+                                  local_writes=local_writes)
     errors.install(app)
     add_action_routes(app)
     app.include_router(api_router(areas))

@@ -20,7 +20,7 @@ from ...errors import SawbonesError
 from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
-from .deps import open_service, web
+from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
@@ -206,7 +206,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
             return action.run(service, campaign, body, lang)
 
     try:
-        doc = await run_in_threadpool(run)
+        doc = await run_action(web(request), run)
     except Forbidden:
         raise
     except SawbonesError as exc:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from ...errors import NotFound, SawbonesError
 from . import access, i18n, live
-from .deps import open_service, web
+from .deps import open_service, run_action, web
 from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
 from .pages_gm import stale_or
 from .player_view import player_view
@@ -122,7 +122,7 @@ async def player_answer(request: Request, token: str) -> Response:
             return None if target is None else answer_as_player(service, *target, body, lang)
 
     try:
-        doc = await run_in_threadpool(run)
+        doc = await run_action(web(request), run)
     except SawbonesError as exc:  # not theirs, no longer pending, a bad number: said on the page, nothing applied
         session.flash("error", [stale_or(exc, lang)])
     except ValidationError as exc:

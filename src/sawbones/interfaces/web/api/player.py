@@ -16,7 +16,7 @@ from ....errors import NotFound, RuleViolation
 from .. import access, i18n
 from .. import models as m
 from ..actions import Action, decided, register
-from ..deps import api_lang, open_service, web
+from ..deps import api_lang, open_service, run_action, web
 from ..access_errors import Forbidden
 from ..player_secrets import mask, player_line, unknown_afflictions
 from ..player_view import player_view, prompts_doc
@@ -137,7 +137,10 @@ def prompts(request: Request, token: str = Token, lang: str = Depends(api_lang))
 
 
 @router.post("/{token}/answer", summary="Answer one of the player's prompts: roll for me, or the die I rolled")
-def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang)):
-    with open_service(web(request)) as service:
-        campaign, character = target(service, token, lang)
-        return answer_as_player(service, campaign, character, body.model_dump(), lang)
+async def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang)):
+    def run() -> dict[str, Any]:
+        with open_service(web(request)) as service:
+            campaign, character = target(service, token, lang)
+            return answer_as_player(service, campaign, character, body.model_dump(), lang)
+
+    return await run_action(web(request), run)

@@ -12,7 +12,9 @@ gets; meanwhile `--clients` GM clients (closed loop, no think time) POST damage 
 for `--seconds`. Reported: GM action p50/p99, delivery p99 (from the action's request to each stream that
 should hear of it: the hit character's player streams and the campaign's GM event streams), messages a
 player stream got for another character (must be 0), resident memory of the server processes and per
-held stream, the CPU time each party used during the load (the server's per GM action), errors.
+held stream (all of them against none; and the second half against the first, which already covers every
+campaign: what one stream more costs, without what a campaign with streams costs), the CPU time each party
+used during the load (the server's per GM action), errors.
 `--trees`: the same phases, one after the other on the same database, for servers run from each source
 tree (`label=path`, put first on the server's PYTHONPATH): a before/after side by side under the same load.
 Bounded: every phase stops by itself; everything on 127.0.0.1.
@@ -79,18 +81,26 @@ async def _hold(port: int, path: str, headers: str, index: int, out: list, ready
 
 
 async def _holder(port: int, plan: list[tuple[str, str]], seconds: float) -> None:
+    """Opens the first half of the plan (which covers every campaign), says so, waits for a line, opens the
+    rest, says so; then records what the streams hear until told the load ran."""
     out: list = []
     errors: list = []
-    ready = asyncio.Event()
-    opened = [0, len(plan)]
+    opened = [0, 0]
     gate = asyncio.Semaphore(100)  # connections being opened at once
-    tasks = [asyncio.create_task(_hold(port, path, headers, i, out, ready, opened, gate, errors))
-             for i, (path, headers) in enumerate(plan)]
-    try:
-        await asyncio.wait_for(ready.wait(), timeout=600)
-    except TimeoutError:
-        pass
-    print(json.dumps({"ready": opened[0], "errors": errors[:5], "error_count": len(errors)}), flush=True)
+    tasks = []
+    half = len(plan) // 2
+    for start, stop in ((0, half), (half, len(plan))):
+        if start:
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        ready = asyncio.Event()
+        opened[1] = stop
+        tasks += [asyncio.create_task(_hold(port, path, headers, i, out, ready, opened, gate, errors))
+                  for i, (path, headers) in enumerate(plan[start:stop], start)]
+        try:
+            await asyncio.wait_for(ready.wait(), timeout=600)
+        except TimeoutError:
+            pass
+        print(json.dumps({"ready": opened[0], "errors": errors[:5], "error_count": len(errors)}), flush=True)
     await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)  # the load ran
     await asyncio.sleep(1.0)  # deliveries still in flight
     print(json.dumps({"messages": out, "errors": errors[:5], "error_count": len(errors)}), flush=True)
@@ -195,11 +205,17 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
                                   stdout=subprocess.PIPE, text=True)
         holder.stdin.write(json.dumps(plan) + "\n")
         holder.stdin.flush()
+        json.loads(holder.stdout.readline())  # the first half: every campaign has streams
+        time.sleep(2.0)
+        half_rss = rss_kb(server.pid)
+        holder.stdin.write("more\n")
+        holder.stdin.flush()
         ready = json.loads(holder.stdout.readline())
         if ready.get("error_count"):
             print(f"streams refused: {ready['error_count']}, e.g. {ready['errors']}", file=sys.stderr)
     else:
         ready = {"ready": 0, "error_count": 0}
+        half_rss = base_rss
     time.sleep(2.0)
     held_rss = rss_kb(server.pid)
     cpu_before = (cpu_seconds(server.pid), cpu_seconds(holder.pid if holder else None), _self_cpu())
@@ -255,6 +271,8 @@ def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: 
             "delivered": len(deliveries), "missing": missing, "wrong": wrong, "errors": errors + stream_errors,
             "rss_base": base_rss, "rss_held": held_rss,
             "kb_per_stream": (held_rss - base_rss) / len(plan) if plan else 0.0,
+            # a stream more on campaigns the worker already serves streams of (their states, topics: the first half)
+            "kb_per_more_stream": (held_rss - half_rss) / (len(plan) - len(plan) // 2) if plan else 0.0,
             "cpu_server": cpu[0], "cpu_holder": cpu[1], "cpu_clients": cpu[2]}
 
 
@@ -321,9 +339,9 @@ def main() -> None:
           f"for {args.seconds:.0f} s a row\n")
     print("| backend | tree | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
           "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
-          "| KB per stream (vs 0 streams) | CPU s during the GM load: server / holder / GM clients "
+          "| KB per stream (vs 0 streams) | KB per stream more (second half) | CPU s during the GM load: server / holder / GM clients "
           "| server CPU per action | load average |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     base = {}
     for label, r in rows:
         zero = base.setdefault((label, r["tree"]), r)  # the first row of a backend and tree: 0 streams
@@ -333,7 +351,7 @@ def main() -> None:
               f"| {r['gm_p99']:.1f} ms | {r['gm_p99'] / zero['gm_p99']:.2f} | {r['actions']:,} "
               f"| {r['delivery_p50']:.0f} / {r['delivery_p99']:.0f} ms | {r['from_answer_p99']:.0f} ms "
               f"| {r['delivered']:,} | {r['missing']} | {r['wrong']} | {r['errors']} | {r['rss_held'] / 1024:.0f} MB "
-              f"| {per:.1f} | {r['cpu_server']:.1f} / {r['cpu_holder']:.1f} / {r['cpu_clients']:.1f} "
+              f"| {per:.1f} | {r['kb_per_more_stream']:.1f} | {r['cpu_server']:.1f} / {r['cpu_holder']:.1f} / {r['cpu_clients']:.1f} "
               f"| {per_action:.2f} ms | {r['load']:.1f} |")
 
 

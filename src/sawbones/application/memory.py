@@ -3,6 +3,7 @@ services opened per request, and the writer turn held across load, decide and ap
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -24,10 +25,23 @@ class _Base:
     stamp: float | None = None  # created_at of the event at `version`: a restored or replaced database differs
 
 
-class _Memory:
-    """This process's newest folded state per (database, campaign): services opened per request share it."""
+KEPT = 1024  # campaigns whose folded state a process keeps ($SAWBONES_KEPT_STATES): about 8 KB each for a
+# party of six (more for a long campaign with many effects running). A worker serving N tables in turn with
+# fewer kept loads each of them from the store at every action (64 kept, 500 tables: every action did).
+KEPT_ENV = "SAWBONES_KEPT_STATES"
 
-    def __init__(self, size: int = 64) -> None:
+
+def kept_states() -> int:
+    """How many campaigns' states a process keeps: $SAWBONES_KEPT_STATES (a positive whole number), else KEPT."""
+    raw = os.environ.get(KEPT_ENV, "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else KEPT
+
+
+class _Memory:
+    """This process's newest folded state per (database, campaign): services opened per request share it,
+    the least recently used let go past `size`."""
+
+    def __init__(self, size: int = KEPT) -> None:
         self.size = size
         self.items: OrderedDict[tuple[str, int], _Base] = OrderedDict()
         self.lock = threading.Lock()
@@ -57,7 +71,7 @@ class _Memory:
             self.items.clear()
 
 
-MEMORY = _Memory()
+MEMORY = _Memory(kept_states())
 
 
 @contextmanager

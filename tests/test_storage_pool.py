@@ -95,3 +95,46 @@ def test_a_connection_the_server_closed_is_replaced_without_an_error(pg_url):
     assert store.campaign_names() == ["Restart"]
     service.act("Restart", lambda ctx: [{"type": "noted", "data": {"after": "restart"}}])
     assert [e.type for e in Service.open(pg_url).log("Restart")][-1] == "noted"
+
+
+def _connections_opened(store) -> list[int]:
+    opened: list[int] = []
+    connect = store.db.connect
+
+    def counted():
+        opened.append(1)
+        return connect()
+
+    store.db.connect = counted
+    return opened
+
+
+def _busy_rounds(store, threads: int, rounds: int) -> None:
+    """`threads` requests at once, `rounds` times over: each holds a connection until all hold one."""
+    for _ in range(rounds):
+        together = threading.Barrier(threads)
+
+        def request() -> None:
+            with store.db.connection():
+                together.wait(timeout=30)
+
+        workers = [threading.Thread(target=request) for _ in range(threads)]
+        for th in workers:
+            th.start()
+        for th in workers:
+            th.join()
+
+
+def test_a_busy_worker_reuses_its_connections_and_a_quiet_one_lets_the_extra_ones_go(store_url, monkeypatch):
+    """Eight requests at once, twenty times over (a worker under steady load): the connections opened for the
+    first round serve every later one. Once the load is gone, those past Database.KEEP are closed."""
+    Service.open(store_url).create_campaign("Busy", "dnd5e", 1)
+    store = open_store(store_url)
+    store.db.dispose()
+    opened = _connections_opened(store)
+    _busy_rounds(store, 8, 20)
+    assert len(opened) <= 8
+    monkeypatch.setattr(Database, "IDLE", 0.0)
+    _busy_rounds(store, 1, 1)  # a later request comes back: the long-unused ones past KEEP are let go
+    assert len(store.db._pool.idle) <= Database.KEEP
+    assert store.db._pool.open == len(store.db._pool.idle)

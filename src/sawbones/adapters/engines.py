@@ -120,8 +120,10 @@ class Conn:
 
 
 class _Pool:
-    """Connections kept for reuse (at most Database.KEEP idle), at most `limit` open at once: a thread past it
-    waits up to Database.WAIT seconds."""
+    """Connections kept for reuse, at most `limit` open at once: a thread past it waits up to Database.WAIT
+    seconds. Every connection that comes back healthy is kept; past Database.KEEP idle ones, those unused for
+    Database.IDLE seconds are closed when another comes back (closing what came back past a fixed number made
+    a busy worker open a new connection for most requests: on PostgreSQL a new server process each time)."""
 
     def __init__(self, db: "Database", limit: int) -> None:
         self.db, self.limit = db, limit
@@ -160,13 +162,18 @@ class _Pool:
         return conn
 
     def checkin(self, conn: Conn, healthy: bool) -> None:
-        conn.used = time.monotonic()
+        conn.used = now = time.monotonic()
+        stale: list[Conn] = []
         with self.cond:
-            if healthy and conn.info.get("generation") == self.generation and len(self.idle) < self.db.KEEP:
-                self.idle.append(conn)
+            if healthy and conn.info.get("generation") == self.generation:
+                self.idle.append(conn)  # (taken from the end: the first ones are the longest unused)
                 self.cond.notify()
-                return
-        self.discard(conn)
+                while len(self.idle) > self.db.KEEP and now - self.idle[0].used > self.db.IDLE:
+                    stale.append(self.idle.pop(0))
+            else:
+                stale.append(conn)
+        for old in stale:
+            self.discard(old)
 
     def discard(self, conn: Conn) -> None:
         try:
@@ -197,7 +204,8 @@ class Database:
     SQLite: WAL journal, synchronous=FULL, foreign keys on, writes under BEGIN IMMEDIATE. PostgreSQL:
     autocommit connections on which the store issues BEGIN/COMMIT itself, the same as on SQLite."""
 
-    KEEP = 5  # idle connections kept
+    KEEP = 5  # idle connections kept however long they stay unused
+    IDLE = 60.0  # seconds: past KEEP, an idle connection unused this long is closed
     LIMIT = 15  # connections open at once; a thread past it waits up to WAIT seconds
     HELD = 5  # of which held across an action (PostgreSQL: the writer's turn of a campaign)
     WAIT = 30.0

@@ -300,17 +300,18 @@ def main() -> None:
     args = parser.parse_args()
     trees = [tuple(t.split("=", 1)) for t in args.trees.split(",") if t] or [("", "")]
     print(f"file descriptors: {raise_fd_limit()}", file=sys.stderr)
-    from bench_store import start_postgres  # noqa: E402
+    from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402
 
     tmp = tempfile.mkdtemp(prefix="sawbones-live-")
     backends = []
     stop = lambda: None  # noqa: E731
+    pg_url = ""
     if "sqlite" in args.backends:
         backends.append(("SQLite", f"sqlite:///{tmp}/live.db"))
     if "postgresql" in args.backends:
         pg_url, stop = start_postgres()
-        if pg_url:
-            backends.append(("PostgreSQL", pg_url))
+        if pg_url:  # (a schema of its own: the campaigns' names of an earlier run on the same database are taken)
+            backends.append(("PostgreSQL", _pg_schema(pg_url, 0)))
     rows = []
     try:
         for label, url in backends:
@@ -334,6 +335,8 @@ def main() -> None:
                         server.terminate()
                         server.wait(timeout=30)
     finally:
+        if pg_url:
+            _drop_schemas(pg_url)
         stop()
     print(f"\nHeld streams: {args.workers} workers, {args.campaigns} campaigns, {args.clients} GM clients "
           f"for {args.seconds:.0f} s a row\n")

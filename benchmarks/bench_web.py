@@ -152,14 +152,14 @@ def main() -> None:
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--backends", default="sqlite,postgresql", help="Which stores to load (comma-separated).")
     args = parser.parse_args()
-    from bench_store import start_postgres  # noqa: E402  (same folder)
+    from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402  (same folder)
 
     tmp = tempfile.mkdtemp(prefix="sawbones-web-")
     wanted = args.backends.split(",")
     backends = [("SQLite", f"sqlite:///{tmp}/web.db")] if "sqlite" in wanted else []
     pg_url, stop = start_postgres() if "postgresql" in wanted else (None, lambda: None)
-    if pg_url:
-        backends.append(("PostgreSQL", pg_url))
+    if pg_url:  # (a schema of its own: the campaigns' names of an earlier run on the same database are taken)
+        backends.append(("PostgreSQL", _pg_schema(pg_url, 0)))
     rows = []
     try:
         for label, url in backends:
@@ -177,6 +177,8 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=20)
     finally:
+        if pg_url:
+            _drop_schemas(pg_url)
         stop()
     print(f"\nWeb API under load: POST damage, {args.workers} worker processes, "
           f"at most {args.requests} requests or {args.seconds:.0f} s per row\n")

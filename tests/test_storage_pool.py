@@ -125,11 +125,12 @@ def _busy_rounds(store, threads: int, rounds: int) -> None:
             th.join()
 
 
-def test_a_busy_worker_reuses_its_connections_and_a_quiet_one_lets_the_extra_ones_go(store_url, monkeypatch):
-    """Eight requests at once, twenty times over (a worker under steady load): the connections opened for the
-    first round serve every later one. Once the load is gone, those past Database.KEEP are closed."""
-    Service.open(store_url).create_campaign("Busy", "dnd5e", 1)
-    store = open_store(store_url)
+def test_a_busy_worker_reuses_its_connections_and_a_quiet_one_lets_the_extra_ones_go(pg_url, monkeypatch):
+    """PostgreSQL (a new connection is a new server process): eight requests at once, twenty times over (a
+    worker under steady load), and the connections opened for the first round serve every later one. Once the
+    load is gone, those past Database.KEEP are closed."""
+    Service.open(pg_url).create_campaign("Busy", "dnd5e", 1)
+    store = open_store(pg_url)
     store.db.dispose()
     opened = _connections_opened(store)
     _busy_rounds(store, 8, 20)
@@ -138,3 +139,14 @@ def test_a_busy_worker_reuses_its_connections_and_a_quiet_one_lets_the_extra_one
     _busy_rounds(store, 1, 1)  # a later request comes back: the long-unused ones past KEEP are let go
     assert len(store.db._pool.idle) <= Database.KEEP
     assert store.db._pool.open == len(store.db._pool.idle)
+
+
+def test_sqlite_keeps_few_idle_connections(tmp_path):
+    """SQLite: each connection holds its own page cache in this process; past Database.KEEP idle, one that
+    comes back is closed (a new one is only a file opened)."""
+    db = str(tmp_path / "few.db")
+    Service.open(db).create_campaign("Few", "dnd5e", 1)
+    store = open_store(db)
+    store.db.dispose()
+    _busy_rounds(store, 8, 2)
+    assert len(store.db._pool.idle) == store.db._pool.open == Database.KEEP

@@ -121,12 +121,15 @@ class Conn:
 
 class _Pool:
     """Connections kept for reuse, at most `limit` open at once: a thread past it waits up to Database.WAIT
-    seconds. Every connection that comes back healthy is kept; past Database.KEEP idle ones, those unused for
-    Database.IDLE seconds are closed when another comes back (closing what came back past a fixed number made
-    a busy worker open a new connection for most requests: on PostgreSQL a new server process each time)."""
+    seconds. PostgreSQL: every connection that comes back healthy is kept, and past Database.KEEP idle ones,
+    those unused for Database.IDLE seconds are closed when another comes back (closing what came back past
+    KEEP made a busy worker open a new connection for most requests, each a new server process). SQLite: at
+    most KEEP are kept (each holds its own page cache in this process, up to 2 MB; a new one is a file
+    opened)."""
 
     def __init__(self, db: "Database", limit: int) -> None:
         self.db, self.limit = db, limit
+        self.keep = limit if db.backend == "postgresql" else db.KEEP  # idle connections kept at most
         self.idle: list[Conn] = []
         self.open = 0
         self.generation = 0
@@ -165,7 +168,7 @@ class _Pool:
         conn.used = now = time.monotonic()
         stale: list[Conn] = []
         with self.cond:
-            if healthy and conn.info.get("generation") == self.generation:
+            if healthy and conn.info.get("generation") == self.generation and len(self.idle) < self.keep:
                 self.idle.append(conn)  # (taken from the end: the first ones are the longest unused)
                 self.cond.notify()
                 while len(self.idle) > self.db.KEEP and now - self.idle[0].used > self.db.IDLE:

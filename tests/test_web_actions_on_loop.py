@@ -197,3 +197,35 @@ def test_waiting_briefly_a_lock_let_go_within_the_wait_is_taken(tmp_path):
         if other.poll() is None:
             other.kill()
         other.wait()
+
+
+def test_once_the_work_wrote_it_waits_for_a_lock_instead_of_giving_up(tmp_path):
+    """Run again from the start, work that already wrote would write twice: after its first write, a lock
+    held longer than the brief wait is waited for. Before it, the same wait is given up."""
+    from sawbones.adapters.backends import open_store
+
+    path = str(tmp_path / "w.db")
+    store = open_store(path)
+    other = subprocess.Popen([sys.executable, "-c", FILE_HOLDER, locks.lock_path(path)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        with locks.waiting_briefly():
+            with pytest.raises(locks.WouldWait):
+                store.set_meta("first", "1")
+        assert store.get_meta("first") is None  # given up: nothing written
+        other.stdin.write("\n")
+        other.stdin.flush()
+        assert other.wait(timeout=30) == 0
+        with locks.waiting_briefly():
+            store.set_meta("first", "1")
+            other = subprocess.Popen([sys.executable, "-c", FILE_HOLDER, locks.lock_path(path)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert other.stdout.readline().strip() == "held"
+            threading.Timer(0.3, lambda: (other.stdin.write("\n"), other.stdin.flush())).start()
+            store.set_meta("second", "2")  # waited for (0.3 s), not given up
+        assert store.get_meta("second") == "2"
+    finally:
+        if other.poll() is None:
+            other.kill()
+        other.wait()

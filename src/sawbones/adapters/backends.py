@@ -52,6 +52,8 @@ class SqliteEventStore(SqlEventStore):
             if not held:
                 yield None
                 return
+            if wait:  # (a snapshot, the one write that does not wait, is only a cache: it may be made again)
+                locks.wrote()  # no later lock of this piece of work is given up: it could not be run again
             damaged = integrity.before_write(self)  # the whole file checked first if it changed behind our back
             with super()._write() as conn:
                 self._check_wal(conn)

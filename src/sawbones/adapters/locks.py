@@ -19,7 +19,8 @@ what was busy and that nothing was written. The bound is `lock_wait()` seconds: 
 else LOCK_WAIT.
 
 Inside `waiting_briefly()` a lock that another writer holds is waited for at most BRIEF seconds, then
-`WouldWait` (the web app's event loop runs a GM action itself only while no lock holds it up, web/deps.py).
+`WouldWait` (the web app's event loop runs a GM action itself only while no lock holds it up, web/deps.py),
+until the work writes (`wrote`): from then on it waits as anywhere else.
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ def waiting_briefly(seconds: float = BRIEF) -> Iterator[None]:
         yield
     finally:
         _BRIEF.reset(token)
+
+
+def wrote() -> None:
+    """Something was written: from here on, inside `waiting_briefly` too, a lock is waited for as anywhere else
+    (the work could no longer be run again from the start without writing twice)."""
+    if _BRIEF.get() is not None:
+        _BRIEF.set(None)
 
 
 def _bound(deadline: float) -> tuple[float, bool]:

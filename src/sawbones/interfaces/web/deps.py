@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
 import asyncio
-
 import hashlib
 import json
 import threading
@@ -118,7 +117,8 @@ async def run_action(state: WebState, work: Callable[[], T]) -> T:
     On SQLite an action is about a millisecond of Python: handing it to a thread and back (anyio's hop, and the
     loop and the thread taking the interpreter's lock from each other) cost a worker a third of its CPU per
     action. Inside `locks.waiting_briefly`, a lock another writer holds for longer than one write does raises
-    `WouldWait` before anything is written, and the action runs again from the start in a thread. The loop
+    `WouldWait` before anything is written (once the action wrote, it waits as anywhere else), and the action
+    runs again from the start in a thread. The loop
     yields once first, so that requests that arrived meanwhile are read and served in the order they came
     (without it, under load, a few connections were served a round late every time: twice the others' latency)."""
     if state.local_writes:

@@ -124,3 +124,71 @@ def test_one_timer_tells_each_stream_when_it_is_due_never_before(monkeypatch):
     told = asyncio.run(run())
     assert [name for name, _, _ in told][-1] == "late" and {n for n, _, _ in told} == {"early", "same", "late"}
     assert all(at >= due for _, due, at in told), told  # never early
+
+
+def test_on_sqlite_the_watcher_reads_on_the_event_loop_letting_requests_in_between(db, monkeypatch):
+    """SQLite: the hub's watcher reads the campaigns that moved on the event loop itself (no thread taking the
+    interpreter's lock from the requests), and lets the loop serve others between two campaigns once its
+    slice is spent (here: after every campaign). Four campaigns move at once: each stream is told, each
+    campaign was read on the loop's own thread, and other work ran between any two reads."""
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app, hub as hub_module
+    from test_web_access import bearer, new_campaign
+    from test_web_live import FIRE
+
+    monkeypatch.setattr(hub_module, "SLICE", 0.0)
+    app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=600)
+    names = ["Alpha", "Beta", "Gamma", "Delta"]
+    with TestClient(app) as gm:
+        secrets = {name: new_campaign(gm, name)["gm_secret"] for name in names}
+        for name in names:
+            made = gm.post(f"/api/campaigns/{name}/characters", json={"name": "Nia", "max_hp": 40},
+                           headers=bearer(secrets[name]))
+            assert made.status_code == 201, made.text
+
+        def hit_all() -> None:
+            for name in names:
+                hit = gm.post(f"/api/campaigns/{name}/damage", json={"character": "Nia", "parts": FIRE},
+                              headers=bearer(secrets[name]))
+                assert hit.status_code == 200, hit.text
+
+        state = app.state.sawbones
+        assert state.local_writes
+        service = Service.open(db)
+        try:
+            heads = {service.store.campaign_id(n): service.store.head(service.store.campaign_id(n)) for n in names}
+        finally:
+            service.close()
+
+        async def scene() -> tuple[list[tuple[str, object]], dict[int, list]]:
+            hub, log, loop_thread = Hub(state), [], threading.current_thread()
+            read = hub._read_one
+
+            def spy(cid, seen, before):
+                log.append(("read", threading.current_thread() is loop_thread and before is not None))
+                return read(cid, seen, before)
+
+            hub._read_one = spy
+            subs = {cid: hub.open(cid, f"session-{cid}", "-", sent=head) for cid, head in heads.items()}
+            while len(log) < len(subs):  # the first look at each campaign (just watched)
+                await asyncio.sleep(0.01)
+            log.clear()
+            await asyncio.to_thread(hit_all)
+            got: dict[int, list] = {}
+            give_up = asyncio.get_running_loop().time() + 30  # (a watchdog, not a timing)
+            while asyncio.get_running_loop().time() < give_up:
+                if not log or log[-1][0] != "other":
+                    log.append(("other", None))  # the loop served something else
+                got = {cid: [m.head for m in sub.box] for cid, sub in subs.items()}
+                if all(got.values()):
+                    break
+                await asyncio.sleep(0)
+            for sub in subs.values():
+                hub.close(sub)
+            return log, got
+
+        log, got = asyncio.run(scene())
+    assert all(got[cid] and got[cid][-1] > head for cid, head in heads.items()), got
+    reads = [i for i, (what, _) in enumerate(log) if what == "read"]
+    assert len(reads) >= len(heads) and all(on_loop for what, on_loop in log if what == "read"), log
+    assert all(b - a > 1 for a, b in zip(reads, reads[1:])), log  # something else ran between two reads

@@ -73,6 +73,10 @@ class SqliteWatcher:
     def wait(self, known: dict[int, Seen], fresh: set[int], timeout: float) -> dict[int, Seen]:
         if not fresh:
             time.sleep(timeout)
+        return self.poll(known, fresh)
+
+    def poll(self, known: dict[int, Seen], fresh: set[int]) -> dict[int, Seen]:
+        """`wait` without the wait (the hub's watcher on the event loop sleeps there itself)."""
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         if version == self.version and not fresh:
             return {}

@@ -1,11 +1,13 @@
 """The live hub: one watcher per process for every campaign someone watches, fanned out in memory.
 
 A stream (a GM's dashboard, a player's page, the API's events) subscribes to its campaign's topic and
-waits on its own bounded queue: it costs no database work while nothing changes. One thread per process
-runs the watcher (adapters/notify.py: LISTEN/NOTIFY on PostgreSQL, `PRAGMA data_version` on SQLite) for
-the topics that have subscribers; when a campaign moves it reads the new actions once (their documents,
+waits on its own bounded queue: it costs no database work while nothing changes. One watcher per process
+(adapters/notify.py) watches the topics that have subscribers: on PostgreSQL a thread listening
+(LISTEN/NOTIFY), on SQLite a task on the event loop asking `PRAGMA data_version` every `poll_interval` and
+reading what moved a campaign at a time, letting requests in after each SLICE of reading (`_watch_here`).
+When a campaign moves it reads the new actions once (their documents,
 with lines only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to
-READERS campaigns at once; the watcher thread keeps its own service) and hands one `Change` to the
+READERS campaigns at once; the watcher keeps its own service) and hands one `Change` to the
 subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
 version it was last brought to (`Sub.sent`); a player's page hears only of a change its character's player
 may see (audience.py, decided once per change), the others are moved on silently, never woken, and need no
@@ -25,6 +27,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
@@ -41,6 +44,8 @@ QUEUE = 64
 # held, four readers' Python contended with the GM's actions in the same worker (docs/benchmarks.md,
 # "Two readers"): the GM's p99 fell by a fifth with two, delivery no slower.
 READERS = 2
+# SQLite: the watcher on the event loop reads campaigns for at most SLICE seconds before it lets requests in
+SLICE = 0.002
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
 ACCESS = "access"  # the message: who may watch the campaign changed
@@ -174,6 +179,7 @@ class Hub:
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.thread: threading.Thread | None = None
+        self.task: asyncio.Task[None] | None = None
         self.readers: ThreadPoolExecutor | None = None
 
     # -------------------------------------------------------- subscribers (on the event loop)
@@ -199,9 +205,12 @@ class Hub:
                 self.fresh.add(cid)
             self.topics[cid].add(sub)
             self._count(sub, 1)
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="sawbones-live", daemon=True)
-                self.thread.start()
+            if self.thread is None and self.task is None:
+                if self.state.local_writes:  # SQLite: the watcher reads on the event loop, a campaign at a time
+                    self.task = self.loop.create_task(self._watch_here())
+                else:
+                    self.thread = threading.Thread(target=self._run, name="sawbones-live", daemon=True)
+                    self.thread.start()
         return sub
 
     def close(self, sub: Sub) -> None:
@@ -221,6 +230,8 @@ class Hub:
                     del self.topics[sub.cid]
                     self.seen.pop(sub.cid, None)
                     self.fresh.discard(sub.cid)
+                    if not self.topics and self.task is not None:
+                        self.task.cancel()  # (at its next wait: the last stream closed, nothing to watch)
 
     def _count(self, sub: Sub, step: int) -> None:
         """What the campaign's streams need read (under the lock): player pages, API languages."""
@@ -278,6 +289,54 @@ class Hub:
                     self._let_go()
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
         finally:
+            if watcher is not None:
+                watcher.close()
+            self._let_go()
+
+    async def _watch_here(self) -> None:
+        """The watcher on the event loop (SQLite): every `poll_interval`, `PRAGMA data_version`, and when the
+        file moved, the moved campaigns read and handed to their streams one at a time, the loop free between
+        two (a GM's request waits at most one campaign's read). In a thread, the watcher's reads took the
+        interpreter's lock from the loop's requests: with 5,100 streams held, the GM's p50 did not move but its
+        p99 doubled (docs/benchmarks.md, "sixth pass")."""
+        from ...adapters.notify import open_watcher
+
+        watcher = None
+        self.kept.watcher = True
+        loop, due = asyncio.get_running_loop(), 0.0
+        try:
+            while True:
+                with self.lock:
+                    if not self.topics:
+                        return
+                    fresh = self.fresh
+                if not fresh:  # every poll_interval from the last poll's start (its reads count in the wait)
+                    due = max(due + self.state.poll_interval, loop.time())
+                    await asyncio.sleep(due - loop.time())
+                with self.lock:
+                    known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
+                    fresh, self.fresh = self.fresh, set()
+                try:
+                    if watcher is None:
+                        with self._reading() as service:
+                            watcher = open_watcher(service.store)
+                    since = time.perf_counter()
+                    for cid, seen in watcher.poll(known, fresh).items():
+                        self._publish(*self._read_one(cid, seen, known.get(cid)))
+                        if time.perf_counter() - since >= SLICE:
+                            await asyncio.sleep(0)
+                            since = time.perf_counter()
+                except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
+                    log.exception("live updates: watching failed; trying again")
+                    with self.lock:
+                        self.fresh |= fresh
+                    if watcher is not None:
+                        watcher.close()
+                    watcher = None
+                    self._let_go()
+                    await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))
+        finally:
+            self.task = None
             if watcher is not None:
                 watcher.close()
             self._let_go()

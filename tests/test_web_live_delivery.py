@@ -192,3 +192,41 @@ def test_on_sqlite_the_watcher_reads_on_the_event_loop_letting_requests_in_betwe
     reads = [i for i, (what, _) in enumerate(log) if what == "read"]
     assert len(reads) >= len(heads) and all(on_loop for what, on_loop in log if what == "read"), log
     assert all(b - a > 1 for a, b in zip(reads, reads[1:])), log  # something else ran between two reads
+
+
+def test_streams_due_together_are_told_a_batch_at_a_time(monkeypatch):
+    """Streams opened together fall due together (after a restart every client reconnects at once): the
+    timer tells at most live.BATCH of them per turn of the event loop, and other work runs between two
+    batches; every one is told, once."""
+    from sawbones.interfaces.web.hub import Sub
+
+    monkeypatch.setattr(live, "BATCH", 16)
+
+    async def run() -> list[str]:
+        loop = asyncio.get_running_loop()
+        clock, log = live.Ticks(loop), []
+
+        class Told(Sub):
+            __slots__ = ()
+
+            def tick(self) -> None:
+                log.append(self.token)
+
+        when = loop.time() + 0.02
+        for n in range(100):
+            clock.arm(Told(1, f"s{n}", "-"), when)
+        give_up = loop.time() + 30  # (a watchdog, not a timing)
+        while clock.buckets and loop.time() < give_up:
+            if not log or log[-1] != "other":
+                log.append("other")
+            await asyncio.sleep(0)
+        return log
+
+    log = asyncio.run(run())
+    told = [entry for entry in log if entry != "other"]
+    assert sorted(told) == sorted(f"s{n}" for n in range(100)), log
+    runs, run = [], 0
+    for entry in log:
+        run = 0 if entry == "other" else run + 1
+        runs.append(run)
+    assert max(runs) == 16 and log.count("other") >= 100 // 16, log

@@ -49,8 +49,10 @@ def _seen(conn: Any, ids: Iterable[int], mark: str) -> dict[int, Seen]:
     out: dict[int, Seen] = {}
     for part in _chunks(sorted(set(ids))):
         marks = ", ".join([mark] * len(part))
-        heads = dict(conn.execute(f"SELECT campaign_id, MAX(version) FROM events WHERE campaign_id IN ({marks}) "
-                                  "GROUP BY campaign_id", part).fetchall())
+        # (each head one seek of the events' key: MAX(version) ... GROUP BY campaign_id read every event of
+        # every watched campaign, on every poll: 6 ms a poll at 500 campaigns, growing with their logs)
+        heads = dict(conn.execute(f"SELECT id, (SELECT MAX(version) FROM events WHERE campaign_id = campaigns.id) "
+                                  f"FROM campaigns WHERE id IN ({marks})", part).fetchall())
         keys = [ACCESS.format(cid=cid) for cid in part]
         stamps = dict(conn.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys).fetchall())
         for cid, key in zip(part, keys):

@@ -230,8 +230,6 @@ class Hub:
                     del self.topics[sub.cid]
                     self.seen.pop(sub.cid, None)
                     self.fresh.discard(sub.cid)
-                    if not self.topics and self.task is not None:
-                        self.task.cancel()  # (at its next wait: the last stream closed, nothing to watch)
 
     def _count(self, sub: Sub, step: int) -> None:
         """What the campaign's streams need read (under the lock): player pages, API languages."""
@@ -260,33 +258,18 @@ class Hub:
 
     # -------------------------------------------------------- the watcher (its own thread)
     def _run(self) -> None:
-        from ...adapters.notify import open_watcher
-
         watcher = None
         self.kept.watcher = True
         try:
-            while True:
-                with self.lock:
-                    if not self.topics:
-                        self.thread = None
-                        return
-                    known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
-                    fresh, self.fresh = self.fresh, set()
+            while (turn := self._turn(in_thread=True)) is not None:
+                known, fresh = turn
                 try:
-                    if watcher is None:
-                        with self._reading() as service:
-                            watcher = open_watcher(service.store)
+                    watcher = self._watcher(watcher)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
                         self._read(moved, known, watcher.reads_wait)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
-                    log.exception("live updates: watching failed; trying again")
-                    with self.lock:
-                        self.fresh |= fresh
-                    if watcher is not None:
-                        watcher.close()
-                    watcher = None
-                    self._let_go()
+                    watcher = self._failed(watcher, fresh)
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
         finally:
             if watcher is not None:
@@ -295,31 +278,23 @@ class Hub:
 
     async def _watch_here(self) -> None:
         """The watcher on the event loop (SQLite): every `poll_interval`, `PRAGMA data_version`, and when the
-        file moved, the moved campaigns read and handed to their streams one at a time, the loop free between
-        two (a GM's request waits at most one campaign's read). In a thread, the watcher's reads took the
-        interpreter's lock from the loop's requests: with 5,100 streams held, the GM's p50 did not move but its
-        p99 doubled (docs/benchmarks.md, "sixth pass")."""
-        from ...adapters.notify import open_watcher
-
+        file moved, the moved campaigns read and handed to their streams one at a time, the loop free for
+        others after each SLICE of reading. In a thread, the watcher's reads took the interpreter's lock from
+        the loop's requests: with 5,100 streams held, the GM's p50 did not move but its p99 doubled
+        (docs/benchmarks.md, "sixth pass")."""
         watcher = None
         self.kept.watcher = True
         loop, due = asyncio.get_running_loop(), 0.0
         try:
-            while True:
-                with self.lock:
-                    if not self.topics:
-                        return
-                    fresh = self.fresh
-                if not fresh:  # every poll_interval from the last poll's start (its reads count in the wait)
+            while self.topics:
+                if not self.fresh:  # every poll_interval from the last poll's start (its reads count in the wait)
                     due = max(due + self.state.poll_interval, loop.time())
                     await asyncio.sleep(due - loop.time())
-                with self.lock:
-                    known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
-                    fresh, self.fresh = self.fresh, set()
+                if (turn := self._turn()) is None:
+                    return
+                known, fresh = turn
                 try:
-                    if watcher is None:
-                        with self._reading() as service:
-                            watcher = open_watcher(service.store)
+                    watcher = self._watcher(watcher)
                     since = time.perf_counter()
                     for cid, seen in watcher.poll(known, fresh).items():
                         self._publish(*self._read_one(cid, seen, known.get(cid)))
@@ -327,19 +302,42 @@ class Hub:
                             await asyncio.sleep(0)
                             since = time.perf_counter()
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
-                    log.exception("live updates: watching failed; trying again")
-                    with self.lock:
-                        self.fresh |= fresh
-                    if watcher is not None:
-                        watcher.close()
-                    watcher = None
-                    self._let_go()
+                    watcher = self._failed(watcher, fresh)
                     await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))
         finally:
             self.task = None
             if watcher is not None:
                 watcher.close()
             self._let_go()
+
+    def _turn(self, in_thread: bool = False) -> tuple[dict[int, tuple[int, str]], set[int]] | None:
+        """What the watcher looks at this turn: (the watched campaigns' heads last seen, those just watched),
+        or None when nothing is watched any more (the watcher thread then ends, under the lock)."""
+        with self.lock:
+            if not self.topics:
+                if in_thread:
+                    self.thread = None
+                return None
+            known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
+            fresh, self.fresh = self.fresh, set()
+            return known, fresh
+
+    def _watcher(self, watcher: Any) -> Any:
+        if watcher is None:
+            from ...adapters.notify import open_watcher
+
+            with self._reading() as service:
+                watcher = open_watcher(service.store)
+        return watcher
+
+    def _failed(self, watcher: Any, fresh: set[int]) -> None:
+        """A turn failed: its fresh campaigns are looked at again, the watcher and its service let go."""
+        log.exception("live updates: watching failed; trying again")
+        with self.lock:
+            self.fresh |= fresh
+        if watcher is not None:
+            watcher.close()
+        self._let_go()
 
     @contextmanager
     def _reading(self) -> Iterator[Any]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from test_web_access import TestClient, player_link
 from test_web_live import _lines, _party
 from sawbones.interfaces.web import live
@@ -126,17 +128,20 @@ def test_one_timer_tells_each_stream_when_it_is_due_never_before(monkeypatch):
     assert all(at >= due for _, due, at in told), told  # never early
 
 
-def test_on_sqlite_the_watcher_reads_on_the_event_loop_letting_requests_in_between(db, monkeypatch):
+@pytest.mark.parametrize(("slice_", "wakes"), [(0.0, 1000), (1000.0, 1)])
+def test_on_sqlite_the_watcher_reads_on_the_event_loop_letting_requests_in_between(db, monkeypatch, slice_, wakes):
     """SQLite: the hub's watcher reads the campaigns that moved on the event loop itself (no thread taking the
     interpreter's lock from the requests), and lets the loop serve others between two campaigns once its
-    slice is spent (here: after every campaign). Four campaigns move at once: each stream is told, each
-    campaign was read on the loop's own thread, and other work ran between any two reads."""
+    slice of reading is spent or it woke its share of streams (here: after every campaign, by one or the
+    other). Four campaigns move at once: each stream is told, each campaign was read on the loop's own
+    thread, and other work ran between any two reads."""
     from sawbones.application.service import Service
     from sawbones.interfaces.web import create_app, hub as hub_module
     from test_web_access import bearer, new_campaign
     from test_web_live import FIRE
 
-    monkeypatch.setattr(hub_module, "SLICE", 0.0)
+    monkeypatch.setattr(hub_module, "SLICE", slice_)
+    monkeypatch.setattr(hub_module, "WAKES", wakes)
     app = create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=600)
     names = ["Alpha", "Beta", "Gamma", "Delta"]
     with TestClient(app) as gm:

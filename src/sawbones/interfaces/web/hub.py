@@ -4,7 +4,8 @@ A stream (a GM's dashboard, a player's page, the API's events) subscribes to its
 waits on its own bounded queue: it costs no database work while nothing changes. One watcher per process
 (adapters/notify.py) watches the topics that have subscribers: on PostgreSQL a thread listening
 (LISTEN/NOTIFY), on SQLite a task on the event loop asking `PRAGMA data_version` every `poll_interval` and
-reading what moved a campaign at a time, letting requests in after each SLICE of reading (`_watch_here`).
+reading what moved a campaign at a time, letting requests in after each SLICE of reading or WAKES streams
+woken (`_watch_here`).
 When a campaign moves it reads the new actions once (their documents,
 with lines only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to
 READERS campaigns at once; the watcher keeps its own service) and hands one `Change` to the
@@ -46,6 +47,7 @@ QUEUE = 64
 READERS = 2
 # SQLite: the watcher on the event loop reads campaigns for at most SLICE seconds before it lets requests in
 SLICE = 0.002
+WAKES = 16  # ... or once it woke WAKES streams (they write to their sockets at the loop's next turn)
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
 ACCESS = "access"  # the message: who may watch the campaign changed
@@ -242,19 +244,24 @@ class Hub:
         if not self.langs[sub.cid]:
             del self.langs[sub.cid]
 
-    def _publish(self, cid: int, messages: list[Any]) -> None:
+    def _publish(self, cid: int, messages: list[Any]) -> int:
         """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
-        decided once per change, and a stream it does not concern is not woken."""
+        decided once per change, and a stream it does not concern is not woken. Returns how many were."""
         subs = self.topics.get(cid)
+        woken = 0
         if not subs:
-            return
+            return 0
         for message in messages:
             heard = Heard(None if message is ACCESS else message.light)
             for sub in list(subs):
                 out = message if message is ACCESS else sub.concerned(message, heard)
-                if out is not None and not sub.put(out):  # a client that does not read: dropped, not buffered
+                if out is None:
+                    continue
+                woken += 1
+                if not sub.put(out):  # a client that does not read: dropped, not buffered
                     sub.end()
                     self.close(sub)
+        return woken
 
     # -------------------------------------------------------- the watcher (its own thread)
     def _run(self) -> None:
@@ -279,7 +286,7 @@ class Hub:
     async def _watch_here(self) -> None:
         """The watcher on the event loop (SQLite): every `poll_interval`, `PRAGMA data_version`, and when the
         file moved, the moved campaigns read and handed to their streams one at a time, the loop free for
-        others after each SLICE of reading. In a thread, the watcher's reads took the interpreter's lock from
+        others after each SLICE of reading or WAKES streams woken. In a thread, the watcher's reads took the interpreter's lock from
         the loop's requests: with 5,100 streams held, the GM's p50 did not move but its p99 doubled
         (docs/benchmarks.md, "sixth pass")."""
         watcher = None
@@ -295,12 +302,12 @@ class Hub:
                 known, fresh = turn
                 try:
                     watcher = self._watcher(watcher)
-                    since = time.perf_counter()
+                    since, woken = time.perf_counter(), 0
                     for cid, seen in watcher.poll(known, fresh).items():
-                        self._publish(*self._read_one(cid, seen, known.get(cid)))
-                        if time.perf_counter() - since >= SLICE:
+                        woken += self._publish(*self._read_one(cid, seen, known.get(cid)))
+                        if woken >= WAKES or time.perf_counter() - since >= SLICE:
                             await asyncio.sleep(0)
-                            since = time.perf_counter()
+                            since, woken = time.perf_counter(), 0
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     watcher = self._failed(watcher, fresh)
                     await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))

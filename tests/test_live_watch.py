@@ -58,3 +58,38 @@ def test_polling_the_heads_costs_the_same_whatever_the_length_of_the_logs(tmp_pa
     long, moved = _steps_of_a_poll(path, ids)
     assert {cid: seen[0] for cid, seen in moved.items()} == {cid: head + 300 for cid, head in heads.items()}
     assert long < short * 1.5, (short, long)  # (reading every event of every campaign: 30 times more)
+
+
+def test_a_poll_behind_another_programs_lock_gives_up_at_once_and_misses_nothing(tmp_path):
+    """Another program holds the whole file (an exclusive lock: a tool's long write on a file in rollback
+    mode, a VACUUM). The poll runs on the event loop, so it must not wait for it: it says Busy (the hub looks
+    again next turn) instead of holding every request of the worker for a busy timeout; once the lock is let
+    go, the next poll reads the heads it could not, the campaigns just watched included. (The file here is
+    only the tables the poll reads, in rollback mode: a WAL file's readers are not held up by writers.)"""
+    import pytest
+
+    from sawbones.adapters.notify import Busy
+
+    path = str(tmp_path / "held.db")
+    made = sqlite3.connect(path, isolation_level=None)
+    made.executescript("CREATE TABLE campaigns (id INTEGER PRIMARY KEY, name TEXT);"
+                       "CREATE TABLE events (campaign_id INTEGER, version INTEGER, PRIMARY KEY (campaign_id, version));"
+                       "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+                       "INSERT INTO campaigns VALUES (1, 'table 1'), (2, 'table 2');"
+                       "INSERT INTO events VALUES (1, 1), (1, 2), (2, 1);")
+    made.close()
+    watcher = SqliteWatcher(path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("INSERT INTO events VALUES (2, 2)")
+        with pytest.raises(Busy):
+            watcher.poll({}, {1, 2})
+        holder.execute("COMMIT")
+    finally:
+        holder.close()
+    try:
+        moved = watcher.poll({}, {1, 2})
+    finally:
+        watcher.close()
+    assert {cid: seen[0] for cid, seen in moved.items()} == {1: 2, 2: 2}

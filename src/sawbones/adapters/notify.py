@@ -64,11 +64,20 @@ def _moved(known: dict[int, Seen], now: dict[int, Seen], fresh: set[int]) -> dic
     return {cid: seen for cid, seen in now.items() if cid in fresh or known.get(cid) != seen}
 
 
+class Busy(Exception):
+    """Another connection holds the file (SQLite's busy or locked): nothing was read, look again next turn."""
+
+
 class SqliteWatcher:
+    """The poll runs on the hub's event loop: it never waits for a lock more than BUSY seconds (WAL readers
+    are not held up by writers; another program's exclusive lock, a VACUUM, would otherwise hold every request
+    of the worker for the connection's whole busy timeout)."""
+
     reads_wait = False  # reading a campaign is Python's work (in-process): one at a time
+    BUSY = 0.005
 
     def __init__(self, path: str) -> None:
-        self.conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=30,
+        self.conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=self.BUSY,
                                     check_same_thread=False, isolation_level=None)
         self.version: int | None = None
 
@@ -78,12 +87,19 @@ class SqliteWatcher:
         return self.poll(known, fresh)
 
     def poll(self, known: dict[int, Seen], fresh: set[int]) -> dict[int, Seen]:
-        """`wait` without the wait (the hub's watcher on the event loop sleeps there itself)."""
-        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-        if version == self.version and not fresh:
-            return {}
+        """`wait` without the wait (the hub's watcher on the event loop sleeps there itself); Busy when another
+        connection holds the file (the version is taken only with the heads it goes with)."""
+        try:
+            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            if version == self.version and not fresh:
+                return {}
+            seen = _seen(self.conn, set(known) | fresh, "?")
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise Busy(str(exc)) from exc
+            raise
         self.version = version
-        return _moved(known, _seen(self.conn, set(known) | fresh, "?"), fresh)
+        return _moved(known, seen, fresh)
 
     def close(self) -> None:
         self.conn.close()

@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from ...adapters.notify import Busy
 from .access_errors import WebError
 from .audience import audience
 from .deps import WebState, open_service
@@ -275,6 +276,8 @@ class Hub:
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
                         self._read(moved, known, watcher.reads_wait)
+                except Busy:
+                    self._again(fresh)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     watcher = self._failed(watcher, fresh)
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
@@ -308,6 +311,8 @@ class Hub:
                         if woken >= WAKES or time.perf_counter() - since >= SLICE:
                             await asyncio.sleep(0)
                             since, woken = time.perf_counter(), 0
+                except Busy:  # another program holds the file: the loop does not wait for it
+                    self._again(fresh)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
                     watcher = self._failed(watcher, fresh)
                     await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))
@@ -337,11 +342,15 @@ class Hub:
                 watcher = open_watcher(service.store)
         return watcher
 
+    def _again(self, fresh: set[int]) -> None:
+        """The campaigns just watched are looked at next turn (this one read nothing)."""
+        with self.lock:
+            self.fresh |= fresh
+
     def _failed(self, watcher: Any, fresh: set[int]) -> None:
         """A turn failed: its fresh campaigns are looked at again, the watcher and its service let go."""
         log.exception("live updates: watching failed; trying again")
-        with self.lock:
-            self.fresh |= fresh
+        self._again(fresh)
         if watcher is not None:
             watcher.close()
         self._let_go()

@@ -5,10 +5,9 @@ waits on its own bounded queue: it costs no database work while nothing changes.
 (adapters/notify.py) watches the topics that have subscribers: on PostgreSQL a thread listening
 (LISTEN/NOTIFY), on SQLite a task on the event loop asking `PRAGMA data_version` every `poll_interval` and
 reading what moved a campaign at a time, letting requests in after each SLICE of reading or WAKES streams
-woken (`_watch_here`).
-When a campaign moves it reads the new actions once (their documents,
-with lines only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to
-READERS campaigns at once; the watcher keeps its own service) and hands one `Change` to the
+woken (`_watch_here`). When a campaign moves it reads the new actions once (their documents, with lines
+only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to READERS
+campaigns at once; the watcher keeps its own service) and hands one `Change` to the
 subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
 version it was last brought to (`Sub.sent`); a player's page hears only of a change its character's player
 may see (audience.py, decided once per change), the others are moved on silently, never woken, and need no
@@ -249,9 +248,9 @@ class Hub:
         """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
         decided once per change, and a stream it does not concern is not woken. Returns how many were."""
         subs = self.topics.get(cid)
-        woken = 0
         if not subs:
             return 0
+        woken = 0
         for message in messages:
             heard = Heard(None if message is ACCESS else message.light)
             for sub in list(subs):
@@ -279,7 +278,8 @@ class Hub:
                 except Busy:
                     self._again(fresh)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
-                    watcher = self._failed(watcher, fresh)
+                    self._failed(watcher, fresh)
+                    watcher = None
                     threading.Event().wait(min(self.state.poll_interval * 4, 2.0))
         finally:
             if watcher is not None:
@@ -289,9 +289,9 @@ class Hub:
     async def _watch_here(self) -> None:
         """The watcher on the event loop (SQLite): every `poll_interval`, `PRAGMA data_version`, and when the
         file moved, the moved campaigns read and handed to their streams one at a time, the loop free for
-        others after each SLICE of reading or WAKES streams woken. In a thread, the watcher's reads took the interpreter's lock from
-        the loop's requests: with 5,100 streams held, the GM's p50 did not move but its p99 doubled
-        (docs/benchmarks.md, "sixth pass")."""
+        others after each SLICE of reading or WAKES streams woken. In a thread, the watcher's reads took the
+        interpreter's lock from the loop's requests: with 5,100 streams held, the GM's p50 did not move but its
+        p99 doubled (docs/benchmarks.md, "sixth pass")."""
         watcher = None
         self.kept.watcher = True
         loop, due = asyncio.get_running_loop(), 0.0
@@ -314,7 +314,8 @@ class Hub:
                 except Busy:  # another program holds the file: the loop does not wait for it
                     self._again(fresh)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
-                    watcher = self._failed(watcher, fresh)
+                    self._failed(watcher, fresh)
+                    watcher = None
                     await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))
         finally:
             self.task = None

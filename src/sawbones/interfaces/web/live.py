@@ -13,8 +13,9 @@ version) when the campaign moves — for a player's page, only when the change i
 (audience.py; the hub decides it before waking the stream) — and the page reloads its fragment. Every
 message queued while the stream was busy goes out in one write. A keep-alive comment when the stream said
 nothing for KEEP_ALIVE seconds (one timer per event loop for every stream, `Ticks`: a stream waits in the
-bucket of its next keep-alive or end, moved only when it fires; waiting for a message costs no timer); the stream ends after `stream_seconds` (EventSource reconnects by itself), when its
-client leaves or is too slow to read, or when who it serves lost access (`still()` is checked at each change
+bucket of its next keep-alive or end, moved only when it fires, at most BATCH told per turn of the loop;
+waiting for a message costs no timer); the stream ends after `stream_seconds` (EventSource reconnects by
+itself), when its client leaves or is too slow to read, or when who it serves lost access (`still()` is checked at each change
 of access and before a player hears of a change that may end links); a stream that ends because its link
 lost access says `event: gone` first (the player's page then says the link no longer works).
 """

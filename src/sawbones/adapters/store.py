@@ -18,7 +18,7 @@ import json
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, NoReturn, Sequence
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
 from . import integrity
@@ -118,6 +118,12 @@ class EventStore(ABC):
 
 
 # ---------------------------------------------------------------- the SQL implementation
+
+# Called in the writer's thread once an append to a campaign committed: (database_id, campaign id, the version it
+# followed, its rows as written: the columns of _INSERT_EVENT). The live hub hands a worker's own writes to its
+# streams without reading them back (web/hub.py); a listener must be quick and must not write.
+Appended = Callable[[str, int, int, "list[tuple[Any, ...]]"], None]
+APPENDED: list[Appended] = []
 
 _EVENT_COLUMNS = "version, action, type, data, schema_version, content_version, created_at, checksum"
 _HEAD = "SELECT MAX(version) FROM events WHERE campaign_id = ?"
@@ -222,11 +228,14 @@ class SqlEventStore(EventStore):
                 conn.execute("UPDATE campaigns SET name = ? WHERE id = ?", (name, campaign_id))
                 if self._head(conn, campaign_id) != expected_version:
                     raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
-                self._insert_events(conn, campaign_id, expected_version, action, [event], content_version, time.time())
+                rows = self._insert_events(conn, campaign_id, expected_version, action, [event], content_version,
+                                           time.time())
         except db_errors() as exc:
             if is_integrity_error(exc):
                 raise UsageError(f"a campaign named {name!r} already exists") from None
             raise
+        if APPENDED:
+            self._told(campaign_id, expected_version, rows)
 
     @_guarded
     def get_meta(self, key: str) -> str | None:
@@ -239,7 +248,8 @@ class SqlEventStore(EventStore):
 
     # -------------------------------------------------------- events
     def _insert_events(self, conn: Conn, cid: int, expected_version: int, action: int,
-                       events: Iterable[dict[str, Any]], content_version: str, now: float) -> int:
+                       events: Iterable[dict[str, Any]], content_version: str, now: float) -> list[tuple[Any, ...]]:
+        """The events written after version `expected_version`: their rows (the columns of _INSERT_EVENT)."""
         rows = []
         version = expected_version
         for ev in events:
@@ -249,7 +259,17 @@ class SqlEventStore(EventStore):
         if rows:
             conn.executemany(_INSERT_EVENT, rows)
             self._notify(conn, cid, version)
-        return version
+        return rows
+
+    def _told(self, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
+        """(once the append committed) The listeners of this process hear what it wrote (APPENDED)."""
+        for listener in list(APPENDED):
+            try:
+                listener(self.database_id, cid, after, rows)
+            except Exception:  # a listener's failure is its own: the write is done
+                import logging
+
+                logging.getLogger("sawbones").exception("a listener of appended events failed")
 
     def _notify(self, conn: Conn, cid: int, version: int) -> None:
         """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
@@ -271,12 +291,15 @@ class SqlEventStore(EventStore):
                     raise ConflictError(
                         f"the campaign changed while you acted (version {current}, you read {expected_version}); "
                         "nothing was written, try again")
-                return self._insert_events(conn, campaign_id, expected_version, action, events, content_version,
+                rows = self._insert_events(conn, campaign_id, expected_version, action, events, content_version,
                                            time.time())
         except db_errors() as exc:
             if is_integrity_error(exc):
                 raise ConflictError("another write reached the campaign first; nothing was written, try again") from None
             raise
+        if APPENDED:
+            self._told(campaign_id, expected_version, rows)
+        return expected_version + len(rows)
 
     @staticmethod
     def _head(conn: Conn, cid: int) -> int:

@@ -34,10 +34,14 @@ def _ids(event: dict[str, Any]) -> set[str]:
     return ids
 
 
-def light_documents(store: Any, campaign_id: int, after: int, upto: int | None = None) -> list[dict[str, Any]]:
+def light_documents(store: Any, campaign_id: int, after: int, upto: int | None = None,
+                    rows: list[Any] | None = None) -> list[dict[str, Any]]:
     """The documents of `event_documents` without lines, read from the log alone (the live layer's audience):
-    `characters` holds every character id the action's events name (for an undo, the undone action's)."""
-    return _documents(store, campaign_id, list(store.events(campaign_id, after=after, upto=upto)))
+    `characters` holds every character id the action's events name (for an undo, the undone action's).
+    `rows`: the stored events after `after`, when the caller has them (a write of this process)."""
+    if rows is None:
+        rows = list(store.events(campaign_id, after=after, upto=upto))
+    return _documents(store, campaign_id, rows)
 
 
 def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, Any]]:
@@ -57,10 +61,11 @@ def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, 
 
 
 def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH,
-                    upto: int | None = None) -> list[dict[str, Any]]:
+                    upto: int | None = None, rows: list[Any] | None = None) -> list[dict[str, Any]]:
     """One document per whole action stored after log version `after` (up to `upto`; the lines use the
-    current state)."""
-    rows = [e for e in service.store.events(campaign_id, after=after, upto=upto)]
+    current state). `rows`: those stored events, when the caller has them."""
+    if rows is None:
+        rows = list(service.store.events(campaign_id, after=after, upto=upto))
     if len(rows) > limit:  # stop at an action boundary
         cut = rows[limit - 1].action
         rows = [e for e in rows if e.action <= cut]

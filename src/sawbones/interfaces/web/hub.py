@@ -24,6 +24,7 @@ dropped (its stream ends) instead of being buffered without limit.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import threading
@@ -35,6 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ...adapters.notify import Busy
+from ...adapters.records import StoredEvent
+from ...adapters.store import APPENDED
 from .access_errors import WebError
 from .audience import audience
 from .deps import WebState, open_service
@@ -183,6 +186,7 @@ class Hub:
         self.thread: threading.Thread | None = None
         self.task: asyncio.Task[None] | None = None
         self.readers: ThreadPoolExecutor | None = None
+        self.database_id: str | None = None  # the watched database's (set with the watcher: `_appended`)
 
     # -------------------------------------------------------- subscribers (on the event loop)
     def open(self, cid: int, token: str, address: str, *, lang: str | None = None, character: str | None = None,
@@ -210,6 +214,8 @@ class Hub:
             if self.thread is None and self.task is None:
                 if self.state.local_writes:  # SQLite: the watcher reads on the event loop, a campaign at a time
                     self.task = self.loop.create_task(self._watch_here())
+                    if self._appended not in APPENDED:  # this worker's own writes, handed over as they commit
+                        APPENDED.append(self._appended)
                 else:
                     self.thread = threading.Thread(target=self._run, name="sawbones-live", daemon=True)
                     self.thread.start()
@@ -319,6 +325,8 @@ class Hub:
                     await asyncio.sleep(min(self.state.poll_interval * 4, 2.0))
         finally:
             self.task = None
+            if self._appended in APPENDED:
+                APPENDED.remove(self._appended)
             if watcher is not None:
                 watcher.close()
             self._let_go()
@@ -341,6 +349,7 @@ class Hub:
 
             with self._reading() as service:
                 watcher = open_watcher(service.store)
+                self.database_id = service.store.database_id
         return watcher
 
     def _again(self, fresh: set[int]) -> None:
@@ -403,13 +412,15 @@ class Hub:
 
     def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> tuple[int, list[Any]]:
         """The messages for the streams of campaign `cid`, which moved from `before` to `seen`."""
-        from .event_docs import event_documents, frame, light_documents
-
         head, stamp = seen
         with self.lock:
             if cid not in self.topics:
                 return cid, []
-            self.seen[cid] = seen
+            handed = self.seen.get(cid)
+            if before is not None and handed is not None and head >= before[0]:
+                # (this worker's own write may have been handed over since the turn began: `_appended`)
+                before, head = handed, max(head, handed[0])
+            self.seen[cid] = (head, stamp)
             player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
         messages: list[Any] = []
         if before is None:  # just watched: the streams compare with what they sent
@@ -418,13 +429,57 @@ class Hub:
             if stamp != before[1]:
                 messages.append(ACCESS)
             if head != before[0]:
-                after = before[0] if head > before[0] else 0
-                with self._reading() as service:
-                    light = light_documents(service.store, cid, after, head) if player else None
-                    frames = {lang: [(doc["version"], frame(doc)) for doc in
-                                     event_documents(service, cid, after, lang, upto=head)] for lang in langs}
-                messages.append(Change(after, head, light, frames))
+                messages.append(self._change(cid, before[0] if head > before[0] else 0, head, player, langs))
         return cid, messages
+
+    def _change(self, cid: int, after: int, head: int, player: bool, langs: list[str],
+                rows: list[Any] | None = None) -> Change:
+        """The change from `after` to `head`, with what its streams need: the light documents (player pages),
+        the frames per language (API streams); from `rows` (its stored events) when given, else read."""
+        from .event_docs import event_documents, frame, light_documents
+
+        with self._reading() as service:
+            light = light_documents(service.store, cid, after, head, rows) if player else None
+            frames = {lang: [(doc["version"], frame(doc)) for doc in
+                             event_documents(service, cid, after, lang, upto=head, rows=rows)] for lang in langs}
+        return Change(after, head, light, frames)
+
+    # -------------------------------------------------------- this worker's own writes (SQLite)
+    def _appended(self, database_id: str, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
+        """(in the writer's thread, store.APPENDED) An append of this process committed: handed to the streams
+        on the event loop, without reading it back, when the campaign is watched here."""
+        loop = self.loop
+        if cid not in self.topics or database_id != self.database_id or loop is None or loop.is_closed():
+            return
+        try:
+            if asyncio._get_running_loop() is loop:
+                loop.call_soon(self._hand_over, cid, after, rows)
+            else:
+                loop.call_soon_threadsafe(self._hand_over, cid, after, rows)
+        except RuntimeError:  # the loop closed meanwhile (the server stops): the watcher is gone too
+            pass
+
+    def _hand_over(self, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
+        """(on the event loop) This worker's write, from version `after`, handed to the campaign's streams when
+        they were brought to `after`; otherwise (another writer came between) the watcher reads it, as any
+        other's. Nothing is marked handed over unless it was."""
+        with self.lock:
+            seen = self.seen.get(cid)
+            if cid not in self.topics or seen is None or seen[0] != after:
+                return
+            player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
+        try:
+            events = [StoredEvent(version, action, etype, json.loads(data), schema, content, created)
+                      for _, version, action, etype, data, schema, content, created, _ in rows]
+            change = self._change(cid, after, after + len(rows), player, langs, events)
+        except Exception:  # the watcher reads it instead
+            log.exception("live updates: handing over a write failed; the watcher reads it")
+            return
+        with self.lock:
+            if self.seen.get(cid) != seen:  # (not on SQLite's one thread; kept for safety)
+                return
+            self.seen[cid] = (change.head, seen[1])
+        self._publish(cid, [change])
 
     def _send(self, read: list[tuple[int, list[Any]]]) -> None:
         read = [(cid, messages) for cid, messages in read if messages]

@@ -13,7 +13,8 @@ import pytest
 from test_web_access import TestClient, player_link
 from test_web_live import _lines, _party
 from sawbones.interfaces.web import live
-from sawbones.interfaces.web.hub import ACCESS, Change, Hub
+from sawbones.interfaces.web.hub import Hub
+from sawbones.interfaces.web.subscriptions import ACCESS, Change
 
 
 def _doc(version: int, kind: str, character: str | None) -> dict:
@@ -93,7 +94,7 @@ def test_one_timer_tells_each_stream_when_it_is_due_never_before(monkeypatch):
     after its time, in order, a stream disarmed is never told, and one timer is set at a time."""
     import asyncio
 
-    from sawbones.interfaces.web.hub import Sub
+    from sawbones.interfaces.web.subscriptions import Sub
 
     monkeypatch.setattr(live, "KEEP_ALIVE", 0.3)
 
@@ -224,7 +225,7 @@ def test_streams_due_together_are_told_a_batch_at_a_time(monkeypatch):
     """Streams opened together fall due together (after a restart every client reconnects at once): the
     timer tells at most live.BATCH of them per turn of the event loop, and other work runs between two
     batches; every one is told, once."""
-    from sawbones.interfaces.web.hub import Sub
+    from sawbones.interfaces.web.subscriptions import Sub
 
     monkeypatch.setattr(live, "BATCH", 16)
 

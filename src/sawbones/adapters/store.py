@@ -234,8 +234,7 @@ class SqlEventStore(EventStore):
             if is_integrity_error(exc):
                 raise UsageError(f"a campaign named {name!r} already exists") from None
             raise
-        if APPENDED:
-            self._told(campaign_id, expected_version, rows)
+        self._told(campaign_id, expected_version, rows)
 
     @_guarded
     def get_meta(self, key: str) -> str | None:
@@ -262,14 +261,13 @@ class SqlEventStore(EventStore):
         return rows
 
     def _told(self, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
-        """(once the append committed) The listeners of this process hear what it wrote (APPENDED)."""
+        """(once the append committed) This process's listeners hear what it wrote (APPENDED); a listener's
+        failure is its own: the write is done."""
         for listener in list(APPENDED):
             try:
                 listener(self.database_id, cid, after, rows)
-            except Exception:  # a listener's failure is its own: the write is done
-                import logging
-
-                logging.getLogger("sawbones").exception("a listener of appended events failed")
+            except Exception:
+                __import__("logging").getLogger("sawbones").exception("a listener of appended events failed")
 
     def _notify(self, conn: Conn, cid: int, version: int) -> None:
         """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
@@ -297,8 +295,7 @@ class SqlEventStore(EventStore):
             if is_integrity_error(exc):
                 raise ConflictError("another write reached the campaign first; nothing was written, try again") from None
             raise
-        if APPENDED:
-            self._told(campaign_id, expected_version, rows)
+        self._told(campaign_id, expected_version, rows)
         return expected_version + len(rows)
 
     @staticmethod

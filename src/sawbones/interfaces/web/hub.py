@@ -15,6 +15,13 @@ read later. The GM's pages hear of every change, the API's events of every actio
 A change of access (a player link revoked, the API secret or the GM sessions renewed) hands `ACCESS`:
 each stream then checks who it serves. Each worker process (`serve --workers N`) runs its own hub.
 
+On SQLite the writes of this machine's workers need no watcher: the store tells the writer's hub what an
+append wrote as it commits (store.APPENDED), the hub tells the other workers through their sockets
+(adapters/peers.py) and hands it to its own streams (`_appended`, `_hand_over`); each worker builds the
+change from the rows written, checked as a read of the log is. A write is handed over only to streams brought
+to where it starts (`seen`); one that comes out of turn, and every write of another program (the CLI), is
+read by the watcher a poll later, as before.
+
 Bounds: at most `per_token` streams per token (player link, GM session, API secret) and `per_address`
 per client address in this process (429 past them: $SAWBONES_STREAMS_PER_TOKEN,
 $SAWBONES_STREAMS_PER_ADDRESS); a queue of QUEUE messages per stream: a client that does not read is
@@ -24,7 +31,6 @@ dropped (its stream ends) instead of being buffered without limit.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import threading
@@ -32,18 +38,16 @@ import time
 from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ...adapters.notify import Busy
-from ...adapters.records import StoredEvent
+from ...adapters.records import Damaged, read_events
 from ...adapters.store import APPENDED
 from .access_errors import WebError
-from .audience import audience
 from .deps import WebState, open_service
+from .subscriptions import ACCESS, Change, Heard, Sub
 
 log = logging.getLogger("sawbones.web")
-QUEUE = 64
 # campaigns read at once by the watcher when several moved (PostgreSQL). Two, not four: with 5,100 streams
 # held, four readers' Python contended with the GM's actions in the same worker (docs/benchmarks.md,
 # "Two readers"): the GM's p99 fell by a fifth with two, delivery no slower.
@@ -53,114 +57,11 @@ SLICE = 0.002
 WAKES = 16  # ... or once it woke WAKES streams (they write to their sockets at the loop's next turn)
 PER_TOKEN, PER_ADDRESS = 8, 256
 TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
-ACCESS = "access"  # the message: who may watch the campaign changed
 
 
 class TooManyStreams(WebError):
     code = "too_many_requests"
     status = 429
-
-
-@dataclass(frozen=True)
-class Change:
-    """The campaign moved from `after` to `head`. `light`: its actions' documents without lines (for the
-    audience), None when the hub did not read them (the stream then reads what it needs itself);
-    `frames`: per language, each action's Server-Sent Event (its version and its bytes, made once for every
-    API stream of that language)."""
-
-    after: int
-    head: int
-    light: list[dict[str, Any]] | None = None
-    frames: dict[str, list[tuple[int, bytes]]] = field(default_factory=dict)
-
-
-class Heard:
-    """Who hears of a change (`audience` of its documents), decided at the first player's stream that asks."""
-
-    __slots__ = ("light", "_who")
-
-    def __init__(self, light: list[dict[str, Any]] | None) -> None:
-        self.light, self._who = light, None
-
-    @property
-    def who(self) -> tuple[bool, set[str]]:
-        if self._who is None:
-            self._who = audience(self.light or ())
-        return self._who
-
-
-class Sub:
-    """One stream's subscription: a bounded mailbox (a list and the future its stream waits on; lighter
-    than an asyncio.Queue, which holds three deques — thousands of streams are held at once), and for a
-    page's stream the version it was last brought to (`sent`: the hub moves it on, whether it tells the
-    stream or not) and the character its player's page shows."""
-
-    __slots__ = ("cid", "token", "address", "lang", "character", "sent", "box", "waiter", "dropped", "closed",
-                 "due")
-
-    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, character: str | None = None,
-                 sent: int | None = None) -> None:
-        self.cid, self.token, self.address = cid, token, address
-        self.lang = lang  # the API's events: documents in this language
-        self.character = character  # a player's page: the hub decides which changes it hears of
-        self.sent = sent  # a page's stream: the version it was last brought to (None: the API's, its own)
-        self.box: list[Any] = []  # at most QUEUE messages (a deque weighs ten times an empty list)
-        self.waiter: asyncio.Future[None] | None = None
-        self.dropped = self.closed = self.due = False
-
-    def put(self, message: Any) -> bool:
-        """False when the stream has QUEUE messages unread already (its client does not read)."""
-        if len(self.box) >= QUEUE:
-            return False
-        self.box.append(message)
-        self._wake()
-        return True
-
-    def end(self) -> None:
-        """The stream ends at its next turn (its client left, or does not read): `take` answers None."""
-        self.dropped = True
-        self._wake()
-
-    def tick(self) -> None:
-        """Its timer fired (a keep-alive, or the end of its time): `take` returns, `due` set."""
-        self.due = True
-        self._wake()
-
-    def _wake(self) -> None:
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
-
-    async def take(self) -> list[Any] | None:
-        """Every message queued (none when only its timer fired: `due`), or None once the stream is ended."""
-        while not self.box and not self.dropped and not self.due:
-            self.waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self.waiter
-            finally:
-                self.waiter = None
-        if self.dropped:
-            return None
-        box, self.box = self.box, []
-        return box
-
-    def concerned(self, change: Change, heard: Heard) -> Change | None:
-        """What this stream is handed of `change` (None: nothing, and it is not woken); `heard`: who hears of
-        the change (audience.audience), decided once for the change's streams. Moves `sent` on."""
-        sent = self.sent
-        if sent is None:  # the API's events: every action (the stream keeps its own place)
-            return change
-        if change.head == sent:
-            return None
-        self.sent = change.head
-        if self.character is None:  # the GM's page: every change
-            return change
-        if change.light is None or not change.after <= sent < change.head:  # the stream reads what it missed
-            return Change(sent, change.head)
-        if change.after == sent:
-            everyone, characters = heard.who
-        else:  # (the stream was brought past the change's start: only what is new to it)
-            everyone, characters = audience(d for d in change.light if d["version"] > sent)
-        return change if everyone or self.character in characters else None
 
 
 def _limit(env: str, default: int) -> int:
@@ -187,6 +88,9 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         self.readers: ThreadPoolExecutor | None = None
         self.database_id: str | None = None  # the watched database's (set with the watcher: `_appended`)
+        self.database_path: str | None = None  # (SQLite: its file)
+        self.peers: Any = None  # this worker's socket among the machine's workers (SQLite: adapters/peers.py)
+        self.peers_tried = False
 
     # -------------------------------------------------------- subscribers (on the event loop)
     def open(self, cid: int, token: str, address: str, *, lang: str | None = None, character: str | None = None,
@@ -269,6 +173,23 @@ class Hub:
                     self.close(sub)
         return woken
 
+    def _open_peers(self, loop: asyncio.AbstractEventLoop) -> None:
+        """This worker's socket among the machine's workers (adapters/peers.py), read on the event loop."""
+        from ...adapters.peers import Peers
+
+        self.peers_tried = True
+        if self.database_id is None or self.database_path is None:
+            return
+        peers = Peers.open(self.database_id, self.database_path)
+        if peers is not None:
+            peers.serve(loop, self._hand_over)  # another worker's write: handed over as this one's own
+            self.peers = peers
+
+    def _close_peers(self) -> None:
+        peers, self.peers, self.peers_tried = self.peers, None, False
+        if peers is not None:
+            peers.close()
+
     # -------------------------------------------------------- the watcher (its own thread)
     def _run(self) -> None:
         watcher = None
@@ -311,6 +232,8 @@ class Hub:
                 known, fresh = turn
                 try:
                     watcher = self._watcher(watcher)
+                    if not self.peers_tried:
+                        self._open_peers(loop)
                     since, woken = time.perf_counter(), 0
                     for cid, seen in watcher.poll(known, fresh).items():
                         woken += self._publish(*self._read_one(cid, seen, known.get(cid)))
@@ -327,6 +250,7 @@ class Hub:
             self.task = None
             if self._appended in APPENDED:
                 APPENDED.remove(self._appended)
+            self._close_peers()
             if watcher is not None:
                 watcher.close()
             self._let_go()
@@ -350,6 +274,7 @@ class Hub:
             with self._reading() as service:
                 watcher = open_watcher(service.store)
                 self.database_id = service.store.database_id
+                self.database_path = getattr(service.store, "path", None)
         return watcher
 
     def _again(self, fresh: set[int]) -> None:
@@ -444,12 +369,18 @@ class Hub:
                              event_documents(service, cid, after, lang, upto=head, rows=rows)] for lang in langs}
         return Change(after, head, light, frames)
 
-    # -------------------------------------------------------- this worker's own writes (SQLite)
+    # -------------------------------------------------------- writes of this machine's workers (SQLite)
     def _appended(self, database_id: str, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
-        """(in the writer's thread, store.APPENDED) An append of this process committed: handed to the streams
-        on the event loop, without reading it back, when the campaign is watched here."""
+        """(in the writer's thread, store.APPENDED) An append of this process committed: told to the other
+        workers (adapters/peers.py), and handed to this worker's streams on the event loop, without reading it
+        back, when the campaign is watched here."""
+        if database_id != self.database_id:
+            return
+        peers = self.peers
+        if peers is not None:
+            peers.tell(cid, after, rows)
         loop = self.loop
-        if cid not in self.topics or database_id != self.database_id or loop is None or loop.is_closed():
+        if cid not in self.topics or loop is None or loop.is_closed():
             return
         try:
             if asyncio._get_running_loop() is loop:
@@ -469,10 +400,13 @@ class Hub:
                 return
             player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
         try:
-            events = [StoredEvent(version, action, etype, json.loads(data), schema, content, created)
-                      for _, version, action, etype, data, schema, content, created, _ in rows]
+            # (checked as a read of the log is: each row against its checksum, the versions following `after`)
+            events = read_events([row[1:] for row in rows], after, None, lambda: f"#{cid}")
             change = self._change(cid, after, after + len(rows), player, langs, events)
-        except Exception:  # the watcher reads it instead
+        except Damaged as exc:  # (a write told that does not read as written) the watcher reads it instead
+            log.warning("live updates: a write could not be handed over (%s); the watcher reads it", exc.message)
+            return
+        except Exception:
             log.exception("live updates: handing over a write failed; the watcher reads it")
             return
         with self.lock:

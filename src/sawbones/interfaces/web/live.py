@@ -35,7 +35,8 @@ from ...errors import SawbonesError
 from .access import may_end_links
 from .audience import audience
 from .deps import open_service, web
-from .hub import ACCESS, Change, Sub, hub_of
+from .hub import hub_of
+from .subscriptions import ACCESS, Change, Sub
 
 KEEP_ALIVE = 15.0
 SLICES = 15  # a stream's keep-alive and end are due in buckets of KEEP_ALIVE / SLICES seconds (Ticks)

@@ -1,0 +1,168 @@
+"""The workers of one machine tell each other what they wrote (SQLite, adapters/peers.py): another worker's
+streams hear of a write without its watcher looking, and nothing a socket says is trusted beyond what a read of
+the log would be (checksums, versions following). Two hubs in one process stand for two workers: the second
+hears nothing of this process's appends except through its socket. No timing is asserted (a watchdog ends a
+hang)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import socket
+import stat
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from sawbones.adapters import peers as peers_module
+from sawbones.adapters.peers import Peers
+from sawbones.application.service import Service
+from sawbones.interfaces.web.hub import Hub
+from test_live_handover import Gate, _frames, _heads, _setting, _until
+from test_web_access import TestClient, bearer, new_campaign
+from test_web_live import FIRE
+
+
+@pytest.fixture(autouse=True)
+def private_temp(monkeypatch):
+    """The workers' directories under this test's own temporary directory (a short path: a socket's path
+    holds at most 107 bytes, and pytest's own directories are longer)."""
+    place = Path(tempfile.mkdtemp(prefix="sbp", dir="/tmp"))
+    monkeypatch.setattr(peers_module.tempfile, "tempdir", str(place))
+    yield place
+    shutil.rmtree(place, ignore_errors=True)
+
+
+def _campaign(gm, db) -> tuple[str, int, int, str]:
+    secret = new_campaign(gm)["gm_secret"]
+    made = gm.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
+    assert made.status_code == 201, made.text
+    service = Service.open(db)
+    try:
+        cid = service.store.campaign_id("Alpha")
+        return secret, cid, service.store.head(cid), service.load("Alpha").state.characters[0].id
+    finally:
+        service.close()
+
+
+def _hit(gm, secret) -> None:
+    answer = gm.post("/api/campaigns/Alpha/damage", headers=bearer(secret), json={"character": "Nia", "parts": FIRE})
+    assert answer.status_code == 200, answer.text
+
+
+async def _two_workers(app, cid: int, head: int, nia: str):
+    """Worker A (hears this process's appends) and worker B (only through its socket, its watcher held
+    closed), each watching the campaign; B with Nia's page and an API stream."""
+    a, b = Hub(app.state.sawbones), Hub(app.state.sawbones)
+    b._appended = lambda *written: None  # (another process: this one's appends are not its own)
+    gate = Gate(b)
+    a.open(cid, "gm-a", "-", sent=head)
+    page = b.open(cid, "link-nia", "-", character=nia, sent=head)
+    api = b.open(cid, "secret", "-", lang="en")
+    await _until(lambda: cid in a.seen and cid in b.seen and a.peers and b.peers, "both workers watching")
+    gate.open = False
+    return a, b, page, api
+
+
+def test_another_workers_streams_hear_of_a_write_through_its_socket(db):
+    app = _setting(db)
+    with TestClient(app) as gm:
+        secret, cid, head, nia = _campaign(gm, db)
+
+        async def scene():
+            a, b, page, api = await _two_workers(app, cid, head, nia)
+            await asyncio.to_thread(_hit, gm, secret)
+            await asyncio.to_thread(_hit, gm, secret)
+            await _until(lambda: len(_frames(api)) == 2, "worker B told of both writes")
+            place = a.peers.place
+            sockets = sorted(p.name for p in place.iterdir())
+            for hub in (a, b):
+                for subs in list(hub.topics.values()):
+                    for sub in list(subs):
+                        hub.close(sub)
+            await _until(lambda: a.task is None and b.task is None, "the watchers end")
+            return page, api, place, sockets
+
+        page, api, place, sockets = asyncio.run(scene())
+    assert _frames(api) == [head + 1, head + 2]
+    assert _heads(page) == [head + 1, head + 2], page.box
+    assert len(sockets) == 2 and all(name.endswith(".sock") for name in sockets), sockets
+    assert not place.exists()  # the last worker out removed the directory
+
+
+def test_what_a_socket_says_is_checked_as_a_read_of_the_log(db, caplog):
+    """Worker B's socket is sent junk, a write whose rows do not match their checksum, and one whose versions
+    do not follow: none is handed over (B's streams stay where they were, its watcher reads the real change
+    later); a true write after them is."""
+    app = _setting(db)
+    with TestClient(app) as gm:
+        secret, cid, head, nia = _campaign(gm, db)
+
+        async def scene():
+            a, b, page, api = await _two_workers(app, cid, head, nia)
+            row = [cid, head + 1, 99, "damage_taken", json.dumps({"character": nia, "amount": 1}), 1, "x", 0.0,
+                   "0" * 16]
+            sender = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            sender.connect(b.peers.path)
+            for message in (b"not json", json.dumps({"db": b.database_id, "c": cid, "a": head, "r": [row]}).encode(),
+                            json.dumps({"db": b.database_id, "c": cid, "a": head, "r": "rows"}).encode(),
+                            json.dumps({"db": "another", "c": cid, "a": head, "r": [row]}).encode()):
+                sender.send(message)
+            sender.close()
+            await _until(lambda: "could not be handed over" in caplog.text, "the forged write refused")
+            for _ in range(20):
+                await asyncio.sleep(0)
+            nothing = (list(page.box), _frames(api), b.seen[cid][0])
+            await asyncio.to_thread(_hit, gm, secret)
+            await _until(lambda: len(_frames(api)) == 1, "the true write handed over")
+            for hub in (a, b):
+                for subs in list(hub.topics.values()):
+                    for sub in list(subs):
+                        hub.close(sub)
+            return nothing, page, api
+
+        nothing, page, api = asyncio.run(scene())
+    assert nothing == ([], [], head), nothing
+    assert _frames(api) == [head + 1] and _heads(page) == [head + 1]
+
+
+def test_a_directory_that_is_not_the_users_own_private_one_is_not_used(private_temp):
+    place = peers_module.directory("db-id", "/some/file.db")
+    assert place is not None and stat.S_IMODE(os.stat(place).st_mode) == 0o700
+    os.chmod(place, 0o755)  # (as another user's, or a loosened one: anyone could send)
+    assert Peers.open("db-id", "/some/file.db") is None
+    os.chmod(place, 0o700)
+    assert Peers.open("db-id", "/some/file.db") is not None
+    assert peers_module.directory("db-id", "/another/file.db") != place  # one directory per database file
+
+
+def test_a_stale_socket_is_forgotten_and_a_live_one_told(private_temp):
+    """A worker that died left its socket file: telling skips it (and removes it), the live one is told; a
+    write too big for a message is not sent (that worker's watcher reads it); a worker that stopped is not
+    told any more, and telling it fails no write."""
+    rows = [(7, 3, 2, "noted", "{}", 1, "v", 1.5, "c" * 16)]
+
+    async def scene():
+        heard: list = []
+        one, other = Peers.open("db-id", "/f.db"), Peers.open("db-id", "/f.db")
+        other.serve(asyncio.get_running_loop(), lambda *told: heard.append(told))
+        dead = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        dead_path = str(one.place / "1-dead.sock")
+        dead.bind(dead_path)
+        dead.close()  # (the file stays: no one listens there)
+        one.tell(7, 2, [(7, 3, 2, "noted", "x" * peers_module.LIMIT, 1, "v", 1.5, "c" * 16)])  # too big
+        one.tell(7, 2, rows)
+        await _until(lambda: heard, "the live worker told")
+        stale = os.path.exists(dead_path), sorted(one.links)
+        other.close()
+        one.tell(7, 3, rows)  # (the stopped worker's connection fails: forgotten, nothing raised)
+        one.close()
+        return heard, stale, other.path, one.place
+
+    heard, (dead_left, links), other_path, place = asyncio.run(scene())
+    assert heard == [(7, 2, rows)], heard  # the big write never went
+    assert not dead_left and links == [other_path]
+    assert not place.exists()

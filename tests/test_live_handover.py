@@ -176,3 +176,50 @@ def test_every_stream_hears_every_change_once_and_in_order_whoever_wrote_it(db):
     assert early == [], early  # nothing handed over out of order
     assert _frames(api) == [head + 1, head + 2, head + 3]
     assert _heads(nia) == [head + 2, head + 3], nia.box  # (the watcher read v+1 and v+2 as one change)
+
+
+def test_on_postgresql_the_watcher_builds_a_change_from_its_notification(pg_url):
+    """PostgreSQL: the append's NOTIFY carries its rows; the hub hands the change to the player's page and the
+    API stream from them, without reading the events back (a write too big for a NOTIFY is read as before:
+    test_web_live.py)."""
+    app = create_app(lambda: Service.open(pg_url), poll_interval=0.02, stream_seconds=600)
+    with TestClient(app) as gm:
+        secret = new_campaign(gm)["gm_secret"]
+        made = gm.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
+        assert made.status_code == 201, made.text
+        service = Service.open(pg_url)
+        try:
+            cid = service.store.campaign_id("Alpha")
+            head = service.store.head(cid)
+            nia_id = service.load("Alpha").state.characters[0].id
+        finally:
+            service.close()
+
+        async def scene():
+            hub = Hub(app.state.sawbones)
+            assert not app.state.sawbones.local_writes  # (the listening thread's path)
+            page = hub.open(cid, "link-nia", "-", character=nia_id, sent=head)
+            api = hub.open(cid, "secret", "-", lang="en")
+            await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
+            reads = []
+            events = store_module.SqlEventStore.events
+
+            def spy(self, campaign_id, after=0, **kwargs):
+                reads.append((campaign_id, after, kwargs.get("upto")))
+                return events(self, campaign_id, after, **kwargs)
+
+            store_module.SqlEventStore.events = spy
+            try:
+                hit = await asyncio.to_thread(gm.post, "/api/campaigns/Alpha/damage", headers=bearer(secret),
+                                              json={"character": "Nia", "parts": FIRE})
+                assert hit.status_code == 200, hit.text
+                await _until(lambda: len(_frames(api)) == 1, "the change handed over")
+            finally:
+                store_module.SqlEventStore.events = events
+            for sub in (page, api):
+                hub.close(sub)
+            return page, api, reads
+
+        page, api, reads = asyncio.run(scene())
+    assert _frames(api) == [head + 1] and _heads(page) == [head + 1]
+    assert not [r for r in reads if r[1] == head and r[2] is not None], reads  # the change was not read back

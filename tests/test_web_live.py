@@ -385,3 +385,28 @@ def test_what_the_notifications_say_of_the_watched_campaigns():
     known = {1: (4, "s"), 2: (9, "t")}
     notes = [SimpleNamespace(payload=p) for p in ("e:1:5", "e:1:7", "e:1:6", "a:2", "e:3:1", "e:2:x")]
     assert _heard(notes, known) == ({1: 7}, {2})
+
+
+
+def test_an_appends_notification_carries_its_rows_and_its_database():
+    """On PostgreSQL an append's NOTIFY carries the rows it wrote when they fit (the hub then reads nothing:
+    one run of writes following each other per campaign; a gap is read), and its database's id: the channel
+    is shared by every schema of a PostgreSQL database, and another schema's sawbones is not heard."""
+    from types import SimpleNamespace
+
+    from sawbones.adapters.notify import NOTIFY_LIMIT, _heard, _told, append_payload
+
+    def row(cid: int, version: int, data: str = '{"character":"nia"}') -> tuple:
+        return (cid, version, version, "damage_taken", data, 1, "c", 1.5, "x" * 16)
+
+    known = {1: (4, "s"), 2: (9, "t")}
+    notes = [SimpleNamespace(payload=p) for p in (
+        append_payload(1, 4, [row(1, 5)], "db"), append_payload(1, 5, [row(1, 6), row(1, 7)], "db"),
+        append_payload(2, 9, [row(2, 10)], "db"), append_payload(2, 11, [row(2, 12)], "db"),  # v11: not heard
+        append_payload(1, 7, [row(1, 8)], "another"))]
+    assert _heard(notes, known, "db") == ({1: 7, 2: 12}, set())
+    assert _told(notes, known, "db") == {1: (4, [row(1, 5), row(1, 6), row(1, 7)])}
+    big = append_payload(1, 4, [row(1, 5, "x" * NOTIFY_LIMIT)], "db")
+    assert big == "e:1:5:db"  # too big for a NOTIFY: the campaign and its head only
+    assert _heard([SimpleNamespace(payload=big)], known, "db") == ({1: 5}, set())
+    assert _told([SimpleNamespace(payload=big)], known, "db") == {}

@@ -16,7 +16,7 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 
 from ..errors import StoreError, UsageError
@@ -154,10 +154,10 @@ class PostgresEventStore(SqlEventStore):
                     raise locks.Busy(locks.busy_message(locks.lock_wait()), self.where) from None
                 raise _store_error(exc, self.where) from None
 
-    def _notify(self, conn: Conn, cid: int, version: int) -> None:
-        from .notify import pg_notify
+    def _notify(self, conn: Conn, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
+        from .notify import append_payload, pg_notify
 
-        pg_notify(conn, f"e:{cid}:{version}")
+        pg_notify(conn, append_payload(cid, after, rows, self.database_id))
 
     @_guarded
     def notify(self, payload: str) -> None:

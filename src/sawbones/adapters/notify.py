@@ -1,9 +1,12 @@
 """Watching campaigns change, for the live layer: one watcher per process, whatever the number of streams.
 
-- PostgreSQL: every append sends `NOTIFY sawbones_live, 'e:{campaign id}:{version}'` in its own
-  transaction (store.py), so a listener hears it exactly when the events are visible; a change of who
-  may watch (a player link revoked, the API secret or the GM sessions renewed) sends `'a:{campaign id}'`.
-  `PgWatcher` holds one LISTEN connection and wakes when something is said.
+- PostgreSQL: every append sends `NOTIFY sawbones_live, 'e:{campaign id}:{version}:{database id}:{after}:
+  {rows}'` in its own transaction (store.py), so a listener hears it exactly when the events are visible;
+  the rows as written (JSON) go with it when the payload stays under NOTIFY_LIMIT, and the hub then reads
+  nothing (`PgWatcher.told`; a bigger one ends at the database id). The database id (a random id per
+  schema) keeps apart the sawbones of several schemas on one PostgreSQL database: the channel is the
+  database's. A change of who may watch (a player link revoked, the API secret or the GM sessions renewed)
+  sends `'a:{campaign id}'`. `PgWatcher` holds one LISTEN connection and wakes when something is said.
 - SQLite: no notifications; `SqliteWatcher` asks `PRAGMA data_version` (a counter that moves when another
   connection commits) every tick, and only when it moved reads the heads of the watched campaigns in one
   query. A change of access is a meta row `live_access:{campaign id}` that moves.
@@ -14,6 +17,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sqlite3
@@ -25,6 +29,17 @@ CHANNEL = "sawbones_live"
 ACCESS = "live_access:{cid}"
 Seen = tuple[int, str]  # (head version, access stamp)
 CHUNK = 400  # campaign ids per query
+
+
+NOTIFY_LIMIT = 7_900  # bytes of a payload (PostgreSQL refuses 8,000 or more)
+Told = tuple[int, list[tuple[Any, ...]]]  # (the version a write followed, its rows as written)
+
+
+def append_payload(cid: int, after: int, rows: list[tuple[Any, ...]], database_id: str) -> str:
+    """The NOTIFY of an append: its campaign, new head and database, and the rows it wrote when they fit."""
+    short = f"e:{cid}:{after + len(rows)}:{database_id}"
+    whole = f"{short}:{after}:{json.dumps(rows, separators=(',', ':'))}"
+    return whole if len(whole.encode()) < NOTIFY_LIMIT else short
 
 
 def pg_notify(conn: Any, payload: str) -> None:
@@ -110,9 +125,10 @@ class PgWatcher:
 
     reads_wait = True  # reading a campaign waits on the server: several may be read at once
 
-    def __init__(self, url: str) -> None:
-        self.url = url
+    def __init__(self, url: str, database_id: str = "") -> None:
+        self.url, self.database_id = url, database_id
         self.conn: Any = None
+        self.told: dict[int, Told] = {}  # what the last `wait` heard appended, with its rows (`_told`)
 
     def _connect(self) -> Any:
         import psycopg
@@ -124,6 +140,7 @@ class PgWatcher:
     def wait(self, known: dict[int, Seen], fresh: set[int], timeout: float) -> dict[int, Seen]:
         import psycopg
 
+        self.told = {}
         try:
             if self.conn is None:
                 self.conn = self._connect()
@@ -131,7 +148,8 @@ class PgWatcher:
             heard = list(self.conn.notifies(timeout=0 if fresh else timeout, stop_after=1))
             if heard:  # then whatever else is already there
                 heard += list(self.conn.notifies(timeout=0.002))
-            heads, read = _heard(heard, known)
+            heads, read = _heard(heard, known, self.database_id)
+            self.told = _told(heard, known, self.database_id)
             read |= fresh
             now = {cid: (head, known[cid][1]) for cid, head in heads.items() if cid not in read}
             if read:
@@ -151,7 +169,7 @@ class PgWatcher:
             self.conn = None
 
 
-def _heard(notes: list[Any], known: dict[int, Seen]) -> tuple[dict[int, int], set[int]]:
+def _heard(notes: list[Any], known: dict[int, Seen], database_id: str = "") -> tuple[dict[int, int], set[int]]:
     """What the notifications say of the watched campaigns: ({id: newest head announced}, {ids to read
     again}). An append's payload carries its version, so a burst of appends costs no query; a change of
     access (or a payload this version cannot read) is read from the database."""
@@ -160,6 +178,9 @@ def _heard(notes: list[Any], known: dict[int, Seen]) -> tuple[dict[int, int], se
     for note in notes:
         kind, _, rest = note.payload.partition(":")
         cid_text, _, version = rest.partition(":")
+        version, _, more = version.partition(":")
+        if more and database_id and more.partition(":")[0] != database_id:  # another schema's sawbones
+            continue
         if not cid_text.isdigit() or int(cid_text) not in known:
             continue
         cid = int(cid_text)
@@ -170,8 +191,35 @@ def _heard(notes: list[Any], known: dict[int, Seen]) -> tuple[dict[int, int], se
     return heads, read
 
 
+def _told(notes: list[Any], known: dict[int, Seen], database_id: str) -> dict[int, Told]:
+    """The rows the appends' notifications carried, per watched campaign of this database: one run of writes
+    following each other (a campaign whose writes do not, or one without its rows, is left out: read)."""
+    told: dict[int, Told] = {}
+    broken: set[int] = set()
+    for note in notes:
+        kind, _, rest = note.payload.partition(":")
+        parts = rest.split(":", 4)  # campaign, version, database, after, rows
+        if kind != "e" or not parts[0].isdigit() or int(parts[0]) not in known:
+            continue
+        cid = int(parts[0])
+        if len(parts) > 2 and parts[2] != database_id:  # (another schema's: `_heard` leaves it out too)
+            continue
+        try:
+            after, rows = int(parts[3]), [tuple(row) for row in json.loads(parts[4])]
+        except (IndexError, ValueError, TypeError):
+            broken.add(cid)
+            continue
+        if cid in told and told[cid][0] + len(told[cid][1]) == after:
+            told[cid] = (told[cid][0], told[cid][1] + rows)
+        elif cid in told:
+            broken.add(cid)
+        else:
+            told[cid] = (after, rows)
+    return {cid: found for cid, found in told.items() if cid not in broken}
+
+
 def open_watcher(store: Any) -> SqliteWatcher | PgWatcher:
     """The watcher for the database the store opened."""
     if getattr(store, "backend", "") == "postgresql":
-        return PgWatcher(store.url)
+        return PgWatcher(store.url, store.database_id)
     return SqliteWatcher(store.path)

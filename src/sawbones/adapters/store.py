@@ -257,7 +257,7 @@ class SqlEventStore(EventStore):
                              _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.executemany(_INSERT_EVENT, rows)
-            self._notify(conn, cid, version)
+            self._notify(conn, cid, expected_version, rows)
         return rows
 
     def _told(self, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
@@ -269,7 +269,7 @@ class SqlEventStore(EventStore):
             except Exception:
                 __import__("logging").getLogger("sawbones").exception("a listener of appended events failed")
 
-    def _notify(self, conn: Conn, cid: int, version: int) -> None:
+    def _notify(self, conn: Conn, cid: int, after: int, rows: list[tuple[Any, ...]]) -> None:
         """Tell live watchers the campaign moved (PostgreSQL: NOTIFY in the same transaction; SQLite is polled)."""
 
     @_guarded

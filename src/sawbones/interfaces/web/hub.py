@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 import time
 from contextlib import contextmanager
@@ -43,9 +42,9 @@ from typing import Any, Iterator
 from ...adapters.notify import Busy
 from ...adapters.records import Damaged, read_events
 from ...adapters.store import APPENDED
-from .access_errors import WebError
 from .deps import WebState, open_service
-from .subscriptions import ACCESS, Change, Heard, Sub
+from .subscriptions import (ACCESS, ADDRESS_ENV, PER_ADDRESS, PER_TOKEN, TOKEN_ENV, Change, Heard, Sub, TooManyStreams,
+                            limit)
 
 log = logging.getLogger("sawbones.web")
 # campaigns read at once by the watcher when several moved (PostgreSQL). Two, not four: with 5,100 streams
@@ -55,25 +54,12 @@ READERS = 2
 # SQLite: the watcher on the event loop reads campaigns for at most SLICE seconds before it lets requests in
 SLICE = 0.002
 WAKES = 16  # ... or once it woke WAKES streams (they write to their sockets at the loop's next turn)
-PER_TOKEN, PER_ADDRESS = 8, 256
-TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
-
-
-class TooManyStreams(WebError):
-    code = "too_many_requests"
-    status = 429
-
-
-def _limit(env: str, default: int) -> int:
-    value = os.environ.get(env, "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
-
 
 class Hub:
     def __init__(self, state: WebState, per_token: int | None = None, per_address: int | None = None) -> None:
         self.state = state
-        self.per_token = per_token or _limit(TOKEN_ENV, PER_TOKEN)
-        self.per_address = per_address or _limit(ADDRESS_ENV, PER_ADDRESS)
+        self.per_token = per_token or limit(TOKEN_ENV, PER_TOKEN)
+        self.per_address = per_address or limit(ADDRESS_ENV, PER_ADDRESS)
         self.topics: dict[int, set[Sub]] = {}
         self.seen: dict[int, tuple[int, str]] = {}
         self.fresh: set[int] = set()
@@ -201,7 +187,7 @@ class Hub:
                     watcher = self._watcher(watcher)
                     moved = watcher.wait(known, fresh, self.state.poll_interval)
                     if moved:
-                        self._read(moved, known, watcher.reads_wait)
+                        self._read(moved, known, watcher.reads_wait, getattr(watcher, "told", {}))
                 except Busy:
                     self._again(fresh)
                 except Exception:  # the hub outlives a database hiccup: it watches again on the next turn
@@ -316,7 +302,7 @@ class Hub:
             service.close()
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
-              parallel: bool = False) -> None:
+              parallel: bool = False, told: dict[int, Any] | None = None) -> None:
         """Each moved campaign's new actions, read once and handed to its streams: read one after the other
         and handed over together (one wake-up of the event loop per turn); `parallel` (PostgreSQL: reads
         wait on the server, not on Python): several at once, READERS threads, each handed over when read."""
@@ -324,19 +310,22 @@ class Hub:
             read: list[tuple[int, list[Any]]] = []
             try:
                 for cid, seen in moved.items():
-                    read.append(self._read_one(cid, seen, known.get(cid)))
+                    read.append(self._read_one(cid, seen, known.get(cid), (told or {}).get(cid)))
             finally:  # (what was read before a failure still goes out)
                 self._send(read)
             return
         if self.readers is None:
             self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read",
                                               initializer=self._reader)
-        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid)) for cid, seen in moved.items()]
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), (told or {}).get(cid))
+                for cid, seen in moved.items()]
         for future in done:
             self._send([future.result()])  # (a failure: the watcher starts again, _run)
 
-    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None) -> tuple[int, list[Any]]:
-        """The messages for the streams of campaign `cid`, which moved from `before` to `seen`."""
+    def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
+                  told: tuple[int, list[Any]] | None = None) -> tuple[int, list[Any]]:
+        """The messages for the streams of campaign `cid`, which moved from `before` to `seen`; `told`: the
+        rows its notifications carried (PostgreSQL), used instead of a read when they are the whole move."""
         head, stamp = seen
         with self.lock:
             if cid not in self.topics:
@@ -354,8 +343,21 @@ class Hub:
             if stamp != before[1]:
                 messages.append(ACCESS)
             if head != before[0]:
-                messages.append(self._change(cid, before[0] if head > before[0] else 0, head, player, langs))
+                after = before[0] if head > before[0] else 0
+                messages.append(self._change(cid, after, head, player, langs, self._told(cid, after, head, told)))
         return cid, messages
+
+    @staticmethod
+    def _told(cid: int, after: int, head: int, told: tuple[int, list[Any]] | None) -> list[Any] | None:
+        """The stored events of the move from `after` to `head` from the rows told of it (checked as a read of
+        the log is), or None (not told whole, or not as written: read instead)."""
+        if told is None or told[0] != after or after + len(told[1]) != head:
+            return None
+        try:
+            return read_events([row[1:] for row in told[1]], after, None, lambda: f"#{cid}")
+        except Damaged as exc:
+            log.warning("live updates: a write told could not be handed over (%s); read instead", exc.message)
+            return None
 
     def _change(self, cid: int, after: int, head: int, player: bool, langs: list[str],
                 rows: list[Any] | None = None) -> Change:
@@ -399,13 +401,11 @@ class Hub:
             if cid not in self.topics or seen is None or seen[0] != after:
                 return
             player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
-        try:
-            # (checked as a read of the log is: each row against its checksum, the versions following `after`)
-            events = read_events([row[1:] for row in rows], after, None, lambda: f"#{cid}")
-            change = self._change(cid, after, after + len(rows), player, langs, events)
-        except Damaged as exc:  # (a write told that does not read as written) the watcher reads it instead
-            log.warning("live updates: a write could not be handed over (%s); the watcher reads it", exc.message)
+        events = self._told(cid, after, after + len(rows), (after, rows))
+        if events is None:  # (a write told that does not read as written) the watcher reads it instead
             return
+        try:
+            change = self._change(cid, after, after + len(rows), player, langs, events)
         except Exception:
             log.exception("live updates: handing over a write failed; the watcher reads it")
             return

@@ -8,13 +8,28 @@ a player's page only for what its player may see (audience.py, decided once per 
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from .access_errors import WebError
 from .audience import audience
 
 QUEUE = 64  # messages a stream's mailbox holds: a client that leaves more unread is dropped
 ACCESS = "access"  # the message: who may watch the campaign changed
+PER_TOKEN, PER_ADDRESS = 8, 256  # streams at once per token, per client address (in a worker)
+TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADDRESS"
+
+
+class TooManyStreams(WebError):
+    code = "too_many_requests"
+    status = 429
+
+
+def limit(env: str, default: int) -> int:
+    """A cap: $env when it is a whole number above 0, else `default`."""
+    value = os.environ.get(env, "")
+    return int(value) if value.isdigit() and int(value) > 0 else default
 
 
 @dataclass(frozen=True)

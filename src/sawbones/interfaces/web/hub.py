@@ -20,7 +20,8 @@ append wrote as it commits (store.APPENDED), the hub tells the other workers thr
 (adapters/peers.py) and hands it to its own streams (`_appended`, `_hand_over`); each worker builds the
 change from the rows written, checked as a read of the log is. A write is handed over only to streams brought
 to where it starts (`seen`); one that comes out of turn, and every write of another program (the CLI), is
-read by the watcher a poll later, as before.
+read by the watcher a poll later, as before. On PostgreSQL an append's notification carries its rows when
+they fit (adapters/notify.py): the watcher builds the change from them instead of reading it (`_told`).
 
 Bounds: at most `per_token` streams per token (player link, GM session, API secret) and `per_address`
 per client address in this process (429 past them: $SAWBONES_STREAMS_PER_TOKEN,

@@ -7,6 +7,7 @@ watchdog ends a hang)."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import contextmanager
 
 from sawbones.adapters import store as store_module
 from sawbones.application.service import Service
@@ -59,6 +60,37 @@ def _frames(sub) -> list[int]:
     return [version for m in sub.box if m is not ACCESS for version, _ in m.frames.get("en", [])]
 
 
+def _campaign(gm, url: str, *names: str) -> tuple[str, int, int, dict[str, str]]:
+    """Alpha with these characters: (its GM secret, its id, its head, each character's id by name)."""
+    secret = new_campaign(gm)["gm_secret"]
+    for name in names:
+        made = gm.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 40}, headers=bearer(secret))
+        assert made.status_code == 201, made.text
+    service = Service.open(url)
+    try:
+        cid = service.store.campaign_id("Alpha")
+        return secret, cid, service.store.head(cid), {c.name: c.id for c in service.load("Alpha").state.characters}
+    finally:
+        service.close()
+
+
+@contextmanager
+def events_read():
+    """Every read of a campaign's events meanwhile: (campaign id, after, upto)."""
+    reads: list[tuple] = []
+    events = store_module.SqlEventStore.events
+
+    def spy(self, campaign_id, after=0, **kwargs):
+        reads.append((campaign_id, after, kwargs.get("upto")))
+        return events(self, campaign_id, after, **kwargs)
+
+    store_module.SqlEventStore.events = spy
+    try:
+        yield reads
+    finally:
+        store_module.SqlEventStore.events = events
+
+
 def test_a_write_of_this_process_reaches_its_streams_without_the_watcher(db):
     """The watcher sees nothing (held closed) once the streams are open: Nia is hit through the app (its
     action runs in another thread) and the campaign is renamed on the hub's own event loop; Nia's page hears
@@ -66,18 +98,7 @@ def test_a_write_of_this_process_reaches_its_streams_without_the_watcher(db):
     both actions' frames, with their lines — and the log was not read back for them."""
     app = _setting(db)
     with TestClient(app) as gm:
-        secret = new_campaign(gm)["gm_secret"]
-        for name in ("Nia", "Oda"):
-            made = gm.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 40},
-                           headers=bearer(secret))
-            assert made.status_code == 201, made.text
-        service = Service.open(db)
-        try:
-            cid = service.store.campaign_id("Alpha")
-            head = service.store.head(cid)
-            ids = {c.name: c.id for c in service.load("Alpha").state.characters}
-        finally:
-            service.close()
+        secret, cid, head, ids = _campaign(gm, db, "Nia", "Oda")
 
         async def scene():
             hub = Hub(app.state.sawbones)
@@ -87,15 +108,7 @@ def test_a_write_of_this_process_reaches_its_streams_without_the_watcher(db):
             api = hub.open(cid, "secret", "-", lang="en")
             await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
             gate.open = False
-            reads = []
-            events = store_module.SqlEventStore.events
-
-            def spy(self, campaign_id, after=0, **kwargs):
-                reads.append((campaign_id, after, kwargs.get("upto")))
-                return events(self, campaign_id, after, **kwargs)
-
-            store_module.SqlEventStore.events = spy
-            try:
+            with events_read() as reads:
                 hit = await asyncio.to_thread(gm.post, "/api/campaigns/Alpha/damage", headers=bearer(secret),
                                               json={"character": "Nia", "parts": FIRE})
                 assert hit.status_code == 200, hit.text
@@ -105,8 +118,6 @@ def test_a_write_of_this_process_reaches_its_streams_without_the_watcher(db):
                 finally:
                     renamer.close()
                 await _until(lambda: len(_frames(api)) == 2, "the two writes handed over")
-            finally:
-                store_module.SqlEventStore.events = events
             for sub in (nia, oda, api):
                 hub.close(sub)
             return nia, oda, api, reads, gate.polls
@@ -129,16 +140,8 @@ def test_every_stream_hears_every_change_once_and_in_order_whoever_wrote_it(db):
     watcher closed. The API stream gets each action's frame once, in order; the player's page each change once."""
     app = _setting(db)
     with TestClient(app) as gm:
-        secret = new_campaign(gm)["gm_secret"]
-        made = gm.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
-        assert made.status_code == 201, made.text
-        service = Service.open(db)
-        try:
-            cid = service.store.campaign_id("Alpha")
-            head = service.store.head(cid)
-            nia_id = service.load("Alpha").state.characters[0].id
-        finally:
-            service.close()
+        secret, cid, head, ids = _campaign(gm, db, "Nia")
+        nia_id = ids["Nia"]
 
         def hit(elsewhere: bool = False) -> None:
             listeners = store_module.APPENDED
@@ -184,38 +187,19 @@ def test_on_postgresql_the_watcher_builds_a_change_from_its_notification(pg_url)
     test_web_live.py)."""
     app = create_app(lambda: Service.open(pg_url), poll_interval=0.02, stream_seconds=600)
     with TestClient(app) as gm:
-        secret = new_campaign(gm)["gm_secret"]
-        made = gm.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
-        assert made.status_code == 201, made.text
-        service = Service.open(pg_url)
-        try:
-            cid = service.store.campaign_id("Alpha")
-            head = service.store.head(cid)
-            nia_id = service.load("Alpha").state.characters[0].id
-        finally:
-            service.close()
+        secret, cid, head, ids = _campaign(gm, pg_url, "Nia")
 
         async def scene():
             hub = Hub(app.state.sawbones)
             assert not app.state.sawbones.local_writes  # (the listening thread's path)
-            page = hub.open(cid, "link-nia", "-", character=nia_id, sent=head)
+            page = hub.open(cid, "link-nia", "-", character=ids["Nia"], sent=head)
             api = hub.open(cid, "secret", "-", lang="en")
             await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
-            reads = []
-            events = store_module.SqlEventStore.events
-
-            def spy(self, campaign_id, after=0, **kwargs):
-                reads.append((campaign_id, after, kwargs.get("upto")))
-                return events(self, campaign_id, after, **kwargs)
-
-            store_module.SqlEventStore.events = spy
-            try:
+            with events_read() as reads:
                 hit = await asyncio.to_thread(gm.post, "/api/campaigns/Alpha/damage", headers=bearer(secret),
                                               json={"character": "Nia", "parts": FIRE})
                 assert hit.status_code == 200, hit.text
                 await _until(lambda: len(_frames(api)) == 1, "the change handed over")
-            finally:
-                store_module.SqlEventStore.events = events
             for sub in (page, api):
                 hub.close(sub)
             return page, api, reads

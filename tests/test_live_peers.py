@@ -14,15 +14,15 @@ import socket
 import stat
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from sawbones.adapters import peers as peers_module
 from sawbones.adapters.peers import Peers
-from sawbones.application.service import Service
 from sawbones.interfaces.web.hub import Hub
-from test_live_handover import Gate, _frames, _heads, _setting, _until
-from test_web_access import TestClient, bearer, new_campaign
+from test_live_handover import Gate, _campaign, _frames, _heads, _setting, _until
+from test_web_access import TestClient, bearer
 from test_web_live import FIRE
 
 
@@ -36,16 +36,34 @@ def private_temp(monkeypatch):
     shutil.rmtree(place, ignore_errors=True)
 
 
-def _campaign(gm, db) -> tuple[str, int, int, str]:
-    secret = new_campaign(gm)["gm_secret"]
-    made = gm.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 40}, headers=bearer(secret))
-    assert made.status_code == 201, made.text
-    service = Service.open(db)
-    try:
-        cid = service.store.campaign_id("Alpha")
-        return secret, cid, service.store.head(cid), service.load("Alpha").state.characters[0].id
-    finally:
-        service.close()
+def _two_workers(db, act):
+    """Alpha with Nia, watched by worker A (it hears this process's appends) and worker B (only through its
+    socket; its watcher held closed once it looked), B with Nia's page and an API stream; `act(scene)` runs
+    on the event loop, then every stream is closed and the watchers end. Returns what `act` returned."""
+    app = _setting(db)
+    with TestClient(app) as gm:
+        secret, cid, head, ids = _campaign(gm, db, "Nia")
+
+        async def run():
+            a, b = Hub(app.state.sawbones), Hub(app.state.sawbones)
+            b._appended = lambda *written: None  # (another process: this one's appends are not its own)
+            gate = Gate(b)
+            a.open(cid, "gm-a", "-", sent=head)
+            page = b.open(cid, "link-nia", "-", character=ids["Nia"], sent=head)
+            api = b.open(cid, "secret", "-", lang="en")
+            await _until(lambda: cid in a.seen and cid in b.seen and a.peers and b.peers, "both workers watching")
+            gate.open = False
+            scene = SimpleNamespace(a=a, b=b, page=page, api=api, cid=cid, head=head, nia=ids["Nia"],
+                                    hit=lambda: asyncio.to_thread(_hit, gm, secret))
+            out = await act(scene)
+            for hub in (a, b):
+                for subs in list(hub.topics.values()):
+                    for sub in list(subs):
+                        hub.close(sub)
+            await _until(lambda: a.task is None and b.task is None, "the watchers end")
+            return out
+
+        return asyncio.run(run())
 
 
 def _hit(gm, secret) -> None:
@@ -53,80 +71,48 @@ def _hit(gm, secret) -> None:
     assert answer.status_code == 200, answer.text
 
 
-async def _two_workers(app, cid: int, head: int, nia: str):
-    """Worker A (hears this process's appends) and worker B (only through its socket, its watcher held
-    closed), each watching the campaign; B with Nia's page and an API stream."""
-    a, b = Hub(app.state.sawbones), Hub(app.state.sawbones)
-    b._appended = lambda *written: None  # (another process: this one's appends are not its own)
-    gate = Gate(b)
-    a.open(cid, "gm-a", "-", sent=head)
-    page = b.open(cid, "link-nia", "-", character=nia, sent=head)
-    api = b.open(cid, "secret", "-", lang="en")
-    await _until(lambda: cid in a.seen and cid in b.seen and a.peers and b.peers, "both workers watching")
-    gate.open = False
-    return a, b, page, api
-
-
 def test_another_workers_streams_hear_of_a_write_through_its_socket(db):
-    app = _setting(db)
-    with TestClient(app) as gm:
-        secret, cid, head, nia = _campaign(gm, db)
+    """Two writes through worker A: worker B's page and API stream hear of both, in order, with B's watcher
+    held closed; each worker had its socket in the database's directory, which the last one out removed."""
+    async def act(scene):
+        await scene.hit()
+        await scene.hit()
+        await _until(lambda: len(_frames(scene.api)) == 2, "worker B told of both writes")
+        return scene, scene.a.peers.place, sorted(p.name for p in scene.a.peers.place.iterdir())
 
-        async def scene():
-            a, b, page, api = await _two_workers(app, cid, head, nia)
-            await asyncio.to_thread(_hit, gm, secret)
-            await asyncio.to_thread(_hit, gm, secret)
-            await _until(lambda: len(_frames(api)) == 2, "worker B told of both writes")
-            place = a.peers.place
-            sockets = sorted(p.name for p in place.iterdir())
-            for hub in (a, b):
-                for subs in list(hub.topics.values()):
-                    for sub in list(subs):
-                        hub.close(sub)
-            await _until(lambda: a.task is None and b.task is None, "the watchers end")
-            return page, api, place, sockets
-
-        page, api, place, sockets = asyncio.run(scene())
-    assert _frames(api) == [head + 1, head + 2]
-    assert _heads(page) == [head + 1, head + 2], page.box
+    scene, place, sockets = _two_workers(db, act)
+    assert _frames(scene.api) == [scene.head + 1, scene.head + 2]
+    assert _heads(scene.page) == [scene.head + 1, scene.head + 2], scene.page.box
     assert len(sockets) == 2 and all(name.endswith(".sock") for name in sockets), sockets
     assert not place.exists()  # the last worker out removed the directory
 
 
 def test_what_a_socket_says_is_checked_as_a_read_of_the_log(db, caplog):
-    """Worker B's socket is sent junk, a write whose rows do not match their checksum, and one whose versions
-    do not follow: none is handed over (B's streams stay where they were, its watcher reads the real change
-    later); a true write after them is."""
-    app = _setting(db)
-    with TestClient(app) as gm:
-        secret, cid, head, nia = _campaign(gm, db)
+    """Worker B's socket is sent junk, a write whose rows do not match their checksum, one that is not a
+    list of rows, and one of another database: none is handed over (B's streams stay where they were); a
+    true write after them is."""
+    async def act(scene):
+        cid, head, b = scene.cid, scene.head, scene.b
+        row = [cid, head + 1, 99, "damage_taken", json.dumps({"character": scene.nia, "amount": 1}), 1, "x", 0.0,
+               "0" * 16]
+        sender = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sender.connect(b.peers.path)
+        for message in (b"not json", json.dumps({"db": b.database_id, "c": cid, "a": head, "r": [row]}).encode(),
+                        json.dumps({"db": b.database_id, "c": cid, "a": head, "r": "rows"}).encode(),
+                        json.dumps({"db": "another", "c": cid, "a": head, "r": [row]}).encode()):
+            sender.send(message)
+        sender.close()
+        await _until(lambda: "could not be handed over" in caplog.text, "the forged write refused")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        nothing = (list(scene.page.box), _frames(scene.api), b.seen[cid][0])
+        await scene.hit()
+        await _until(lambda: len(_frames(scene.api)) == 1, "the true write handed over")
+        return scene, nothing
 
-        async def scene():
-            a, b, page, api = await _two_workers(app, cid, head, nia)
-            row = [cid, head + 1, 99, "damage_taken", json.dumps({"character": nia, "amount": 1}), 1, "x", 0.0,
-                   "0" * 16]
-            sender = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            sender.connect(b.peers.path)
-            for message in (b"not json", json.dumps({"db": b.database_id, "c": cid, "a": head, "r": [row]}).encode(),
-                            json.dumps({"db": b.database_id, "c": cid, "a": head, "r": "rows"}).encode(),
-                            json.dumps({"db": "another", "c": cid, "a": head, "r": [row]}).encode()):
-                sender.send(message)
-            sender.close()
-            await _until(lambda: "could not be handed over" in caplog.text, "the forged write refused")
-            for _ in range(20):
-                await asyncio.sleep(0)
-            nothing = (list(page.box), _frames(api), b.seen[cid][0])
-            await asyncio.to_thread(_hit, gm, secret)
-            await _until(lambda: len(_frames(api)) == 1, "the true write handed over")
-            for hub in (a, b):
-                for subs in list(hub.topics.values()):
-                    for sub in list(subs):
-                        hub.close(sub)
-            return nothing, page, api
-
-        nothing, page, api = asyncio.run(scene())
-    assert nothing == ([], [], head), nothing
-    assert _frames(api) == [head + 1] and _heads(page) == [head + 1]
+    scene, nothing = _two_workers(db, act)
+    assert nothing == ([], [], scene.head), nothing
+    assert _frames(scene.api) == [scene.head + 1] and _heads(scene.page) == [scene.head + 1]
 
 
 def test_a_directory_that_is_not_the_users_own_private_one_is_not_used(private_temp):

@@ -38,6 +38,8 @@ Told = tuple[int, int, list[tuple[Any, ...]]]  # (campaign id, the version the w
 def directory(database_id: str, path: str) -> Path | None:
     """The workers' directory for this database file, made if missing; None when it is not this user's own
     private directory (another user made it first: not trusted)."""
+    if not hasattr(os, "getuid") or not hasattr(socket, "AF_UNIX"):  # (Windows: no peers, the watchers read)
+        return None
     key = blake2b(f"{database_id}\x1f{os.path.realpath(path)}".encode(), digest_size=8).hexdigest()
     place = Path(tempfile.gettempdir()) / f"sawbones-live-{os.getuid()}-{key}"
     try:

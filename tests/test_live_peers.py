@@ -12,6 +12,8 @@ import os
 import shutil
 import socket
 import stat
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -152,3 +154,15 @@ def test_a_stale_socket_is_forgotten_and_a_live_one_told(private_temp):
     assert heard == [(7, 2, rows)], heard  # the big write never went
     assert not dead_left and links == [other_path]
     assert not place.exists()
+
+
+def test_a_workers_socket_leaves_with_its_process(private_temp):
+    """A worker whose hub was never closed (its event loop ended first): its socket file and the directory
+    go when its process exits."""
+    code = ("import sys, tempfile; tempfile.tempdir = sys.argv[1]; from sawbones.adapters.peers import Peers; "
+            "peers = Peers.open('db-id', '/f.db'); print(peers.path)")
+    done = subprocess.run([sys.executable, "-c", code, str(private_temp)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    path = done.stdout.strip()
+    assert path.endswith(".sock") and not os.path.exists(path) and not os.path.exists(os.path.dirname(path))

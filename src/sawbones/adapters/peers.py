@@ -25,6 +25,7 @@ import stat
 import tempfile
 import threading
 import time
+import weakref
 from hashlib import blake2b
 from pathlib import Path
 from typing import Any, Callable
@@ -72,6 +73,8 @@ class Peers:
         self.incoming: set[socket.socket] = set()  # the other workers' connections to this one
         self.lock = threading.Lock()  # (writers of several threads tell at once)
         self.listed = float("-inf")
+        # (the file and the directory go with this object, or at the latest when the process exits normally)
+        self.removed = weakref.finalize(self, _remove, self.path, place)
         self.loop: Any = None
         self.handle: Callable[[int, int, list[tuple[Any, ...]]], None] | None = None
 
@@ -192,11 +195,16 @@ class Peers:
         with self.lock:
             for other in list(self.links):
                 self._forget(other)
-        for remove, what in ((os.unlink, self.path), (os.rmdir, self.place)):
-            try:
-                remove(what)
-            except OSError:  # (the directory holds another worker's socket: kept)
-                pass
+        self.removed()
+
+
+def _remove(path: str, place: Path) -> None:
+    """A worker's socket file, and the directory when it was the last one in it."""
+    for remove, what in ((os.unlink, path), (os.rmdir, place)):
+        try:
+            remove(what)
+        except OSError:  # (the directory holds another worker's socket: kept)
+            pass
 
 
 def _read(data: bytes, database_id: str) -> Told | None:

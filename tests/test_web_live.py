@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -348,6 +349,35 @@ def _serve(url: str, home: Path) -> tuple[subprocess.Popen, str]:
             time.sleep(0.1)
     proc.kill()
     pytest.fail(f"sawbones serve did not start: {(home / f'server-{port}.log').read_text()}")
+
+
+def test_stopping_the_server_ends_its_open_streams_cleanly(tmp_path):
+    """A GM stops `sawbones serve` (Ctrl+C, or systemd's SIGTERM) while pages are open: each stream ends
+    at once and whole, the server stops without waiting for them, and its log has no cancelled stream's
+    traceback (it waited its graceful timeout, then cancelled them, a traceback each)."""
+    proc, base = _serve(f"sqlite:///{tmp_path}/c.db", tmp_path)
+    try:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            secret = _party(client, "Nia")
+            response = client.send(client.build_request("GET", "/api/campaigns/Alpha/events",
+                                                        headers=bearer(secret)), stream=True)
+            assert response.status_code == 200
+            seen = []
+            def stop_once(line: str) -> bool:
+                seen.append(line)
+                if len(seen) == 1:  # the stream is open and speaking: the GM stops the server
+                    proc.send_signal(signal.SIGTERM)
+                return False  # (read to the stream's end)
+
+            _lines(response, stop_once)
+            response.close()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    log = (tmp_path / f"server-{base.rsplit(':', 1)[1]}.log").read_text()
+    assert "Traceback" not in log and "Cancel" not in log, log
+    assert seen, "the stream said nothing before it ended"
 
 
 def test_two_processes_on_postgresql_each_deliver_a_change_made_through_either(pg_url, tmp_path):

@@ -23,6 +23,8 @@ lost access says `event: gone` first (the player's page then says the link no lo
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 import weakref
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
@@ -109,6 +111,7 @@ async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: 
         return
     hub, seconds = hub_of(request), web(request).stream_seconds
     del request
+    end_streams_at_stop(hub)
     gone = asyncio.get_running_loop().create_task(_until_gone(receive, opened.sub))
     try:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS + (extra or [])})
@@ -117,6 +120,33 @@ async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: 
     finally:
         gone.cancel()
         hub.close(opened.sub)
+
+
+def end_streams_at_stop(hub: Any) -> None:
+    """At the server's stop signal (SIGINT, SIGTERM) every stream of this process ends at once, cleanly, and
+    then the server's own handler runs: without it the server waited its graceful timeout for the streams,
+    then cancelled them and logged each one's traceback. Set once, where signals are handled (the main
+    thread of a `serve` worker)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        previous = signal.getsignal(sig)
+        if not callable(previous) or getattr(previous, "ends_streams", False):
+            continue
+
+        def chained(signum: int, frame: Any, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(_end_all, hub)
+            previous(signum, frame)
+
+        chained.ends_streams = True  # type: ignore[attr-defined]
+        signal.signal(sig, chained)
+
+
+def _end_all(hub: Any) -> None:
+    for subs in list(hub.topics.values()):
+        for sub in list(subs):
+            sub.end()
 
 
 async def _until_gone(receive: Any, sub: Sub) -> None:

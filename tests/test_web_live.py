@@ -10,10 +10,12 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -333,9 +335,9 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _serve(url: str, home: Path) -> tuple[subprocess.Popen, str]:
+def _serve(url: str, home: Path, **more_env: str) -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    env = dict(os.environ, SAWBONES_DATABASE_URL=url, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, SAWBONES_DATABASE_URL=url, PYTHONUNBUFFERED="1", **more_env)
     log = open(home / f"server-{port}.log", "w")
     proc = subprocess.Popen([sys.executable, "-m", "sawbones", "serve", "--port", str(port)], cwd=home,
                             stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -355,17 +357,24 @@ def test_stopping_the_server_ends_its_open_streams_cleanly(tmp_path):
     """A GM stops `sawbones serve` (Ctrl+C, or systemd's SIGTERM) while pages are open: each stream ends
     at once and whole, the server stops without waiting for them, and its log has no cancelled stream's
     traceback (it waited its graceful timeout, then cancelled them, a traceback each)."""
-    proc, base = _serve(f"sqlite:///{tmp_path}/c.db", tmp_path)
+    sockets = Path(tempfile.mkdtemp(prefix="sbs", dir="/tmp"))  # (the workers' sockets: a short path)
+    proc, base = _serve(f"sqlite:///{tmp_path}/c.db", tmp_path, TMPDIR=str(sockets))
     try:
         with httpx.Client(base_url=base, timeout=30) as client:
             secret = _party(client, "Nia")
             response = client.send(client.build_request("GET", "/api/campaigns/Alpha/events",
                                                         headers=bearer(secret)), stream=True)
             assert response.status_code == 200
-            seen = []
+            seen, made = [], []
+
             def stop_once(line: str) -> bool:
                 seen.append(line)
                 if len(seen) == 1:  # the stream is open and speaking: the GM stops the server
+                    for _ in range(100):  # (a watchdog: its socket among its peers is made with its watcher)
+                        if list(sockets.iterdir()):
+                            made.append(True)
+                            break
+                        time.sleep(0.05)
                     proc.send_signal(signal.SIGTERM)
                 return False  # (read to the stream's end)
 
@@ -377,7 +386,10 @@ def test_stopping_the_server_ends_its_open_streams_cleanly(tmp_path):
             proc.kill()
     log = (tmp_path / f"server-{base.rsplit(':', 1)[1]}.log").read_text()
     assert "Traceback" not in log and "Cancel" not in log, log
-    assert seen, "the stream said nothing before it ended"
+    assert seen and made, (seen, made)  # (the stream spoke, the worker had its socket)
+    left = [str(p.relative_to(sockets)) for p in sockets.rglob("*")]
+    shutil.rmtree(sockets, ignore_errors=True)
+    assert left == [], left  # its socket and directory went with it
 
 
 def test_two_processes_on_postgresql_each_deliver_a_change_made_through_either(pg_url, tmp_path):

@@ -186,7 +186,10 @@ class Peers:
         conn.close()
 
     def close(self) -> None:
-        """Every socket closed and this one's file removed; the directory too when it was the last one."""
+        """Every socket closed and this one's file removed; the directory too when it was the last one.
+        (Again: nothing more.)"""
+        if not self.removed.alive:
+            return
         for conn in list(self.incoming):
             self._drop(conn)
         if self.loop is not None and not self.loop.is_closed():

@@ -144,9 +144,13 @@ def end_streams_at_stop(hub: Any) -> None:
 
 
 def _end_all(hub: Any) -> None:
+    """Every stream ends; the worker's socket among its peers goes now (once the server is done, it raises
+    the stop signal again, and the process ends before its tasks' last steps)."""
     for subs in list(hub.topics.values()):
         for sub in list(subs):
             sub.end()
+    if hub.peers is not None:
+        hub.peers.close()
 
 
 async def _until_gone(receive: Any, sub: Sub) -> None:

@@ -122,21 +122,26 @@ async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: 
         hub.close(opened.sub)
 
 
+_SERVED: "weakref.WeakSet[Any]" = weakref.WeakSet()  # the hubs whose streams end at the stop signal
+
+
 def end_streams_at_stop(hub: Any) -> None:
     """At the server's stop signal (SIGINT, SIGTERM) every stream of this process ends at once, cleanly, and
     then the server's own handler runs: without it the server waited its graceful timeout for the streams,
-    then cancelled them and logged each one's traceback. Set once, where signals are handled (the main
-    thread of a `serve` worker)."""
+    then cancelled them and logged each one's traceback. The handler is chained once, where signals are
+    handled (the main thread of a `serve` worker), and ends the streams of every hub that served one."""
     if threading.current_thread() is not threading.main_thread():
         return
-    loop = asyncio.get_running_loop()
+    _SERVED.add(hub)
     for sig in (signal.SIGINT, signal.SIGTERM):
         previous = signal.getsignal(sig)
         if not callable(previous) or getattr(previous, "ends_streams", False):
             continue
 
         def chained(signum: int, frame: Any, previous: Any = previous) -> None:
-            loop.call_soon_threadsafe(_end_all, hub)
+            for served in list(_SERVED):
+                if served.loop is not None and not served.loop.is_closed():
+                    served.loop.call_soon_threadsafe(_end_all, served)
             previous(signum, frame)
 
         chained.ends_streams = True  # type: ignore[attr-defined]

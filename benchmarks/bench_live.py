@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/bench_live.py [--streams 0,1000,5000] [--campaigns 500] [--gm-streams 100]
                                               [--workers 2] [--seconds 10] [--clients 8] [--backends sqlite,postgresql]
-                                              [--trees before=/tmp/old/src,after=src]
+                                              [--trees before=/tmp/old/src,after=src] [--rounds 1]
+                                              [--holder-nice 10]
 
 For each backend: `sawbones serve --workers N` on 127.0.0.1; `--campaigns` campaigns of six characters,
 each with a player link; then, for each count of held streams, a holder process opens that many player
@@ -17,6 +18,13 @@ campaign: what one stream more costs, without what a campaign with streams costs
 used during the load (the server's per GM action), errors.
 `--trees`: the same phases, one after the other on the same database, for servers run from each source
 tree (`label=path`, put first on the server's PYTHONPATH): a before/after side by side under the same load.
+`--rounds`: the phases again, in the same order (0, 5,000, 0, 5,000, ...): each row's ratio is against the
+row at 0 streams just before it (the machine's load drifts between rounds).
+`--holder-nice`: the holder stands for thousands of browsers and phones, which are not on the server's
+machine; here it shares its cores, and its reading of every message competes with the server's work. By
+default it runs at nice 10, so that the server gets the CPU first and the rows measure what holding the
+streams costs the server (the holder still reads everything: its delays count in the delivery times it
+records). `--holder-nice 0` gives it the server's priority (the rows before 2026-12-01 were measured so).
 Bounded: every phase stops by itself; everything on 127.0.0.1.
 """
 
@@ -196,13 +204,13 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: int, gms: int,
-              clients: int, seconds: float) -> dict:
+              clients: int, seconds: float, holder_nice: int = 0) -> dict:
     plan, who = plan_streams(tables, players, gms)
     base_rss = rss_kb(server.pid)
     holder = None
     if plan:
         holder = subprocess.Popen([sys.executable, __file__, "--hold", str(port)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, text=True, preexec_fn=lambda: os.nice(holder_nice))
         holder.stdin.write(json.dumps(plan) + "\n")
         holder.stdin.flush()
         json.loads(holder.stdout.readline())  # the first half: every campaign has streams
@@ -297,6 +305,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--trees", default="", help="label=path,...: servers run from these source trees in turn.")
+    parser.add_argument("--rounds", type=int, default=1, help="Every phase again, in the same order, this many times.")
+    parser.add_argument("--holder-nice", type=int, default=10,
+                        help="Niceness of the process holding the streams (0: the server's own priority).")
     args = parser.parse_args()
     trees = [tuple(t.split("=", 1)) for t in args.trees.split(",") if t] or [("", "")]
     print(f"file descriptors: {raise_fd_limit()}", file=sys.stderr)
@@ -316,7 +327,8 @@ def main() -> None:
     try:
         for label, url in backends:
             tables: list[dict] = []
-            for players in (int(s) for s in args.streams.split(",")):
+            phases = [int(s) for s in args.streams.split(",")] * args.rounds
+            for players in phases:
                 gms = args.gm_streams if players else 0
                 for tree, path in trees:
                     port = free_port()
@@ -327,7 +339,8 @@ def main() -> None:
                             tables = setup(port, args.campaigns)
                             print(f"{label}: {args.campaigns} campaigns set up in "
                                   f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
-                        row = run_phase(port, server, tables, players, gms, args.clients, args.seconds)
+                        row = run_phase(port, server, tables, players, gms, args.clients, args.seconds,
+                                        args.holder_nice)
                         row["tree"], row["load"] = tree, os.getloadavg()[0]
                         print(label, tree, row, file=sys.stderr)
                         rows.append((label, row))
@@ -339,7 +352,7 @@ def main() -> None:
             _drop_schemas(pg_url)
         stop()
     print(f"\nHeld streams: {args.workers} workers, {args.campaigns} campaigns, {args.clients} GM clients "
-          f"for {args.seconds:.0f} s a row\n")
+          f"for {args.seconds:.0f} s a row; the holder at nice {args.holder_nice}\n")
     print("| backend | tree | player + GM streams | open | GM p50 | GM p99 | p99 / 0 streams | actions | delivery p50 / p99 "
           "(from the request) | p99 from the answer | delivered | missed | told another's | errors | server RSS "
           "| KB per stream (vs 0 streams) | KB per stream more (second half) | CPU s during the GM load: server / holder / GM clients "
@@ -347,7 +360,9 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     base = {}
     for label, r in rows:
-        zero = base.setdefault((label, r["tree"]), r)  # the first row of a backend and tree: 0 streams
+        if r["streams"] == 0 or (label, r["tree"]) not in base:  # the last row at 0 streams of a backend and tree
+            base[(label, r["tree"])] = r
+        zero = base[(label, r["tree"])]
         per = r["kb_per_stream"]  # (within the one server: each tree runs its own)
         per_action = r["cpu_server"] / r["actions"] * 1000 if r["actions"] else float("nan")
         print(f"| {label} | {r['tree'] or '-'} | {r['streams']:,} | {r['opened']:,} | {r['gm_p50']:.1f} ms "

@@ -24,7 +24,8 @@ row at 0 streams just before it (the machine's load drifts between rounds).
 machine; here it shares its cores, and its reading of every message competes with the server's work. By
 default it runs at nice 10, so that the server gets the CPU first and the rows measure what holding the
 streams costs the server (the holder still reads everything: its delays count in the delivery times it
-records). `--holder-nice 0` gives it the server's priority (the rows before 2026-12-01 were measured so).
+records). `--holder-nice 0` gives it the server's priority (docs/benchmarks.md: the passes before the
+eighth were measured so).
 Bounded: every phase stops by itself; everything on 127.0.0.1.
 """
 

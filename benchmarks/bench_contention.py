@@ -24,7 +24,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import textwrap
 import threading
 import time
@@ -34,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402
+from bench_store import _drop_schemas, _pg_schema, scratch_dir, start_postgres  # noqa: E402
 
 from sawbones.adapters.locks import lock_wait  # noqa: E402
 from sawbones.adapters.engines import dispose_all
@@ -143,7 +142,7 @@ def main() -> None:
     parser.add_argument("--procs-actions", type=int, default=4, help="actions per writer process")
     args = parser.parse_args()
     counts = [int(n) for n in args.writers.split(",")]
-    tmp = tempfile.mkdtemp(prefix="sawbones-bench-")
+    tmp = scratch_dir("sawbones-bench-")
     pg_url, stop = start_postgres()
     backends = [("SQLite", lambda i: str(Path(tmp) / f"rush{i}.db"))]
     if pg_url:

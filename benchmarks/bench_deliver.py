@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import sys
-import tempfile
 import time
 
 os.environ.setdefault("SAWBONES_STREAMS_PER_ADDRESS", "100000")  # every stream comes from 127.0.0.1 here
@@ -42,8 +41,9 @@ async def run(args: argparse.Namespace) -> None:
     import sawbones
     from sawbones.interfaces.cli.web import service_factory
     from sawbones.interfaces.web import create_app
+    from bench_store import scratch_dir  # (same folder)
 
-    tmp = tempfile.mkdtemp(prefix="sawbones-deliver-")
+    tmp = scratch_dir("sawbones-deliver-")
     app = create_app(service_factory(f"sqlite:///{tmp}/d.db", ()), closed=False, allowed_hosts=None)
     print(f"sawbones from {os.path.dirname(sawbones.__file__)}; load average {os.getloadavg()[0]:.1f}")
     async with app.router.lifespan_context(app):

@@ -40,7 +40,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -312,9 +311,9 @@ def main() -> None:
     args = parser.parse_args()
     trees = [tuple(t.split("=", 1)) for t in args.trees.split(",") if t] or [("", "")]
     print(f"file descriptors: {raise_fd_limit()}", file=sys.stderr)
-    from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402
+    from bench_store import _drop_schemas, _pg_schema, scratch_dir, start_postgres  # noqa: E402
 
-    tmp = tempfile.mkdtemp(prefix="sawbones-live-")
+    tmp = scratch_dir("sawbones-live-")
     backends = []
     stop = lambda: None  # noqa: E731
     pg_url = ""

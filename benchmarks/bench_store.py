@@ -37,6 +37,16 @@ from sawbones.application.service import SNAPSHOT_EVERY, Service  # noqa: E402
 TAIL = 250
 
 
+def scratch_dir(prefix: str) -> str:
+    """A temporary directory for a benchmark's databases, removed when the benchmark's process exits."""
+    import atexit
+    import shutil
+
+    place = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, place, True)
+    return place
+
+
 def synthetic_log(n: int) -> list[StoredEvent]:
     """A campaign of n events that folds: four characters, then hits, heals, notes and the clock."""
     now = time.time()
@@ -167,7 +177,7 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=500)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    tmp = tempfile.mkdtemp(prefix="sawbones-bench-")
+    tmp = scratch_dir("sawbones-bench-")
     backends = [("SQLite (WAL, synchronous=FULL)", "sqlite", lambda i: str(Path(tmp) / f"bench{i}.db"))]
     pg_url, stop = start_postgres()
     if pg_url:

@@ -22,7 +22,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -152,9 +151,9 @@ def main() -> None:
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--backends", default="sqlite,postgresql", help="Which stores to load (comma-separated).")
     args = parser.parse_args()
-    from bench_store import _drop_schemas, _pg_schema, start_postgres  # noqa: E402  (same folder)
+    from bench_store import _drop_schemas, _pg_schema, scratch_dir, start_postgres  # noqa: E402  (same folder)
 
-    tmp = tempfile.mkdtemp(prefix="sawbones-web-")
+    tmp = scratch_dir("sawbones-web-")
     wanted = args.backends.split(",")
     backends = [("SQLite", f"sqlite:///{tmp}/web.db")] if "sqlite" in wanted else []
     pg_url, stop = start_postgres() if "postgresql" in wanted else (None, lambda: None)

@@ -12,6 +12,7 @@ SAWBONES_REQUIRE_BROWSER=1: then, as under CI, a browser that cannot start fails
 
 from __future__ import annotations
 
+import atexit
 import re
 
 import os
@@ -28,8 +29,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # Screenshots go to docs/img only when asked (SAWBONES_SCREENSHOTS=1, to refresh the docs' pictures); otherwise to a
-# temporary folder, so that a test run never changes the working tree.
+# temporary folder, removed when the run ends (one per run used to stay in /tmp), so that a test run never changes the
+# working tree.
 IMG = ROOT / "docs" / "img" if os.environ.get("SAWBONES_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="sawbones-img-"))
+if not os.environ.get("SAWBONES_SCREENSHOTS"):
+    atexit.register(shutil.rmtree, IMG, True)
 SCREENSHOT = IMG / "dashboard.png"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]

@@ -204,7 +204,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def run_phase(port: int, server: subprocess.Popen, tables: list[dict], players: int, gms: int,
-              clients: int, seconds: float, holder_nice: int = 0) -> dict:
+              clients: int, seconds: float, holder_nice: int) -> dict:
     plan, who = plan_streams(tables, players, gms)
     base_rss = rss_kb(server.pid)
     holder = None

@@ -16,7 +16,9 @@ Prints markdown tables. Bounded: about a minute on a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,9 +41,6 @@ TAIL = 250
 
 def scratch_dir(prefix: str) -> str:
     """A temporary directory for a benchmark's databases, removed when the benchmark's process exits."""
-    import atexit
-    import shutil
-
     place = tempfile.mkdtemp(prefix=prefix)
     atexit.register(shutil.rmtree, place, True)
     return place

@@ -27,7 +27,7 @@ COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence"
             "Miracle", "Nature", "Perception", "Initiative", "initiative", "concentration", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
             "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
-            "{track}: {from_} → {to}", "{option} = {value}", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
+            "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
 
 
 def _template(node: ast.AST) -> str | None:

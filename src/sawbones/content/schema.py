@@ -147,6 +147,7 @@ class BandSet(Strict):
     """How one d20 maps to a severity (standard bands, or the lenient variant)."""
 
     id: Literal["standard", "lenient"]
+    name: Text  # how the pages and the CLI name it (the severity table, the odds' columns)
     bands: Annotated[tuple[Band, ...], Check(min_length=1)]
 
 

@@ -32,8 +32,7 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     out.add_column(_t("blessure", "injury", lang))
     out.add_column(_t("sévérité", "severity", lang))
     for band in bands:
-        out.add_column(_t("clémente", "lenient", lang) if band == "lenient" else
-                       _t("standard", "standard", lang), justify="right")
+        out.add_column(rules.band_sets[band].name(lang), justify="right")
     rows: dict[tuple[str, str], dict[str, float]] = {}
     for band in bands:
         for row in doc["odds"][band]["rows"]:
@@ -53,7 +52,7 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
                         ("permanent_loss", "perte définitive (œil, main, pied) avant tout soin",
                          "permanent loss (eye, hand, foot) before any treatment")):
         con.print(_t(fr, en, lang) + ": " + " · ".join(
-            f"{_t('clémente', 'lenient', lang) if b == 'lenient' else 'standard'} {_percent(doc['odds'][b][key])}"
+            f"{rules.band_sets[b].name(lang)} {_percent(doc['odds'][b][key])}"
             for b in bands))
 
 

@@ -77,8 +77,9 @@ def _unit(unit: str) -> int:
 
 
 def _body_part_doc(p: Any, lang: str) -> dict[str, Any]:
-    return {"id": p.id, "name": p.name(lang), "sides": list(p.sides), "penalty": p.penalty, "affects": p.affects(lang),
-            "both_sides_condition": p.both_sides_condition}
+    return {"id": p.id, "name": p.name(lang), "sides": list(p.sides),
+            "sides_text": ", ".join(HEAD.say(side, lang) for side in p.sides) or "-", "penalty": p.penalty,
+            "affects": p.affects(lang), "both_sides_condition": p.both_sides_condition}
 
 
 def _resolve(rules: Any, table_id: str) -> tuple[str, str] | None:
@@ -117,7 +118,8 @@ def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
             {"id": s.id, "name": s.name(lang), "untreated": s.untreated(lang), "dc": s.treatment.dc,
              "treatment": s.treatment.text(lang), "magic": s.magic_text(lang)} for s in rules.severities.values()],
             "bands": {b.id: [{"d20": x.d20, "severity": x.severity, "severity_name": rules.severities[x.severity].name(lang)}
-                             for x in b.bands] for b in rules.band_sets.values()}}
+                             for x in b.bands] for b in rules.band_sets.values()},
+            "band_names": {b.id: b.name(lang) for b in rules.band_sets.values()}}
     if kind == "damage_table":
         standard = rules.band_sets["standard"]
         table = rules.damage_tables[key]
@@ -136,8 +138,9 @@ def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
         return _affliction_doc(rules, rules.afflictions[key], lang)
     if kind == "injury":
         i = rules.injuries[key]
+        tables = [t for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]
         return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
-                "tables": [t.id for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]}
+                "tables": [t.id for t in tables], "tables_text": ", ".join(t.name(lang) for t in tables)}
     known = ["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions]
     from ...errors import NotFound
 
@@ -164,8 +167,23 @@ HEAD = Words("tables", {
     "untreated": ("untreated", "sans traitement"), "dc": ("DC", "DD"), "treatment": ("treatment", "traitement"),
     "magic": ("magic", "magie"), "stage": ("stage", "cran"), "effects": ("effects", "effets"),
     "part": ("part", "partie"), "sides": ("sides", "côtés"), "penalty": ("penalty", "malus"),
-    "affects": ("affects", "touche"), "bands": ("d20 bands {id}", "tranches du d20 {id}"),
+    "affects": ("affects", "touche"), "bands": ("d20 bands ({name})", "tranches du d20 ({name})"),
+    "left": ("left", "gauche"), "right": ("right", "droite"),
+    # a disease's or poison's entry, a body part's, an injury's
+    "kind": ("Kind", "Type"), "save": ("Save", "Jet de sauvegarde"), "vectors": ("Vectors", "Vecteurs"),
+    "onset": ("Onset", "Incubation"), "frequency": ("Frequency", "Fréquence"), "cure": ("Cure", "Guérison"),
+    "catalog": ("Catalog", "Catalogue"), "sides_of": ("Sides", "Côtés"), "penalty_of": ("Penalty", "Malus"),
+    "affects_of": ("Affects", "Affecte"), "effects_of": ("Effects", "Effets"), "tables": ("Tables", "Tables"),
 })
+
+# the labelled lines of an entry (`_render_entry`, the tables page): (label, field of the entry's document)
+ENTRY_LINES = {
+    "disease": (("kind", "kind_name"), ("save", "save_text"), ("vectors", "vectors_text"), ("onset", "onset_text"),
+                ("frequency", "frequency_text"), ("cure", "cure"), ("catalog", "text")),
+    "body_part": (("sides_of", "sides_text"), ("penalty_of", "penalty"), ("affects_of", "affects")),
+    "injury": (("effects_of", "text"), ("tables", "tables_text")),
+}
+ENTRY_LINES["poison"] = ENTRY_LINES["disease"]
 
 
 def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
@@ -193,7 +211,7 @@ def render_table(doc: dict[str, Any], con: Any, lang: str = "en") -> None:
             table.add_row(s["name"], s["untreated"], str(s["dc"]), s["treatment"], s["magic"])
         con.print(table)
         for band_id, bands in doc["bands"].items():
-            con.print(HEAD.say("bands", lang, id=band_id) + (" : " if lang == "fr" else ": ")
+            con.print(HEAD.say("bands", lang, name=doc["band_names"][band_id]) + (" : " if lang == "fr" else ": ")
                       + ", ".join(f"{b['d20']} {b.get('severity_name', b['severity'])}" for b in bands))
     elif kind == "track":
         table = Table("#", *h("stage", "effects"), title=doc["name"], show_lines=True)
@@ -204,7 +222,7 @@ def render_table(doc: dict[str, Any], con: Any, lang: str = "en") -> None:
     elif kind == "body_parts":
         table = Table(*h("part", "sides", "penalty", "affects"), show_lines=True)
         for p in doc["body_parts"]:
-            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", ", ".join(p["sides"]) or "-", str(p["penalty"]),
+            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", p["sides_text"], str(p["penalty"]),
                           escape(p["affects"]))
         con.print(table)
     else:
@@ -215,21 +233,10 @@ def _render_entry(doc: dict[str, Any], lang: str, con: Any) -> None:
     """One disease, poison, body part or injury: labelled lines in the reader's language, then its tracks."""
     from rich.markup import escape
 
-    fr = lang == "fr"
+    colon = " : " if lang == "fr" else ": "
     con.print(f"[bold]{escape(doc['name'])}[/] [dim]{doc['id']}[/]")
-    if doc["kind"] in ("disease", "poison"):
-        rows = [(("Type", "Kind"), doc["kind_name"]), (("Jet de sauvegarde", "Save"), doc["save_text"]),
-                (("Vecteurs", "Vectors"), doc["vectors_text"]), (("Incubation", "Onset"), doc["onset_text"]),
-                (("Fréquence", "Frequency"), doc["frequency_text"]), (("Guérison", "Cure"), doc["cure"]),
-                (("Catalogue", "Catalog"), doc["text"])]
-    elif doc["kind"] == "body_part":
-        rows = [(("Côtés", "Sides"), ", ".join(doc["sides"]) or "-"), (("Malus", "Penalty"), str(doc["penalty"])),
-                (("Affecte", "Affects"), doc["affects"])]
-    else:  # an injury
-        rows = [(("Effets", "Effects"), doc["text"]), (("Tables", "Tables"), ", ".join(doc["tables"]))]
-    for (label_fr, label_en), value in rows:
-        con.print(f"[bold]{label_fr if fr else label_en}[/] : {escape(value)}" if fr
-                  else f"[bold]{label_en}[/]: {escape(value)}")
+    for label, field in ENTRY_LINES[doc["kind"]]:
+        con.print(f"[bold]{HEAD.say(label, lang)}[/]{colon}{escape(str(doc[field]))}")
     for track in doc.get("track_details", []):
         render_table(track, con, lang)
 

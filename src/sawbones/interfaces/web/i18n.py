@@ -16,6 +16,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "new_campaign": ("New campaign", "Nouvelle campagne"),
     "name": ("Name", "Nom"),
     "system": ("Game system", "Système de jeu"),
+    "system_dnd5e": ("D&D 5e", "D&D 5e"),
+    "system_pf1e": ("Pathfinder 1e", "Pathfinder 1e"),
     "seed": ("Dice seed (optional)", "Graine des dés (facultative)"),
     "create": ("Create", "Créer"),
     "tables": ("Tables", "Tables"),
@@ -217,8 +219,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     # injury odds (issue 17)
     "injury_odds": ("Odds of an injury", "Chances d'une blessure"),
     "one_drop": ("One drop to 0", "Une chute à 0"),
-    "band_standard": ("standard", "standard"),
-    "band_lenient": ("lenient", "clémente"),
     "magic_only_heals": ("only magic heals it", "seule la magie la soigne"),
     "permanent_loss": ("permanent loss (eye, hand, foot) before any treatment",
                        "perte définitive (œil, main, pied) avant tout soin"),

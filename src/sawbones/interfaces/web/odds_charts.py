@@ -23,7 +23,8 @@ def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> di
                 "severity_name": rules.severities[row["severity"]].name(lang), "p": {}})
             cell["p"][band] = row["p"]
     return {
-        "table": table, "name": rules.damage_tables[table].name(lang), "bands": bands, "rows": list(rows.values()),
+        "table": table, "name": rules.damage_tables[table].name(lang), "bands": bands,
+        "band_names": {b: rules.band_sets[b].name(lang) for b in bands}, "rows": list(rows.values()),
         "severities": [{"id": sid, "name": s.name(lang), "p": {b: doc["odds"][b]["severity"][sid] for b in bands}}
                        for sid, s in rules.severities.items()],
         "magic_only": {b: doc["odds"][b]["magic_only"] for b in bands},

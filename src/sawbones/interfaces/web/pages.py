@@ -265,7 +265,15 @@ def tables(request: Request, table: str | None = Query(None, max_length=60), d20
     lang = page_lang(request)
     with open_service(web(request)) as service:
         doc = index_doc(service.rules_for(), lang)
-    return render(request, "tables.html", lang=lang, index=doc, table=None, rolled=None)
+    return _tables_page(request, lang, index=doc, table=None, rolled=None)
+
+
+def _tables_page(request: Request, lang: str, **context: Any) -> Response:
+    """The tables page, with the labels the CLI's `tables` prints (cli/rules.py: HEAD, ENTRY_LINES)."""
+    from ..cli.rules import ENTRY_LINES, HEAD
+
+    return render(request, "tables.html", lang=lang, head=lambda key, **fields: HEAD.say(key, lang, **fields),
+                  entry_lines=ENTRY_LINES, colon=" : " if lang == "fr" else ": ", **context)
 
 
 @router.get("/tables/{table_id}")
@@ -285,7 +293,7 @@ def table_page(request: Request, table_id: str, d20: str | None = Query(None, ma
         index = index_doc(rules, lang)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
                 if doc["kind"] == "damage_table" else None)
-    return render(request, "tables.html", lang=lang, index=index, table=doc, rolled=rolled, drop=drop)
+    return _tables_page(request, lang, index=index, table=doc, rolled=rolled, drop=drop)
 
 
 # ------------------------------------------------------------------ the API, described offline

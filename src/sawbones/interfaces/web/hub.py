@@ -250,7 +250,7 @@ class Hub:
                 if in_thread:
                     self.thread = None
                 return None
-            known = {cid: self.seen[cid] for cid in self.topics if cid in self.seen}
+            known = dict(self.seen)  # (a campaign is seen only while watched: `close`, `_read_one`, `_hand_over`)
             fresh, self.fresh = self.fresh, set()
             return known, fresh
 

@@ -272,6 +272,19 @@ class Treatment:
     options: dict[str, Any] = field(default_factory=dict)  # the options it was asked for (the graph may share)
     args: tuple[Any, ...] = ()  # (table, d20, wait_days, self_treatment): to build it again on a graph of its own
     solved: dict[tuple[Any, ...], dict[Any, Any]] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
+    # (the graph, how many options its engine had read) when it was last found to serve `options`
+    served: tuple[Any, int] | None = None
+
+    def serving(self) -> bool:
+        """`self.graph.serves(self.options)`, asked again only when the graph or the options it read changed
+        (a solve per bonus asks it: a tenth of the warm tables' time)."""
+        read = len(getattr(self.graph.options, "read", ()))
+        if self.served is not None and self.served[0] is self.graph and self.served[1] == read:
+            return True
+        if not self.graph.serves(self.options):
+            return False
+        self.served = (self.graph, read)
+        return True
 
     def chance(self, dc: int, bonus: int, exact: bool = True) -> Any:
         """P(the check's formula + bonus >= dc), from the formula's exact distribution."""

@@ -36,11 +36,11 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
         try:
             doc = _solve(t, bonus, exact, timeline)
         except (UsageError, RuleViolation):
-            if t.graph.serves(t.options):
+            if t.serving():
                 raise  # the engine's refusal under these very options
             rebuild(t)  # a refusal under the options of the graph shared with others: not these options' answer
             continue
-        if t.graph.serves(t.options):
+        if t.serving():
             break
         rebuild(t)  # the shared graph's engine read an option these options set apart
     t.solved[key] = doc

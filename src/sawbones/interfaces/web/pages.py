@@ -177,7 +177,8 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "diseases": named("afflictions", lambda e: e.kind == "disease"),
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
-        "options": views.options_doc(rules, options, lang)["options"],
+        # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
+        "options": [{**o, "shown": views.shown(o["value"])} for o in views.options_doc(rules, options, lang)["options"]],
     }
 
 

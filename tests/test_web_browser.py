@@ -349,8 +349,21 @@ def test_injury_odds_read_on_a_phone(browser, server):
         page.goto("/c/Phone?itype=cold&id20=4&ibonus=5#injury-odds")
         expect(page.locator(".treatment-odds")).to_contain_text("Gelure")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert overlapping_cells(page) == []
+        page.goto("/c/Phone?odds=filth_fever&bonus=4#odds")  # the affliction chart: bars in cells too
+        expect(page.locator("table.odds-table").first).to_be_visible()
+        assert overlapping_cells(page) == []
     finally:
         context.close()
+
+
+def overlapping_cells(page) -> list[str]:
+    """The chart rows whose cells overlap (a cell starting before the one on its left ends): a page style meant
+    for something else that reaches a chart's cell (the GM bar's `.bar` once did, on phones, with a shadow)."""
+    return page.evaluate("""() => [...document.querySelectorAll('table.odds-table tr')].flatMap(row => {
+        const cells = [...row.children].map(c => c.getBoundingClientRect());
+        return cells.slice(1).some((c, i) => c.left < cells[i].right - 1) ? [row.textContent.trim().slice(0, 40)] : [];
+    })""")
 def test_no_secret_in_the_browser_history(browser, server, tmp_path):
     """A GM signs in with a sign-in link and reveals the API secret in a browser with a real, persistent
     profile: the profile on disk (history, cache, session) never holds the API secret, and the sign-in

@@ -56,7 +56,7 @@ def too_small(page) -> list[str]:
         const shown = el => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0
             && getComputedStyle(el).visibility !== 'hidden'; };
         document.querySelectorAll('button, select, textarea, input:not([type=hidden]):not([type=checkbox]), '
-                                  + 'summary, label.check, .bar a, header.top a').forEach(el => {
+                                  + 'summary, label.check, .gm-bar a, header.top a').forEach(el => {
             if (!shown(el)) return;
             const h = el.getBoundingClientRect().height;
             if (h < 43.5) out.push(`${el.tagName}.${el.className} ${(el.name || el.textContent).trim().slice(0, 30)}: ${h}px high`);

@@ -124,6 +124,16 @@ def test_severe_burn_deadline_by_the_seed(wait):
     assert doc["healed"] == (1 - too_late) * made
 
 
+@pytest.mark.parametrize("wait", [0, 2, 5])
+def test_the_document_names_the_injury_the_drop_gave_with_its_dc(wait):
+    """A GM asks how a frostbite (cold 03-05, severe: DD20) heals when the healer comes after `wait` days. The
+    seed's frostbite "évolue en blessure sérieuse" if untreated within 1d4 days, so the wait may have made it a
+    critical injury (DC 25): the numbers count that; the header still names the frostbite with its own DC."""
+    doc = odds_treatment.treatment_doc(RULES, DEFAULTS, "cold", 4, 5, wait_days=wait)
+    assert (doc["injury"], doc["severity"]) == ("frostbite", "severe")
+    assert doc["dc"] == RULES.severities["severe"].treatment.dc == 20
+
+
 def test_deadline_met_only_by_healing_loses_the_limb_to_bed_rest():
     options = {**DEFAULTS, "deadline_satisfied_by": "healed"}
     doc = odds_treatment.solve(odds_treatment.treatment_cached(RULES, options, "necrotic", 2), 15, exact=True)

@@ -218,7 +218,10 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
     pick = pick_row(rules, table, d20, options.get("severity_bands", "standard"),
                     options.get("lenient_row_mapping", "by_tier"))
     open_ = [k for _, k, _ in t.start if g.ends[k] is None]  # where treatment can start (no part lost yet)
-    first = g.nodes[open_[0] if open_ else t.start[0][1]].injury
+    # the DC shown is the injury's as the drop gave it (the one the document names): a wait may change it
+    # (a frostbite past its deadline is a critical injury), which the numbers count
+    gained = t if not wait_days else treatment_cached(rules, options, table, d20, 0, self_treatment)
+    first = gained.graph.nodes[gained.start[0][1]].injury
     per_attempt: dict[Any, Fraction] = {}
     if open_:
         for made, _, w, seconds in g.attempt(open_[0]):

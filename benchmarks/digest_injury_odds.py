@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from sawbones.content.loader import load_rules  # noqa: E402
 from sawbones.domain.engine.options import effective_options  # noqa: E402
-from sawbones.domain.injuries import odds as odds_injury, odds_party, odds_treatment  # noqa: E402
+from sawbones.domain.injuries import odds as odds_injury, odds_drop, odds_party, odds_treatment  # noqa: E402
 
 OPTION_SETS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("defaults", {}),
@@ -74,7 +74,7 @@ def digest_set(rules: Any, options: dict[str, Any], quick: bool) -> tuple[str, i
     waits = (0,) if quick else (0, 2)
     for table in rules.damage_tables:
         for exact in exacts:
-            add(odds_injury.drop_doc(rules, options, table, exact))
+            add(odds_drop.drop_doc(rules, options, table, exact))
     for t in rules.damage_tables.values():
         for row in t.rows:
             d20 = int(row.d20.split("-")[0])

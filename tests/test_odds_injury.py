@@ -11,7 +11,7 @@ from fractions import Fraction as F
 import pytest
 
 from sawbones.content.loader import load_rules
-from sawbones.domain.injuries import odds as odds_injury, odds_party, odds_treatment
+from sawbones.domain.injuries import odds as odds_injury, odds_drop, odds_party, odds_treatment
 from sawbones.domain.engine.options import effective_options
 from sawbones.errors import UsageError
 
@@ -37,7 +37,7 @@ def p_check(bonus: int, dc: int, mode: str = "normal") -> F:
 
 @pytest.mark.parametrize("table", sorted(RULES.damage_tables))
 def test_one_drop_severity_rows_and_losses_match_the_seed(table):
-    doc = odds_injury.drop_doc(RULES, DEFAULTS, table, exact=True)
+    doc = odds_drop.drop_doc(RULES, DEFAULTS, table, exact=True)
     standard, lenient = doc["odds"]["standard"], doc["odds"]["lenient"]
     assert standard["severity"] == STANDARD_SEVERITY
     assert lenient["severity"] == LENIENT_SEVERITY
@@ -55,7 +55,7 @@ def test_one_drop_severity_rows_and_losses_match_the_seed(table):
 
 
 def test_lenient_by_raw_roll_keeps_the_row_and_changes_the_severity():
-    doc = odds_injury.drop(RULES, {**LENIENT, "lenient_row_mapping": "by_raw_roll"}, "acid", exact=True)
+    doc = odds_drop.drop(RULES, {**LENIENT, "lenient_row_mapping": "by_raw_roll"}, "acid", exact=True)
     eye = [r for r in doc["rows"] if r["d20"] == "1-2"]
     assert {r["severity"]: r["p"] for r in eye} == {"critical": F(1, 20), "severe": F(1, 20)}
     assert doc["permanent_loss"] == F(2, 20)  # the raw 02 still takes an eye
@@ -243,3 +243,33 @@ def test_an_option_the_odds_cannot_follow_does_not_refuse_the_next_one():
     odds_injury.clear_cache()
     alone = odds_party.what_if(RULES, options, profile, ["frostbite_escalates_to"])
     assert alone["variants"] == doc["variants"]
+
+
+@pytest.mark.parametrize("overrides", [{}, {"carry_failures": True}, {"retry_requires_time": False},
+                                       {"frostbite_escalates_to": "reroll_critical_any"},
+                                       {"critical_bedrest": "2d6", "deadline_satisfied_by": "healed"},
+                                       {"severity_bands": "lenient", "self_treatment": "allowed"}])
+def test_one_run_per_ladder_answers_as_one_run_per_state(overrides, monkeypatch):
+    """The engine is asked once for every rung of a DC ladder (odds.Graph._asked, engine/odds_symbolic.py): for
+    every row of every table, treated at once or after 2 days, by a healer or by the patient, at every bonus
+    from -1 to +15, each state's attempt and untreated month (every branch, its exact weight, where it leads)
+    are the answers of asking the engine about that very state, and so is every number solved from them."""
+    options = effective_options(RULES, overrides)
+    cases = [(t.id, int(r.d20.split("-")[0]), wait, self_) for t in RULES.damage_tables.values() for r in t.rows
+             for wait, self_ in ((0, False), (2, False), (0, True))]
+
+    def asked(templates: bool) -> tuple:
+        monkeypatch.setattr(odds_injury, "TEMPLATES", templates)
+        odds_injury.clear_cache()
+        solved = [odds_treatment.solve(odds_treatment.treatment_cached(RULES, options, *case), bonus, exact=True)
+                  for case in cases for bonus in range(-1, 16)]
+        graphs = odds_injury._GRAPHS[id(RULES)][1]
+        runs = sum(len(v) for g in graphs for v in g.templates.values())
+        return solved, [(g.nodes, g.edges, g.untreated) for g in graphs], runs
+
+    alone = asked(False)
+    laddered = asked(True)
+    odds_injury.clear_cache()
+    assert laddered[1] == alone[1]  # the same states, attempts and months, found in the same order
+    assert laddered[0] == alone[0]
+    assert alone[2] == 0 and 0 < laddered[2] < sum(len(g[1]) + len(g[2]) for g in alone[1])  # fewer engine runs

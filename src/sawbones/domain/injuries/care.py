@@ -117,7 +117,8 @@ def spend_treatment_time(ctx: Context, name: str, injury_key: str, check: int | 
     if check is None and healer is None:
         raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
     severity = ctx.rules.severities[injury.severity]
-    retry_now = injury.failures > 0 and not ctx.options.get("retry_requires_time", True)  # INJ-T2, AMB-0-10
+    # INJ-T2, AMB-0-10 (the option first: by default no retry is free, whatever the failures so far)
+    retry_now = not ctx.options.get("retry_requires_time", True) and injury.failures > 0
     seconds = 0 if retry_now else _treatment_seconds(ctx, severity)
     start = {"type": "treatment_started", "data": {
         "character": patient.id, "injury": injury.id, "healer": healer.id if healer else None, "seconds": seconds,

@@ -3,8 +3,7 @@
 Nothing here knows a rule: every number comes from running the engine's own decisions over every
 outcome of their dice (`odds_engine.every_outcome`):
 
-- **One drop to 0**: `injuries.gain`, the decision a drop to 0 runs, with its d20 (and any reroll, and the
-  hand or foot) enumerated: the severity, the row, the flags and the parts lost at once are the engine's.
+- **One drop to 0**: odds_drop.py.
 - **Treatment**: `injury_care.treat` with a typed check that makes or misses the injury's current DC, its
   treatment time (10 minutes, 2d4 or the `critical_bedrest` days) enumerated, the clock advanced by the
   engine (a deadline that falls meanwhile, a frostbite that becomes a critical injury, a part lost on a
@@ -32,6 +31,7 @@ from .table import pick_row
 from ..engine.odds_engine import (HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, every_outcome,
                                   victim)
 from ..engine.state import DAY, Body, Injury, with_fields
+from ..engine.odds_symbolic import Marker, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
@@ -39,6 +39,7 @@ UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal i
 MAX_BONUS = 30  # a healer's check bonus the odds accept (a d20 + 30 meets any DC the chain reaches)
 MIN_BONUS = -10
 _PARTS = ("eyes", "hands", "feet")
+TEMPLATES = True  # one engine run per ladder of DCs (`Graph._asked`); off: one per state (tests compare the two)
 
 
 def _number(x: Fraction, exact: bool) -> Any:
@@ -48,55 +49,6 @@ def _number(x: Fraction, exact: bool) -> Any:
 def _lost(body: Body) -> dict[str, int]:
     whole = Body()
     return {p: getattr(whole, p) - getattr(body, p) for p in _PARTS if getattr(body, p) < getattr(whole, p)}
-
-
-# ---------------------------------------------------------------- one drop to 0
-
-
-def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
-    """One drop to 0 with damage type `table`: {"severity": {id: p}, "rows": [{d20, injury, severity, p}],
-    "magic_only", "no_natural_healing", "lost": {part: p}, "permanent_loss": p} under these options."""
-    rules.get("damage_tables", table)
-    state = campaign(victim(), counter=0)
-
-    def run(roller: Any) -> list[dict[str, Any]]:
-        ctx = context(state, rules, options, roller)
-        return injuries.gain(ctx, find_character(state, VICTIM), table, cause="odds")
-
-    bands, mapping = options.get("severity_bands", "standard"), options.get("lenient_row_mapping", "by_tier")
-    severity = {sid: Fraction(0) for sid in rules.severities}
-    rows: dict[tuple[int, str], Fraction] = {}
-    flags = {"magic_only": Fraction(0), "no_natural_healing": Fraction(0)}
-    lost = {p: Fraction(0) for p in _PARTS}
-    permanent = Fraction(0)
-    for w, events in every_outcome(run):
-        gained = events[0]["data"]
-        severity[gained["severity"]] += w
-        index = pick_row(rules, table, gained["d20"], bands, mapping).row_index
-        rows[(index, gained["severity"])] = rows.get((index, gained["severity"]), Fraction(0)) + w
-        for flag in flags:
-            flags[flag] += w if gained.get(flag) else 0
-        parts = {e["data"]["part"] for e in events if e["type"] == "body_changed" and e["data"]["change"] < 0}
-        for part in parts:
-            lost[part] += w
-        permanent += w if parts else 0
-    defn = rules.damage_tables[table]
-    return {
-        "table": table, "bands": bands, "mapping": mapping,
-        "severity": {k: _number(v, exact) for k, v in severity.items()},
-        "rows": [{"d20": defn.rows[i].d20, "injury": defn.rows[i].injury, "severity": sev, "p": _number(p, exact)}
-                 for (i, sev), p in sorted(rows.items(), key=lambda kv: -int(defn.rows[kv[0][0]].d20.split("-")[0]))],
-        "magic_only": _number(flags["magic_only"], exact),
-        "no_natural_healing": _number(flags["no_natural_healing"], exact),
-        "lost": {k: _number(v, exact) for k, v in lost.items()}, "permanent_loss": _number(permanent, exact),
-    }
-
-
-def drop_doc(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
-    """`drop` under the campaign's options and under each choice of `severity_bands` (standard, lenient)."""
-    variants = {b: drop(rules, {**options, "severity_bands": b}, table, exact)
-                for b in rules.options["severity_bands"].choices}
-    return {"table": table, "bands": options.get("severity_bands", "standard"), "odds": variants}
 
 
 # ---------------------------------------------------------------- treatment: the chain
@@ -183,6 +135,8 @@ class Graph:
     untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
     _merged: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     values: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
+    # (question, the state without its DC and failures) -> the engine's answers for the rungs they hold on
+    templates: dict[tuple[str, Node], list[Template]] = field(default_factory=dict)
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -197,33 +151,58 @@ class Graph:
             self.ends.append(x.end)
         return k
 
+    def _asked(self, question: str, k: int, run: Any) -> Any:
+        """`run(node k)`, the engine's answer about a state; one run answers for every rung of its ladder that
+        the engine treats alike: the run sees the injury's DC and failures as `Sym`s (engine/odds_symbolic.py),
+        and its answer, kept as a template, is given again to any DC and failures on which every comparison
+        it made comes out the same (a run that used them otherwise stands for itself)."""
+        node = self.nodes[k]
+        if node.injury is None or not TEMPLATES:
+            return run(node)
+        shape = Node(with_fields(node.injury, dc=Marker(("dc", 0)), failures=Marker(("failures", 0))), node.body)
+        env = {"dc": node.injury.dc, "failures": node.injury.failures}
+        kept = self.templates.setdefault((question, shape), [])
+        for known in kept:
+            if known.holds(env):
+                return known.instantiate(env)
+        trace = Trace()
+        result = run(symbolic(shape, env, trace))
+        made = Template.of(result, trace)
+        if made is None:
+            return plain(result)
+        kept.append(made)
+        return made.instantiate(env)
+
     def attempt(self, k: int) -> list[tuple[bool, int, Fraction, int]]:
         """(made, node after, probability given made or missed, seconds) of one attempt, by the engine."""
         hit = self.edges.get(k)
         if hit is None:
-            node = self.nodes[k]
-            state = node.state()
-
-            def spend(roller: Any) -> injury_care.TreatmentSpent:
-                return injury_care.spend_treatment_time(context(state, self.rules, self.options, roller), VICTIM,
-                                                        "i1", check=node.dc)
-
-            # `treat` in its two halves: the time spent (the costly part: the clock advanced, day by day) is run
-            # once for both checks, made (the DC) and missed (one less); each check from the state it left
-            spent = every_outcome(spend)
-            found: list[tuple[bool, Node, Fraction, int]] = []
-            for made in (True, False):
-                total = node.dc if made else node.dc - 1
-                for w, half in spent:
-
-                    def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
-                        events = injury_care.treatment_check(context(state, self.rules, self.options, roller), half,
-                                                             check=total)
-                        return _after(events, half.state, state.clock)
-
-                    found += [(made, after, w * q, seconds) for q, (after, seconds) in every_outcome(check)]
+            found = self._asked("attempt", k, self._attempt)
             hit = self.edges[k] = [(made, self.node(after), w, seconds) for made, after, w, seconds in found]
         return hit
+
+    def _attempt(self, node: Node) -> list[tuple[bool, Node, Fraction, int]]:
+        state = node.state()
+
+        def spend(roller: Any) -> injury_care.TreatmentSpent:
+            return injury_care.spend_treatment_time(context(state, self.rules, self.options, roller), VICTIM,
+                                                    "i1", check=node.dc)
+
+        # `treat` in its two halves: the time spent (the costly part: the clock advanced, day by day) is run
+        # once for both checks, made (the DC) and missed (one less); each check from the state it left
+        spent = every_outcome(spend)
+        found: list[tuple[bool, Node, Fraction, int]] = []
+        for made in (True, False):
+            total = node.dc if made else node.dc - 1
+            for w, half in spent:
+
+                def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
+                    events = injury_care.treatment_check(context(state, self.rules, self.options, roller), half,
+                                                         check=total)
+                    return _after(events, half.state, state.clock)
+
+                found += [(made, after, w * q, seconds) for q, (after, seconds) in every_outcome(check)]
+        return found
 
     def merged(self, k: int, exact: bool, timed: bool) -> list[tuple[bool, int, Any, Any]]:
         """`attempt` with the branches that end alike added up (Fractions, or floats): (made, node, w, s).
@@ -251,15 +230,18 @@ class Graph:
         """Where an injury no check can heal ends when left untreated (its deadlines run their course)."""
         hit = self.untreated.get(k)
         if hit is None:
-            state = self.nodes[k].state()
-
-            def run(roller: Any) -> Node:
-                ctx = context(state, self.rules, self.options, roller)
-                events, after = advance_folded(ctx, UNTREATED_DAYS * DAY, auto=True)
-                return _after(events, state, folded=after)[0]
-
-            hit = self.untreated[k] = [(w, self.node(x)) for w, x in every_outcome(run)]
+            hit = self.untreated[k] = [(w, self.node(x)) for w, x in self._asked("untreated", k, self._left_alone)]
         return hit
+
+    def _left_alone(self, node: Node) -> list[tuple[Fraction, Node]]:
+        state = node.state()
+
+        def run(roller: Any) -> Node:
+            ctx = context(state, self.rules, self.options, roller)
+            events, after = advance_folded(ctx, UNTREATED_DAYS * DAY, auto=True)
+            return _after(events, state, folded=after)[0]
+
+        return every_outcome(run)
 
 
 @dataclass

@@ -196,7 +196,7 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
 def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,
             d20: int | None, bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float,
             types: str | None, npc_drops: float, critical_failures: float, compare: str | None) -> None:
-    from ...domain.injuries import odds as odds_injury, odds_party, odds_treatment
+    from ...domain.injuries import odds_drop, odds_party, odds_treatment
 
     if party:
         prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,
@@ -209,7 +209,7 @@ def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None,
         return
     table = (injury or "").lower()
     if d20 is None:
-        doc = odds_injury.drop_doc(rules, options, table)
+        doc = odds_drop.drop_doc(rules, options, table)
         doc["campaign"] = campaign
         env.emit(doc, partial(render_drop, doc, rules, env.lang))
         return

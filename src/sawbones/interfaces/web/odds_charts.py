@@ -11,7 +11,7 @@ from ...errors import SawbonesError
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
     """Each row's chance under each band (the campaign's first), the severities, magic only, permanent loss."""
-    from ...domain.injuries.odds import drop_doc
+    from ...domain.injuries.odds_drop import drop_doc
 
     doc = drop_doc(rules, options, table)
     bands = [doc["bands"]] + [b for b in doc["odds"] if b != doc["bands"]]

@@ -11,7 +11,8 @@ from fastapi import Path as PathParam
 
 from ....adapters import odds_cache
 from ....domain.injuries import odds_party
-from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS, drop_doc
+from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
+from ....domain.injuries.odds_drop import drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError

@@ -1,0 +1,256 @@
+"""One engine run standing for many (issue 17): integers that know what they stand for.
+
+The injury odds ask the engine the same question about states that differ only in a few integers (the
+treatment DC and failures of an injury: the rungs of its ladder, DC 10, 12, 14...). A `Sym` is an int with
+its concrete value that also says it is `var + off` for a named variable; the engine runs on it as on any
+int. What the run did with it is traced:
+
+- adding or subtracting a plain int gives another `Sym` (the DC + 2 of a failed check);
+- comparing it gives the concrete answer and records the comparison (`failures > 0`), to be asked again of
+  another value of the variables; comparing two of the same variable needs no record (D - 1 >= D);
+- anything else (multiplying, printing, indexing, an int() of it) *taints* the trace: the run's result then
+  holds for these very values only.
+
+`Template.of(result, trace)` keeps a run's result with its variables left as markers; `Template.holds(env)`
+says whether every recorded comparison comes out the same for other values, and `instantiate(env)` gives the
+result for them, without running the engine again. A tainted trace makes no template: the run stands for
+itself. Nothing here knows a rule: which integers are variables is the caller's choice.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+class Trace:
+    """What a run did with its `Sym`s: the comparisons it made (each with its answer), and whether it used one
+    in a way that ties its result to these values."""
+
+    def __init__(self) -> None:
+        # (variable, offset, comparison, other variable or None, other offset or plain value, answer)
+        self.compared: list[tuple[str, int, str, str | None, int, bool]] = []
+        self.tainted = False
+
+    def holds(self, env: dict[str, int]) -> bool:
+        """Every recorded comparison gives the same answer with the variables at `env`."""
+        for var, off, op, other, value, answer in self.compared:
+            right = value if other is None else env[other] + value
+            if _COMPARE[op](env[var] + off, right) != answer:
+                return False
+        return True
+
+
+class Sym(int):
+    """An int that is `var + off` in one traced run (see the module doc)."""
+
+    var: str
+    off: int
+    trace: Trace
+
+    def __new__(cls, value: int, var: str, off: int, trace: Trace) -> "Sym":
+        made = super().__new__(cls, value)
+        made.var, made.off, made.trace = var, off, trace
+        return made
+
+    def _plain(self) -> int:
+        return int.__int__(self)
+
+    def _taint(self) -> int:
+        self.trace.tainted = True
+        return self._plain()
+
+    # ---- arithmetic that keeps the variable
+    def __add__(self, other: Any) -> Any:
+        if type(other) is int:
+            return Sym(self._plain() + other, self.var, self.off + other, self.trace)
+        if isinstance(other, int):
+            return self._taint() + int(other)
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Any:
+        if type(other) is int:
+            return Sym(self._plain() - other, self.var, self.off - other, self.trace)
+        if isinstance(other, Sym) and other.var == self.var:
+            return self.off - other.off  # the same for every value of the variable
+        if isinstance(other, int):
+            return self._taint() - int(other)
+        return NotImplemented
+
+    def __rsub__(self, other: Any) -> Any:
+        if isinstance(other, int):
+            return int(other) - self._taint()
+        return NotImplemented
+
+    # ---- comparisons: answered, and recorded
+    def _compare(self, op: str, other: Any) -> Any:
+        if isinstance(other, Sym):
+            if other.var == self.var:
+                return _COMPARE[op](self.off, other.off)
+            answer = _COMPARE[op](self._plain(), other._plain())
+            self.trace.compared.append((self.var, self.off, op, other.var, other.off, answer))
+            return answer
+        if isinstance(other, int):  # (bool included)
+            answer = _COMPARE[op](self._plain(), int(other))
+            self.trace.compared.append((self.var, self.off, op, None, int(other), answer))
+            return answer
+        if isinstance(other, float):
+            return _COMPARE[op](self._taint(), other)
+        return NotImplemented
+
+    def __eq__(self, other: Any) -> Any:
+        return self._compare("==", other)
+
+    def __ne__(self, other: Any) -> Any:
+        return self._compare("!=", other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare("<", other)
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare("<=", other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(">", other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(">=", other)
+
+    def __bool__(self) -> bool:
+        return bool(self._compare("!=", 0))
+
+    __hash__ = int.__hash__  # the concrete value's: equal Syms of a run have equal values
+
+    # ---- everything else ties the result to these values
+    def __int__(self) -> int:
+        return self._taint()
+
+    def __index__(self) -> int:
+        return self._taint()
+
+    def __repr__(self) -> str:
+        return repr(self._taint())
+
+    def __str__(self) -> str:
+        return str(self._taint())
+
+    def __format__(self, spec: str) -> str:
+        return format(self._taint(), spec)
+
+    def __reduce__(self) -> Any:
+        return (int, (self._taint(),))
+
+
+def _tainting(name: str) -> Callable[..., Any]:
+    method = getattr(int, name)
+
+    def tainted(self: Sym, *args: Any) -> Any:
+        return method(self._taint(), *(int(a) if isinstance(a, Sym) else a for a in args))
+
+    tainted.__name__ = name
+    return tainted
+
+
+for _name in ("__mul__", "__rmul__", "__floordiv__", "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__",
+              "__rmod__", "__divmod__", "__rdivmod__", "__pow__", "__rpow__", "__lshift__", "__rlshift__",
+              "__rshift__", "__rrshift__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
+              "__neg__", "__pos__", "__abs__", "__invert__", "__float__", "__round__", "__trunc__",
+              "__floor__", "__ceil__", "bit_length", "bit_count", "to_bytes", "as_integer_ratio", "conjugate"):
+    setattr(Sym, _name, _tainting(_name))
+for _name in ("numerator", "denominator", "real", "imag"):
+    setattr(Sym, _name, property(lambda self: self._taint()))
+
+
+class Marker(tuple[str, int]):
+    """A variable's place in a template: (variable, offset)."""
+
+
+_ATOMS = frozenset({str, bool, float, type(None)})  # (and Fraction, any other value: never walked into)
+
+
+def _walk(value: Any, leaf: Callable[[Any], Any], holed: set[int] | None = None) -> Any:
+    """`value` rebuilt with `leaf` applied to every `Sym` and marker inside its dataclasses, tuples and lists.
+    `holed`: the ids of the containers that hold one; any other is given back as it is (values are frozen: a
+    template's unchanged parts are shared by every instance)."""
+    kind = type(value)
+    if kind is Sym or kind is Marker:
+        return leaf(value)
+    if kind is int or kind in _ATOMS or (holed is not None and id(value) not in holed):
+        return value
+    if kind is tuple:
+        return tuple([_walk(v, leaf, holed) for v in value])
+    if kind is list:
+        return [_walk(v, leaf, holed) for v in value]
+    if hasattr(kind, "__dataclass_fields__"):
+        new = object.__new__(kind)
+        new.__dict__.update({k: _walk(v, leaf, holed) for k, v in value.__dict__.items()})
+        return new
+    return value
+
+
+def _holes(value: Any, leaf: type, into: set[int]) -> bool:
+    """Whether `value` holds a `leaf` (a Sym, a Marker); the ids of the containers that do are added to `into`."""
+    kind = type(value)
+    if kind is leaf:
+        return True
+    if kind is tuple or kind is list:
+        inside = [_holes(v, leaf, into) for v in value]
+    elif kind is not int and kind not in _ATOMS and hasattr(kind, "__dataclass_fields__"):
+        inside = [_holes(v, leaf, into) for v in value.__dict__.values()]
+    elif kind in (dict, set, frozenset):  # not rebuilt: one holding a Sym makes the result these values' only
+        if any(_holes(v, leaf, set()) for v in ([*value, *value.values()] if kind is dict else value)):
+            raise _Loose
+        return False
+    else:
+        return False
+    if any(inside):
+        into.add(id(value))
+        return True
+    return False
+
+
+def symbolic(value: Any, env: dict[str, int], trace: Trace) -> Any:
+    """`value` (a template's markers) with each marker made a `Sym` of its variable at `env`."""
+    return _walk(value, lambda x: Sym(env[x[0]] + x[1], x[0], x[1], trace) if isinstance(x, Marker) else x)
+
+
+class _Loose(Exception):
+    """A Sym where a template cannot follow it (a dict, a set)."""
+
+
+def plain(value: Any) -> Any:
+    """`value` with its Syms made plain ints (a run that stands for itself)."""
+    return _walk(value, int.__int__)
+
+
+class Template:
+    """A run's result with its variables left as markers, and the comparisons it holds under."""
+
+    def __init__(self, result: Any, holed: set[int], trace: Trace) -> None:
+        self.result = _walk(result, lambda x: Marker((x.var, x.off)), holed)
+        self.holed: set[int] = set()  # (the new containers of the markers: ids of objects the template keeps)
+        _holes(self.result, Marker, self.holed)
+        self.trace = trace
+
+    @classmethod
+    def of(cls, result: Any, trace: Trace) -> "Template | None":
+        """The template of a run's result, or None when the run stands for itself (its trace tainted, or a Sym
+        where a template cannot follow it)."""
+        holed: set[int] = set()
+        try:
+            _holes(result, Sym, holed)
+        except _Loose:
+            return None
+        return None if trace.tainted else cls(result, holed, trace)
+
+    def holds(self, env: dict[str, int]) -> bool:
+        return self.trace.holds(env)
+
+    def instantiate(self, env: dict[str, int]) -> Any:
+        """The result for the variables at `env` (plain ints)."""
+        return _walk(self.result, lambda x: env[x[0]] + x[1] if isinstance(x, Marker) else x, self.holed)

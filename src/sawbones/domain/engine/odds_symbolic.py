@@ -173,37 +173,41 @@ class Marker(tuple[str, int]):
 _ATOMS = frozenset({str, bool, float, type(None)})  # (and Fraction, any other value: never walked into)
 
 
-def _walk(value: Any, leaf: Callable[[Any], Any], holed: set[int] | None = None) -> Any:
+def _walk(value: Any, leaf: Callable[[Any], Any], holed: set[int] | None = None, made: set[int] | None = None) -> Any:
     """`value` rebuilt with `leaf` applied to every `Sym` and marker inside its dataclasses, tuples and lists.
     `holed`: the ids of the containers that hold one; any other is given back as it is (values are frozen: a
-    template's unchanged parts are shared by every instance)."""
+    template's unchanged parts are shared by every instance). `made`: gets the ids of the containers rebuilt."""
     kind = type(value)
     if kind is Sym or kind is Marker:
         return leaf(value)
     if kind is int or kind in _ATOMS or (holed is not None and id(value) not in holed):
         return value
+    new: Any
     if kind is tuple:
-        return tuple([_walk(v, leaf, holed) for v in value])
-    if kind is list:
-        return [_walk(v, leaf, holed) for v in value]
-    if hasattr(kind, "__dataclass_fields__"):
+        new = tuple([_walk(v, leaf, holed, made) for v in value])
+    elif kind is list:
+        new = [_walk(v, leaf, holed, made) for v in value]
+    elif hasattr(kind, "__dataclass_fields__"):
         new = object.__new__(kind)
-        new.__dict__.update({k: _walk(v, leaf, holed) for k, v in value.__dict__.items()})
-        return new
-    return value
+        new.__dict__.update({k: _walk(v, leaf, holed, made) for k, v in value.__dict__.items()})
+    else:
+        return value
+    if made is not None:
+        made.add(id(new))
+    return new
 
 
-def _holes(value: Any, leaf: type, into: set[int]) -> bool:
-    """Whether `value` holds a `leaf` (a Sym, a Marker); the ids of the containers that do are added to `into`."""
+def _holes(value: Any, into: set[int]) -> bool:
+    """Whether `value` holds a `Sym`; the ids of the containers that do are added to `into`."""
     kind = type(value)
-    if kind is leaf:
+    if kind is Sym:
         return True
     if kind is tuple or kind is list:
-        inside = [_holes(v, leaf, into) for v in value]
+        inside = [_holes(v, into) for v in value]
     elif kind is not int and kind not in _ATOMS and hasattr(kind, "__dataclass_fields__"):
-        inside = [_holes(v, leaf, into) for v in value.__dict__.values()]
+        inside = [_holes(v, into) for v in value.__dict__.values()]
     elif kind in (dict, set, frozenset):  # not rebuilt: one holding a Sym makes the result these values' only
-        if any(_holes(v, leaf, set()) for v in ([*value, *value.values()] if kind is dict else value)):
+        if any(_holes(v, set()) for v in ([*value, *value.values()] if kind is dict else value)):
             raise _Loose
         return False
     else:
@@ -232,9 +236,8 @@ class Template:
     """A run's result with its variables left as markers, and the comparisons it holds under."""
 
     def __init__(self, result: Any, holed: set[int], trace: Trace) -> None:
-        self.result = _walk(result, lambda x: Marker((x.var, x.off)), holed)
-        self.holed: set[int] = set()  # (the new containers of the markers: ids of objects the template keeps)
-        _holes(self.result, Marker, self.holed)
+        self.holed: set[int] = set()  # the containers of its markers (ids of objects the template keeps)
+        self.result = _walk(result, lambda x: Marker((x.var, x.off)), holed, self.holed)
         self.trace = trace
 
     @classmethod
@@ -243,7 +246,7 @@ class Template:
         where a template cannot follow it)."""
         holed: set[int] = set()
         try:
-            _holes(result, Sym, holed)
+            _holes(result, holed)
         except _Loose:
             return None
         return None if trace.tainted else cls(result, holed, trace)

@@ -24,5 +24,5 @@ package: rule modules register their event handlers (`evolve.handles`), effect p
 - player_rolls.py: who rolls a save the engine asks for (the GM or the player), answers, confirmation
 - turns.py: triggers on moments the GM announces (a turn, a Dash, an action)
 - odds_engine.py: running the engine's own decisions over every outcome of their dice (exact odds)
-- odds_symbolic.py: integers that know what they stand for, so one engine run answers for a ladder of DCs
+- odds_symbolic.py: integers that know what they stand for (linear in a variable), so one engine run answers for a ladder of DCs
 """

@@ -19,6 +19,7 @@ itself. Nothing here knows a rule: which integers are variables is the caller's 
 
 from __future__ import annotations
 
+import numbers
 import operator
 from typing import Any, Callable
 
@@ -31,29 +32,37 @@ class Trace:
     in a way that ties its result to these values."""
 
     def __init__(self) -> None:
-        # (variable, offset, comparison, other variable or None, other offset or plain value, answer)
-        self.compared: list[tuple[str, int, str, str | None, int, bool]] = []
+        # (left side, comparison, right side, answer); a side is (variable or None, coefficient, offset)
+        self.compared: list[tuple[Side, str, Side, bool]] = []
         self.tainted = False
 
     def holds(self, env: dict[str, int]) -> bool:
         """Every recorded comparison gives the same answer with the variables at `env`."""
-        for var, off, op, other, value, answer in self.compared:
-            right = value if other is None else env[other] + value
-            if _COMPARE[op](env[var] + off, right) != answer:
+        for left, op, right, answer in self.compared:
+            if _COMPARE[op](_value(left, env), _value(right, env)) != answer:
                 return False
         return True
 
 
+Side = tuple[str | None, int, int]  # coefficient x variable + offset (no variable: the offset alone)
+
+
+def _value(side: Side, env: dict[str, int]) -> int:
+    var, coef, off = side
+    return off if var is None else coef * env[var] + off
+
+
 class Sym(int):
-    """An int that is `var + off` in one traced run (see the module doc)."""
+    """An int that is `coef x var + off` in one traced run (see the module doc)."""
 
     var: str
+    coef: int
     off: int
     trace: Trace
 
-    def __new__(cls, value: int, var: str, off: int, trace: Trace) -> "Sym":
+    def __new__(cls, value: int, var: str, off: int, trace: Trace, coef: int = 1) -> "Sym":
         made = super().__new__(cls, value)
-        made.var, made.off, made.trace = var, off, trace
+        made.var, made.coef, made.off, made.trace = var, coef, off, trace
         return made
 
     def _plain(self) -> int:
@@ -63,45 +72,72 @@ class Sym(int):
         self.trace.tainted = True
         return self._plain()
 
-    # ---- arithmetic that keeps the variable
+    def _foreign(self) -> Any:
+        """An operand that is not an int (a float, a Fraction, a string): the other side computes with the
+        concrete value (C code that reads the int itself, for a float), so the run stands for these values."""
+        self.trace.tainted = True
+        return NotImplemented
+
+    def _linear(self, value: int, coef: int, off: int) -> Any:
+        """`coef x var + off`: a plain int when the variable cancels out (the same for every value of it)."""
+        return off if coef == 0 else Sym(value, self.var, off, self.trace, coef)
+
+    # ---- arithmetic that stays linear in the variable
     def __add__(self, other: Any) -> Any:
         if type(other) is int:
-            return Sym(self._plain() + other, self.var, self.off + other, self.trace)
-        if isinstance(other, int):
+            return self._linear(self._plain() + other, self.coef, self.off + other)
+        if isinstance(other, Sym) and other.var == self.var:
+            return self._linear(self._plain() + other._plain(), self.coef + other.coef, self.off + other.off)
+        if isinstance(other, int):  # another variable, a bool
             return self._taint() + int(other)
-        return NotImplemented
+        return self._foreign()
 
     __radd__ = __add__
 
+    def __neg__(self) -> Any:
+        return self._linear(-self._plain(), -self.coef, -self.off)
+
     def __sub__(self, other: Any) -> Any:
-        if type(other) is int:
-            return Sym(self._plain() - other, self.var, self.off - other, self.trace)
-        if isinstance(other, Sym) and other.var == self.var:
-            return self.off - other.off  # the same for every value of the variable
+        if isinstance(other, int) and (type(other) is int or isinstance(other, Sym) and other.var == self.var):
+            return self + (-other)
         if isinstance(other, int):
             return self._taint() - int(other)
-        return NotImplemented
+        return self._foreign()
 
     def __rsub__(self, other: Any) -> Any:
+        if type(other) is int:
+            return (-self) + other
         if isinstance(other, int):
             return int(other) - self._taint()
-        return NotImplemented
+        return self._foreign()
+
+    def __mul__(self, other: Any) -> Any:
+        if type(other) is int:
+            return self._linear(self._plain() * other, self.coef * other, self.off * other)
+        if isinstance(other, int):
+            return self._taint() * int(other)
+        return self._foreign()
+
+    __rmul__ = __mul__
 
     # ---- comparisons: answered, and recorded
+    def _side(self) -> Side:
+        return (self.var, self.coef, self.off)
+
     def _compare(self, op: str, other: Any) -> Any:
         if isinstance(other, Sym):
-            if other.var == self.var:
-                return _COMPARE[op](self.off, other.off)
             answer = _COMPARE[op](self._plain(), other._plain())
-            self.trace.compared.append((self.var, self.off, op, other.var, other.off, answer))
+            if other.var == self.var and other.coef == self.coef:
+                return answer  # (the variable cancels: the same answer for every value of it)
+            self.trace.compared.append((self._side(), op, other._side(), answer))
             return answer
         if isinstance(other, int):  # (bool included)
             answer = _COMPARE[op](self._plain(), int(other))
-            self.trace.compared.append((self.var, self.off, op, None, int(other), answer))
+            self.trace.compared.append((self._side(), op, (None, 0, int(other)), answer))
             return answer
-        if isinstance(other, float):
-            return _COMPARE[op](self._taint(), other)
-        return NotImplemented
+        if isinstance(other, numbers.Number):  # a float, a Fraction: compared with the concrete value
+            return self._foreign()
+        return NotImplemented  # (None, a string: unequal whatever the value)
 
     def __eq__(self, other: Any) -> Any:
         return self._compare("==", other)
@@ -156,18 +192,18 @@ def _tainting(name: str) -> Callable[..., Any]:
     return tainted
 
 
-for _name in ("__mul__", "__rmul__", "__floordiv__", "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__",
+for _name in ("__floordiv__", "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__",
               "__rmod__", "__divmod__", "__rdivmod__", "__pow__", "__rpow__", "__lshift__", "__rlshift__",
               "__rshift__", "__rrshift__", "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__",
-              "__neg__", "__pos__", "__abs__", "__invert__", "__float__", "__round__", "__trunc__",
+              "__pos__", "__abs__", "__invert__", "__float__", "__round__", "__trunc__",
               "__floor__", "__ceil__", "bit_length", "bit_count", "to_bytes", "as_integer_ratio", "conjugate"):
     setattr(Sym, _name, _tainting(_name))
 for _name in ("numerator", "denominator", "real", "imag"):
     setattr(Sym, _name, property(lambda self: self._taint()))
 
 
-class Marker(tuple[str, int]):
-    """A variable's place in a template: (variable, offset)."""
+class Marker(tuple[str, int, int]):
+    """A variable's place in a template: (variable, coefficient, offset)."""
 
 
 _ATOMS = frozenset({str, bool, float, type(None)})  # (and Fraction, any other value: never walked into)
@@ -220,7 +256,7 @@ def _holes(value: Any, into: set[int]) -> bool:
 
 def symbolic(value: Any, env: dict[str, int], trace: Trace) -> Any:
     """`value` (a template's markers) with each marker made a `Sym` of its variable at `env`."""
-    return _walk(value, lambda x: Sym(env[x[0]] + x[1], x[0], x[1], trace) if isinstance(x, Marker) else x)
+    return _walk(value, lambda x: Sym(x[1] * env[x[0]] + x[2], x[0], x[2], trace, x[1]) if isinstance(x, Marker) else x)
 
 
 class _Loose(Exception):
@@ -237,7 +273,7 @@ class Template:
 
     def __init__(self, result: Any, holed: set[int], trace: Trace) -> None:
         self.holed: set[int] = set()  # the containers of its markers (ids of objects the template keeps)
-        self.result = _walk(result, lambda x: Marker((x.var, x.off)), holed, self.holed)
+        self.result = _walk(result, lambda x: Marker((x.var, x.coef, x.off)), holed, self.holed)
         self.trace = trace
 
     @classmethod
@@ -256,4 +292,4 @@ class Template:
 
     def instantiate(self, env: dict[str, int]) -> Any:
         """The result for the variables at `env` (plain ints)."""
-        return _walk(self.result, lambda x: env[x[0]] + x[1] if isinstance(x, Marker) else x, self.holed)
+        return _walk(self.result, lambda x: x[1] * env[x[0]] + x[2] if isinstance(x, Marker) else x, self.holed)

@@ -159,8 +159,10 @@ class Graph:
         node = self.nodes[k]
         if node.injury is None or not TEMPLATES:
             return run(node)
-        shape = Node(with_fields(node.injury, dc=Marker(("dc", 0)), failures=Marker(("failures", 0))), node.body)
         env = {"dc": node.injury.dc, "failures": node.injury.failures}
+        if node.injury.deadline_at is not None:  # (1 to 4 days: the deadline's rungs, which the same run may answer)
+            env["deadline_at"] = node.injury.deadline_at
+        shape = Node(with_fields(node.injury, **{k: Marker((k, 1, 0)) for k in env}), node.body)
         kept = self.templates.setdefault((question, shape), [])
         for known in kept:
             if known.holds(env):

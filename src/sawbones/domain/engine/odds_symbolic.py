@@ -1,15 +1,16 @@
 """One engine run standing for many (issue 17): integers that know what they stand for.
 
 The injury odds ask the engine the same question about states that differ only in a few integers (the
-treatment DC and failures of an injury: the rungs of its ladder, DC 10, 12, 14...). A `Sym` is an int with
-its concrete value that also says it is `var + off` for a named variable; the engine runs on it as on any
-int. What the run did with it is traced:
+treatment DC, failures and deadline of an injury: the rungs of its ladder, DC 10, 12, 14...). A `Sym` is an
+int with its concrete value that also says it is `coef x var + off` for a named variable; the engine runs on
+it as on any int. What the run did with it is traced:
 
-- adding or subtracting a plain int gives another `Sym` (the DC + 2 of a failed check);
+- adding, subtracting or multiplying by a plain int gives another `Sym` (the DC + 2 of a failed check, the
+  time left from a clock that reached the deadline); where the variable cancels out, a plain int;
 - comparing it gives the concrete answer and records the comparison (`failures > 0`), to be asked again of
-  another value of the variables; comparing two of the same variable needs no record (D - 1 >= D);
-- anything else (multiplying, printing, indexing, an int() of it) *taints* the trace: the run's result then
-  holds for these very values only.
+  other values of the variables; a comparison in which the variable cancels out needs no record (D - 1 >= D);
+- anything else (dividing, a float, printing, indexing, an int() of it, two variables together) *taints* the
+  trace: the run's result then holds for these very values only.
 
 `Template.of(result, trace)` keeps a run's result with its variables left as markers; `Template.holds(env)`
 says whether every recorded comparison comes out the same for other values, and `instantiate(env)` gives the

@@ -16,6 +16,10 @@ it as on any int. What the run did with it is traced:
 says whether every recorded comparison comes out the same for other values, and `instantiate(env)` gives the
 result for them, without running the engine again. A tainted trace makes no template: the run stands for
 itself. Nothing here knows a rule: which integers are variables is the caller's choice.
+
+Not seen: C code that reads an int subclass's value without asking it (an index `seq[x]`, `range(x)`,
+`"%d" % x`). No decision the odds run uses their variables so; tests/test_odds_injury.py compares every chain
+built this way with one engine run per state, under six option sets, and would show it.
 """
 
 from __future__ import annotations

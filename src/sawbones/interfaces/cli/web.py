@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-APP_FACTORY = "sawbones.interfaces.cli.web:app_from_env"
+APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"
 SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -24,17 +24,30 @@ def service_factory(db: str | None, packs: tuple[str, ...]):
     return lambda: Service.open(db, packs)
 
 
+def packs_from_env() -> tuple[str, ...]:
+    return tuple(p for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p)
+
+
 def app_from_env() -> Any:
     """The app for uvicorn's worker processes (`--workers N`): the database and packs come from the environment."""
-    from ..web import create_app
-
     import json
 
-    packs = tuple(p for p in os.environ.get(PACKS_ENV, "").split(os.pathsep) if p)
+    from ..web import create_app
+
+    packs = packs_from_env()
     settings = json.loads(os.environ.get(SERVER_ENV) or "{}")
     hosts = settings.get("allowed_hosts")
     return create_app(service_factory(None, packs), closed=bool(settings.get("closed")),
                       allowed_hosts=tuple(hosts) if hosts else None, max_body=int(settings.get("max_body", 1_000_000)))
+
+
+def worker_app() -> Any:
+    """What uvicorn's worker processes serve: `app_from_env`, with the process's heap settled (web/heap.py)."""
+    from ..web.heap import settle
+
+    app = app_from_env()
+    settle(packs_from_env())
+    return app
 
 
 def check_port(host: str, port: int) -> None:
@@ -139,11 +152,14 @@ def register(cli: click.Group) -> None:
             uvicorn.run(APP_FACTORY, factory=True, workers=workers, **config)
         else:
             from ..web import create_app
+            from ..web.heap import settle
 
             hosts = settings["allowed_hosts"]
-            uvicorn.run(create_app(service_factory(env.db, env.content), closed=settings["closed"],
-                                   allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body,
-                                   cors_origins=cors_origins), **config)
+            app = create_app(service_factory(env.db, env.content), closed=settings["closed"],
+                             allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body,
+                             cors_origins=cors_origins)
+            settle(env.content)
+            uvicorn.run(app, **config)
 
     @cli.command("gm-link")
     @click.option("--base", default="http://127.0.0.1:8000", show_default=True, help="The web app's address.")

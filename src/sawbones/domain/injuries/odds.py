@@ -136,7 +136,7 @@ class Graph:
     _merged: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     values: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
     # (question, the state without its DC and failures) -> the engine's answers for the rungs they hold on
-    templates: dict[tuple[str, Node], list[Template]] = field(default_factory=dict)
+    templates: dict[tuple[Any, ...], list[Template]] = field(default_factory=dict)
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -162,11 +162,13 @@ class Graph:
         env = {"dc": node.injury.dc, "failures": node.injury.failures}
         if node.injury.deadline_at is not None:  # (1 to 4 days: the deadline's rungs, which the same run may answer)
             env["deadline_at"] = node.injury.deadline_at
-        shape = Node(with_fields(node.injury, **{k: Marker((k, 1, 0)) for k in env}), node.body)
-        kept = self.templates.setdefault((question, shape), [])
+        # (the shape's key: the injury's other fields as a tuple, cheaper to hash and compare than the shape)
+        key = (question, tuple([v for k, v in node.injury.__dict__.items() if k not in env]), tuple(env), node.body)
+        kept = self.templates.setdefault(key, [])
         for known in kept:
             if known.holds(env):
                 return known.instantiate(env)
+        shape = Node(with_fields(node.injury, **{k: Marker((k, 1, 0)) for k in env}), node.body)
         trace = Trace()
         result = run(symbolic(shape, env, trace))
         made = Template.of(result, trace)

@@ -135,7 +135,8 @@ class Graph:
     untreated: dict[int, list[tuple[Fraction, int]]] = field(default_factory=dict)
     _merged: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     values: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = field(default_factory=dict)  # (check, bonus, exact) -> node -> `_value`
-    # (question, the state without its DC and failures) -> the engine's answers for the rungs they hold on
+    # (question, the injury's fields but its variables, their names, the body) -> the engine's answers for the
+    # rungs they hold on (`_asked`)
     templates: dict[tuple[Any, ...], list[Template]] = field(default_factory=dict)
 
     def serves(self, options: dict[str, Any]) -> bool:

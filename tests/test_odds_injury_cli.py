@@ -110,4 +110,4 @@ def test_charts_on_the_tables_page_and_the_dashboard(client):
     dash = client.get("/c/Beta", params={"itype": "fire", "id20": "1", "ibonus": "5"})
     assert dash.status_code == 200 and 'class="treatment-odds"' in dash.text and "95.0%" in dash.text
     bad = client.get("/c/Beta", params={"itype": "fire", "id20": "1", "iwait": "nan"})
-    assert bad.status_code == 200 and "wait: 0..30" in bad.text
+    assert bad.status_code == 200 and "days before treatment: from 0 to 30, not nan" in bad.text

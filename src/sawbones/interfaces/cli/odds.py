@@ -17,10 +17,8 @@ from typing import Any
 
 import click
 
-from .odds_format import BAR, _percent, _t
-
-UNITS = {"round": ("rounds", "rounds"), "minute": ("minutes", "minutes"), "hour": ("heures", "hours"),
-         "day": ("jours", "days"), "week": ("semaines", "weeks")}
+from ..odds_words import amount, decimal, general, labelled, percent, unit_plural
+from .odds_format import BAR, _t
 
 
 BONUS_RANGE = (-30, 60)  # a save bonus the odds accept (as the API): beyond, every save is sure either way
@@ -96,23 +94,26 @@ def stage_label(names: dict[str, str], label: str) -> str:
 
 def _duration(doc: dict[str, Any], lang: str) -> str:
     d = doc["expected_duration"]
-    unit = UNITS.get(d["unit"], (d["unit"], d["unit"]))[0 if lang == "fr" else 1]
+    label = _t("durée attendue", "expected duration", lang)
     if d["value"] is None:
-        return _t("durée attendue : infinie (peut ne jamais finir)", "expected duration: infinite (may never end)",
-                  lang)
-    return (_t("durée attendue", "expected duration", lang) + f": {d['value']:.2f} {unit} "
-            + _t(f"({d['saves']:.2f} jets périodiques)", f"({d['saves']:.2f} periodic saves)", lang))
+        return labelled(label, _t("infinie (peut ne jamais finir)", "infinite (may never end)", lang), lang)
+    saves = decimal(d["saves"], 2, lang)
+    return labelled(label, amount(d["value"], 2, d["unit"], lang) + " "
+                    + _t(f"({saves} jets périodiques)", f"({saves} periodic saves)", lang), lang)
 
 
 def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from ..save_words import save_name
+
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"], lang)
     start = doc["start"]
-    head = (f"[bold]{escape(defn.name(lang))}[/] · {doc['save']} DC {doc['dc']} · "
-            + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · {doc['system']}")
+    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
+            + _t("DD", "DC", lang) + f" {doc['dc']} · " + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · "
+            + doc["system"])
     if start["from"] == "stage":
         head += " · " + _t("depuis", "from", lang) + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
@@ -126,25 +127,25 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         filled = round(p * BAR)
         style = "red" if label in dead else "green" if label == "healthy" else "yellow"
         bar = f"[{style}]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        grid.add_row(escape(stage_label(names, label)), bar, _percent(p))
+        grid.add_row(escape(stage_label(names, label)), bar, percent(p, lang))
     con.print(grid)
     out = doc["outcome"]
-    con.print(_t("mort", "death", lang) + f": [bold]{_percent(doc['death'])}[/] · "
-              + _t("jamais atteint", "never afflicted", lang) + f": {_percent(out['never_afflicted'])} · "
-              + _duration(doc, lang))
+    con.print(labelled(_t("mort", "death", lang), f"[bold]{percent(doc['death'], lang)}[/]", lang) + " · "
+              + labelled(_t("jamais atteint", "never afflicted", lang), percent(out["never_afflicted"], lang), lang)
+              + " · " + _duration(doc, lang))
     for condition, p in doc["permanent"].items():
         known = rules.conditions.get(condition)
         name = known.name(lang) if known else condition
-        con.print(_t("reste pour de bon", "permanent", lang) + f" · {escape(name)}: {_percent(p)}")
+        con.print(_t("reste pour de bon", "permanent", lang) + " · " + labelled(escape(name), percent(p, lang), lang))
     if out["never_ends"]:
-        con.print(_t("ne finit jamais", "never ends", lang) + f": {_percent(out['never_ends'])}")
+        con.print(labelled(_t("ne finit jamais", "never ends", lang), percent(out["never_ends"], lang), lang))
 
 
 def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
     from rich.table import Table
 
     names = stage_names(rules, doc["affliction"], lang)
-    unit = UNITS.get(doc["unit"], (doc["unit"], doc["unit"]))[0 if lang == "fr" else 1]
+    unit = unit_plural(doc["unit"], lang)
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
     table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
     table.add_column("t", justify="right")
@@ -156,7 +157,8 @@ def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int
     if picked[-1] is not doc["rows"][-1]:
         picked.append(doc["rows"][-1])
     for row in picked:
-        table.add_row(str(row["t"]), f"{row['time']:g}", *(_percent(row["stages"].get(label, 0)) for label in shown))
+        table.add_row(str(row["t"]), general(row["time"], lang),
+                      *(percent(row["stages"].get(label, 0), lang) for label in shown))
     con.print(table)
     if every > 1:
         con.print(_t(f"(un jet sur {every} affiché ; --json donne tout)",
@@ -168,17 +170,16 @@ def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.table import Table
 
     defn = rules.afflictions[doc["affliction"]]
-    table = Table(title=f"{escape(defn.name(lang))} · DC {doc['dc']} · {doc['system']}")
+    table = Table(title=f"{escape(defn.name(lang))} · " + _t("DD", "DC", lang) + f" {doc['dc']} · {doc['system']}")
     for title in ("bonus", _t("mort", "death", lang), "", _t("sain", "healthy", lang),
                   _t("durée attendue", "expected duration", lang)):
         table.add_column(title, justify="right")
-    unit = UNITS.get(defn.frequency.unit, (defn.frequency.unit,) * 2)[0 if lang == "fr" else 1]
     for d in doc["odds"]:
         filled = round(d["death"] * BAR)
         value = d["expected_duration"]["value"]
         bar = f"[red]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        table.add_row(f"{d['bonus']:+d}", _percent(d["death"]), bar, _percent(d["final"].get("healthy", 0)),
-                      "∞" if value is None else f"{value:.2f} {unit}")
+        table.add_row(f"{d['bonus']:+d}", percent(d["death"], lang), bar, percent(d["final"].get("healthy", 0), lang),
+                      "∞" if value is None else amount(value, 2, defn.frequency.unit, lang))
     con.print(table)
 
 

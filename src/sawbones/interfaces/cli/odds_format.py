@@ -1,4 +1,5 @@
-"""How the odds commands (odds.py, odds_injury.py) write a chance: bars, percentages, the two languages."""
+"""How the odds commands (odds.py, odds_injury.py) write: bars and the two languages (numbers, chances and units:
+interfaces/odds_words.py, shared with the web's charts)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,3 @@ BAR = 30  # the width of a chance's bar, in characters
 
 def _t(fr: str, en: str, lang: str) -> str:
     return fr if lang == "fr" else en
-
-
-def _percent(p: float) -> str:
-    if p == 0:
-        return "0%"
-    if p < 0.0005:
-        return "<0.1%"
-    if p > 0.9995 and p < 1:
-        return ">99.9%"
-    return f"{100 * p:.1f}%"

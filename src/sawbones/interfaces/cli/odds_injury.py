@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from .odds_format import BAR, _percent, _t
+from ..odds_words import decimal, general, labelled, ordinal, percent
+from .odds_format import BAR, _t
 
 
 def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
@@ -39,27 +40,26 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
             rows.setdefault((row["d20"], row["severity"]), {"injury": row["injury"]})[band] = row["p"]
     for (d20, severity), cells in rows.items():
         out.add_row(d20, escape(rules.injuries[cells["injury"]].name(lang)), rules.severities[severity].name(lang),
-                    *(_percent(cells.get(b, 0.0)) for b in bands))
+                    *(percent(cells.get(b, 0.0), lang) for b in bands))
     con.print(out)
     sev = Table.grid(padding=(0, 1))
     for _ in range(2 + len(bands)):
         sev.add_column()
     for sid, s in rules.severities.items():
-        sev.add_row(s.name(lang), *(f"{_percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
+        sev.add_row(s.name(lang), *(f"{percent(doc['odds'][b]['severity'][sid], lang):>6}" for b in bands),
                     _bar(doc["odds"][bands[0]]["severity"][sid], width=20))
     con.print(sev)
     for key, fr, en in (("magic_only", "seule la magie la soigne", "only magic heals it"),
                         ("permanent_loss", "perte définitive (œil, main, pied) avant tout soin",
                          "permanent loss (eye, hand, foot) before any treatment")):
-        con.print(_t(fr, en, lang) + ": " + " · ".join(
-            f"{rules.band_sets[b].name(lang)} {_percent(doc['odds'][b][key])}"
-            for b in bands))
+        con.print(labelled(_t(fr, en, lang), " · ".join(
+            f"{rules.band_sets[b].name(lang)} {percent(doc['odds'][b][key], lang)}" for b in bands), lang))
 
 
 def _days(x: float | None, lang: str) -> str:
     if x is None:
         return "—"
-    return f"{x:.2f} " + _t("j", "d", lang) if x >= 0.1 else f"{x * 24 * 60:.0f} min"
+    return f"{decimal(x, 2, lang)} " + _t("j", "d", lang) if x >= 0.1 else f"{x * 24 * 60:.0f} min"
 
 
 def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -72,36 +72,43 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
     con.print(f"[bold]{escape(injury.name(lang))}[/] ({severity.name(lang)}) · "
               f"{rules.damage_tables[doc['table']].name(lang)} d20 {doc['d20']} · "
               + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
-              + (" · " + _t(f"soins après {doc['wait_days']:g} j", f"treatment after {doc['wait_days']:g} days", lang)
+              + (" · " + _t(f"soins après {general(doc['wait_days'], lang)} j",
+                               f"treatment after {general(doc['wait_days'], lang)} days", lang)
                  if doc["wait_days"] else ""))
-    con.print(_t("guérit par les soins", "heals by treatment", lang) + f": [bold]{_percent(doc['healed'])}[/] · "
-              + _t("main ou pied perdu", "hand or foot lost", lang) + f": {_percent(doc['lost'])} · "
-              + _t("ne guérit jamais sans magie", "never heals without magic", lang)
-              + f": {_percent(doc['never_heals'])}")
+    con.print(labelled(_t("guérit par les soins", "heals by treatment", lang), f"[bold]{percent(doc['healed'], lang)}[/]",
+                       lang) + " · " + labelled(_t("main ou pied perdu", "hand or foot lost", lang),
+                                                percent(doc["lost"], lang), lang)
+              + " · " + labelled(_t("ne guérit jamais sans magie", "never heals without magic", lang),
+                                 percent(doc["never_heals"], lang), lang))
     if doc["attempts"]:
-        con.print(_t("essais", "attempts", lang) + ": " + " · ".join(
-            f"{a['n']}: {_percent(a['p'])}" for a in doc["attempts"][:8]) + (" …" if len(doc["attempts"]) > 8 else ""))
-        con.print(_t("en moyenne, quand elle guérit", "on average, when it heals", lang)
-                  + f": {doc['expected_attempts']:.2f} " + _t("essais", "attempts", lang)
-                  + f", {_days(doc['expected_days'], lang)}")
-    per = " · ".join((f"{a['days']:g} " + _t("j", "d", lang) if a["days"] >= 0.1 else _days(a["days"], lang))
-                     + f" {_percent(a['p'])}" for a in doc["per_attempt"])
+        con.print(labelled(_t("essais", "attempts", lang), " · ".join(
+            _t(f"{percent(a['p'], lang)} au {ordinal(a['n'], lang)}", f"{percent(a['p'], lang)} on the "
+               f"{ordinal(a['n'], lang)}", lang) for a in doc["attempts"][:8])
+            + (" …" if len(doc["attempts"]) > 8 else ""), lang))
+        con.print(labelled(_t("en moyenne, quand elle guérit", "on average, when it heals", lang),
+                           f"{decimal(doc['expected_attempts'], 2, lang)} " + _t("essais", "attempts", lang)
+                           + f", {_days(doc['expected_days'], lang)}", lang))
+    per = " · ".join((f"{general(a['days'], lang)} " + _t("j", "d", lang) if a["days"] >= 0.1
+                      else _days(a["days"], lang)) + f" {percent(a['p'], lang)}" for a in doc["per_attempt"])
     if per:
-        con.print(_t("durée d'un essai", "one attempt takes", lang) + f": {per}")
+        con.print(labelled(_t("durée d'un essai", "one attempt takes", lang), per, lang))
     days = [d for d in doc["days"] if d["days"] >= 0.1]
     if days:
         top = max(d["p"] for d in days)
         for d in days[:24]:
-            con.print(f"{d['days']:>5g} " + _t("j", "d", lang) + f" {_bar(d['p'] / top, 'green', 20)} {_percent(d['p'])}")
+            con.print(f"{general(d['days'], lang):>5} " + _t("j", "d", lang)
+                      + f" {_bar(d['p'] / top, 'green', 20)} {percent(d['p'], lang)}")
     rest = doc["rest"]
     free = []
     if rest["hit_die"]:
         free.append(_t("un dé de vie au repos court (1 h)", "a Hit Die on a short rest (1 hour)", lang))
     for r in rest["long_rests"]:
-        free.append(_t(f"{r['n']} long(s) repos (8 h chacun)", f"{r['n']} long rest(s) (8 hours each)", lang))
-    con.print(_t("gratuitement", "for free", lang) + ": "
-              + (_t(" ou ", " or ", lang).join(free) if free else _t("aucun repos ne la soigne",
-                                                                      "no rest heals it", lang)))
+        n = r["n"]
+        free.append(_t(f"{n} repos long{'s' if n > 1 else ''} (8 h chacun)" if n > 1 else "un repos long (8 h)",
+                       f"{n} long rest{'s' if n > 1 else ''} (8 hours each)" if n > 1 else "a long rest (8 hours)",
+                       lang))
+    con.print(labelled(_t("gratuitement", "for free", lang), _t(" ou ", " or ", lang).join(free) if free
+                       else _t("aucun repos ne la soigne", "no rest heals it", lang), lang))
 
 
 def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -115,47 +122,51 @@ def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any)
                   _t("jamais", "never", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
         out.add_column(title, justify="right")
     for d in doc["odds"]:
-        out.add_row(f"{d['bonus']:+d}", _percent(d["healed"]), _bar(d["healed"], "green", 20), _percent(d["lost"]),
-                    _percent(d["never_heals"]),
-                    "—" if d["expected_attempts"] is None else f"{d['expected_attempts']:.2f}",
+        out.add_row(f"{d['bonus']:+d}", percent(d["healed"], lang), _bar(d["healed"], "green", 20),
+                    percent(d["lost"], lang), percent(d["never_heals"], lang),
+                    "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2, lang),
                     _days(d["expected_days"], lang))
     con.print(out)
 
 
 def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     """One block per option set: the campaign's, then each option that changes a number (with the change)."""
+    from ...i18n import translate
+
     p = doc["profile"]
-    con.print(_t("Par séance", "Per session", lang) + f": {p['drops']:g} " + _t("chute(s) à 0", "drop(s) to 0", lang)
-              + " · " + _t("soigneur", "healer", lang) + f" {p['bonus']:+d}"
-              + (" · " + _t("soins après", "treatment after", lang) + f" {p['wait_days']:g} " + _t("j", "d", lang)
-                 if p["wait_days"] else ""))
+    con.print(labelled(_t("Par séance", "Per session", lang), f"{general(p['drops'], lang)} "
+                       + _t("chute(s) à 0", "drop(s) to 0", lang) + " · " + _t("soigneur", "healer", lang)
+                       + f" {p['bonus']:+d}" + (" · " + _t("soins après", "treatment after", lang)
+                                                + f" {general(p['wait_days'], lang)} " + _t("j", "d", lang)
+                                                if p["wait_days"] else ""), lang))
     base = doc["base"]
 
     def value(d: dict[str, Any], key: str, sub: str | None = None) -> str:
         x = d[key][sub] if sub else d[key]
         ref = base[key][sub] if sub else base[key]
-        delta = f" [{'red' if x > ref else 'green'}]({x - ref:+.2f})[/]" if d is not base and abs(x - ref) > 5e-3 else ""
-        return f"{x:.2f}{delta}"
+        signed = ("+" if x - ref >= 0 else "-") + decimal(abs(x - ref), 2, lang)
+        delta = f" [{'red' if x > ref else 'green'}]({signed})[/]" if d is not base and abs(x - ref) > 5e-3 else ""
+        return f"{decimal(x, 2, lang)}{delta}"
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
-        con.print("  " + _t("blessures", "injuries", lang) + ": " + " · ".join(
+        con.print("  " + labelled(_t("blessures", "injuries", lang), " · ".join(
             f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
-            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}")
+            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}", lang))
         con.print("  " + _t("guéries par un repos", "healed by a rest", lang) + f" {value(d, 'healed_by_rest')} · "
                   + _t("jours de repos au lit", "bed-rest days", lang) + f" {value(d, 'bed_rest_days')} · "
                   + _t("magie seule", "magic only", lang) + f" {value(d, 'magic_only')}")
-        con.print("  " + _t("pertes définitives pour 10 séances", "permanent losses per 10 sessions", lang)
-                  + f": {value(d, 'permanent_losses_per_10')}")
+        con.print("  " + labelled(_t("pertes définitives pour 10 séances", "permanent losses per 10 sessions", lang),
+                                  value(d, "permanent_losses_per_10"), lang))
 
     block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:
         block(f"{v['option']} = {str(v['value']).lower()}", v["profile"])
     if doc["unchanged"]:
         names = sorted({u["option"] for u in doc["unchanged"]})
-        con.print(_t("sans effet sur ces nombres", "no effect on these numbers", lang) + ": " + ", ".join(names))
+        con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names), lang))
     for n in doc["not_compared"]:
-        con.print(_t("non comparé", "not compared", lang) + f": {n['option']}={n['value']} ({n['why']})")
+        con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})", lang))
 
 
 def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:

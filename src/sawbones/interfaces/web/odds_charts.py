@@ -32,17 +32,25 @@ def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> di
     }
 
 
-def _number(text: str | None, default: float, low: float, high: float, what: str, whole: bool = True) -> float:
+def _number(text: str | None, default: float, low: float, high: float, what: str, lang: str,
+            whole: bool = True) -> float:
+    """A number typed in the form (a French decimal comma read as a point), or the reason it is refused, in the
+    page's language (ValueError)."""
     import math
+
+    from . import i18n
+    from ..odds_words import general
 
     if text in (None, ""):
         return default
     try:
-        value = int(text) if whole else float(text)
+        value = int(text) if whole else float(text.replace(",", "."))
     except ValueError:
-        raise ValueError(f"{what}: {text}?") from None
+        raise ValueError(i18n.text("odds_whole" if whole else "odds_number", lang).format(what=what, value=text)) \
+            from None
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{what}: {low:g}..{high:g}")
+        raise ValueError(i18n.text("odds_range", lang).format(what=what, low=general(low, lang), high=general(high, lang),
+                                                              value=text))
     return value
 
 
@@ -53,10 +61,12 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
 
+    from . import i18n
+
     try:
-        face = _number(d20, 0, 1, 20, "d20") if d20 not in (None, "") else None
-        healer = int(_number(bonus, 5, MIN_BONUS, MAX_BONUS, "bonus"))
-        days = _number(wait, 0, 0, MAX_WAIT_DAYS, "wait", whole=False)
+        face = _number(d20, 0, 1, 20, "d20", lang) if d20 not in (None, "") else None
+        healer = int(_number(bonus, 5, MIN_BONUS, MAX_BONUS, i18n.text("healer_bonus", lang), lang))
+        days = _number(wait, 0, 0, MAX_WAIT_DAYS, i18n.text("wait_days", lang), lang, whole=False)
     except ValueError as exc:
         return None, str(exc)
     try:

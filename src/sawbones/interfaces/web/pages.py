@@ -134,6 +134,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ..cli.odds import stage_label, stage_names
+    from ..save_words import save_name
     from .api.odds import odds_doc
 
     try:
@@ -142,6 +143,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
         return None, exc.message
     names = stage_names(rules, affliction, lang)
     doc["name"] = rules.afflictions[affliction].name(lang)
+    doc["save_name"] = save_name(rules, doc["save"], doc["system"], lang)
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None

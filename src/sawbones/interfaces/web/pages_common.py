@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
+from .. import odds_words
 from .deps import LANGS, accept_language, open_service, web
 from .access_errors import Forbidden, WebError
 
@@ -29,6 +30,10 @@ def env() -> Any:
         _ENV.filters["q"] = lambda value: quote(str(value), safe="")
         _ENV.filters["span"] = _span
         _ENV.filters["when"] = _when
+        _ENV.filters["pct"] = odds_words.percent  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
+        _ENV.filters["dec"] = lambda x, digits, lang: odds_words.decimal(x, digits, lang)  # {{ x|dec(2, lang) }}
+        _ENV.filters["num"] = odds_words.general  # {{ x|num(lang) }}: "2.5" / "2,5"
+        _ENV.filters["amount"] = odds_words.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
     return _ENV
 
 

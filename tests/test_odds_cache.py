@@ -175,3 +175,45 @@ def test_the_web_api_answers_from_what_the_cli_computed(cache_dir, cli, no_engin
     assert api.status_code == 200
     assert api.json() == {**first.json, "campaign": None}
     assert no_engine == []
+
+
+def test_a_what_if_answers_a_second_time_from_the_cache(cache_dir, cli, no_engine, monkeypatch):
+    """`odds --party --compare`: each option set compared is kept; a new process computes nothing, and writes
+    nothing back when it computed nothing new."""
+    args = ("--json", "odds", "--party", "--types", "cold,slashing,fire",
+            "--compare", "severity_bands,carry_failures,retry_requires_time,deadline_satisfied_by")
+    first = cli(*args)
+    assert first.code == 0, first.err
+    assert len(first.json["variants"]) >= 3 and no_engine
+    odds_injury.clear_cache()  # a new process
+    odds_cache._LOADED.clear()
+    no_engine.clear()
+    written = []
+    real = odds_cache.write_pickle
+    monkeypatch.setattr(odds_cache, "write_pickle", lambda path, value: written.append(path) or real(path, value))
+    again = cli(*args)
+    assert again.code == 0 and again.json == first.json
+    assert no_engine == [], "every option set's chains came from the cache"
+    assert written == [], "nothing new computed: nothing written"
+
+
+def test_option_sets_share_what_the_drop_did_not_read(cache_dir):
+    """Two option sets that differ only in an option the drop does not read (carry_failures: treatment's) share
+    where treatment starts; one that the drop reads (severity_bands) has its own."""
+    for options in (DEFAULTS, {**DEFAULTS, "carry_failures": True}, {**DEFAULTS, "severity_bands": "lenient"}):
+        odds_treatment.treatment_doc(RULES, options, "cold", 3, 5)
+    kept = odds_injury._STARTS[(id(RULES), "cold", 3, 0)][1]
+    assert len(kept) == 2 and {read["severity_bands"] for read, _ in kept} == {"standard", "lenient"}
+    assert all("carry_failures" not in read for read, _ in kept)
+
+
+def test_the_files_of_another_code_version_are_removed(cache_dir, monkeypatch):
+    _documents(DEFAULTS)
+    assert odds_cache.save(RULES, DEFAULTS)
+    old = odds_cache.path(RULES, DEFAULTS)
+    other = cache_dir / "sawbones" / "rules-keep-me.pickle"  # (the content's cache: not the odds')
+    other.write_bytes(b"")
+    monkeypatch.setattr(odds_cache, "code_version", lambda: "a-newer-engine")
+    odds_cache._LOADED.clear()
+    assert odds_cache.save(RULES, DEFAULTS)
+    assert not old.exists() and odds_cache.path(RULES, DEFAULTS).exists() and other.exists()

@@ -9,7 +9,9 @@ content's cache (content/loader.py), one file per key:
 - the code's version (the SHA-256 of the domain's sources and the dice roller: any change to the engine, a
   rule or the odds computes again).
 
-A missing, stale or damaged file is only a cache: ignored, computed again, written again (atomically).
+A missing, stale or damaged file is only a cache: ignored, computed again, written again (atomically); the
+files of another code version are removed when a file is written. A what-if (`odds_party.what_if`) keeps each
+option set it compares in its own file; the graphs they share are merged back when read (`odds_saved.restore`).
 `SAWBONES_NO_ODDS_CACHE=1` (or `SAWBONES_NO_CONTENT_CACHE=1`) turns it off.
 """
 
@@ -63,8 +65,8 @@ def load(rules: Any, options: dict[str, Any]) -> bool:
         restored = isinstance(data, dict) and odds_saved.restore(rules, options, data)
     except Exception:  # a damaged or foreign file is only a cache: compute again
         return False
-    if restored:
-        _LOADED[(rules.version, options_key(options))] = int(data.get("size", 0))
+    if restored:  # (what is computed now, the file's and this process's: saved again only when it grows)
+        _LOADED[(rules.version, options_key(options))] = odds_saved.size(rules, options)
     return bool(restored)
 
 
@@ -80,7 +82,18 @@ def save(rules: Any, options: dict[str, Any]) -> bool:
     if not write_pickle(str(where), data):
         return False  # a read-only home (or a value that does not pickle): no cache, the same odds
     _LOADED[key] = data["size"]
+    _forget_other_code(where.parent)
     return True
+
+
+def _forget_other_code(folder: Path) -> None:
+    """Remove the files an earlier version of the code wrote: they can never be read again (`code_version`)."""
+    for old in folder.glob("injury-odds-*.pickle"):
+        if not old.stem.endswith("-" + code_version()):
+            try:
+                old.unlink()
+            except OSError:  # another process removed it, or a read-only folder: only a cache
+                pass
 
 
 _TURN = threading.Lock()  # the web app's threads load and save one at a time

@@ -18,6 +18,7 @@ outcome of their dice (`odds_engine.every_outcome`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from math import lcm
 from typing import Any
@@ -138,6 +139,8 @@ class Graph:
     # (question, the injury's fields but its variables, their names, the body) -> the engine's answers for the
     # rungs they hold on (`_asked`)
     templates: dict[tuple[Any, ...], list[Template]] = field(default_factory=dict)
+    # (node, the options frozen) -> (a Hit Die heals it, the long rest that does): odds_treatment.rest_healing
+    rests: dict[tuple[Any, ...], tuple[bool, int | None]] = field(default_factory=dict)
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -333,10 +336,10 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}")
     formula = _check_formula(rules, options, self_treatment)
     check = dice.distribution(formula)
-    state = campaign(victim(), counter=0)
     wait = round(wait_days * DAY)
 
-    def run(roller: Any) -> tuple[Node, int]:
+    def run(roller: Any, options: dict[str, Any]) -> tuple[Node, int]:
+        state = _before_the_drop()
         ctx = context(state, rules, options, roller)
         events = injuries.injure(ctx, VICTIM, table, d20, cause="odds")
         gained = fold(events, state)
@@ -345,15 +348,37 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         waited, after = advance_folded(context(gained, rules, options, roller), wait, auto=True)
         return _after(events + waited, state, folded=after)
 
-    key = (id(rules), _freeze(options), table, d20, wait)  # the run's inputs: not who treats
+    g = graph(rules, options) if private is None else private
+    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in _start(rules, options, table, d20, wait, run))
+    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
+
+
+@lru_cache(maxsize=1)
+def _before_the_drop() -> Any:
+    """The odds' campaign before the drop: the victim unhurt (a frozen value, built once)."""
+    return campaign(victim(), counter=0)
+
+
+Start = tuple[tuple[Fraction, tuple[Node, int]], ...]  # (probability, (node, seconds)): where treatment starts
+
+
+def _start(rules: Any, options: dict[str, Any], table: str, d20: int, wait: int, run: Any) -> Start:
+    """Where treatment of this drop starts, after `wait` seconds: `run` (the engine's `injure`, then its clock)
+    over every outcome, once per (table, d20, wait) and values of the options it read. Option sets that agree
+    on those share it (the options of a what-if differ mostly in what treatment reads, not the drop)."""
+    key = (id(rules), table, d20, wait)  # the run's inputs: not who treats
     hit = _STARTS.get(key)
     if hit is None or hit[0] is not rules:
         if len(_STARTS) > 2048:
             _STARTS.clear()
-        hit = _STARTS[key] = (rules, tuple(every_outcome(run)))
-    g = graph(rules, options) if private is None else private
-    start = tuple((w, g.node(node), seconds) for w, (node, seconds) in hit[1])
-    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
+        hit = _STARTS[key] = (rules, [])
+    for read, start in hit[1]:
+        if all(options.get(k) == v for k, v in read.items()):
+            return start
+    reading = ReadOptions(options)
+    start = tuple(every_outcome(lambda roller: run(roller, reading)))
+    hit[1].append(({k: dict.get(reading, k) for k in reading.read}, start))
+    return start
 
 
 def rebuild(t: Treatment) -> None:
@@ -371,9 +396,11 @@ def rebuild(t: Treatment) -> None:
 # ---------------------------------------------------------------- caches
 
 
+CHAINS_KEPT = 16_384  # chains kept in memory: a what-if asks 13 tables x 20 faces under 40-odd option sets
 _GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
 _CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
-_STARTS: dict[tuple[Any, ...], tuple[Any, Any]] = {}  # (rules, options, table, d20, wait) -> (rules, (w, (node, s)))
+# (rules, table, d20, wait) -> (rules, [(the options the run read and their values, start)])
+_STARTS: dict[tuple[Any, ...], tuple[Any, list[tuple[dict[str, Any], Start]]]] = {}
 
 
 def graph(rules: Any, options: dict[str, Any]) -> Graph:
@@ -399,7 +426,7 @@ def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, 
     if hit is not None and hit[0] is rules:
         return hit[1]
     built = treatment(rules, options, table, d20, wait_days=wait_days, self_treatment=self_treatment)
-    if len(_CACHE) > 2048:
+    if len(_CACHE) > CHAINS_KEPT:
         _CACHE.clear()
     _CACHE[key] = (rules, built)
     return built

@@ -12,9 +12,10 @@ bonus, whether the healer treats themself, and the days before treatment starts.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable, ContextManager
 
 from ...errors import UsageError
 from .odds import MAX_WAIT_DAYS, treatment_cached
@@ -124,14 +125,21 @@ def _differs(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return False
 
 
-def what_if(rules: Any, options: dict[str, Any], p: Profile, compare: list[str] | None = None) -> dict[str, Any]:
+def what_if(rules: Any, options: dict[str, Any], p: Profile, compare: list[str] | None = None,
+            keep: Callable[[dict[str, Any]], ContextManager[Any]] | None = None) -> dict[str, Any]:
     """The profile under the campaign's options, and under each other value of each option that changes it
-    (options whose change moves no number are listed in `unchanged`)."""
-    base = profile(rules, options, p)
+    (options whose change moves no number are listed in `unchanged`). `keep(options)`: a context each option
+    set is computed in (the adapters' persisted cache: what an earlier process computed under it is read, what
+    this one adds is kept); none by default."""
+    keeping = keep or (lambda _: nullcontext())
+    with keeping(options):
+        base = profile(rules, options, p)
     variants, unchanged, apart = [], [], []
     for oid, value in _alternatives(rules, options, compare):
         try:
-            doc = profile(rules, {**options, oid: value}, p)
+            variant = {**options, oid: value}
+            with keeping(variant):
+                doc = profile(rules, variant, p)
         except UsageError as exc:  # a GM's call the odds cannot make (extremity_site: gm)
             apart.append({"option": oid, "value": value, "why": str(exc)})
             continue

@@ -17,7 +17,7 @@ from typing import Any
 from ..engine.odds_engine import _freeze
 from . import odds
 
-FORMAT = 2  # the shape below; a file of another shape is ignored
+FORMAT = 3  # the shape below; a file of another shape is ignored
 
 
 def _pair(x: Fraction) -> tuple[int, int]:
@@ -28,8 +28,8 @@ def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
     """What this process computed under `options` (see the module doc); `size` counts it (unchanged: no save)."""
     g = odds.graph(rules, options)
     frozen = _freeze(options)
-    starts = [(key[2], key[3], key[4], [(_pair(w), node, seconds) for w, (node, seconds) in hit[1]])
-              for key, hit in odds._STARTS.items() if hit[0] is rules and key[1] == frozen]
+    starts = [(table, d20, wait, read, [(_pair(w), node, seconds) for w, (node, seconds) in start])
+              for (table, d20, wait), read, start in starts_for(rules, options)]
     formulas = [(key[2], hit[1]) for key, hit in odds._FORMULAS.items() if hit[0] is rules and key[1] == frozen]
     return {
         "format": FORMAT, "version": rules.version,
@@ -46,34 +46,58 @@ def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
 def size(rules: Any, options: dict[str, Any]) -> int:
     """How much is computed under `options`: states, attempts, untreated months, starts (grows, never shrinks)."""
     g = odds.graph(rules, options)
-    frozen = _freeze(options)
-    starts = sum(1 for key, hit in odds._STARTS.items() if hit[0] is rules and key[1] == frozen)
+    starts = len(starts_for(rules, options))
     return len(g.nodes) + len(g.edges) + len(g.untreated) + starts
 
 
 def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
-    """Put `export`'s data back, for these rules and options, in a process that has computed nothing under
-    them yet (else nothing is done: what is computed stays). True when restored."""
+    """Put `export`'s data back, for these rules and options. What this process already computed stays: the
+    saved states and answers join the graph that serves these options when its values agree with the options
+    the saved graph read (a what-if's option sets share graphs, and each one's file holds what it added), else
+    they make a graph of their own. True when restored."""
     if data.get("format") != FORMAT or data.get("version") != rules.version:
         return False
     hit = odds._GRAPHS.get(id(rules))
-    if hit is not None and hit[0] is rules and any(g.serves(options) and g.nodes for g in hit[1]):
-        return False
-    read = odds.ReadOptions(options)
-    read.read.update(data["read"])
-    g = odds.Graph(rules, read)
-    for node in data["nodes"]:
-        g.node(node)
-    g.edges.update((k, [(made, j, Fraction(*w), s) for made, j, w, s in branches]) for k, branches in data["edges"])
-    g.untreated.update((k, [(Fraction(*w), j) for w, j in branches]) for k, branches in data["untreated"])
-    g._merged.update((tuple(key), branches) for key, branches in data["merged"])
     if hit is None or hit[0] is not rules:
         hit = odds._GRAPHS[id(rules)] = (rules, [])
-    hit[1].insert(0, g)  # found first by `odds.graph`
+    keys = list(data["read"])
+    g = next((g for g in hit[1] if g.serves(options) and isinstance(g.options, odds.ReadOptions)
+              and all(dict.get(g.options, k) == options.get(k) for k in keys)), None)
+    if g is None:
+        g = odds.Graph(rules, odds.ReadOptions(options))
+        hit[1].insert(0, g)  # found first by `odds.graph`
+    assert isinstance(g.options, odds.ReadOptions)
+    g.options.read.update(keys)
+    ids = [g.node(node) for node in data["nodes"]]  # the saved numbering -> this graph's
+    for k, branches in data["edges"]:
+        g.edges.setdefault(ids[k], [(made, ids[j], Fraction(*w), s) for made, j, w, s in branches])
+    for k, branches in data["untreated"]:
+        g.untreated.setdefault(ids[k], [(Fraction(*w), ids[j]) for w, j in branches])
+    for (k, exact, timed), branches in data["merged"]:
+        g._merged.setdefault((ids[k], exact, timed), [(made, ids[j], w, s) for made, j, w, s in branches])
     frozen = _freeze(options)
-    for table, d20, wait, branches in data["starts"]:
-        odds._STARTS[(id(rules), frozen, table, d20, wait)] = (
-            rules, tuple((Fraction(*w), (node, seconds)) for w, node, seconds in branches))
+    for table, d20, wait, read_then, branches in data["starts"]:
+        keep_start(rules, table, d20, wait, read_then,
+                   tuple((Fraction(*w), (node, seconds)) for w, node, seconds in branches))
     for self_treatment, formula in data["formulas"]:
         odds._FORMULAS[(id(rules), frozen, self_treatment)] = (rules, formula)
     return True
+
+
+def starts_for(rules: Any, options: dict[str, Any]) -> list[tuple[tuple[str, int, int], dict[str, Any], odds.Start]]:
+    """The starts computed so far that serve `options`: ((table, d20, wait), the options they read, start)."""
+    out = []
+    for key, hit in odds._STARTS.items():
+        if hit[0] is rules:
+            out += [(key[1:], read, start) for read, start in hit[1]
+                    if all(options.get(k) == v for k, v in read.items())]
+    return out
+
+
+def keep_start(rules: Any, table: str, d20: int, wait: int, read: dict[str, Any], start: odds.Start) -> None:
+    """A start computed by another process (the persisted cache), under the options `read`."""
+    hit = odds._STARTS.get((id(rules), table, d20, wait))
+    if hit is None or hit[0] is not rules:
+        hit = odds._STARTS[(id(rules), table, d20, wait)] = (rules, [])
+    if not any(r == read for r, _ in hit[1]):
+        hit[1].append((read, start))

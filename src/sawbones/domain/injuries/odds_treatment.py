@@ -8,16 +8,15 @@ node and bonus, shared by every injury whose chain meets that node (the fast pat
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from ...errors import RuleViolation, UsageError
 from . import care as injury_care
 from .table import pick_row
-from ..engine.odds_engine import ScriptRoller, campaign, context, victim
+from ..engine.odds_engine import ScriptRoller, _freeze, campaign, context, victim
 from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
-from ..engine.state import DAY
+from ..engine.state import DAY, with_fields
 
 
 def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False) -> dict[str, Any]:
@@ -188,22 +187,33 @@ def _exact_or_float(doc: Any, exact: bool) -> Any:
 def rest_healing(t: Treatment) -> dict[str, Any]:
     """What heals the injury for free, by the engine's `_heals_by_rest`: a Hit Die on a short rest (1 hour),
     a long rest (8 hours; with `unflagged_severe_natural_recovery: long_rests:N`, the Nth), or nothing."""
-    ctx = context(campaign(victim()), t.graph.rules, t.options, ScriptRoller())
     out: dict[str, Any] = {"hit_die": Fraction(0), "long_rests": {}, "never": Fraction(0)}
+    frozen = _freeze(t.options)
     for w, k, _ in t.start:
-        inj = t.graph.nodes[k].injury
-        if inj is None or t.graph.ends[k] is not None:
-            out["never"] += w
-            continue
-        if injury_care._heals_by_rest(ctx, inj, "hit_die"):
+        hit = t.graph.rests.get((k, frozen))
+        if hit is None:
+            hit = t.graph.rests[(k, frozen)] = _rests(t, k)
+        hit_die, long_rests = hit
+        if hit_die:
             out["hit_die"] += w
-        for n in range(1, UNTREATED_DAYS + 1):
-            if injury_care._heals_by_rest(ctx, replace(inj, long_rests=n - 1), "long_rest"):
-                out["long_rests"][n] = out["long_rests"].get(n, Fraction(0)) + w
-                break
-        else:
+        if long_rests is None:
             out["never"] += w
+        else:
+            out["long_rests"][long_rests] = out["long_rests"].get(long_rests, Fraction(0)) + w
     return out
+
+
+def _rests(t: Treatment, k: int) -> tuple[bool, int | None]:
+    """(a Hit Die heals it, the long rest that heals it or None) for node k, by the engine's `_heals_by_rest`."""
+    inj = t.graph.nodes[k].injury
+    if inj is None or t.graph.ends[k] is not None:
+        return False, None
+    ctx = context(campaign(victim()), t.graph.rules, t.options, ScriptRoller())
+    hit_die = injury_care._heals_by_rest(ctx, inj, "hit_die")
+    for n in range(1, UNTREATED_DAYS + 1):
+        if injury_care._heals_by_rest(ctx, with_fields(inj, long_rests=n - 1), "long_rest"):
+            return hit_die, n
+    return hit_die, None
 
 
 def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,

@@ -198,7 +198,10 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
     (adapters/odds_cache.py)."""
     from ...adapters import odds_cache
 
-    with odds_cache.kept(rules, options):
+    from contextlib import nullcontext
+
+    # (a what-if reads and keeps each option set it compares in a cache of its own: `odds_party.what_if`)
+    with nullcontext() if party else odds_cache.kept(rules, options):
         _answer(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party, wait=wait,
                 self_treatment=self_treatment, drops=drops, types=types, npc_drops=npc_drops,
                 critical_failures=critical_failures, compare=compare)
@@ -207,6 +210,7 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
 def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,
             d20: int | None, bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float,
             types: str | None, npc_drops: float, critical_failures: float, compare: str | None) -> None:
+    from ...adapters import odds_cache
     from ...domain.injuries import odds_drop, odds_party, odds_treatment
 
     if party:
@@ -214,7 +218,7 @@ def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None,
                                   self_treatment=self_treatment, npc_drops=npc_drops,
                                   critical_failures=critical_failures)
         wanted = [c.strip() for c in compare.split(",") if c.strip()] if compare else None
-        doc = odds_party.what_if(rules, options, prof, wanted)
+        doc = odds_party.what_if(rules, options, prof, wanted, keep=partial(odds_cache.kept, rules))
         doc["campaign"] = campaign
         env.emit(doc, partial(render_party, doc, rules, env.lang))
         return

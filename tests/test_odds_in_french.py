@@ -17,18 +17,26 @@ from sawbones.interfaces.odds_words import amount, decimal, ordinal, percent, un
 from test_i18n import COGNATES
 from test_pages_in_french import WORD, site, visible  # noqa: F401 (site: a fixture)
 
-# the same in both languages: cognates, the ids a GM types (options, their values, --system), units of the dice
-SHARED = {"bonus", "d20", "dnd5e", "pf1e", "Constitution", "standard", "rounds", "round", "minutes", "min",
-          "option", "options", "severity_bands", "lenient", "retry_requires_time", "false", "true", "npc_injuries",
-          "critical_failure_injuries", "unflagged_severe_natural_recovery", "carry_failures", "none", "kl",
-          "critical_bedrest", "self_treatment", "disadvantage", "treatment_check", "either", "int_herbalism_kit",
-          "D&D", "long_rests", "lenient_row_mapping", "by_tier", "nearest", "frostbite_escalates_to", "cold_01_02",
-          "reroll_critical_any", "json", "t", "Latent", "Lotus", "affliction", "dose", *COGNATES}
+# the same in both languages: cognates, the `--system` values and what the dice and the JSON hint say (the ids
+# of options and their values, which a GM types, are added from the content: `_typed`)
+SHARED = {"bonus", "d20", "kl", "dnd5e", "pf1e", "D&D", "json", "t", "min", "round", "rounds", "minutes", "option",
+          "options", "Latent", "Lotus", "affliction", "dose", "table", "true", "false", *COGNATES}
+
+
+def _typed(rules) -> set[str]:
+    """What a GM types to set an option: its id and its values (`campaign set severity_bands lenient`)."""
+    out = set()
+    for o in rules.options.values():
+        out |= {o.id, *(str(c) for c in o.choices or ())}
+    return out
 
 
 def english_left(fr: str, en: str) -> set[str]:
     """The words of the English screen still on the French one (less the shared ones)."""
-    return (set(WORD.findall(fr)) & set(WORD.findall(en))) - {w for s in SHARED for w in WORD.findall(s)}
+    from sawbones.content.loader import load_rules
+
+    shared = SHARED | _typed(load_rules())
+    return (set(WORD.findall(fr)) & set(WORD.findall(en))) - {w for s in shared for w in WORD.findall(s)}
 
 
 def typeset_wrong(fr: str) -> list[str]:
@@ -90,7 +98,7 @@ def browser(site):
 
 def _panels(html: str) -> str:
     """The visible texts of the odds panels (the dashboard's two, the tables' chart)."""
-    chunks = re.findall(r'<(?:section class="panel" id="(?:odds|injury-odds)"|div class="injury-odds").*?</section>',
+    chunks = re.findall(r'<(?:section class="panel" id="(?:odds|injury-odds|what-if)"|div class="injury-odds").*?</section>',
                         html, re.S)
     return "\n".join(sorted(t for chunk in chunks for t in visible(chunk)))
 
@@ -99,12 +107,13 @@ def _panels(html: str) -> str:
     "/c/Alpha?odds=filth_fever&bonus=4&itype=cold&id20=4&ibonus=5&iwait=1.5",
     "/c/Alpha?odds=deathblade&bonus=1&itype=slashing&id20=12&ibonus=0",
     "/c/Alpha?odds=filth_fever&bonus=4&itype=fire&id20=1&ibonus=3&iwait=2",
+    "/c/Alpha?whatif=1&wdrops=1.5&wbonus=4",
     "/tables/cold",
 ])
 def test_every_odds_chart_reads_in_french(browser, url):
     en, fr = (_panels(browser.get(f"{url}&lang={lang}" if "?" in url else f"{url}?lang={lang}").text)
               for lang in ("en", "fr"))
-    assert "%" in fr and "%" in en
+    assert re.search(r"\d,\d", fr) and re.search(r"\d\.\d", en)  # (the panels are there, with their numbers)
     assert not english_left(fr, en), (english_left(fr, en), fr)
     assert not typeset_wrong(fr), (typeset_wrong(fr), fr)
 

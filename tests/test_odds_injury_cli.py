@@ -111,3 +111,35 @@ def test_charts_on_the_tables_page_and_the_dashboard(client):
     assert dash.status_code == 200 and 'class="treatment-odds"' in dash.text and "95.0%" in dash.text
     bad = client.get("/c/Beta", params={"itype": "fire", "id20": "1", "iwait": "nan"})
     assert bad.status_code == 200 and "days before treatment: from 0 to 30, not nan" in bad.text
+
+
+def test_the_dashboard_what_if_says_what_each_option_changes(client):
+    """The GM asks the what-if on the dashboard: the party's numbers under the campaign's options, then each
+    option value that changes one, as the API computes them; an option that changes nothing is listed as such;
+    a worse change and a better one are told apart; a bad number is one clear line."""
+    import re
+
+    from test_pages_in_french import visible
+
+    created = client.post("/api/campaigns", json={"name": "Gamma", "seed": 7}).json()
+    client.get(created["gm_link"])
+    client.headers["Authorization"] = f"Bearer {created['gm_secret']}"
+    api = client.get("/api/campaigns/Gamma/odds/party", params={"drops": 2, "bonus": 3, "compare": "all"}).json()
+    page = client.get("/c/Gamma", params={"whatif": "1", "wdrops": "2", "wbonus": "3"})
+    assert page.status_code == 200 and 'class="what-if-odds"' in page.text
+    panel = page.text.split('id="what-if"', 1)[1].split("</section>", 1)[0]
+    base = api["base"]
+    assert f"Critical <b>{base['injuries']['critical']:.2f}</b>" in panel
+    assert f"permanent losses per 10 sessions <b>{base['permanent_losses_per_10']:.2f}</b>" in panel
+    shown = set(re.findall(r'data-option="([a-z_]+)"', panel))
+    assert shown == {v["option"] for v in api["variants"]}
+    lenient = next(v["profile"] for v in api["variants"] if v["option"] == "severity_bands")
+    assert lenient["permanent_losses_per_10"] < base["permanent_losses_per_10"]
+    block = panel.split('data-option="severity_bands"', 1)[1].split('class="variant"', 1)[0]
+    delta = lenient["permanent_losses_per_10"] - base["permanent_losses_per_10"]
+    assert f'<span class="delta better">(-{abs(delta):.2f})</span>' in block  # fewer losses: better
+    assert "delta worse" in panel.split('data-option="deadline_satisfied_by"', 1)[1].split('class="variant"', 1)[0]
+    texts = " ".join(visible(panel))
+    assert "no effect on these numbers: " in texts and "reveal_deadline" in texts
+    bad = client.get("/c/Gamma", params={"whatif": "1", "wdrops": "many"})
+    assert "drops to 0 per session: a number, not 'many'" in visible(bad.text)

@@ -327,7 +327,8 @@ def test_a_player_link_changes_nothing(gm, player_context):
 
 
 def test_injury_odds_read_on_a_phone(browser, server):
-    """The injury odds charts at 390x844 (issue 17): no sideways scrolling, every row's numbers visible."""
+    """The injury odds charts and the what-if at 390x844 (issue 17): no sideways scrolling, every row's numbers
+    visible."""
     from playwright.sync_api import expect
 
     context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, locale="fr-FR")
@@ -353,6 +354,15 @@ def test_injury_odds_read_on_a_phone(browser, server):
         page.goto("/c/Phone?odds=filth_fever&bonus=4#odds")  # the affliction chart: bars in cells too
         expect(page.locator("table.odds-table").first).to_be_visible()
         assert overlapping_cells(page) == []
+        page.goto("/c/Phone#what-if")  # the what-if: asked from its form, every option's card within the phone
+        page.fill("#what-if input[name=wdrops]", "1,5")
+        page.click("#what-if button")
+        expect(page.locator(".what-if-odds .variant").first).to_contain_text("Les options de la campagne")
+        assert page.locator(".what-if-odds .variant").count() >= 4
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for i in range(page.locator(".what-if-odds .variant").count()):
+            card = page.locator(".what-if-odds .variant").nth(i).bounding_box()
+            assert card["x"] >= 0 and card["x"] + card["width"] <= 390
     finally:
         context.close()
 

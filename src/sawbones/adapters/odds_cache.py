@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..cache_files import cache_dir, write_pickle
-from ..domain.engine.odds_engine import _freeze
-from ..domain.injuries import odds_saved
+from ..domain.engine.odds_engine import _freeze, outcomes_asked
+from ..domain.injuries import odds, odds_saved
 
 _LOADED: dict[tuple[str, str], int] = {}  # (content, options) -> size when last loaded or saved
+_READ: dict[tuple[str, str], int] = {}  # (content, options) -> the odds' generation its file was last read in
 
 
 @lru_cache(maxsize=1)
@@ -101,13 +102,18 @@ _TURN = threading.Lock()  # the web app's threads load and save one at a time
 
 @contextmanager
 def kept(rules: Any, options: dict[str, Any]) -> Iterator[None]:
-    """Answer odds with what earlier processes computed under these options (read once per process), and keep
-    what this answer adds for later ones: the CLI's commands and the web API's requests."""
+    """Answer odds with what earlier processes computed under these options (read once per process, and again
+    after `odds.clear_cache`), and keep what this answer adds for later ones (written only when the engine ran
+    meanwhile): the CLI's commands, the web API's requests and pages."""
+    key = (rules.version, options_key(options))
     with _TURN:
-        if (rules.version, options_key(options)) not in _LOADED or odds_saved.size(rules, options) == 0:
-            load(rules, options)  # once, or again when what was read is gone (odds.clear_cache)
+        if _READ.get(key) != odds.generation():
+            load(rules, options)
+            _READ[key] = odds.generation()
+    asked = outcomes_asked()
     try:
         yield
     finally:
-        with _TURN:
-            save(rules, options)
+        if outcomes_asked() != asked:
+            with _TURN:
+                save(rules, options)

@@ -65,6 +65,7 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
 
     The runs share their advances of the clock (`Resumes`): a treatment of 4d4 days advances 16 days once,
     and the branches of 4 to 15 days stop on the way, instead of living the same days again each."""
+    _ASKED[0] += 1
     out: list[tuple[Fraction, Any]] = []
     # (script, numerator, denominator): the weight's product kept in integers, made a Fraction once per outcome
     todo: list[tuple[tuple[int, ...], int, int]] = [((), 1, 1)]
@@ -79,6 +80,15 @@ def every_outcome(run: Callable[[Roller], Any]) -> list[tuple[Fraction, Any]]:
                 continue
             out.append((Fraction(num, den), result))
     return out
+
+
+_ASKED = [0]  # how many times `every_outcome` ran in this process
+
+
+def outcomes_asked() -> int:
+    """How many times the odds ran the engine over every outcome in this process: a cache that saw the same
+    number before and after an answer knows nothing new was computed."""
+    return _ASKED[0]
 
 
 # (target reached, its state, its events, the scripted dice taken, the rolls recorded after, and before)

@@ -10,6 +10,7 @@ and deadline timers, and the injury given on a drop to 0 HP (`engine.damage.inju
 - odds.py: exact odds of treatment and deadlines, from the engine's own decisions (issue 17)
 - odds_drop.py: exact odds of one drop to 0 (severity, row, parts lost at once), from the engine's `gain`
 - odds_treatment.py: solving the treatment chains for a healer's bonus (attempts, game time, ends)
+- odds_check.py: the treatment check's formula, asked of the engine (1d20, or 2d20kl1 for self-treatment)
 - odds_party.py: a party profile's expected injuries per session, and under each option (what-if)
 - odds_saved.py: the computed chains as plain data, for the persisted cache (adapters/odds_cache.py)
 """

@@ -24,13 +24,11 @@ from math import lcm
 from typing import Any
 
 from ... import dice
-from ...errors import RuleViolation, UsageError
-from . import rules as injuries, care as injury_care
+from ...errors import UsageError
+from . import care as injury_care, odds_check, rules as injuries
 from ..engine.campaign import find_character
 from ..engine.evolve import fold
-from .table import pick_row
-from ..engine.odds_engine import (HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, every_outcome,
-                                  victim)
+from ..engine.odds_engine import VICTIM, _freeze, campaign, context, every_outcome, victim
 from ..engine.state import DAY, Body, Injury, with_fields
 from ..engine.odds_symbolic import Marker, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
@@ -264,6 +262,7 @@ class Treatment:
     solved: dict[tuple[Any, ...], dict[Any, Any]] = field(default_factory=dict)  # (bonus, exact, timeline) -> doc
     # (the graph, how many options its engine had read) when it was last found to serve `options`
     served: tuple[Any, int] | None = None
+    rested: dict[str, Any] | None = None  # what rests heal (odds_treatment.rest_healing), once asked
 
     def serving(self) -> bool:
         """`self.graph.serves(self.options)`, asked again only when the graph or the options it read changed
@@ -289,41 +288,6 @@ class Treatment:
 
 
 _TAILS: dict[tuple[Any, ...], Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
-_FORMULAS: dict[tuple[Any, ...], tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
-
-
-def _check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
-    """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient): asked of
-    the engine once per (rules, options, self-treatment), its only inputs."""
-    key = (id(rules), _freeze(options), self_treatment)
-    hit = _FORMULAS.get(key)
-    if hit is None or hit[0] is not rules:
-        if len(_FORMULAS) > 256:
-            _FORMULAS.clear()
-        hit = _FORMULAS[key] = (rules, _ask_check_formula(rules, options, self_treatment))
-    return hit[1]
-
-
-def _ask_check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
-    pick = pick_row(rules, next(iter(rules.damage_tables)), 20, "standard")
-    minor = Injury(id="i1", injury=pick.injury.id, table=pick.table, d20=20, severity=pick.severity, dc=HUGE_DC)
-    state = campaign(victim(minor), counter=1)
-    script: tuple[int, ...] = ()
-    while True:
-        ctx = context(state, rules, options, ScriptRoller(script))
-        try:
-            injury_care.treat(ctx, VICTIM, "i1", healer_name=VICTIM if self_treatment else HEALER, rolls="gm")
-        except Branch as branch:
-            if branch.why.startswith("treatment check"):
-                return branch.formula
-            script += (dice.parse(branch.formula).minimum,)
-            continue
-        raise RuleViolation("the engine rolled no treatment check")  # unreachable: the DC is out of reach
-
-
-HUGE_DC = 10 ** 6
-
-
 def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait_days: float = 0,
               self_treatment: bool = False, private: Graph | None = None) -> Treatment:
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
@@ -334,7 +298,7 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
         raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
     if not 0 <= wait_days <= MAX_WAIT_DAYS:
         raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}")
-    formula = _check_formula(rules, options, self_treatment)
+    formula = odds_check.check_formula(rules, options, self_treatment)
     check = dice.distribution(formula)
     wait = round(wait_days * DAY)
 
@@ -391,6 +355,7 @@ def rebuild(t: Treatment) -> None:
                       private=fresh)
     t.graph, t.start = again.graph, again.start
     t.solved.clear()
+    t.rested = None
 
 
 # ---------------------------------------------------------------- caches
@@ -432,10 +397,19 @@ def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, 
     return built
 
 
+_GENERATION = [0]  # how many times `clear_cache` emptied the odds' memory
+
+
+def generation() -> int:
+    """Moves when the odds forget what they computed (a persisted cache reads its files again)."""
+    return _GENERATION[0]
+
+
 def clear_cache() -> None:
     """Forget every chain, shared state and solution (benchmarks: a cold start)."""
+    _GENERATION[0] += 1
     _CACHE.clear()
     _STARTS.clear()
     _GRAPHS.clear()
     _TAILS.clear()
-    _FORMULAS.clear()
+    odds_check.FORMULAS.clear()

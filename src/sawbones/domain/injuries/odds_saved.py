@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..engine.odds_engine import _freeze
-from . import odds
+from . import odds, odds_check
 
 FORMAT = 3  # the shape below; a file of another shape is ignored
 
@@ -30,7 +30,7 @@ def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
     frozen = _freeze(options)
     starts = [(table, d20, wait, read, [(_pair(w), node, seconds) for w, (node, seconds) in start])
               for (table, d20, wait), read, start in starts_for(rules, options)]
-    formulas = [(key[2], hit[1]) for key, hit in odds._FORMULAS.items() if hit[0] is rules and key[1] == frozen]
+    formulas = [(key[2], hit[1]) for key, hit in odds_check.FORMULAS.items() if hit[0] is rules and key[1] == frozen]
     return {
         "format": FORMAT, "version": rules.version,
         "read": sorted(getattr(g.options, "read", ())),
@@ -80,7 +80,7 @@ def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
         keep_start(rules, table, d20, wait, read_then,
                    tuple((Fraction(*w), (node, seconds)) for w, node, seconds in branches))
     for self_treatment, formula in data["formulas"]:
-        odds._FORMULAS[(id(rules), frozen, self_treatment)] = (rules, formula)
+        odds_check.FORMULAS[(id(rules), frozen, self_treatment)] = (rules, formula)
     return True
 
 

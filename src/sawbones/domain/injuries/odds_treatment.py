@@ -15,7 +15,8 @@ from ...errors import RuleViolation, UsageError
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import ScriptRoller, _freeze, campaign, context, victim
-from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, _check_formula, rebuild, treatment_cached
+from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, rebuild, treatment_cached
+from .odds_check import check_formula
 from ..engine.state import DAY, with_fields
 
 
@@ -187,6 +188,8 @@ def _exact_or_float(doc: Any, exact: bool) -> Any:
 def rest_healing(t: Treatment) -> dict[str, Any]:
     """What heals the injury for free, by the engine's `_heals_by_rest`: a Hit Die on a short rest (1 hour),
     a long rest (8 hours; with `unflagged_severe_natural_recovery: long_rests:N`, the Nth), or nothing."""
+    if t.rested is not None:
+        return t.rested
     out: dict[str, Any] = {"hit_die": Fraction(0), "long_rests": {}, "never": Fraction(0)}
     frozen = _freeze(t.options)
     for w, k, _ in t.start:
@@ -200,6 +203,7 @@ def rest_healing(t: Treatment) -> dict[str, Any]:
             out["never"] += w
         else:
             out["long_rests"][long_rests] = out["long_rests"].get(long_rests, Fraction(0)) + w
+    t.rested = out
     return out
 
 
@@ -246,7 +250,7 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
     return {
         "table": table, "d20": d20, "injury": pick.injury.id, "severity": pick.severity,
         "dc": first.dc if first else None, "wait_days": wait_days, "self_treatment": self_treatment,
-        "check": _check_formula(rules, options, self_treatment),
+        "check": check_formula(rules, options, self_treatment),
         "per_attempt": [{"days": num(d), "p": num(q)} for d, q in sorted(per_attempt.items())],
         "rest": {"hit_die": num(rest["hit_die"]), "never": num(rest["never"]),
                  "long_rests": [{"n": n, "p": num(q)} for n, q in rest["long_rests"].items()]},

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import decimal, general, labelled, ordinal, percent
+from ..odds_words import CHANGED, PER_SESSION, decimal, general, labelled, ordinal, percent, signed, tone
 from .odds_format import BAR, _t
 
 
@@ -141,23 +141,22 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
                                                 if p["wait_days"] else ""), lang))
     base = doc["base"]
 
-    def value(d: dict[str, Any], key: str, sub: str | None = None) -> str:
+    def value(d: dict[str, Any], key: str, sub: str | None = None, better: int = 0) -> str:
         x = d[key][sub] if sub else d[key]
-        ref = base[key][sub] if sub else base[key]
-        signed = ("+" if x - ref >= 0 else "-") + decimal(abs(x - ref), 2, lang)
-        delta = f" [{'red' if x > ref else 'green'}]({signed})[/]" if d is not base and abs(x - ref) > 5e-3 else ""
-        return f"{decimal(x, 2, lang)}{delta}"
+        delta = x - (base[key][sub] if sub else base[key])
+        if d is base or abs(delta) <= CHANGED:
+            return decimal(x, 2, lang)
+        style = {"better": "green", "worse": "red"}.get(tone(better, delta), "yellow")
+        return f"{decimal(x, 2, lang)} [{style}]({signed(delta, lang)})[/]"
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
         con.print("  " + labelled(_t("blessures", "injuries", lang), " · ".join(
             f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
             + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}", lang))
-        con.print("  " + _t("guéries par un repos", "healed by a rest", lang) + f" {value(d, 'healed_by_rest')} · "
-                  + _t("jours de repos au lit", "bed-rest days", lang) + f" {value(d, 'bed_rest_days')} · "
-                  + _t("magie seule", "magic only", lang) + f" {value(d, 'magic_only')}")
-        con.print("  " + labelled(_t("pertes définitives pour 10 séances", "permanent losses per 10 sessions", lang),
-                                  value(d, "permanent_losses_per_10"), lang))
+        *rest, losses = PER_SESSION
+        con.print("  " + " · ".join(f"{_t(fr, en, lang)} {value(d, key, better=better)}" for key, en, fr, better in rest))
+        con.print("  " + labelled(_t(losses[2], losses[1], lang), value(d, losses[0], better=losses[3]), lang))
 
     block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:

@@ -1,12 +1,14 @@
-"""The injury odds charts of the web pages (issue 17): one drop to 0 on `/tables/{type}` and the dashboard, and
-an injury's treatment on the dashboard. Documents from domain/odds_injury.py and odds_treatment.py, with the
-display names of the page's language; the template is `_injury_odds.html`."""
+"""The injury odds charts of the web pages (issue 17): one drop to 0 on `/tables/{type}` and the dashboard, an
+injury's treatment and the party's what-if on the dashboard. Documents from domain/injuries/odds_drop.py,
+odds_treatment.py and odds_party.py, with the display names of the page's language; the template is
+`_injury_odds.html`."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...errors import SawbonesError
+from ..odds_words import CHANGED, PER_SESSION, tone
 
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
@@ -84,3 +86,68 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     except SawbonesError as exc:
         return None, exc.message
     return chart, None
+
+
+def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus: str | None,
+                  lang: str) -> tuple[Any, Any]:
+    """(chart, error): the party's injuries per session under the campaign's options and under each other value
+    of each injury option that changes a number (odds_party.what_if, every damage type alike), with each
+    option's help in the page's language and each change's way (better or worse)."""
+    from functools import partial
+
+    from . import i18n
+    from .. import views
+    from ...adapters import odds_cache
+    from ...domain.injuries import odds_party
+    from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS
+
+    try:
+        per_session = _number(drops, 1, 0, odds_party.MAX_PER_SESSION, i18n.text("drops_per_session", lang), lang,
+                              whole=False)
+        healer = int(_number(bonus, 5, MIN_BONUS, MAX_BONUS, i18n.text("healer_bonus", lang), lang))
+        doc = odds_party.what_if(rules, options, odds_party.Profile(drops=per_session, bonus=healer),
+                                 keep=partial(odds_cache.kept, rules))
+    except ValueError as exc:
+        return None, str(exc)
+    except SawbonesError as exc:
+        return None, exc.message
+    base = doc["base"]
+    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options, lang)["options"]}
+
+    def numbers(profile: dict[str, Any]) -> list[dict[str, Any]]:
+        out = [{"name": s.name(lang), "value": profile["injuries"][sid], "delta": profile["injuries"][sid] -
+                base["injuries"][sid], "tone": ""} for sid, s in rules.severities.items()]
+        if profile["npc_injuries"] or base["npc_injuries"]:
+            out.append({"name": i18n.text("npc_injuries", lang), "value": profile["npc_injuries"],
+                        "delta": profile["npc_injuries"] - base["npc_injuries"], "tone": ""})
+        for key, en, fr, better in PER_SESSION:
+            delta = profile[key] - base[key]
+            out.append({"name": fr if lang == "fr" else en, "value": profile[key], "delta": delta,
+                        "tone": tone(better, delta)})
+        return out
+
+    return {
+        "drops": per_session, "bonus": healer, "base": numbers(base),
+        "variants": _grouped([{"option": v["option"], "value": views.shown(v["value"]),
+                               "help": helps.get(v["option"], ""),
+                               "numbers": [n for n in numbers(v["profile"]) if abs(n["delta"]) > CHANGED]}
+                              for v in doc["variants"]]),
+        "unchanged": sorted({u["option"] for u in doc["unchanged"]}),
+        # (the engine's own words name the CLI's flags: on the page, what it means)
+        "not_compared": [{"option": n["option"], "value": views.shown(n["value"]),
+                          "why": i18n.text("gm_call", lang)} for n in doc["not_compared"]],
+    }, None
+
+
+def _grouped(variants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The values of one option that change the same numbers alike, as one entry ("long_rests:1, long_rests:2")."""
+    out: list[dict[str, Any]] = []
+    for v in variants:
+        same = out and out[-1]["option"] == v["option"] and \
+            [(n["name"], round(n["value"], 6)) for n in out[-1]["numbers"]] == \
+            [(n["name"], round(n["value"], 6)) for n in v["numbers"]]
+        if same:
+            out[-1]["value"] += ", " + v["value"]
+        else:
+            out.append(dict(v))
+    return out

@@ -97,7 +97,9 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
               range: Literal["ranged", "melee", ""] | None = None, sense: Literal["sight", "hearing", ""] | None = None,
               odds: str | None = Query(None, max_length=80), bonus: str | None = Query(None, max_length=12),
               itype: str | None = Query(None, max_length=40), id20: str | None = Query(None, max_length=4),
-              ibonus: str | None = Query(None, max_length=12), iwait: str | None = Query(None, max_length=12)) -> Response:
+              ibonus: str | None = Query(None, max_length=12), iwait: str | None = Query(None, max_length=12),
+              whatif: str | None = Query(None, max_length=4), wdrops: str | None = Query(None, max_length=12),
+              wbonus: str | None = Query(None, max_length=12)) -> Response:
     lang = page_lang(request)
     bonus_value = query_int(bonus, "bonus", -30, 60) or 0
     asked = {"character": mods, "roll": roll, "hand": hand or None, "range": range or None, "sense": sense or None}
@@ -118,6 +120,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                               else (None, None))
         injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
                                       if itype else (None, None))
+        what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+                                  else (None, None))
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas
@@ -127,7 +131,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                   roll_kinds=_roll_kinds(), odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
                   odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
                   injury_odds_error=injury_error,
-                  injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait})
+                  injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait}, what_if=what_if,
+                  what_if_error=what_if_error, what_if_asked={"drops": wdrops, "bonus": wbonus})
 
 
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,

@@ -9,6 +9,7 @@ echo "## CLI"; $py benchmarks/bench_cli.py
 echo; echo "## Engine"; $py benchmarks/bench_engine.py
 echo; echo "## Odds"; $py benchmarks/bench_odds.py
 echo; echo "## Injury odds"; $py benchmarks/bench_injury_odds.py
+echo; echo "## A campaign's what-if"; $py benchmarks/bench_what_if.py
 echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Store: the file stamp"; $py benchmarks/bench_stamp.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2

@@ -30,7 +30,7 @@ from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from ..engine.odds_engine import VICTIM, _freeze, campaign, context, every_outcome, victim
 from ..engine.state import DAY, Body, Injury, with_fields
-from ..engine.odds_symbolic import Marker, Template, Trace, plain, symbolic
+from ..engine.odds_symbolic import Marker, Sym, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
@@ -97,6 +97,25 @@ def _after(events: list[dict[str, Any]], state: Any, since: int | None = None, f
     character = find_character(after, VICTIM)
     current = character.injuries[0] if character.injuries else None
     return Node(canonical(current, after.clock), character.body), after.clock - (state.clock if since is None else since)
+
+
+def _moment(state: Any) -> tuple[Any, ...]:
+    """A state as the treatment check after the time spent reads it, without the clock: the injuries' times made
+    relative to it (as `canonical`, the ids kept), the time of day kept (`daily_tick: dawn` reads it), the counts
+    of events and ids left out. A `Sym` is told apart from a plain int by what it stands for."""
+    clock = state.clock
+    shapes = tuple(tuple((k, _shape(v)) for k, v in injury.__dict__.items())
+                   for c in state.characters for injury in c.injuries
+                   for injury in [with_fields(canonical(injury, clock), id=injury.id)])  # type: ignore[arg-type]
+    rest = with_fields(state, clock=clock % DAY, counter=0, version=0,
+                       characters=tuple(with_fields(c, injuries=()) for c in state.characters))
+    return shapes, rest
+
+
+def _shape(value: Any) -> Any:
+    if isinstance(value, Sym):  # (its coefficient and offset: no comparison made, none recorded)
+        return ("sym", value.var, value.coef, value.off, int.__int__(value))
+    return value
 
 
 class ReadOptions(dict[Any, Any]):
@@ -198,16 +217,24 @@ class Graph:
         # once for both checks, made (the DC) and missed (one less); each check from the state it left
         spent = every_outcome(spend)
         found: list[tuple[bool, Node, Fraction, int]] = []
+        checked: dict[tuple[Any, ...], list[tuple[Fraction, tuple[Node, int]]]] = {}
         for made in (True, False):
             total = node.dc if made else node.dc - 1
             for w, half in spent:
+                # the halves that left the victim alike but for the clock (a 2d4-day treatment's 7 sums, when no
+                # deadline falls between them) make the same check: it is run once, its seconds from the half's
+                key = (made, half.injury, half.healer is None, _moment(half.state))
+                outcomes = checked.get(key)
+                if outcomes is None:
 
-                def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
-                    events = injury_care.treatment_check(context(state, self.rules, self.options, roller), half,
-                                                         check=total)
-                    return _after(events, half.state, state.clock)
+                    def check(roller: Any, half: Any = half, total: int = total) -> tuple[Node, int]:
+                        events = injury_care.treatment_check(context(state, self.rules, self.options, roller), half,
+                                                             check=total)
+                        return _after(events, half.state)
 
-                found += [(made, after, w * q, seconds) for q, (after, seconds) in every_outcome(check)]
+                    outcomes = checked[key] = every_outcome(check)
+                before = half.state.clock - state.clock
+                found += [(made, after, w * q, before + seconds) for q, (after, seconds) in outcomes]
         return found
 
     def merged(self, k: int, exact: bool, timed: bool) -> list[tuple[bool, int, Any, Any]]:

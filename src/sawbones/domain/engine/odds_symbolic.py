@@ -280,6 +280,7 @@ class Template:
         self.holed: set[int] = set()  # the containers of its markers (ids of objects the template keeps)
         self.result = _walk(result, lambda x: Marker((x.var, x.coef, x.off)), holed, self.holed)
         self.trace = trace
+        self._build = _plan(self.result, self.holed)  # env -> the result (the unchanged parts shared)
 
     @classmethod
     def of(cls, result: Any, trace: Trace) -> "Template | None":
@@ -297,4 +298,37 @@ class Template:
 
     def instantiate(self, env: dict[str, int]) -> Any:
         """The result for the variables at `env` (plain ints)."""
-        return _walk(self.result, lambda x: x[1] * env[x[0]] + x[2] if isinstance(x, Marker) else x, self.holed)
+        return self._build(env)
+
+
+Plan = Callable[[dict[str, int]], Any]
+
+
+def _plan(value: Any, holed: set[int]) -> Plan:
+    """How to build `value` (a template's result) for an env, made once per template: only the containers
+    that hold a marker are rebuilt, and of a dataclass only the fields that hold one (its other fields copied
+    as they are), the same values `_walk` gives, without walking the rest at each instance."""
+    kind = type(value)
+    if kind is Marker:
+        var, coef, off = value
+        return lambda env: coef * env[var] + off
+    if id(value) not in holed:
+        return lambda env: value
+    if kind is tuple or kind is list:
+        parts = [_plan(v, holed) for v in value]
+        if kind is tuple:
+            return lambda env: tuple([part(env) for part in parts])
+        return lambda env: [part(env) for part in parts]
+    fields = [(k, _plan(v, holed)) for k, v in value.__dict__.items()
+              if type(v) is Marker or id(v) in holed]  # (a dataclass: the only other container `_walk` rebuilds)
+    kept = dict(value.__dict__)
+
+    def build(env: dict[str, int]) -> Any:
+        new = object.__new__(kind)
+        state = new.__dict__
+        state.update(kept)
+        for k, part in fields:
+            state[k] = part(env)
+        return new
+
+    return build

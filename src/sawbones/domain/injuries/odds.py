@@ -106,7 +106,7 @@ def _moment(state: Any) -> tuple[Any, ...]:
     clock = state.clock
     shapes = tuple(tuple((k, _shape(v)) for k, v in injury.__dict__.items())
                    for c in state.characters for injury in c.injuries
-                   for injury in [with_fields(canonical(injury, clock), id=injury.id)])  # type: ignore[arg-type]
+                   for injury in [with_fields(canonical(injury, clock), id=injury.id)])
     rest = with_fields(state, clock=clock % DAY, counter=0, version=0,
                        characters=tuple(with_fields(c, injuries=()) for c in state.characters))
     return shapes, rest

@@ -104,12 +104,15 @@ def _moment(state: Any) -> tuple[Any, ...]:
     relative to it (as `canonical`, the ids kept), the time of day kept (`daily_tick: dawn` reads it), the counts
     of events and ids left out. A `Sym` is told apart from a plain int by what it stands for."""
     clock = state.clock
-    shapes = tuple(tuple((k, _shape(v)) for k, v in injury.__dict__.items())
-                   for c in state.characters for injury in c.injuries
-                   for injury in [with_fields(canonical(injury, clock), id=injury.id)])
+    shapes = tuple(_relative(injury, clock) for c in state.characters for injury in c.injuries)
     rest = with_fields(state, clock=clock % DAY, counter=0, version=0,
                        characters=tuple(with_fields(c, injuries=()) for c in state.characters))
     return shapes, rest
+
+
+def _relative(injury: Injury, clock: int) -> tuple[Any, ...]:
+    relative = with_fields(canonical(injury, clock), id=injury.id)
+    return tuple((k, _shape(v)) for k, v in relative.__dict__.items())
 
 
 def _shape(value: Any) -> Any:

@@ -161,8 +161,9 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:
         block(f"{v['option']} = {str(v['value']).lower()}", v["profile"])
-    if doc["unchanged"]:
-        names = sorted({u["option"] for u in doc["unchanged"]})
+    # (an option none of whose other values moves a number)
+    names = sorted({u["option"] for u in doc["unchanged"]} - {v["option"] for v in doc["variants"]})
+    if names:
         con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names), lang))
     for n in doc["not_compared"]:
         con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})", lang))

@@ -132,7 +132,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
                                "help": helps.get(v["option"], ""),
                                "numbers": [n for n in numbers(v["profile"]) if abs(n["delta"]) > CHANGED]}
                               for v in doc["variants"]]),
-        "unchanged": sorted({u["option"] for u in doc["unchanged"]}),
+        "unchanged": sorted({u["option"] for u in doc["unchanged"]} - {v["option"] for v in doc["variants"]}),
         # (the engine's own words name the CLI's flags: on the page, what it means)
         "not_compared": [{"option": n["option"], "value": views.shown(n["value"]),
                           "why": i18n.text("gm_call", lang)} for n in doc["not_compared"]],

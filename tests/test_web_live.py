@@ -452,3 +452,33 @@ def test_an_appends_notification_carries_its_rows_and_its_database():
     assert big == "e:1:5:db"  # too big for a NOTIFY: the campaign and its head only
     assert _heard([SimpleNamespace(payload=big)], known, "db") == ({1: 5}, set())
     assert _told([SimpleNamespace(payload=big)], known, "db") == {}
+
+def test_a_change_told_whole_is_built_by_the_watcher_and_one_to_read_by_a_reader():
+    """(PostgreSQL) Of the campaigns that moved in one turn, those whose rows the notifications carried whole,
+    with no API stream (whose lines read the campaign's state), are built by the watcher's own thread: no
+    reader thread wakes to contend for the interpreter's lock. The others are read by the readers, at once."""
+    import threading
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from sawbones.interfaces.web.hub import Hub
+
+    hub = Hub(SimpleNamespace(), per_token=1, per_address=1)
+    hub.langs = {2: Counter({"en": 1})}  # campaign 2 has an API stream
+    built, sent = {}, []
+
+    def read_one(cid, seen, before, told=None):
+        built[cid] = threading.current_thread().name
+        return cid, [cid]
+
+    hub._read_one = read_one
+    hub._send = sent.extend
+    known = {1: (4, "s"), 2: (6, "s"), 3: (8, "s"), 4: (2, "s")}
+    moved = {1: (5, "s"), 2: (7, "s"), 3: (9, "s"), 4: (4, "s")}
+    told = {1: (4, [("row",)]), 2: (6, [("row",)]), 4: (2, [("row",)])}  # 3: not told; 4: told in part
+    hub._read(moved, known, parallel=True, told=told)
+    here = threading.current_thread().name
+    assert built[1] == here
+    assert all(built[cid].startswith("sawbones-live-read") for cid in (2, 3, 4)), built
+    assert sorted(cid for cid, _ in sent) == [1, 2, 3, 4]
+    hub.readers.shutdown()

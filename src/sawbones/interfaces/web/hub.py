@@ -7,8 +7,8 @@ waits on its own bounded queue: it costs no database work while nothing changes.
 reading what moved a campaign at a time, letting requests in after each SLICE of reading or WAKES streams
 woken (`_watch_here`). When a campaign moves it reads the new actions once (their documents, with lines
 only in the languages API streams asked for, each API message encoded once; on PostgreSQL up to READERS
-campaigns at once; the watcher keeps its own service) and hands one `Change` to the
-subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
+campaigns to read at once, those told whole built by the watcher; it keeps its own service) and hands one
+`Change` to the subscribers it concerns, deciding for them before waking any (`_publish`): a page's stream remembers the
 version it was last brought to (`Sub.sent`); a player's page hears only of a change its character's player
 may see (audience.py, decided once per change), the others are moved on silently, never woken, and need no
 read later. The GM's pages hear of every change, the API's events of every action.
@@ -48,9 +48,8 @@ from .subscriptions import (ACCESS, ADDRESS_ENV, PER_ADDRESS, PER_TOKEN, TOKEN_E
                             limit)
 
 log = logging.getLogger("sawbones.web")
-# campaigns read at once by the watcher when several moved (PostgreSQL). Two, not four: with 5,100 streams
-# held, four readers' Python contended with the GM's actions in the same worker (docs/benchmarks.md,
-# "Two readers"): the GM's p99 fell by a fifth with two, delivery no slower.
+# campaigns read at once when several moved (PostgreSQL). Two, not four: four readers' Python contended with the
+# GM's actions (docs/benchmarks.md, "Two readers"); those told whole are built by the watcher itself ("eleventh").
 READERS = 2
 # SQLite: the watcher on the event loop reads campaigns for at most SLICE seconds before it lets requests in
 SLICE = 0.002
@@ -304,24 +303,36 @@ class Hub:
 
     def _read(self, moved: dict[int, tuple[int, str]], known: dict[int, tuple[int, str]],
               parallel: bool = False, told: dict[int, Any] | None = None) -> None:
-        """Each moved campaign's new actions, read once and handed to its streams: read one after the other
-        and handed over together (one wake-up of the event loop per turn); `parallel` (PostgreSQL: reads
-        wait on the server, not on Python): several at once, READERS threads, each handed over when read."""
-        if len(moved) == 1 or not parallel:
-            read: list[tuple[int, list[Any]]] = []
-            try:
-                for cid, seen in moved.items():
-                    read.append(self._read_one(cid, seen, known.get(cid), (told or {}).get(cid)))
-            finally:  # (what was read before a failure still goes out)
-                self._send(read)
-            return
-        if self.readers is None:
+        """Each moved campaign's new actions, read once and handed to its streams, one after the other and
+        handed over together (one wake-up of the event loop per turn); `parallel` (PostgreSQL: reads wait on
+        the server): those to read from it several at once in READERS threads, each handed over when read."""
+        told = told or {}
+        # (PostgreSQL) a campaign whose move was told whole needs no read: Python's work only, built here, one
+        # after the other, not in a reader thread contending for the interpreter's lock with the requests'
+        waits = {cid: seen for cid, seen in moved.items() if parallel and not self._told_whole(cid, seen, known, told)}
+        if len(waits) < 2:
+            waits = {}
+        elif self.readers is None:
             self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="sawbones-live-read",
                                               initializer=self._reader)
-        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), (told or {}).get(cid))
-                for cid, seen in moved.items()]
+        done = [self.readers.submit(self._read_one, cid, seen, known.get(cid), told.get(cid))
+                for cid, seen in waits.items()] if waits and self.readers else []
+        read: list[tuple[int, list[Any]]] = []
+        try:
+            for cid, seen in moved.items():
+                if cid not in waits:
+                    read.append(self._read_one(cid, seen, known.get(cid), told.get(cid)))
+        finally:  # (what was read before a failure still goes out)
+            self._send(read)
         for future in done:
             self._send([future.result()])  # (a failure: the watcher starts again, _run)
+
+    def _told_whole(self, cid: int, seen: tuple[int, str], known: dict[int, tuple[int, str]],
+                    told: dict[int, Any]) -> bool:
+        """The move of `cid` to `seen` was told whole, and no API stream's lines must read the campaign's state."""
+        before, rows = known.get(cid), told.get(cid)
+        return before is not None and rows is not None and before[1] == seen[1] and not self.langs.get(cid) \
+            and rows[0] == before[0] and rows[0] + len(rows[1]) == seen[0]
 
     def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
                   told: tuple[int, list[Any]] | None = None) -> tuple[int, list[Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import SawbonesError
-from ..odds_words import CHANGED, PER_SESSION, tone
+from ..odds_words import CHANGED, PER_SESSION, general, tone
 
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
@@ -41,7 +41,6 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
     import math
 
     from . import i18n
-    from ..odds_words import general
 
     if text in (None, ""):
         return default

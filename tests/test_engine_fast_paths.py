@@ -16,7 +16,7 @@ import pytest
 from sawbones.content.loader import load_rules
 from sawbones.domain.injuries import care as injury_care, odds as odds_injury
 from sawbones.domain.engine.evolve import fold
-from sawbones.domain.engine.odds_engine import VICTIM, campaign, context, every_outcome, victim
+from sawbones.domain.engine.odds_engine import VICTIM, ReadOptions, campaign, context, every_outcome, victim
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.rolls import Roller
 from sawbones.domain.engine.state import DAY, Body, Campaign, Injury, with_fields
@@ -106,7 +106,7 @@ def _whole_treat_edges(graph: odds_injury.Graph, k: int) -> dict:
 
 @pytest.mark.parametrize("table", ["fire", "cold", "slashing", "piercing", "necrotic"])
 def test_the_chain_from_the_two_halves_equals_the_chain_from_the_whole_treat(table):
-    graph = odds_injury.Graph(RULES, odds_injury.ReadOptions(DEFAULTS))
+    graph = odds_injury.Graph(RULES, ReadOptions(DEFAULTS))
     firsts = [int(r.d20.split("-")[0]) for r in RULES.damage_tables[table].rows]
     for d20 in firsts:
         odds_injury.treatment(RULES, DEFAULTS, table, d20, wait_days=1, private=graph)

@@ -273,3 +273,16 @@ def test_one_run_per_ladder_answers_as_one_run_per_state(overrides, monkeypatch)
     assert laddered[1] == alone[1]  # the same states, attempts and months, found in the same order
     assert laddered[0] == alone[0]
     assert alone[2] == 0 and 0 < laddered[2] < sum(len(g[1]) + len(g[2]) for g in alone[1])  # fewer engine runs
+
+
+def test_the_graph_found_for_options_is_looked_for_again_once_it_read_another_option():
+    """`odds.graph` remembers the graph that serves some options: once that graph's engine has read an option on
+    which other options differ, they get another graph, and options that agree still get it."""
+    odds_injury.clear_cache()
+    other = {**DEFAULTS, "carry_failures": not DEFAULTS["carry_failures"]}
+    shared = odds_injury.graph(RULES, DEFAULTS)
+    assert odds_injury.graph(RULES, other) is shared  # nothing read yet: one graph serves both
+    shared.options.get("carry_failures")  # what a treatment's check reads
+    assert odds_injury.graph(RULES, other) is not shared
+    assert odds_injury.graph(RULES, dict(DEFAULTS)) is shared
+    odds_injury.clear_cache()

@@ -187,3 +187,37 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
     return value
+
+
+class ReadOptions(dict[Any, Any]):
+    """Options that remember which ones the engine read: a graph built under them serves any options that
+    agree on those (the options that only choose the injury, or count NPCs, share one graph)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        self.read.add(str(key))
+        return super().__contains__(key)
+
+
+def per_options_read(kept: list[tuple[dict[str, Any], Any]], options: dict[str, Any],
+                     run: Callable[[dict[str, Any]], Any]) -> Any:
+    """`run(options)`, asked once for all the option sets that agree on the options it read: `kept` holds
+    [(the options read and their values, the answer)] (ReadOptions records them)."""
+    for read, answer in kept:
+        if all(options.get(k) == v for k, v in read.items()):
+            return answer
+    reading = ReadOptions(options)
+    answer = run(reading)
+    kept.append(({k: dict.get(reading, k) for k in reading.read}, answer))
+    return answer

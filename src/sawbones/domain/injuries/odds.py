@@ -28,7 +28,8 @@ from ...errors import UsageError
 from . import care as injury_care, odds_check, rules as injuries
 from ..engine.campaign import find_character
 from ..engine.evolve import fold
-from ..engine.odds_engine import VICTIM, _freeze, campaign, context, every_outcome, victim
+from ..engine.odds_engine import (VICTIM, ReadOptions, _freeze, campaign, context, every_outcome, per_options_read,
+                                  victim)
 from ..engine.state import DAY, Body, Injury, with_fields
 from ..engine.odds_symbolic import Marker, Sym, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
@@ -121,27 +122,6 @@ def _shape(value: Any) -> Any:
     return value
 
 
-class ReadOptions(dict[Any, Any]):
-    """Options that remember which ones the engine read: a graph built under them serves any options that
-    agree on those (the options that only choose the injury, or count NPCs, share one graph)."""
-
-    def __init__(self, values: dict[str, Any]) -> None:
-        super().__init__(values)
-        self.read: set[str] = set()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self.read.add(key)
-        return super().get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def __contains__(self, key: object) -> bool:
-        self.read.add(str(key))
-        return super().__contains__(key)
-
-
 @dataclass
 class Graph:
     """The treatment states met so far under one (rules, options), numbered as they are met (`node`), each
@@ -159,8 +139,9 @@ class Graph:
     # (question, the injury's fields but its variables, their names, the body) -> the engine's answers for the
     # rungs they hold on (`_asked`)
     templates: dict[tuple[Any, ...], list[Template]] = field(default_factory=dict)
-    # (node, the options frozen) -> (a Hit Die heals it, the long rest that does): odds_treatment.rest_healing
-    rests: dict[tuple[Any, ...], tuple[bool, int | None]] = field(default_factory=dict)
+    # node -> [(the options the engine read and their values, (a Hit Die heals it, the long rest that does))]:
+    # odds_treatment.rest_healing
+    rests: dict[int, list[tuple[dict[str, Any], tuple[bool, int | None]]]] = field(default_factory=dict)
 
     def serves(self, options: dict[str, Any]) -> bool:
         """Every option the engine read while building this graph has the same value in `options`."""
@@ -344,7 +325,9 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
 
     g = graph(rules, options) if private is None else private
     start = tuple((w, g.node(node), seconds) for w, (node, seconds) in _start(rules, options, table, d20, wait, run))
-    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment))
+    # (`graph` found it to serve these options, or it is their own: `serving` need not ask again)
+    return Treatment(g, start, check, formula, options, (table, d20, wait_days, self_treatment),
+                     served=(g, len(getattr(g.options, "read", ()))))
 
 
 @lru_cache(maxsize=1)
@@ -366,12 +349,7 @@ def _start(rules: Any, options: dict[str, Any], table: str, d20: int, wait: int,
         if len(_STARTS) > 2048:
             _STARTS.clear()
         hit = _STARTS[key] = (rules, [])
-    for read, start in hit[1]:
-        if all(options.get(k) == v for k, v in read.items()):
-            return start
-    reading = ReadOptions(options)
-    start = tuple(every_outcome(lambda roller: run(roller, reading)))
-    hit[1].append(({k: dict.get(reading, k) for k in reading.read}, start))
+    start: Start = per_options_read(hit[1], options, lambda read: tuple(every_outcome(lambda roller: run(roller, read))))
     return start
 
 
@@ -380,7 +358,7 @@ def rebuild(t: Treatment) -> None:
     differ (found after a solve: `Graph.serves`)."""
     table, d20, wait_days, self_treatment = t.args
     fresh = Graph(t.graph.rules, ReadOptions(t.options))
-    _GRAPHS.setdefault(id(fresh.rules), (fresh.rules, []))[1].append(fresh)
+    add_graph(fresh)
     again = treatment(fresh.rules, t.options, table, d20, wait_days=wait_days, self_treatment=self_treatment,
                       private=fresh)
     t.graph, t.start = again.graph, again.start
@@ -393,24 +371,48 @@ def rebuild(t: Treatment) -> None:
 
 CHAINS_KEPT = 16_384  # chains kept in memory: a what-if asks 13 tables x 20 faces under 40-odd option sets
 _GRAPHS: dict[int, tuple[Any, list[Graph]]] = {}
+_SERVING: dict[tuple[Any, ...], tuple[Graph, int]] = {}  # (rules, options frozen) -> (`graph`'s, its options read)
 _CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
 # (rules, table, d20, wait) -> (rules, [(the options the run read and their values, start)])
 _STARTS: dict[tuple[Any, ...], tuple[Any, list[tuple[dict[str, Any], Start]]]] = {}
 
 
-def graph(rules: Any, options: dict[str, Any]) -> Graph:
-    """A treatment graph that serves these options (`Graph.serves`): shared, or a new one."""
+def graphs(rules: Any) -> list[Graph]:
+    """The treatment graphs built so far under these rules, in the order `graph` tries them."""
     hit = _GRAPHS.get(id(rules))
     if hit is None or hit[0] is not rules:
         hit = _GRAPHS[id(rules)] = (rules, [])
-    for g in hit[1]:
-        if g.serves(options):
-            return g
-    if len(hit[1]) > 32:
-        hit[1].clear()
-    built = Graph(rules, ReadOptions(options))
-    hit[1].append(built)
-    return built
+    return hit[1]
+
+
+def add_graph(g: Graph, first: bool = False) -> None:
+    """Keep `g` among its rules' graphs (tried first by `graph` when `first`: a persisted cache's)."""
+    kept = graphs(g.rules)
+    if len(kept) > 32:
+        kept.clear()
+    if first:
+        kept.insert(0, g)
+    else:
+        kept.append(g)
+    _SERVING.clear()
+
+
+def graph(rules: Any, options: dict[str, Any]) -> Graph:
+    """A treatment graph that serves these options (`Graph.serves`): the first of `graphs` that does, or a new
+    one. Remembered per options until the graphs change or the one found reads another option (a graph that
+    does not serve some options never will: the options it read only grow)."""
+    key = (id(rules), _freeze(options))
+    hit = _SERVING.get(key)
+    if hit is not None and hit[0].rules is rules and len(getattr(hit[0].options, "read", ())) == hit[1]:
+        return hit[0]
+    found = next((g for g in graphs(rules) if g.serves(options)), None)
+    if found is None:
+        found = Graph(rules, ReadOptions(options))
+        add_graph(found)
+    if len(_SERVING) > 4096:
+        _SERVING.clear()
+    _SERVING[key] = (found, len(getattr(found.options, "read", ())))
+    return found
 
 
 def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, wait_days: float = 0,
@@ -441,5 +443,6 @@ def clear_cache() -> None:
     _CACHE.clear()
     _STARTS.clear()
     _GRAPHS.clear()
+    _SERVING.clear()
     _TAILS.clear()
     odds_check.FORMULAS.clear()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..engine.odds_engine import _freeze
+from ..engine.odds_engine import ReadOptions, _freeze
 from . import odds, odds_check
 
 FORMAT = 3  # the shape below; a file of another shape is ignored
@@ -57,16 +57,13 @@ def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
     they make a graph of their own. True when restored."""
     if data.get("format") != FORMAT or data.get("version") != rules.version:
         return False
-    hit = odds._GRAPHS.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        hit = odds._GRAPHS[id(rules)] = (rules, [])
     keys = list(data["read"])
-    g = next((g for g in hit[1] if g.serves(options) and isinstance(g.options, odds.ReadOptions)
+    g = next((g for g in odds.graphs(rules) if g.serves(options) and isinstance(g.options, ReadOptions)
               and all(dict.get(g.options, k) == options.get(k) for k in keys)), None)
     if g is None:
-        g = odds.Graph(rules, odds.ReadOptions(options))
-        hit[1].insert(0, g)  # found first by `odds.graph`
-    assert isinstance(g.options, odds.ReadOptions)
+        g = odds.Graph(rules, ReadOptions(options))
+        odds.add_graph(g, first=True)
+    assert isinstance(g.options, ReadOptions)
     g.options.read.update(keys)
     ids = [g.node(node) for node in data["nodes"]]  # the saved numbering -> this graph's
     for k, branches in data["edges"]:

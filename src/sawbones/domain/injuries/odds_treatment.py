@@ -14,7 +14,7 @@ from typing import Any
 from ...errors import RuleViolation, UsageError
 from . import care as injury_care
 from .table import pick_row
-from ..engine.odds_engine import ScriptRoller, _freeze, campaign, context, victim
+from ..engine.odds_engine import ScriptRoller, campaign, context, per_options_read, victim
 from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, rebuild, treatment_cached
 from .odds_check import check_formula
 from ..engine.state import DAY, with_fields
@@ -191,12 +191,8 @@ def rest_healing(t: Treatment) -> dict[str, Any]:
     if t.rested is not None:
         return t.rested
     out: dict[str, Any] = {"hit_die": Fraction(0), "long_rests": {}, "never": Fraction(0)}
-    frozen = _freeze(t.options)
     for w, k, _ in t.start:
-        hit = t.graph.rests.get((k, frozen))
-        if hit is None:
-            hit = t.graph.rests[(k, frozen)] = _rests(t, k)
-        hit_die, long_rests = hit
+        hit_die, long_rests = _rested(t, k)
         if hit_die:
             out["hit_die"] += w
         if long_rests is None:
@@ -207,12 +203,20 @@ def rest_healing(t: Treatment) -> dict[str, Any]:
     return out
 
 
-def _rests(t: Treatment, k: int) -> tuple[bool, int | None]:
+def _rested(t: Treatment, k: int) -> tuple[bool, int | None]:
+    """`_rests` for node k under `t`'s options, asked once for all the option sets that agree on the options
+    the engine read (a what-if's 40-odd sets differ mostly in what rests do not read)."""
+    answer: tuple[bool, int | None] = per_options_read(t.graph.rests.setdefault(k, []), t.options,
+                                                       lambda options: _rests(t, k, options))
+    return answer
+
+
+def _rests(t: Treatment, k: int, options: dict[str, Any]) -> tuple[bool, int | None]:
     """(a Hit Die heals it, the long rest that heals it or None) for node k, by the engine's `_heals_by_rest`."""
     inj = t.graph.nodes[k].injury
     if inj is None or t.graph.ends[k] is not None:
         return False, None
-    ctx = context(campaign(victim()), t.graph.rules, t.options, ScriptRoller())
+    ctx = context(campaign(victim()), t.graph.rules, options, ScriptRoller())
     hit_die = injury_care._heals_by_rest(ctx, inj, "hit_die")
     for n in range(1, UNTREATED_DAYS + 1):
         if injury_care._heals_by_rest(ctx, with_fields(inj, long_rests=n - 1), "long_rest"):

@@ -97,6 +97,26 @@ def test_no_french_is_the_english_by_accident():
     assert not same, "identical in both languages (translate, or add a true cognate to COGNATES):\n" + "\n".join(same)
 
 
+@pytest.mark.parametrize("close", [False, True])
+def test_an_entry_not_found_names_its_section_in_french(rules, close):
+    """`sawbones odds --injury nothing` in French: "table de dégâts inconnue : 'nothing'", never the section's
+    English name ("damage table") or a word of it; every section of the content, present and to come."""
+    from sawbones.content.schema import SECTIONS, singular
+    from sawbones.errors import NotFound
+
+    for section in SECTIONS:
+        entry = next(iter(rules.section(section)), None)
+        try:
+            rules.get(section, (entry + "x") if close and entry else "nothing-at-all")
+        except NotFound as exc:
+            english = exc.message
+        else:
+            raise AssertionError(f"{section}: no error")
+        french = translate(english, "fr")
+        # (the catch-all template keeps the English name: "damage inconnu(e) : table 'nothing'")
+        assert french != english and "inconnu(e)" not in french, (section, singular(section), french)
+
+
 def test_french_units_are_pv_and_dd():
     for key, en, fr in _load_catalogs():
         assert not re.search(r"\b(HP|DC)\b", fr), f"{key}: {fr!r}"

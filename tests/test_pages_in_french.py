@@ -40,6 +40,7 @@ class Visible(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self.skipping: list[str] = []
+        self.suggesting = False  # inside a <datalist>: its options' values are suggestions a reader sees
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
@@ -47,8 +48,14 @@ class Visible(HTMLParser):
             self.skipping.append(tag)
             return
         self.texts += [value for key, value in attrs if key in self.SAID and value]
+        if tag == "datalist":
+            self.suggesting = True
+        elif tag == "option" and self.suggesting and named.get("value"):
+            self.texts.append(named["value"] or "")  # a field's suggestions are read as the GM types
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "datalist":
+            self.suggesting = False
         if self.skipping and self.skipping[-1] == tag:
             self.skipping.pop()
 
@@ -90,7 +97,11 @@ def site(tmp_path_factory):
 def _pages(tables: dict) -> list[str]:
     ids = ["severity", "body_parts"] + [e["id"] for key in ("damage_tables", "body_parts", "tracks", "diseases",
                                                              "poisons") for e in tables[key]]
-    return ["/", "/tables", *(f"/tables/{i}" for i in ids), "/tables/fire?d20=4", "/c/Alpha", "/tables/nothing-here"]
+    # the dashboard's panels asked something, and asked wrong: the answer, and the error, in the page's language
+    asked = ["/c/Alpha?mods=Oda&roll=attack&hand=left", "/c/Alpha?mods=Oda&roll=str", "/c/Alpha?mods=Oda&roll=juggling",
+             "/c/Alpha?odds=nothing", "/c/Alpha?itype=nothing", "/c/Alpha?itype=fire&id20=25"]
+    return ["/", "/tables", *(f"/tables/{i}" for i in ids), "/tables/fire?d20=4", "/c/Alpha", "/tables/nothing-here",
+            *asked]
 
 
 def test_every_page_reads_in_french(site):

@@ -51,6 +51,25 @@ def test_mods_human_and_json(party):
     assert "modificateur -2" in party("--lang", "fr", "mods", "Vex", "initiative").out
 
 
+@pytest.mark.parametrize("typed, kind, detail", [
+    ("attaque", "attack", {}), ("Attack", "attack", {}), ("dégâts", "damage", {}), ("classe d'armure", "ac", {}),
+    ("jet de sauvegarde", "save", {}), ("Force", "check", {"ability": "str"}), ("Strength", "check", {"ability": "str"}),
+    ("jet de sauvegarde de Dextérité", "save", {"save": "dex"}), ("Dexterity save", "save", {"save": "dex"}),
+    ("Réflexes", "save", {"save": "dex"}), ("Discrétion", "skill", {"skill": "stealth"})])
+def test_a_gm_names_the_roll_in_either_language(party, typed, kind, detail):
+    """`mods NAME ROLL`: a French GM says the roll in French (attaque, Force, jet de sauvegarde de Dextérité), as an
+    English one says it in English; both read it the same."""
+    doc = party("--json", "mods", "Vex", typed).json
+    assert doc["roll"]["kind"] == kind and all(doc["roll"][k] == v for k, v in detail.items()), doc["roll"]
+
+
+def test_a_roll_not_understood_lists_the_rolls_in_the_readers_language(party):
+    result = party("--lang", "fr", "mods", "Vex", "jonglage")
+    assert result.code == 2
+    assert "n'est ni un jet (attaque, dégâts, test," in result.err and "attack" not in result.err
+    assert "is not a roll (attack, damage, check," in party("mods", "Vex", "juggling").err
+
+
 def test_firstaid_and_wound_heal(party):
     party("wound", "Vex", "foot_leg", "--side", "left", "--damage", "2", "--cause", "caltrops")
     party("wound", "Vex", "head", "--damage", "8")

@@ -8,6 +8,7 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
+from .errors_fr_content import UNKNOWN_ENTRIES_FR  # "unknown damage table 'x'", each section named in French
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
@@ -20,7 +21,7 @@ _UNKNOWN_TYPE = (
     "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
     "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
 
-ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + [
+ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
@@ -212,8 +213,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + [
     ("unknown moment {moment} (turn, dash, action)", "moment inconnu {moment} (turn, dash, action)"),
     ("{len_typed} --save value(s) left over: {character_name} has fewer saves to make",
      "{len_typed} valeur(s) de --save en trop : {character_name} a moins de jets à faire"),
-    ("{roll} is not a roll ({join_KINDS}), a skill, a save or an ability",
-     "{roll} n'est ni un jet ({join_KINDS}), ni une compétence, ni un jet de sauvegarde, ni une caractéristique"),
+    ("{roll} is not a roll ({kinds}), a skill, a save or an ability",
+     "{roll} n'est ni un jet ({kinds}), ni une compétence, ni un jet de sauvegarde, ni une caractéristique"),
     # wounds (3.5)
     ("unknown body part {text} (known: {join_parts})", "partie du corps inconnue {text} (connues : {join_parts})"),
     ("{character_name} has no wound {key} (wounds: {known})", "{character_name} n'a pas de blessure {key} (blessures : {known})"),

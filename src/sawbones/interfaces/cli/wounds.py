@@ -96,23 +96,47 @@ if wounds_section not in views.CHARACTER_SECTIONS:
 # ---------------------------------------------------------------- the roll query
 
 
-def roll_context(rules: Any, roll: str, **given: Any) -> Any:
-    """ROLL is a roll kind, or a shortcut: a skill (perception, Escalade), a save (reflex) or an ability (str)."""
+def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
+    """ROLL is a roll kind (its id, or its name in either language: attaque, jet de sauvegarde), or a shortcut: a
+    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). `lang`: the
+    language of the error that lists the roll kinds."""
     from ...domain.engine.roll_query import KINDS, RollContext
 
     key = roll.strip().casefold()
-    if key in KINDS:
-        return RollContext(kind=key, **given)
+    kind = next((k for k in KINDS if key in (k, ROLL.say(k, "en").casefold(), ROLL.say(k, "fr").casefold())), None)
+    if kind is not None:
+        return RollContext(kind=kind, **given)
     if given.get("skill") is None and (key in rules.skills or any(
             key in (k.name.fr.casefold(), k.name.en.casefold()) for k in rules.skills.values())):
         return RollContext(kind="skill", **(given | {"skill": roll}))
     if given.get("save") is None and any(key in (v.id, v.name.fr.casefold(), v.name.en.casefold())
                                          for v in rules.saves.values()):
         return RollContext(kind="save", **(given | {"save": roll}))
-    if given.get("ability") is None and key in rules.abilities:
-        return RollContext(kind="check", **(given | {"ability": key}))
-    raise click.BadParameter(f"{roll!r} is not a roll ({', '.join(KINDS)}), a skill, a save or an ability",
-                             param_hint="ROLL")
+    save = next((v for v in [*rules.saves, *rules.abilities] if key in _save_names(rules, v)), None)
+    if given.get("save") is None and save is not None:  # "Constitution save", "jet de sauvegarde de Sagesse"
+        return RollContext(kind="save", **(given | {"save": save}))
+    ability = next((a.id for a in rules.abilities.values()
+                    if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
+    if given.get("ability") is None and ability is not None:
+        return RollContext(kind="check", **(given | {"ability": ability}))
+    kinds = ", ".join(ROLL.say(k, lang) for k in KINDS)
+    raise click.BadParameter(f"{roll!r} is not a roll ({kinds}), a skill, a save or an ability", param_hint="ROLL")
+
+
+def _save_names(rules: Any, save: str) -> set[str]:
+    """A save's roll as sentences name it, in both languages: "jet de Vigueur", "Constitution save"."""
+    system = "pf1e" if save in rules.saves else "dnd5e"  # (a named save, or an ability's)
+    return {save_words.save_roll(rules, save, system, lang).casefold() for lang in ("en", "fr")}
+
+
+def roll_words(rules: Any, system: str, lang: str) -> list[str]:
+    """What a roll field offers, in `lang`: the roll kinds' names, then the saves, abilities and skills of the
+    campaign's game system (each one a ROLL `roll_context` reads)."""
+    from ...domain.engine.roll_query import KINDS
+
+    saves = [save_words.save_roll(rules, v, system, lang) for v in save_words.system_saves(rules, system)]
+    skills = sorted(k.name(lang) for k in rules.skills.values() if k.system == system)
+    return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
 
 
 ROLL = Words("mods_roll", {
@@ -337,8 +361,9 @@ def register(cli: click.Group) -> None:
                  weapon) -> None:
         """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
 
-        ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level,
-        or a skill, save or ability name as a shortcut (perception, reflex, str).
+        ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or
+        their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut
+        (perception, reflex, str, Force).
         """
         from ...domain.engine.campaign import find_character
         from ...domain.engine.options import effective_options
@@ -347,7 +372,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
         character = find_character(state, name)
-        context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
+        context = roll_context(rules, roll, env.lang, ability=ability, skill=skill, save=save, hand=hand, range=range_,
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)

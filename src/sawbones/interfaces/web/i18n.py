@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Callable
 
 # key: (en, fr)
@@ -181,7 +183,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "first_aid": ("First aid", "Premiers secours"),
     "magic_hp": ("HP of magic", "PV de magie"),
     "roll_query": ("What applies to a roll?", "Qu'est-ce qui s'applique à un jet ?"),
-    "roll_kind": ("roll (attack, save, perception, str...)", "jet (attack, save, perception, str...)"),
+    "roll_kind": ("roll (attack, save, Perception, Strength…)", "jet (attaque, jet de sauvegarde, Perception, Force…)"),
     "range": ("range", "portée"),
     "ranged": ("ranged", "à distance"),
     "melee": ("melee", "au contact"),
@@ -307,7 +309,19 @@ def text(key: str, lang: str) -> str:
 
 
 def translator(lang: str) -> Callable[[str], str]:
+    """The pages' `t(key)`: in French, a "?", "!", ";" or ":" held to the word before it (a no-break space: never
+    alone at the start of a line on a phone)."""
+    if lang == "fr":
+        return lambda key: french_spacing(text(key, lang))
     return lambda key: text(key, lang)
+
+
+_BEFORE_MARK = re.compile(r" ([?!;:])")
+_NO_BREAK = {"?": "\u202f?", "!": "\u202f!", ";": "\u202f;", ":": "\u00a0:"}  # (thin before ?!;, as French sets)
+
+
+def french_spacing(words: str) -> str:
+    return _BEFORE_MARK.sub(lambda m: _NO_BREAK[m.group(1)], words)
 
 
 def _table_words() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import SawbonesError
+from ...i18n import for_the_web
 from ..odds_words import CHANGED, PER_SESSION, general, tone
 
 
@@ -83,7 +84,7 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
             doc["day_bars"] = [{**d, "w": d["p"] / top} for d in days_rows]
             chart["treatment"] = doc
     except SawbonesError as exc:
-        return None, exc.message
+        return None, for_the_web(exc.message, lang)
     return chart, None
 
 
@@ -109,7 +110,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     except ValueError as exc:
         return None, str(exc)
     except SawbonesError as exc:
-        return None, exc.message
+        return None, for_the_web(exc.message, lang)
     base = doc["base"]
     helps = {o["id"]: o["help"] for o in views.options_doc(rules, options, lang)["options"]}
 

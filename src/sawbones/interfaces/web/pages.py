@@ -115,7 +115,9 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         links = {c.id: "/p/" + access.player_token(service.store, campaign, loaded.state, c.id)
                  for c in loaded.state.characters}
         options = service.context(loaded).options
-        answer, problem = _roll_query(service, campaign, asked, lang) if mods and roll else (None, None)
+        system = loaded.state.system
+        answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll
+                           else (None, None))
         chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
                               else (None, None))
         injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
@@ -128,7 +130,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
     return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo, answers=answers,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
-                  roll_kinds=_roll_kinds(), odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
+                  roll_words=_roll_words(rules, system, lang) if "wounds" in areas else None,
+                  odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
                   odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
                   injury_odds_error=injury_error,
                   injury_asked={"type": itype, "d20": id20, "bonus": ibonus, "wait": iwait}, what_if=what_if,
@@ -145,7 +148,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     try:
         doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
     except SawbonesError as exc:
-        return None, exc.message
+        return None, for_the_web(exc.message, lang)
     names = stage_names(rules, affliction, lang)
     doc["name"] = rules.afflictions[affliction].name(lang)
     doc["save_name"] = save_name(rules, doc["save"], doc["system"], lang)
@@ -154,22 +157,26 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     return doc, None
 
 
-def _roll_query(service: Any, campaign: str, asked: dict[str, Any], lang: str) -> tuple[Any, Any]:
+def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str,
+                lang: str) -> tuple[Any, Any]:
+    """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
+    from ..cli.wounds import roll_title
     from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
     try:
-        return mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given), None
+        answer = mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given)
     except SawbonesError as exc:
-        return None, exc.message
+        return None, for_the_web(exc.message, lang)
+    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"], lang))
+    return answer, None
 
 
-def _roll_kinds() -> tuple[str, ...]:
-    try:
-        from ...domain.engine.roll_match import KINDS
-    except ModuleNotFoundError:  # pragma: no cover
-        return ()
-    return KINDS
+def _roll_words(rules: Any, system: str, lang: str) -> dict[str, Any]:
+    """What the roll query's field offers (its suggestions, its first value), in the page's language."""
+    from ..cli.wounds import ROLL, roll_words
+
+    return {"words": roll_words(rules, system, lang), "first": ROLL.say("attack", lang)}
 
 
 def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:

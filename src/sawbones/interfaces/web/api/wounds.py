@@ -81,7 +81,7 @@ def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **giv
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
     try:
-        context = roll_context(ctx.rules, roll, **given)
+        context = roll_context(ctx.rules, roll, lang, **given)
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)

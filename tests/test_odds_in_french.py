@@ -124,6 +124,6 @@ def test_a_french_decimal_is_read_and_a_wrong_number_said_in_french(browser):
     fr = browser.get("/c/Alpha?itype=cold&id20=4&ibonus=5&iwait=1,5&lang=fr").text
     assert "jours avant les soins 1,5" in fr
     bad = visible(browser.get("/c/Alpha?itype=cold&id20=25&lang=fr").text)
-    assert "d20 : de 1 à 20, pas 25" in bad, sorted(bad)
+    assert "d20\u00a0: de 1 à 20, pas 25" in bad, sorted(bad)
     bad = visible(browser.get("/c/Alpha?itype=cold&id20=4&ibonus=abc&lang=en").text)
     assert "healer's bonus: a whole number, not 'abc'" in bad, sorted(bad)

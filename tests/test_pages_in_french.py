@@ -41,6 +41,7 @@ class Visible(HTMLParser):
         self.texts: list[str] = []
         self.skipping: list[str] = []
         self.suggesting = False  # inside a <datalist>: its options' values are suggestions a reader sees
+        self.between_tags: list[str] = []  # the text nodes, as they are
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
@@ -62,6 +63,8 @@ class Visible(HTMLParser):
     def handle_data(self, data: str) -> None:
         if not self.skipping and data.strip():
             self.texts.append(data.strip())
+            if self.lasttag not in ("textarea", "pre"):
+                self.between_tags.append(data)
 
 
 def visible(html: str) -> set[str]:
@@ -116,6 +119,20 @@ def test_every_page_reads_in_french(site):
         if wrong:
             untranslated[url] = wrong
     assert not untranslated, "\n".join(f"{url}: {texts}" for url, texts in untranslated.items())
+
+
+def test_french_marks_hold_to_their_word(site):
+    """On a phone, a French "?" or ":" never starts a line alone: every page's text (the labels, the content's
+    descriptions, the answers) holds "?", "!", ";", ":" and "»" to the word before it and "«" to the word after."""
+    browser, player, tables = site
+    loose = {}
+    for url in [*_pages(tables), player]:
+        parser = Visible()
+        parser.feed(browser.get(f"{url}{'&' if '?' in url else '?'}lang=fr").text)
+        found = [t.strip()[:60] for t in parser.between_tags if re.search(r" [?!;:»]|« ", t)]
+        if found:
+            loose[url] = found[:5]
+    assert not loose, loose
 
 
 def test_the_check_sees_an_english_label_and_an_id():

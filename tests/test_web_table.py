@@ -78,7 +78,7 @@ def test_a_long_french_result_is_shown_whole_and_never_in_the_cookie(app, api):
     assert len(text.encode()) > 4096  # longer than any cookie may be
     assert "…" not in text
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    assert lines[-1].startswith("Horloge : ") and "jour 31" in lines[-1]  # the last line made it
+    assert lines[-1].startswith("Horloge\u00a0: ") and "jour 31" in lines[-1]  # the last line made it
     assert sum("Fenwick" in line for line in lines) >= 2  # the last character's saves too
 
 

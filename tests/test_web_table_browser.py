@@ -139,7 +139,7 @@ def answer_prompts(pages, d20: str = "2") -> int:
             typed.locator("input[name=d20]").fill(d20)
             typed.locator("button").click()
             page.wait_for_load_state()
-            expect(page.locator("#flash")).to_contain_text(re.compile(r"(Your roll|Votre jet) ?: d20 " + d20))
+            expect(page.locator("#flash")).to_contain_text(re.compile(r"(Your roll|Votre jet)\s?: d20 " + d20))
             answered += 1
     return answered
 

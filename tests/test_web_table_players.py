@@ -100,7 +100,7 @@ def test_a_player_answers_only_their_own_roll_once_from_the_page(table):
     twice = answer(players["Cora"], links["Cora"], pending=pending["cora"], d20="1")
     assert flash_text(twice.text)[0] == "error" and "no longer pending" in flash_text(twice.text)[1]
     french = answer(players["Dain"], links["Dain"], "fr", pending=pending["dain"], d20="17")
-    assert flash_text(french.text)[1].startswith("Votre jet : d20 17")
+    assert flash_text(french.text)[1].startswith("Votre jet\u00a0: d20 17")
 
 
 def test_a_secret_affliction_never_reaches_the_page(table):

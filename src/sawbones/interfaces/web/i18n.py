@@ -309,19 +309,24 @@ def text(key: str, lang: str) -> str:
 
 
 def translator(lang: str) -> Callable[[str], str]:
-    """The pages' `t(key)`: in French, a "?", "!", ";" or ":" held to the word before it (a no-break space: never
-    alone at the start of a line on a phone)."""
-    if lang == "fr":
-        return lambda key: french_spacing(text(key, lang))
     return lambda key: text(key, lang)
 
 
-_BEFORE_MARK = re.compile(r" ([?!;:])")
-_NO_BREAK = {"?": "\u202f?", "!": "\u202f!", ";": "\u202f;", ":": "\u00a0:"}  # (thin before ?!;, as French sets)
+_TAG_OR_TEXT = re.compile(r"(<(script|style|textarea|pre)\b.*?</\2>|<[^>]*>)", re.S | re.I)
+_BEFORE_MARK = re.compile(r" ([?!;:»])|(«) ")
+_NO_BREAK = {"?": "\u202f?", "!": "\u202f!", ";": "\u202f;", ":": "\u00a0:", "»": "\u00a0»", "«": "«\u00a0"}
 
 
-def french_spacing(words: str) -> str:
-    return _BEFORE_MARK.sub(lambda m: _NO_BREAK[m.group(1)], words)
+def french_marks(html: str) -> str:
+    """A French page's text with each "?", "!", ";", ":" and "»" held to the word before it, and "«" to the word
+    after (no-break spaces, thin before ?!; as French sets them): never alone at the start of a line on a phone.
+    Only the text between tags changes: tags, attributes, scripts, styles and what a GM may edit (a textarea, a
+    preformatted block) stay as they are."""
+    parts = _TAG_OR_TEXT.split(html)
+    for i in range(0, len(parts), 3):  # (the text between the tags; each tag and its name follow it)
+        if " " in parts[i]:
+            parts[i] = _BEFORE_MARK.sub(lambda m: _NO_BREAK[m.group(1) or m.group(2)], parts[i])
+    return "".join(p for i, p in enumerate(parts) if i % 3 != 2)
 
 
 def _table_words() -> None:

@@ -105,7 +105,7 @@ def render(request: Request, template: str, status: int = 200, *, flash: bool = 
     html = env().get_template(template).render(
         request=request, lang=lang, t=i18n.translator(lang), csrf=session.csrf,
         flash=take_flash(request) if flash else None, path=request.url.path, **context)
-    return finish(request, HTMLResponse(html, status_code=status))
+    return finish(request, HTMLResponse(i18n.french_marks(html) if lang == "fr" else html, status_code=status))
 
 
 def render_error(request: Request, status: int, code: str, message: str,

@@ -150,3 +150,28 @@ def test_5e_damage_at_zero_hp_reaching_the_maximum_kills(cli):
     assert not _sheet(cli, "Pip")["dead"]
     ok(cli("damage", "Pip", "12", "fire"))
     assert _sheet(cli, "Pip")["dead"]
+
+
+def test_a_character_added_with_its_hit_points_alone_is_at_full_health(cli):
+    """`character add Vex --hp 20`: the GM gave the character's hit points; they are its maximum too (not 20 cut
+    to a maximum of 10 nobody gave)."""
+    _campaign(cli, "dnd5e")
+    ok(cli("character", "add", "Vex", "--hp", "20"))
+    assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (20, 20)
+    ok(cli("character", "add", "Bo"))  # nothing given: 10 of 10
+    assert (_sheet(cli, "Bo")["hp"], _sheet(cli, "Bo")["max_hp"]) == (10, 10)
+
+
+def test_hit_points_above_the_maximum_are_refused_and_nothing_is_written(cli):
+    """More hit points than the maximum given with them, on adding or editing: a clear error, exit 2, nothing
+    changed; a lower maximum alone takes the hit points above it away (the rule)."""
+    _campaign(cli, "dnd5e")
+    refused = cli("character", "add", "Ana", "--hp", "20", "--max-hp", "12")
+    assert refused.code == 2 and "20 hit points is more than the maximum, 12" in refused.err
+    assert "Ana" not in cli("character", "list").out
+    _add(cli, "Vex", "dnd5e", 20)
+    refused = cli("--lang", "fr", "character", "edit", "Vex", "--hp", "30")
+    assert refused.code == 2 and "30 points de vie, c'est plus que le maximum, 20" in refused.err
+    assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (20, 20)
+    ok(cli("character", "edit", "Vex", "--max-hp", "15"))
+    assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (15, 15)

@@ -91,8 +91,11 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     base, n = character_id, 2
     while character_id in taken:
         character_id, n = f"{base}_{n}", n + 1
-    max_hp = sheet.get("max_hp", 10)
-    data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": min(sheet.get("hp", max_hp), max_hp)}
+    hp = sheet.get("hp")
+    # (hit points alone: a character at full health; none at all: 10 of 10)
+    max_hp = sheet.get("max_hp", hp if hp is not None and hp >= 1 else 10)
+    _check_hp(name, max_hp if hp is None else hp, max_hp)
+    data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": max_hp if hp is None else hp}
     abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
     data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
     for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes", "external"):
@@ -134,11 +137,19 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
         if key in sheet:
             changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)
-    if changes.get("hp", character.hp) > max_hp:
+    if "hp" in changes:
+        _check_hp(character.name, changes["hp"], max_hp)
+    elif character.hp > max_hp:  # a lower maximum takes the hit points above it away
         changes["hp"] = max_hp
     if not changes:
         raise UsageError("nothing to change: give at least one field")
     return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
+
+
+def _check_hp(name: str, hp: int, max_hp: int) -> None:
+    if hp > max_hp:
+        raise UsageError(f"{name}: {hp} hit points is more than the maximum, {max_hp}: give a higher maximum too",
+                         "hp")
 
 
 def remove_character(ctx: Context, key: str) -> list[Event]:

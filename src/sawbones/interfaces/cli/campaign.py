@@ -79,7 +79,7 @@ def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, b
 
 def _sheet_options(fn):
     for decorator in reversed([
-        click.option("--max-hp", type=click.IntRange(1, 10000), help="Hit point maximum."),
+        click.option("--max-hp", type=click.IntRange(1, 10000), help="Hit point maximum (a new character: --hp, else 10)."),
         click.option("--hp", type=click.IntRange(-10000, 10000), help="Current hit points (default: the maximum)."),
         click.option("--npc/--pc", default=None, help="A non-player character (injuries only with apply_to_npcs)."),
         click.option("--abilities", metavar="A=N,…", help="Ability scores, e.g. str=14,dex=12,con=13."),

@@ -164,7 +164,8 @@ def test_a_character_added_with_its_hit_points_alone_is_at_full_health(cli):
 
 def test_hit_points_above_the_maximum_are_refused_and_nothing_is_written(cli):
     """More hit points than the maximum given with them, on adding or editing: a clear error, exit 2, nothing
-    changed; a lower maximum alone takes the hit points above it away (the rule)."""
+    changed; a lower maximum takes the hit points above it away (the rule), the hit points unchanged or not
+    given."""
     _campaign(cli, "dnd5e")
     refused = cli("character", "add", "Ana", "--hp", "20", "--max-hp", "12")
     assert refused.code == 2 and "20 hit points is more than the maximum, 12" in refused.err
@@ -175,3 +176,5 @@ def test_hit_points_above_the_maximum_are_refused_and_nothing_is_written(cli):
     assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (20, 20)
     ok(cli("character", "edit", "Vex", "--max-hp", "15"))
     assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (15, 15)
+    ok(cli("character", "edit", "Vex", "--hp", "15", "--max-hp", "12"))  # the hit points as they were, sent again
+    assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (12, 12)  # (the dashboard's form does)

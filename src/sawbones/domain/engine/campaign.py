@@ -137,9 +137,9 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
         if key in sheet:
             changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)
-    if "hp" in changes:
+    if changes.get("hp", character.hp) != character.hp:  # new hit points: never above the maximum
         _check_hp(character.name, changes["hp"], max_hp)
-    elif character.hp > max_hp:  # a lower maximum takes the hit points above it away
+    elif character.hp > max_hp:  # a lower maximum takes the hit points above it away (a form sends them again)
         changes["hp"] = max_hp
     if not changes:
         raise UsageError("nothing to change: give at least one field")

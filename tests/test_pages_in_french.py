@@ -130,6 +130,9 @@ def test_french_marks_hold_to_their_word(site):
         parser = Visible()
         parser.feed(browser.get(f"{url}{'&' if '?' in url else '?'}lang=fr").text)
         found = [t.strip()[:60] for t in parser.between_tags if re.search(r" [?!;:»]|« ", t)]
+        # what sawbones lists itself (how an injury heals, a disease's symptoms) is set as French sets ";"
+        found += [t.strip()[:60] for t in parser.between_tags if t.startswith(("guérit par", "symptômes"))
+                  and re.search(r"\S;", t)]
         if found:
             loose[url] = found[:5]
     assert not loose, loose

@@ -3,10 +3,13 @@ the colon and the units of game time, in English ("18.9%", "1.09", "expected dur
 French is typeset ("18,9 %", "1,09", "durée attendue : 2,52 jours"). The documents (JSON, the API) keep numbers.
 
 French: a decimal comma; a no-break space before "%" (a chance never wraps away from its number) and a space
-before the colon; a unit is plural from 2 on ("1,5 jour", "2 jours"). English: plural unless exactly 1.
+before the colon and the semicolon (`colon`, `listed`: every screen's, not the odds' only); a unit is plural
+from 2 on ("1,5 jour", "2 jours"). English: plural unless exactly 1.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 NBSP = "\u00a0"
 
@@ -48,6 +51,11 @@ def percent(p: float, lang: str, digits: int = 1) -> str:
 def colon(lang: str) -> str:
     """": " / " : " (the French colon has a space before it)."""
     return " : " if lang == "fr" else ": "
+
+
+def listed(items: Any, lang: str) -> str:
+    """Items one after the other: "a; b" / "a ; b" (the French semicolon has a space before it too)."""
+    return (" ; " if lang == "fr" else "; ").join(str(x) for x in items)
 
 
 def labelled(label: str, value: str, lang: str) -> str:

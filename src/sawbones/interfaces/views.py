@@ -8,6 +8,7 @@ from ..domain.engine import hit_points
 from ..domain.engine.clock import describe, describe_in, describe_span
 from ..domain.engine.options import effective_options
 from ..i18n import Words
+from .odds_words import listed
 
 V = Words("views", {
     "hp": ("HP", "PV"), "hd": ("HD", "DV"), "dc": ("DC", "DD"),
@@ -254,8 +255,8 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
         con.print(f"\n[bold]{escape(c['name'])}[/] {c['hp']}/{c['max_hp']} {say('hp')} · {say('hd')} "
                   f"{c['hit_dice']}/{c['hit_dice_max']}{npc}{state}{' · ' + ', '.join(lost) if lost else ''}")
         if c.get("conditions"):
-            con.print("  " + say("conditions") + "; ".join(
-                f"{escape(x['name'])} ({say('from')} {escape(x['source']['name'])})" for x in c["conditions"]))
+            con.print("  " + say("conditions") + listed(
+                (f"{escape(x['name'])} ({say('from')} {escape(x['source']['name'])})" for x in c["conditions"]), lang))
         if not c["injuries"] and not c.get("wounds") and not c.get("afflictions"):
             con.print("  " + say("no_injuries"))
         for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)
@@ -267,7 +268,7 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
             con.print(f"  [{style}]{i['id']} {escape(i['name'])}{site}[/] · {i['severity_name']} · "
                       f"{say('dc')} {i['dc']}{treating}")
             con.print(f"     {escape(i['text'])}")
-            con.print("     " + say("heals_by") + escape("; ".join(i["heals_by"])))
+            con.print("     " + say("heals_by") + escape(listed(i["heals_by"], lang)))
             timers = i["timers"]
             if "deadline_in" in timers:
                 when = describe_in(max(0, timers["deadline_in"]), lang)

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from .. import save_words, views
+from ..odds_words import listed
 from ...i18n import Words
 
 
@@ -83,7 +84,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
         con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + "; ".join(w["heals_by"]))
+        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"], lang))
     for cond in c.get("wound_conditions", ()):
         con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
 

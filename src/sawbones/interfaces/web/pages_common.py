@@ -35,6 +35,7 @@ def env() -> Any:
         _ENV.filters["num"] = odds_words.general  # {{ x|num(lang) }}: "2.5" / "2,5"
         _ENV.filters["amount"] = odds_words.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
         _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
+        _ENV.filters["listed"] = odds_words.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
     return _ENV
 
 

@@ -224,6 +224,33 @@ def test_dashboard_errors_in_french(db):
         assert "aucun personnage nommé" in done.text, done.text[-2000:]
 
 
+def test_a_bug_on_a_page_answers_a_page_in_its_language(db, monkeypatch):
+    """A bug the server did not foresee, on a GM's page: a page that says so, in the page's language (not a JSON
+    body in the browser); when the error page cannot be drawn either, the JSON error (the API's, always)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app, reports
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    app = create_app(lambda: Service.open(db))
+    with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as client:
+        made = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7}).json()
+        assert client.get(made["gm_link"].split("testserver", 1)[-1]).status_code == 200
+        monkeypatch.setattr(reports, "dashboard_doc", broken)
+        page = client.get("/c/Alpha?lang=fr")
+        assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
+        assert "erreur interne" in page.text and "internal error" not in page.text
+        from sawbones.interfaces.web import errors
+        monkeypatch.setattr(errors, "render_error", broken)  # the error page cannot be drawn either
+        again = client.get("/c/Alpha?lang=fr")
+        assert again.status_code == 500 and again.json()["error"]["code"] == "internal"
+
+
 def test_web_errors_name_no_command_line():
     from sawbones.errors_web import CLI_ONLY
     from sawbones.i18n import for_the_web

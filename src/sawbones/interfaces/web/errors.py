@@ -138,10 +138,15 @@ def install(app: FastAPI) -> None:
         return _respond(request, 422, "invalid_request", "text must be valid Unicode (UTF-8)", _where(request))
 
     @app.exception_handler(Exception)
-    async def internal_error(request: Request, exc: Exception) -> Response:  # pragma: no cover - a bug
+    async def internal_error(request: Request, exc: Exception) -> Response:  # a bug
         log.exception("internal error on %s", _where(request))
-        return JSONResponse(error_body("internal", "internal error: the server could not complete the request",
-                                       _where(request)), status_code=500)
+        message = "internal error: the server could not complete the request"
+        if _wants_html(request):  # a page: the error as a page too, in its language
+            try:
+                return _respond(request, 500, "internal", message, _where(request))
+            except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
+                log.exception("the error page of %s", _where(request))
+        return JSONResponse(error_body("internal", message, _where(request)), status_code=500)
 
 
 def answer(request: Request, exc: SawbonesError) -> Response:

@@ -284,7 +284,7 @@ def test_stunned_until_the_gm_ends_the_combat(cli):
     assert "until the end of combat" in cli("--lang", "en", "status", "Oz").out
     assert cli("--json", "mods", "Oz", "save", "--save", "dex").json["auto_fail"] is True
     ended = cli("--lang", "fr", "combat-end")
-    assert ended.code == 0 and "Fin du combat : 1" in ended.out
+    assert ended.code == 0 and "Fin du combat : fin de 1 état" in ended.out, ended.out
     assert cli("--json", "mods", "Oz", "save", "--save", "dex").json["auto_fail"] is False
     assert [i["injury"] for i in cli("--json", "status", "Oz").json["characters"][0]["injuries"]] == ["stunned"]
 

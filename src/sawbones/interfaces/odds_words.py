@@ -13,12 +13,17 @@ from typing import Any
 
 NBSP = "\u00a0"
 
-_UNITS = {  # unit id (tracks' frequencies, the odds' documents) -> (en singular, en plural, fr singular, fr plural)
+_UNITS = {  # unit id (tracks' frequencies, the odds' documents, what they count) -> (en, en plural, fr, fr plural)
     "round": ("round", "rounds", "round", "rounds"),
     "minute": ("minute", "minutes", "minute", "minutes"),
     "hour": ("hour", "hours", "heure", "heures"),
     "day": ("day", "days", "jour", "jours"),
     "week": ("week", "weeks", "semaine", "semaines"),
+    # what the screens count: "1 drop to 0", "2 chutes à 0"
+    "drop": ("drop to 0", "drops to 0", "chute à 0", "chutes à 0"), "dose": ("extra dose", "extra doses", "dose en plus",
+                                                                            "doses en plus"),
+    "event": ("event", "events", "événement", "événements"), "campaign": ("campaign", "campaigns", "campagne", "campagnes"),
+    "condition": ("condition", "conditions", "état", "états"),
 }
 
 
@@ -84,6 +89,11 @@ def unit_name(unit: str, amount: float, lang: str) -> str:
 def amount(x: float, digits: int, unit: str, lang: str) -> str:
     """"2.52 days" / "2,52 jours"."""
     return f"{decimal(x, digits, lang)} {unit_name(unit, round(x, digits), lang)}"
+
+
+def counted(x: float, unit: str, lang: str) -> str:
+    """"1 drop to 0", "1.5 drops to 0" / "1,5 chute à 0", "2 chutes à 0" (the number as `general` writes it)."""
+    return f"{general(x, lang)} {unit_name(unit, x, lang)}"
 
 
 def unit_plural(unit: str, lang: str) -> str:

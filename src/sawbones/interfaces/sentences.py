@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
+from .odds_words import counted
 from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
                              _wound_received)
 
@@ -47,7 +48,7 @@ W = Words("sentences", {
     "noted_save": ("{who}: {source} — {save} {total} vs DC {dc}, {verdict}{outcome}",
                    "{who} : {source} — {save} {total} contre DD {dc}, {verdict}{outcome}"),
     "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
-    "combat_end": ("End of combat: {ended} condition(s) ended", "Fin du combat : {ended} état(s) terminé(s)"),
+    "combat_end": ("End of combat: {ended} ended", "Fin du combat : fin de {ended}"),
     "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
                         "{who} : {hp} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)"),
     "dying_check": ("{who}: dying, {check} check {total} vs DC {dc}: {verdict}",
@@ -274,7 +275,7 @@ def fact_text(f: dict[str, Any], c: _Ctx) -> str:
 
 def _noted(c: _Ctx) -> str:
     if c.d.get("moment") == "combat_end":
-        return c.say("combat_end", ended=c.d.get("ended", 0))
+        return c.say("combat_end", ended=counted(c.d.get("ended", 0), "condition", c.lang))
     if c.d.get("no_benefit") == "hp_below_1":
         return c.say("rest_no_benefit", who=c.who(), hp=c.d.get("hp"))
     lines = []

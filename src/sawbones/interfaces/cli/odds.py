@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..odds_words import amount, decimal, general, labelled, percent, unit_plural
+from ..odds_words import amount, counted, decimal, general, labelled, percent, unit_plural
 from .odds_format import BAR, _t
 
 
@@ -117,7 +117,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     if start["from"] == "stage":
         head += " · " + _t("depuis", "from", lang) + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
-        head += " · " + _t(f"{start['doses']} dose(s) en plus", f"{start['doses']} extra dose(s)", lang)
+        head += " · " + counted(start["doses"], "dose", lang)
     con.print(head)
     grid = Table.grid(padding=(0, 1))
     for _ in range(3):

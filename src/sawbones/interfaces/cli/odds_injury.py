@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import CHANGED, PER_SESSION, decimal, general, labelled, ordinal, percent, signed, tone
+from ..odds_words import CHANGED, PER_SESSION, counted, decimal, general, labelled, ordinal, percent, signed, tone
 from .odds_format import BAR, _t
 
 
@@ -72,8 +72,7 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
     con.print(f"[bold]{escape(injury.name(lang))}[/] ({severity.name(lang)}) · "
               f"{rules.damage_tables[doc['table']].name(lang)} d20 {doc['d20']} · "
               + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
-              + (" · " + _t(f"soins après {general(doc['wait_days'], lang)} j",
-                               f"treatment after {general(doc['wait_days'], lang)} days", lang)
+              + (" · " + _t("soins après ", "treatment after ", lang) + counted(doc["wait_days"], "day", lang)
                  if doc["wait_days"] else ""))
     con.print(labelled(_t("guérit par les soins", "heals by treatment", lang), f"[bold]{percent(doc['healed'], lang)}[/]",
                        lang) + " · " + labelled(_t("main ou pied perdu", "hand or foot lost", lang),
@@ -134,8 +133,8 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from ...i18n import translate
 
     p = doc["profile"]
-    con.print(labelled(_t("Par séance", "Per session", lang), f"{general(p['drops'], lang)} "
-                       + _t("chute(s) à 0", "drop(s) to 0", lang) + " · " + _t("soigneur", "healer", lang)
+    con.print(labelled(_t("Par séance", "Per session", lang), counted(p["drops"], "drop", lang)
+                       + " · " + _t("soigneur", "healer", lang)
                        + f" {p['bonus']:+d}" + (" · " + _t("soins après", "treatment after", lang)
                                                 + f" {general(p['wait_days'], lang)} " + _t("j", "d", lang)
                                                 if p["wait_days"] else ""), lang))

@@ -7,6 +7,19 @@ import sys
 
 import click
 
+from ...i18n import Words
+from ..odds_words import counted
+
+SAY = Words("storage", {
+    "exported": ("Campaign [bold]{name}[/] exported to {file} ({events}).",
+                 "Campagne [bold]{name}[/] exportée dans {file} ({events})."),
+    "imported": ("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.",
+                 "Campagne [bold]{name}[/] importée ({events}) ; `sawbones campaign use {quoted}` pour y jouer."),
+    "backed_up": ("Backed up {campaigns} to {directory}", "Sauvegarde de {campaigns} dans {directory}"),
+    "item": ("  {campaign}: {file} ({events})", "  {campaign} : {file} ({events})"),
+    "copy": ("  database copy: {path}", "  copie de la base : {path}"),
+})
+
 
 def register(cli: click.Group) -> None:
     from .env import pass_env
@@ -21,6 +34,8 @@ def register(cli: click.Group) -> None:
 
         Without FILE (or with -), the document goes to standard output. `sawbones import` reads it
         back, into this database or another one (SQLite or PostgreSQL)."""
+        from rich.markup import escape
+
         from ...adapters.transfer import write_json
 
         name = env.campaign_name()
@@ -33,8 +48,8 @@ def register(cli: click.Group) -> None:
         except OSError as exc:
             raise click.FileError(file, exc.strerror or str(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
-        env.emit(summary, lambda con: con.print(f"Campaign [bold]{name}[/] exported to {file} "
-                                                f"({len(doc['events'])} events)."))
+        env.emit(summary, lambda con: con.print(SAY.say("exported", env.lang, name=escape(name), file=escape(file),
+                                                        events=counted(len(doc["events"]), "event", env.lang))))
 
     @cli.command("import")
     @click.argument("file", metavar="FILE")
@@ -45,14 +60,16 @@ def register(cli: click.Group) -> None:
 
         The log is written exactly as exported: versions, actions, data, schema and content versions,
         times. A name already in use is refused: choose another with --as."""
+        from rich.markup import escape
+
         from ...adapters.transfer import loads_doc, read_doc
 
         doc = loads_doc(sys.stdin.read(), "standard input") if file == "-" else read_doc(file)
         name = env.service.import_campaign(doc, as_name)
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},
-                 lambda con: con.print(f"Campaign [bold]{name}[/] imported ({count} events); "
-                                       f"`sawbones campaign use {name!r}` to play it."))
+                 lambda con: con.print(SAY.say("imported", env.lang, name=escape(name), quoted=escape(repr(name)),
+                                               events=counted(count, "event", env.lang))))
 
     @cli.command("backup")
     @click.argument("directory", required=False, default="sawbones-backups", metavar="[DIR]")
@@ -62,15 +79,20 @@ def register(cli: click.Group) -> None:
 
         One JSON file per campaign (restore one with `sawbones import FILE`), plus, for a SQLite
         database, a consistent copy of the whole file taken while it may be in use."""
+        from rich.markup import escape
+
         from ...adapters.transfer import backup
 
         done = backup(env.service.store, directory)
 
         def render(con) -> None:
-            con.print(f"Backed up {len(done['campaigns'])} campaign(s) to {done['directory']}")
+            lang = env.lang
+            con.print(SAY.say("backed_up", lang, campaigns=counted(len(done["campaigns"]), "campaign", lang),
+                              directory=escape(str(done["directory"]))))
             for item in done["campaigns"]:
-                con.print(f"  {item['campaign']}: {item['file']} ({item['events']} events)")
+                con.print(SAY.say("item", lang, campaign=escape(item["campaign"]), file=escape(str(item["file"])),
+                                  events=counted(item["events"], "event", lang)))
             if "database_copy" in done:
-                con.print(f"  database copy: {done['database_copy']}")
+                con.print(SAY.say("copy", lang, path=escape(str(done["database_copy"]))))
 
         env.emit(done, render)

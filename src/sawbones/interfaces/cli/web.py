@@ -11,10 +11,25 @@ from typing import Any
 
 import click
 
+from ...i18n import Words
+
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"
 SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+SAY = Words("serve", {  # what `serve` prints as it starts
+    "serving": ("sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)",
+                "application web sawbones : {base}/  (API : {base}/api-docs ; Ctrl+C l'arrête)"),
+    "closed": ("closed server: listing and creating campaigns need the admin secret",
+               "serveur fermé : lister et créer des campagnes demandent le secret d'administration"),
+    "secret": (" (made now, shown once: {secret}; `sawbones admin-secret` replaces it)",
+               " (créé maintenant, montré une fois : {secret} ; `sawbones admin-secret` le remplace)"),
+    "demo": ("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}",
+             "campagne de démonstration {name}, lien de connexion du MJ (une fois, dans les 15 minutes) : {link}"),
+    "player": ("  player link for {character}: {link}", "  lien joueur pour {character} : {link}"),
+})
 
 
 def service_factory(db: str | None, packs: tuple[str, ...]):
@@ -125,19 +140,18 @@ def register(cli: click.Group) -> None:
         settings = server_settings(host, access, allowed_hosts, max_body)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
-        click.echo(f"sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)")
+        lang = env.lang
+        click.echo(SAY.say("serving", lang, base=base))
         if settings["closed"]:
-            click.echo("closed server: listing and creating campaigns need the admin secret"
-                       + ("" if security.has_admin_secret(service.store) else
-                          f" (made now, shown once: {security.new_admin_secret(service.store)}; "
-                          "`sawbones admin-secret` replaces it)"))
+            click.echo(SAY.say("closed", lang) + ("" if security.has_admin_secret(service.store) else
+                                               SAY.say("secret", lang, secret=security.new_admin_secret(service.store))))
         if demo:
             from ...demo import ensure_demo
 
             name, link, players = ensure_demo(service, base)
-            click.echo(f"demo campaign {name!r}, GM sign-in link (once, within 15 minutes): {link}")
+            click.echo(SAY.say("demo", lang, name=repr(name), link=link))
             for character, token in players:
-                click.echo(f"  player link for {character}: {base}/p/{token}")
+                click.echo(SAY.say("player", lang, character=character, link=f"{base}/p/{token}"))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
         if close is not None:
             close()

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .. import save_words, views
-from ..odds_words import listed
+from ..odds_words import labelled, listed
 from ...i18n import Words
 
 
@@ -335,9 +335,12 @@ def register(cli: click.Group) -> None:
                "character": character_view(env, state, character.id) if character else None}
 
         def render(con):
-            con.print(("Healed: " + ", ".join(healed)) if healed else "No wound healed.")
+            lang = env.lang
+            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed), lang) if healed
+                      else _fr(lang, "Aucune blessure guérie.", "No wound healed."))
             for p in progress:
-                con.print(f"  {p['wound']}: {p['recovered']} HP recovered so far")
+                con.print("  " + labelled(p["wound"], _fr(lang, f"récupération de {p['recovered']} PV jusqu'ici",
+                                                          f"{p['recovered']} HP recovered so far"), lang))
 
         env.emit(doc, render)
 

@@ -229,6 +229,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Les blessures persistantes par séance pour ce groupe : avec les options de la campagne, puis avec "
                      "chaque autre valeur d'une option des blessures qui change un nombre."),
     "drops_per_session": ("drops to 0 per session", "chutes à 0 par séance"),
+    "per_session": ("per session", "par séance"),
     "compare": ("Compare", "Comparer"),
     "campaign_options": ("The campaign's options", "Les options de la campagne"),
     "injuries_per_session": ("injuries per session", "blessures par séance"),

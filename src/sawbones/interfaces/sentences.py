@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
 from ..i18n import Words, add_texts, translate
-from .odds_words import counted
+from .typeset import counted
 from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
                              _wound_received)
 

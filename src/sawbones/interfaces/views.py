@@ -8,7 +8,7 @@ from ..domain.engine import hit_points
 from ..domain.engine.clock import describe, describe_in, describe_span
 from ..domain.engine.options import effective_options
 from ..i18n import Words
-from .odds_words import listed
+from .typeset import listed
 
 V = Words("views", {
     "hp": ("HP", "PV"), "hd": ("HD", "DV"), "dc": ("DC", "DD"),

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..odds_words import amount, counted, decimal, general, labelled, percent, unit_plural
+from ..typeset import amount, counted, decimal, general, labelled, percent, unit_plural
 from .odds_format import BAR, _t
 
 

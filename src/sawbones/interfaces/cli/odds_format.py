@@ -1,5 +1,5 @@
 """How the odds commands (odds.py, odds_injury.py) write: bars and the two languages (numbers, chances and units:
-interfaces/odds_words.py, shared with the web's charts)."""
+interfaces/typeset.py, shared with every screen)."""
 
 from __future__ import annotations
 

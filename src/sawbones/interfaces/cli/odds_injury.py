@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import CHANGED, PER_SESSION, counted, decimal, general, labelled, ordinal, percent, signed, tone
+from ..odds_words import CHANGED, PER_SESSION, signed, tone
+from ..typeset import counted, decimal, general, labelled, ordinal, percent
 from .odds_format import BAR, _t
 
 

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ...i18n import Words
-from ..odds_words import counted
+from ..typeset import counted
 
 SAY = Words("storage", {
     "exported": ("Campaign [bold]{name}[/] exported to {file} ({events}).",

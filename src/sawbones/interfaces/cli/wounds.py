@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from .. import save_words, views
-from ..odds_words import labelled, listed
+from ..typeset import labelled, listed
 from ...i18n import Words
 
 

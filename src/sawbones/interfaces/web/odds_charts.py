@@ -9,7 +9,8 @@ from typing import Any
 
 from ...errors import SawbonesError
 from ...i18n import for_the_web
-from ..odds_words import CHANGED, PER_SESSION, general, tone
+from ..odds_words import CHANGED, PER_SESSION, tone
+from ..typeset import general
 
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
-from .. import odds_words
+from .. import odds_words, typeset
 from .deps import LANGS, accept_language, open_service, web
 from .access_errors import Forbidden, WebError
 
@@ -30,13 +30,13 @@ def env() -> Any:
         _ENV.filters["q"] = lambda value: quote(str(value), safe="")
         _ENV.filters["span"] = _span
         _ENV.filters["when"] = _when
-        _ENV.filters["pct"] = odds_words.percent  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
-        _ENV.filters["dec"] = lambda x, digits, lang: odds_words.decimal(x, digits, lang)  # {{ x|dec(2, lang) }}
-        _ENV.filters["num"] = odds_words.general  # {{ x|num(lang) }}: "2.5" / "2,5"
-        _ENV.filters["amount"] = odds_words.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
+        _ENV.filters["pct"] = typeset.percent  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
+        _ENV.filters["dec"] = lambda x, digits, lang: typeset.decimal(x, digits, lang)  # {{ x|dec(2, lang) }}
+        _ENV.filters["num"] = typeset.general  # {{ x|num(lang) }}: "2.5" / "2,5"
+        _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
         _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
-        _ENV.filters["listed"] = odds_words.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
-        _ENV.filters["counted"] = odds_words.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
+        _ENV.filters["listed"] = typeset.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
+        _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
     return _ENV
 
 

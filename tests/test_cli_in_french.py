@@ -43,3 +43,23 @@ def test_a_count_agrees_with_its_noun_in_both_languages(cli, drops, en, fr):
     """English: plural unless exactly 1; French: singular under 2 ("1,5 chute")."""
     assert en in cli("odds", "--party", "--drops", drops, "--compare", "severity_bands").out
     assert fr in cli("--lang", "fr", "odds", "--party", "--drops", drops, "--compare", "severity_bands").out
+
+
+def test_a_french_error_names_the_content_in_french_and_says_ou(cli):
+    """An error carries content names and lists (a spell, an injury, its severity, the magic it needs, the sides
+    of a body part, the names one may have meant, "none"): in French, the French names, "ou", "aucune", never the
+    English ones ("Lose a Foot or Hand", "Critical", "or", "none")."""
+    assert cli("campaign", "create", "T", "--seed", "4").code == 0
+    assert cli("character", "add", "Cy", "--hp", "30").code == 0
+    cli("damage", "Cy", "30", "slashing", "--d20", "1")  # a lost hand or foot: only Regenerate heals it
+    cli("stabilize", "Cy")
+    said = {args: cli("--lang", "fr", *args).err for args in (
+        ("heal", "Cy", "--spell", "cure_wounds"), ("wound", "Cy", "hand", "--damage", "2"),
+        ("treat", "Cy", "i9"), ("expose", "Cy", "filth_fevr"), ("wound-heal", "Cy", "w1", "--gm"),
+        ("answer", "p9", "12"))}
+    english = re.compile(r"\b(or|none|Lose|Foot|Hand|Critical|Regenerate|needs|injuries|wounds)\b")
+    assert not {args: err for args, err in said.items() if english.search(err)}, said
+    heal = said[("heal", "Cy", "--spell", "cure_wounds")]
+    assert "Perte d'un pied ou d'une main, Sérieuse) demande Régénération" in heal, heal
+    assert "--side left ou --side right" in said[("wound", "Cy", "hand", "--damage", "2")]
+    assert "(aucune blessure)" in said[("wound-heal", "Cy", "w1", "--gm")]

@@ -8,7 +8,7 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
-from .errors_fr_content import UNKNOWN_ENTRIES_FR  # "unknown damage table 'x'", each section named in French
+from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR  # the content's errors; "unknown damage table 'x'"
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
@@ -21,7 +21,7 @@ _UNKNOWN_TYPE = (
     "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
     "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
 
-ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
+ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR + [
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
@@ -34,21 +34,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
      "undo again if you still mean it",
      "la campagne a changé pendant l'annulation (une autre action est arrivée en dernier) ; rien n'a été annulé : "
      "regardez le journal et annulez de nouveau si c'est toujours voulu"),
-    # content
-    ("a content file must be a mapping of sections, not {type_raw___name}",
-     "un fichier de contenu doit être un dictionnaire de sections, pas {type_raw___name}"),
-    ("cannot read: {exc}", "lecture impossible : {exc}"),
-    ("not valid YAML: {getattr_exc_problem_exc}", "YAML invalide : {getattr_exc_problem_exc}"),
-    ("campaign {state_name} loads the content pack {pack}, which is not there: put it back, or point the campaign "
-     "to it with `campaign set --pack DIR`",
-     "la campagne {state_name} charge le paquet de contenu {pack}, qui n'est plus là : remettez-le, ou indiquez "
-     "son nouveau dossier avec `campaign set --pack DOSSIER`"),
-    ("content pack is not a directory", "le paquet de contenu n'est pas un dossier"),
-    ("content pack has no .yaml files", "le paquet de contenu n'a aucun fichier .yaml"),
-    ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} inconnu(e) : {entry_id} (connus : {known})"),
-    ("unknown {singular_section} {entry_id}: did you mean {join_close}?",
-     "{singular_section} inconnu(e) : {entry_id} ; vouliez-vous dire {join_close} ?"),
-    ("duplicate id {entry_id} in {name} (also in {seen_key})", "identifiant {entry_id} en double dans {name} (aussi dans {seen_key})"),
     # dice
     ("a dice formula must be text, not {type_text___name}", "une formule de dés doit être du texte, pas {type_text___name}"),
     ("empty dice formula", "formule de dés vide"),
@@ -85,6 +70,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
      "recovery_multiplier de {a_affliction} doit être un nombre entier"),
     ("{spell} restores {a_affliction}'s stage only once it no longer runs ({neutralize_poison_if_a_kind_po} first)",
      "{spell} ne rend le cran de {a_affliction} qu'une fois l'affection enrayée (d'abord {neutralize_poison_if_a_kind_po})"),
+    ("{character_name} has no affliction {key} (no afflictions at all)",
+     "{character_name} n'a pas d'affection {key} (aucune affection)"),
     ("{character_name} has no affliction {key} (afflictions: {known})",
      "{character_name} n'a pas d'affection {key} (affections : {known})"),
     ("{character_name} already has {defn_id} ({existing_id}): a new exposure to the same disease has no effect",
@@ -95,6 +82,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
      "souhait la lèvent)"),
     ("{a_affliction} ({a_id}) on {character_name} is {a_status}: no save is due",
      "{a_affliction} ({a_id}) de {character_name} est {a_status} : aucun jet n'est dû"),
+    ("no pending save {pending_id} (none is pending)", "aucun jet en attente {pending_id} (aucun n'attend)"),
     ("no pending save {pending_id} (pending: {known})", "aucun jet en attente {pending_id} (en attente : {known})"),
     ("give the save's TOTAL (or --d20 N to add the character's bonus)",
      "donnez le TOTAL du jet (ou --d20 N pour ajouter le bonus du personnage)"),
@@ -155,6 +143,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
     ("site must be hand or foot, not {site}", "le site est hand (main) ou foot (pied), pas {site}"),
     ("no possible injury for {character_name} on the {table} table",
      "aucune blessure possible pour {character_name} sur la table {table}"),
+    ("{character_name} has no injury {key} (no injuries at all)", "{character_name} n'a pas de blessure {key} (aucune blessure)"),
     ("{character_name} has no injury {key} (injuries: {known})", "{character_name} n'a pas de blessure {key} (blessures : {known})"),
     ("{healer_name} cannot treat injuries: needs {and_join_missing} (add with `character edit {healer_name} "
      "--prof medicine,herbalism_kit`)",
@@ -176,8 +165,14 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
     ("{character_name} is not dying", "{character_name} n'est pas mourant(e)"),
     ("{injury_id} ({injury_injury}) does not heal with a Hit Die ({no_natural_healing_if_injury_n})",
      "{injury_id} ({injury_injury}) ne guérit pas avec un dé de vie ({no_natural_healing_if_injury_n})"),
-    ("{spell_name_en} heals no injury of {character_name}: {names}",
-     "{spell_name_en} ne guérit aucune blessure de {character_name} : {names}"),
+    ("{spell_name_en} heals no injury of {character_name}: no injuries at all",
+     "{spell_name_en} ne guérit aucune blessure de {character_name} : aucune blessure"),
+    ("{spell_name_en} heals no injury of {character_name}: {why_texts}",
+     "{spell_name_en} ne guérit aucune blessure de {character_name} : {why_texts}"),
+    ("{injury_id} ({definition_name_en}): magical healing heals a minor injury only once stable",
+     "{injury_id} ({definition_name_en}) : les soins magiques ne guérissent une blessure légère qu'une fois stable"),
+    ("{injury_id} ({definition_name_en}, {severity_name_en}) needs {tiers_name_en}",
+     "{injury_id} ({definition_name_en}, {severity_name_en}) demande {tiers_name_en}"),
     ("d20 {d20} is outside the {band_set} bands", "le d20 {d20} est hors des tranches {band_set}"),
     ("a d20 shows 1 to 20, not {d20}", "un d20 donne de 1 à 20, pas {d20}"),
     ("unknown game system {system} ({or_join_SYSTEMS})", "système de jeu inconnu {system} ({or_join_SYSTEMS})"),
@@ -219,6 +214,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + [
      "{roll} n'est ni un jet ({kinds}), ni une compétence, ni un jet de sauvegarde, ni une caractéristique"),
     # wounds (3.5)
     ("unknown body part {text} (known: {join_parts})", "partie du corps inconnue {text} (connues : {join_parts})"),
+    ("{character_name} has no wound {key} (no wounds at all)", "{character_name} n'a pas de blessure {key} (aucune blessure)"),
     ("{character_name} has no wound {key} (wounds: {known})", "{character_name} n'a pas de blessure {key} (blessures : {known})"),
     ("a wound needs at least 1 point of damage (--damage N)", "une blessure demande au moins 1 point de dégâts (--damage N)"),
     ("{damage} damage is below min_damage_for_wound ({minimum}): no wound",

@@ -1,6 +1,7 @@
-"""A content entry not found ("unknown damage table 'x' (known: ...)", content/rules.py), said in French: each
-content section named in French (content/schema.py `singular` gives the English). Part of errors_fr.py's
-catalog; tests/test_i18n.py checks that every section has its French name."""
+"""The content's errors said in French (part of errors_fr.py's catalog): a content file or pack that cannot be
+read, and an entry not found ("unknown damage table 'x' (known: ...)", content/rules.py), each content section
+named in French (content/schema.py `singular` gives the English; tests/test_i18n.py checks that every section
+has its French name)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,21 @@ def _unknown_entries() -> list[tuple[str, str]]:
 
 
 UNKNOWN_ENTRIES_FR = _unknown_entries()
+
+# the content files and packs themselves
+CONTENT_FR: list[tuple[str, str]] = [
+    ("a content file must be a mapping of sections, not {type_raw___name}",
+     "un fichier de contenu doit être un dictionnaire de sections, pas {type_raw___name}"),
+    ("cannot read: {exc}", "lecture impossible : {exc}"),
+    ("not valid YAML: {getattr_exc_problem_exc}", "YAML invalide : {getattr_exc_problem_exc}"),
+    ("campaign {state_name} loads the content pack {pack}, which is not there: put it back, or point the campaign "
+     "to it with `campaign set --pack DIR`",
+     "la campagne {state_name} charge le paquet de contenu {pack}, qui n'est plus là : remettez-le, ou indiquez "
+     "son nouveau dossier avec `campaign set --pack DOSSIER`"),
+    ("content pack is not a directory", "le paquet de contenu n'est pas un dossier"),
+    ("content pack has no .yaml files", "le paquet de contenu n'a aucun fichier .yaml"),
+    ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} inconnu(e) : {entry_id} (connus : {known})"),
+    ("unknown {singular_section} {entry_id}: did you mean {join_close}?",
+     "{singular_section} inconnu(e) : {entry_id} ; vouliez-vous dire {join_close} ?"),
+    ("duplicate id {entry_id} in {name} (also in {seen_key})", "identifiant {entry_id} en double dans {name} (aussi dans {seen_key})"),
+]

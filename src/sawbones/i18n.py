@@ -94,7 +94,9 @@ def for_the_web(text: str, lang: str) -> str:
     for pattern, web_en, web_fr in _web():
         found = pattern.match(text)
         if found:
-            return (web_fr if lang == "fr" else web_en).format(**found.groupdict())
+            if lang != "fr":
+                return web_en.format(**found.groupdict())
+            return web_fr.format(**{k: _field_fr(k, v, None) for k, v in found.groupdict().items()})
     head, sep, tail = text.partition(": ")
     if sep and for_the_web(tail, lang) != translate(tail, lang):
         return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang)}"
@@ -104,7 +106,7 @@ def for_the_web(text: str, lang: str) -> str:
 def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:
     """`text` (made in English) in `lang`; an English text with no template stays as it is.
     name: how to say a field's value (a content id as its name); by default values stay as they are,
-    except fields named *_text, which are English text themselves."""
+    except the English texts and names a message carries (`_field_fr`)."""
     if lang != "fr" or not text:
         return text
     found = template_for(text)
@@ -114,5 +116,44 @@ def translate(text: str, lang: str, name: Callable[[str], str] | None = None) ->
             return f"{translate(head, lang, name)} : {translate(tail, lang, name)}"
         return text
     fr, values = found
-    return fr.format(**{k: translate(v, lang, name) if k.endswith("_text") else name(v) if name else v
-                        for k, v in values.items()})
+    return fr.format(**{k: _field_fr(k, v, name) for k, v in values.items()})
+
+
+def _field_fr(field: str, value: str, name: Callable[[str], str] | None) -> str:
+    """A field of an English message, in a French one: *_text is English text, *_texts several ("; "), *name_en*
+    content names ("Regenerate or Wish"); a list joined with "or" or "and" (*join*) says "ou", "et"."""
+    if field.endswith("_texts"):
+        return " ; ".join(translate(part, "fr", name) for part in value.split("; "))
+    if field.endswith("_text"):
+        return translate(value, "fr", name)
+    if "name_en" in field:  # (a name may hold "or" itself: "Lose a Foot or Hand")
+        whole = french_name(value, field)
+        return whole if whole != value else " ou ".join(french_name(part, field) for part in value.split(" or "))
+    if "join" in field:
+        return value.replace(" or ", " ou ").replace(" and ", " et ")
+    return name(value) if name else value
+
+
+def french_name(english: str, field: str = "") -> str:
+    """A content entry's French name for its English one (a message names it so: `{definition_name_en}`,
+    `{part_name_en_lower}`); an English name the content does not know stays as it is."""
+    lower = field.endswith("_lower")
+    found = _french_names().get(english.casefold())
+    if found is None:
+        return english
+    return found.lower() if lower else found
+
+
+@lru_cache(maxsize=1)
+def _french_names() -> dict[str, str]:
+    from .content.loader import load_rules  # (on a French error only: `sawbones --help` loads no content)
+
+    rules = load_rules()
+    out: dict[str, str] = {}
+    for section in rules.sections.values():
+        for entry in section.values():
+            named = getattr(entry, "name", None)
+            en, fr = getattr(named, "en", None), getattr(named, "fr", None)
+            if isinstance(en, str) and isinstance(fr, str):
+                out.setdefault(en.casefold(), fr)
+    return out

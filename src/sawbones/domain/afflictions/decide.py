@@ -40,7 +40,9 @@ def find_affliction(character: Character, key: str, rules: Any = None) -> Afflic
     live = [a for a in matches if a.status != CURED]
     if live or matches:
         return (live or matches)[-1]
-    known = ", ".join(f"{a.id} {a.affliction}" for a in character.afflictions) or "none"
+    if not character.afflictions:
+        raise UsageError(f"{character.name} has no affliction {key!r} (no afflictions at all)")
+    known = ", ".join(f"{a.id} {a.affliction}" for a in character.afflictions)
     raise UsageError(f"{character.name} has no affliction {key!r} (afflictions: {known})")
 
 

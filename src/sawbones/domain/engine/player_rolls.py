@@ -147,7 +147,9 @@ def _pending_cleared(state: Campaign, d: dict[str, Any]) -> Campaign:
 def find_pending(state: Campaign, pending_id: str) -> Any:
     pending = next((p for p in state.pending if p.id == pending_id), None)
     if pending is None:
-        known = ", ".join(p.id for p in state.pending) or "none"
+        if not state.pending:
+            raise UsageError(f"no pending save {pending_id!r} (none is pending)")
+        known = ", ".join(p.id for p in state.pending)
         raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
     return pending
 

@@ -309,8 +309,10 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
             raise RuleViolation(_why_not(ctx, spell, character, injury))
         targets = [injury] + [i for i in targets if i.id != injury.id][:len(targets) - 1]
     elif not targets and not hp:
-        names = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries) or "no injuries"
-        raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {names}")
+        if not character.injuries:
+            raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: no injuries at all")
+        why_texts = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries)
+        raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {why_texts}")
     if hp:
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
         events += magic_healing(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds (wounds, LOC-6 b)
@@ -329,10 +331,10 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
 def _why_not(ctx: Context, spell: Any, character: Character, injury: Injury) -> str:
     definition = ctx.rules.injuries[injury.injury]
     severity = ctx.rules.severities[injury.severity]
-    needed = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
+    tiers_name_en = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
     if spell.injury_tier == "healing" and character.hp <= 0 and not character.stable:
         return f"{injury.id} ({definition.name('en')}): magical healing heals a minor injury only once stable"
-    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {needed}"
+    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {tiers_name_en}"
 
 
 def stabilize(ctx: Context, name: str) -> list[Event]:

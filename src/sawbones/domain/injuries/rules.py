@@ -32,7 +32,9 @@ def find_injury(character: Character, key: str) -> Injury:
     """An injury of the character by id, or by its catalog id; NotFound names the ones it has."""
     found = character.injury(key) or next((i for i in character.injuries if i.injury == key), None)
     if found is None:
-        known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries) or "none"
+        if not character.injuries:
+            raise NotFound(f"{character.name} has no injury {key!r} (no injuries at all)")
+        known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries)
         raise NotFound(f"{character.name} has no injury {key!r} (injuries: {known})")
     return found
 

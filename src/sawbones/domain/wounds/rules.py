@@ -65,7 +65,9 @@ def wound_name(part: Any, side: str | None) -> s.Text:
 def find_wound(character: Character, key: str) -> Wound:
     wound: Wound | None = next((w for w in character.wounds if w.id == key), None)
     if wound is None:
-        known = ", ".join(w.id for w in character.wounds) or "none"
+        if not character.wounds:
+            raise NotFound(f"{character.name} has no wound {key!r} (no wounds at all)")
+        known = ", ".join(w.id for w in character.wounds)
         raise NotFound(f"{character.name} has no wound {key!r} (wounds: {known})")
     return wound
 

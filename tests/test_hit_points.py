@@ -168,11 +168,11 @@ def test_hit_points_above_the_maximum_are_refused_and_nothing_is_written(cli):
     given."""
     _campaign(cli, "dnd5e")
     refused = cli("character", "add", "Ana", "--hp", "20", "--max-hp", "12")
-    assert refused.code == 2 and "20 hit points is more than the maximum, 12" in refused.err
+    assert refused.code == 2 and "the hit points given, 20, are more than the maximum, 12" in refused.err
     assert "Ana" not in cli("character", "list").out
     _add(cli, "Vex", "dnd5e", 20)
     refused = cli("--lang", "fr", "character", "edit", "Vex", "--hp", "30")
-    assert refused.code == 2 and "30 points de vie, c'est plus que le maximum, 20" in refused.err
+    assert refused.code == 2 and "les points de vie donnés, 30, dépassent le maximum, 20" in refused.err
     assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (20, 20)
     ok(cli("character", "edit", "Vex", "--max-hp", "15"))
     assert (_sheet(cli, "Vex")["hp"], _sheet(cli, "Vex")["max_hp"]) == (15, 15)

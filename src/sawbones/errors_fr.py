@@ -26,8 +26,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
     ("a campaign named {other} already exists", "une campagne nommée {other} existe déjà"),
-    ("{name}: {hp} hit points is more than the maximum, {max_hp}: give a higher maximum too",
-     "{name} : {hp} points de vie, c'est plus que le maximum, {max_hp} : donnez aussi un maximum plus haut"),
+    ("the hit points given, {hp}, are more than the maximum, {max_hp}: give a higher maximum too",
+     "les points de vie donnés, {hp}, dépassent le maximum, {max_hp} : donnez aussi un maximum plus haut"),
     ("unknown game system {system} (dnd5e or pf1e)", "système de jeu inconnu {system} (dnd5e ou pf1e)"),
     ("nothing to undo", "rien à annuler"),
     ("the campaign changed while you undid (another action came last); nothing was undone: look at the log and "

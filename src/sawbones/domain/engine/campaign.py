@@ -94,7 +94,7 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     hp = sheet.get("hp")
     # (hit points alone: a character at full health; none at all: 10 of 10)
     max_hp = sheet.get("max_hp", hp if hp is not None and hp >= 1 else 10)
-    _check_hp(name, max_hp if hp is None else hp, max_hp)
+    _check_hp(max_hp if hp is None else hp, max_hp)
     data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": max_hp if hp is None else hp}
     abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
     data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
@@ -138,7 +138,7 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
             changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)
     if changes.get("hp", character.hp) != character.hp:  # new hit points: never above the maximum
-        _check_hp(character.name, changes["hp"], max_hp)
+        _check_hp(changes["hp"], max_hp)
     elif character.hp > max_hp:  # a lower maximum takes the hit points above it away (a form sends them again)
         changes["hp"] = max_hp
     if not changes:
@@ -146,9 +146,9 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
     return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
 
 
-def _check_hp(name: str, hp: int, max_hp: int) -> None:
+def _check_hp(hp: int, max_hp: int) -> None:
     if hp > max_hp:
-        raise UsageError(f"{name}: {hp} hit points is more than the maximum, {max_hp}: give a higher maximum too",
+        raise UsageError(f"the hit points given, {hp}, are more than the maximum, {max_hp}: give a higher maximum too",
                          "hp")
 
 

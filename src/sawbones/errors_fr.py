@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR  # the content's errors; "unknown damage table 'x'"
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
+from .errors_fr_rules import RULES_FR  # the rules' refusals of the third audit (issue 40)
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
@@ -429,7 +430,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]
-ERRORS_FR += TABLE_FR
+ERRORS_FR += TABLE_FR + RULES_FR
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
 # that starts with a field would swallow that head (the template with the most words wins), so each has its

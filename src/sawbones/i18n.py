@@ -152,8 +152,8 @@ def _french_names() -> dict[str, str]:
     out: dict[str, str] = {}
     for section in rules.sections.values():
         for entry in section.values():
-            named = getattr(entry, "name", None)
-            en, fr = getattr(named, "en", None), getattr(named, "fr", None)
-            if isinstance(en, str) and isinstance(fr, str):
-                out.setdefault(en.casefold(), fr)
+            for named in [getattr(entry, "name", None)] + [st.name for st in getattr(entry, "stages", ())]:
+                en, fr = getattr(named, "en", None), getattr(named, "fr", None)  # (a track's stages too)
+                if isinstance(en, str) and isinstance(fr, str):
+                    out.setdefault(en.casefold(), fr)
     return out

@@ -42,6 +42,9 @@ class ConditionDef(Named):
 class RestrictionDef(Strict):
     id: Slug
     text: Text
+    # the moments of play it forbids, refused whole by engine/acting.py: `action` (an action in combat, a
+    # standard action), `dash` (the Dash action: moving)
+    forbids: tuple[Literal["action", "dash"], ...] = ()
 
 
 @frozen_kw
@@ -91,6 +94,9 @@ class HitPointModel(Strict):
     dead_at_minus_ability: Ability | None = None  # dead once HP reach minus this ability's score
     massive_damage: bool = False  # 5e: the damage left after dropping to 0 kills outright if it reaches max HP
     dying_check: DyingCheck | None = None  # the check a dying character makes each turn (None: not modelled)
+    # a stable character at or below dying_at: still unconscious (5e), or it may have come to and act (PF1: it
+    # is then disabled; the GM says when it wakes)
+    stable_may_act: bool = False
     text: Text
 
 

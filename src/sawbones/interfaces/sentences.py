@@ -26,6 +26,8 @@ add_texts([
     ("{source}: Constitution 0", "{source} : Constitution à 0"),
     ("{source}: poison damage", "{source} : dégâts de poison"),
     ("{source}: deadline passed", "{source} : échéance dépassée"),
+    ("deadline passed: no hand left to lose", "échéance dépassée : plus de main à perdre"),
+    ("deadline passed: no foot left to lose", "échéance dépassée : plus de pied à perdre"),
     ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
 ])
 

@@ -1,0 +1,263 @@
+"""Issue 40, the third rules audit: what a character who cannot act may still do, lasting effects while the
+disease runs, body parts already gone, fixed values and the table's dice, French names.
+
+Each test is written from the seed's words (seed 000: lingering injuries, 5e; seed 001: localized wounds;
+seed 004: progression tracks), quoted in its docstring, on every rule and stage the kind of fault reaches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_tracks_helpers import ok
+
+
+def _campaign(cli, system: str = "pf1e", *options: str) -> None:
+    ok(cli("campaign", "create", "t", "--system", system, "--seed", "11"))
+    for pair in options:
+        key, _, value = pair.partition("=")
+        ok(cli("campaign", "set", key, value))
+
+
+def _add(cli, name: str, system: str = "pf1e", max_hp: int = 30, *extra: str) -> None:
+    save = "fortitude" if system == "pf1e" else "con"
+    ok(cli("character", "add", name, "--max-hp", str(max_hp), "--saves", f"{save}=0", *extra))
+
+
+def _sheet(cli, name: str) -> dict:
+    return ok(cli("--json", "status", name)).json["characters"][0]
+
+
+def _log(cli) -> list[dict]:
+    return ok(cli("--json", "log", "--limit", "1000")).json["events"]
+
+
+def _results(doc: dict) -> list[dict]:
+    return [r for e in doc["events"] if e["type"] == "noted" for r in e["data"]["results"]]
+
+
+def _conditions(cli, name: str) -> set[str]:
+    return {c["id"] if isinstance(c, dict) else c for c in _sheet(cli, name).get("conditions", [])}
+
+
+# ================================================================ 1. a lost action costs nothing
+
+
+@pytest.mark.parametrize("system, after_cost", [("pf1e", -1), ("dnd5e", 0)])
+def test_impaired_lost_action_does_not_cost_the_disabled_hit_point(cli, system, after_cost):
+    """Seed 004, Diminué: « À chaque fois qu'il effectue une action standard, il doit réussir un jet de force …
+    ou perdre l'action et gagner l'état Nauséeux pendant 1 minute »; Handicapé: « S'il effectue une action
+    standard, ses points de vie diminuent de 1 ou jusqu'à -1 ». A lost action is not performed: it costs nothing
+    that performing it costs (both systems: 5e has no negative HP, -1 is 0 there)."""
+    _campaign(cli, system)
+    _add(cli, "Bo", system)
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", "disabled"))
+    doc = ok(cli("--json", "action", "Bo", "--save", "1")).json
+    assert [r["applies"] for r in _results(doc)] == [True]  # the Impaired save failed; the Disabled cost not run
+    assert _sheet(cli, "Bo")["hp"] == 30
+    assert "character_died" not in [e["type"] for e in doc["events"]]
+    ok(cli("advance", "2m"))  # Nauseated (1 minute) runs out
+    ok(cli("action", "Bo", "--save", "30"))  # performed: it costs the hit point
+    assert _sheet(cli, "Bo")["hp"] == after_cost
+
+
+def test_a_lost_action_skips_a_second_afflictions_cost_whatever_the_order_of_exposure(cli):
+    """Seed 004, the Constitution poison's Handicapé costs « ses points de vie diminuent de 1 ou jusqu'à -1 »
+    « S'il effectue une action standard »; a disease's Diminué check « ou perdre l'action » comes first: the
+    poison was taken first, yet the lost action costs nothing."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", "pf1e", 30)
+    ok(cli("expose", "Bo", "deathblade", "--save", "1", "--deadly", "disabled"))  # 5 poison damage: 25
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", "impaired"))
+    doc = ok(cli("--json", "action", "Bo", "--save", "1")).json
+    assert [(r["source"]["content_id"], r["applies"]) for r in _results(doc)] == [("filth_fever", True)]
+    assert _sheet(cli, "Bo")["hp"] == 25
+
+
+def test_broken_ribs_lost_action_costs_nothing_more_in_5e(cli):
+    """Seed 000, Côtes cassées: « Dès lors que vous tentez une action en combat, vous devez réussir un jet de
+    sauvegarde de Constitution DD 10 ou perdre votre action »; the disease's Handicapé cost is that of an action
+    performed, and its Diminué check is not made for an action already lost."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 20)
+    ok(cli("injure", "Ana", "--type", "bludgeoning", "--d20", "1"))  # Broken Ribs
+    ok(cli("expose", "Ana", "filth_fever", "--save", "1", "--deadly", "disabled"))
+    doc = ok(cli("--json", "action", "Ana", "--save", "3")).json  # one save only: the ribs'
+    assert [(r["source"]["content_id"], r["applies"]) for r in _results(doc)] == [("broken_ribs", True)]
+    assert _sheet(cli, "Ana")["hp"] == 20
+
+
+# ================================================================ 2. who cannot act is not asked to
+
+
+@pytest.mark.parametrize("stage, moment, en, fr", [
+    ("bedridden", "action", "Bo can't take an action: Bedridden (Filth Fever)",
+     "Bo ne peut pas agir : Alité (Fièvre des marais)"),
+    ("bedridden", "dash", "Bo can't take the Dash action: Bedridden (Filth Fever)",
+     "Bo ne peut pas foncer : Alité (Fièvre des marais)"),
+    ("comatose", "action", "Bo can't take an action: Unconscious (Filth Fever)",
+     "Bo ne peut pas agir : Inconscient (Fièvre des marais)"),
+])
+def test_bedridden_and_comatose_refuse_actions_whole(cli, stage, moment, en, fr):
+    """Seed 004, Alité: « il ne peut pas se tenir debout seul ou effectuer des actions standard ou de
+    mouvement »; Comateux: « le personnage est Inconscient ». One line, why, nothing applied."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo")
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", stage))
+    before = len(_log(cli))
+    refused = cli(moment, "Bo", "--save", "1")
+    assert refused.code == 1 and refused.err.strip() == f"error: {en}"
+    assert cli("--lang", "fr", moment, "Bo").err.strip().endswith(f": {fr}")
+    assert len(_log(cli)) == before and _sheet(cli, "Bo")["hp"] == 30
+    assert ok(cli("turn", "Bo")).code == 0  # a turn still comes round
+
+
+@pytest.mark.parametrize("poison, stage, refused, allowed", [
+    ("deathblade", "unconscious", ["action", "dash"], []),  # Co: « gagne également l'état Inconscient »
+    ("giant_scorpion_venom", "immobile", ["dash"], ["action"]),  # Fo: « ne peut entreprendre que des actions purement mentales »
+    ("ungol_dust", "catatonic", ["action", "dash"], []),  # Ch: « ne peut en aucun cas interagir avec le monde »
+])
+def test_poison_stages_that_forbid_acting(cli, poison, stage, refused, allowed):
+    """Seed 004: Inconscient « gagne également l'état Inconscient »; Immobile « ne peut pas du tout déplacer son
+    corps … ne peut entreprendre que des actions purement mentales » (a purely mental action stays possible);
+    Catatonique « a perdu toute liberté d'action et ne peut en aucun cas interagir avec le monde »."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", "pf1e", 60)
+    ok(cli("expose", "Bo", poison, "--save", "1", "--deadly", stage))
+    for moment in refused:
+        result = cli(moment, "Bo")
+        assert result.code == 1 and "Bo can't" in result.err, (moment, result.err)
+    for moment in allowed:
+        ok(cli(moment, "Bo"))
+
+
+def test_nauseated_from_a_lost_action_forbids_the_next_standard_action_for_a_minute(cli):
+    """Seed 004, Diminué: « perdre l'action et gagner l'état Nauséeux pendant 1 minute »; PF1 nauseated: the
+    only action it can take is a single move action."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo")
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", "impaired"))
+    ok(cli("action", "Bo", "--save", "1"))
+    refused = cli("action", "Bo", "--save", "30")
+    assert refused.code == 1 and "Nauseated (Filth Fever)" in refused.err
+    ok(cli("dash", "Bo"))  # a move action stays possible
+    ok(cli("advance", "1m"))
+    ok(cli("action", "Bo", "--save", "30"))
+
+
+def test_5e_unconscious_at_zero_hp_is_not_asked_for_the_broken_ribs_save(cli):
+    """Seed 000, Côtes cassées: « Dès lors que vous tentez une action en combat … jet de sauvegarde de
+    Constitution »: at 0 HP a 5e character is unconscious (the hit point model) and attempts none."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "bludgeoning", "--d20", "1"))
+    ok(cli("damage", "Ana", "10", "fire", "--d20", "15"))
+    refused = cli("action", "Ana", "--save", "3")
+    assert refused.code == 1 and refused.err.strip() == "error: Ana can't take an action: Unconscious"
+    assert cli("--lang", "fr", "action", "Ana").err.strip().endswith("Ana ne peut pas agir : Inconscient")
+
+
+def test_5e_nausea_is_no_save_for_an_unconscious_character(cli):
+    """Seed 000, Nausée: « Faire un jet de sauvegarde de Constitution DD 8 à chaque tour ou passer son action à
+    vomir »: unconscious at 0 HP, there is no action to spend; the turn comes round and asks no save."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "acid", "--d20", "19"))
+    ok(cli("damage", "Ana", "10", "fire", "--d20", "15"))
+    doc = ok(cli("--json", "turn", "Ana")).json
+    assert _results(doc) == []
+
+
+def test_5e_stunned_injury_refuses_action_and_dash(cli):
+    """Seed 000, Étourdi: « Vous obtenez la condition Étourdi »; 5e stunned is incapacitated: no actions."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "thunder", "--d20", "12"))
+    for moment in ("action", "dash"):
+        result = cli(moment, "Ana")
+        assert result.code == 1 and result.err.strip().endswith(": Stunned")
+
+
+def test_a_stable_pf1e_character_below_zero_may_have_come_to(cli):
+    """PF1 hit points: a stable character below 0 may regain consciousness and act (disabled); the hit point
+    model says so (stable_may_act), so the Disabled stage's action is still taken."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Marin", "pf1e", 30, "--hp", "-3")
+    ok(cli("stabilize", "Marin"))
+    ok(cli("action", "Marin"))
+    dying = cli("damage", "Marin", "1", "fire")
+    ok(dying)
+    assert cli("action", "Marin").err.strip().endswith("Marin can't take an action: Unconscious")
+
+
+# ================================================================ 4. a part already gone is not lost again
+
+
+@pytest.mark.parametrize("site, part", [("hand", "hands"), ("foot", "feet")])
+def test_a_named_site_goes_through_the_possible_roll_check(cli, site, part):
+    """Seed 000, Perte d'un pied ou d'une main (slashing 1-2), and the rule for impossible results: a part the
+    character no longer has cannot be lost; the impossible roll is rolled again (reroll_impossible), a named
+    site as well as a rolled one."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Bo", "dnd5e", 30, "--body", f"{part}=1")
+    ok(cli("injure", "Bo", "--type", "slashing", "--d20", "1", "--site", site))
+    assert _sheet(cli, "Bo")["body"][part] == 0
+    doc = ok(cli("--json", "injure", "Bo", "--type", "slashing", "--d20", "1", "--site", site)).json
+    gained = next(e["data"] for e in doc["events"] if e["type"] == "injury_gained")
+    assert gained["injury"] != "lose_a_foot_or_hand" or gained.get("site") != site
+    assert len(gained["rolls"]) >= 2 and "impossible" in gained["rolls"][1]["why"]
+    assert not [e for e in doc["events"] if e["type"] == "body_changed" and e["data"]["part"] == part]
+
+
+def test_a_named_site_is_kept_when_the_part_is_still_there(cli):
+    """Seed 000: « vous perdez une main ou un pied »: with a hand left, the named hand is lost."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Bo", "dnd5e", 30, "--body", "hands=1,feet=0")
+    doc = ok(cli("--json", "injure", "Bo", "--type", "slashing", "--d20", "1", "--site", "hand")).json
+    assert next(e["data"] for e in doc["events"] if e["type"] == "injury_gained")["site"] == "hand"
+    assert _sheet(cli, "Bo")["body"]["hands"] == 0
+
+
+def test_a_burn_deadline_on_a_hand_already_lost_loses_nothing_more(cli):
+    """Seed 000, Brûlure sévère (mains ou pieds): « Si cela n'est pas traité dans les 1d4 jours qui suivent, vous
+    perdez une main ou un pied »: the burned hand, lost meanwhile, is not lost a second time."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Bo", "dnd5e", 30, "--body", "hands=1")
+    burn = ok(cli("--json", "injure", "Bo", "--type", "fire", "--d20", "1", "--site", "hand")).json
+    assert next(e["data"] for e in burn["events"] if e["type"] == "injury_gained")["injury"] == "severe_burn"
+    ok(cli("injure", "Bo", "--type", "slashing", "--d20", "1", "--site", "hand"))  # the hand is lost
+    doc = ok(cli("--json", "advance", "5d")).json
+    assert not [e for e in doc["events"] if e["type"] == "body_changed"]
+    assert [i["injury"] for i in _sheet(cli, "Bo")["injuries"]].count("lose_a_foot_or_hand") == 1
+    assert "plus de main à perdre" in ok(cli("--lang", "fr", "log")).out
+
+
+# ================================================================ 5. a fixed value is not a roll
+
+
+def test_puncture_wounds_fixed_hit_point_leaves_the_typed_die_to_a_real_roll(cli):
+    """Seed 000, Plaie perforante: « Vous perdez 1 point de vie à la fin de chaque tour »: 1 is not a roll, so
+    `--dice 19` (the table's own result for the next roll) goes to the Nausea save (« jet de sauvegarde de
+    Constitution DD 8 »), the turn's only die."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "piercing", "--d20", "12"))
+    left = cli("--dice", "19", "turn", "Ana")  # no roll at all in this turn: the die is left over, said so
+    assert left.code == 2 and "rolled only 0 dice" in left.err
+    ok(cli("injure", "Ana", "--type", "acid", "--d20", "19"))
+    doc = ok(cli("--json", "--dice", "19", "turn", "Ana")).json
+    save = next(r for r in _results(doc) if r["source"]["content_id"] == "nausea")
+    assert save["d20"] == 19 and not save["applies"]
+    assert _sheet(cli, "Ana")["hp"] == 9
+
+
+def test_a_treatments_fixed_time_leaves_the_typed_die_to_the_check(cli):
+    """Seed 000: a minor injury's treatment takes 10 minutes, then the check: `--dice 15` is the check's d20."""
+    _campaign(cli, "dnd5e")
+    ok(cli("character", "add", "Aria", "--max-hp", "12", "--prof", "medicine,herbalism_kit", "--skills",
+           "medicine=5"))
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "piercing", "--d20", "12"))
+    doc = ok(cli("--json", "--dice", "15", "treat", "Ana", "i1", "--healer", "Aria")).json
+    rolls = [r for e in doc["events"] for r in e["data"].get("rolls", [])]
+    assert [(r["formula"], r["total"], r["typed"]) for r in rolls] == [("10", 10, False), ("1d20", 15, True)]

@@ -261,3 +261,116 @@ def test_a_treatments_fixed_time_leaves_the_typed_die_to_the_check(cli):
     doc = ok(cli("--json", "--dice", "15", "treat", "Ana", "i1", "--healer", "Aria")).json
     rolls = [r for e in doc["events"] for r in e["data"].get("rolls", [])]
     assert [(r["formula"], r["total"], r["typed"]) for r in rolls] == [("10", 10, False), ("1d20", 15, True)]
+
+
+# ================================================================ 3. each lasting effect's remedy follows its text
+
+
+@pytest.mark.parametrize("disease", ["slimy_doom", "demon_fever"])
+@pytest.mark.parametrize("spell", ["restoration", "greater_restoration"])
+def test_exhausted_made_permanent_is_lifted_by_restoration_while_the_disease_runs(cli, disease, spell):
+    """Seed 004, Mort vaseuse: « Au stade Diminué et au-delà, les effets de l'état Épuisé deviennent permanents
+    jusqu'à utilisation de Restauration ou Guérison suprême »; Peste infernale: « Au stade Diminué, les effets de
+    l'état Épuisé deviennent permanents jusqu'à utilisation de Restauration ou Guérison suprême ». Back at
+    Affaibli, the disease still running, what `status` promises is what `cure` does."""
+    _campaign(cli, "pf1e", "permanent_set=exhausted")
+    _add(cli, "Bo", "pf1e", 60)
+    ok(cli("expose", "Bo", disease, "--save", "1", "--deadly", "weakened"))
+    doc = ok(cli("--json", "advance", "1d")).json
+    ok(cli("answer", doc["pending"][0]["id"], "1"))  # Affaibli → Diminué: Épuisé becomes permanent
+    doc = ok(cli("--json", "advance", "1d")).json
+    ok(cli("answer", doc["pending"][0]["id"], "30"))  # back to Affaibli: the disease still runs
+    status = ok(cli("status", "Bo")).out
+    assert "permanent: Exhausted (removed by Restoration" in status and "once the affliction is gone" not in status
+    sheet = _sheet(cli, "Bo")["afflictions"][0]
+    assert sheet["status"] == "active" and [p["condition"] for p in sheet["permanent"]] == ["exhausted"]
+    assert not sheet["permanent"][0]["once_gone"]
+    cured = ok(cli("--lang", "fr", "cure", "Bo", "a1", "--spell", spell))
+    assert "Épuisé levé (définitif)" in cured.out
+    after = _sheet(cli, "Bo")["afflictions"][0]
+    assert after["permanent"] == [] and after["status"] == "active"
+
+
+def test_blinding_sickness_keeps_its_own_rule_and_status_says_so(cli):
+    """Seed 004, Mal aveuglant: « Au stade Diminué, devient définitivement Aveugle »; TRK-S2: its removers work
+    once the disease is gone, and the status says so before the GM tries."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", "pf1e", 60)
+    ok(cli("expose", "Bo", "blinding_sickness", "--save", "1", "--deadly", "impaired"))
+    assert "(removed by Heal, Regenerate, Remove Blindness/Deafness, once the affliction is gone)" in \
+        ok(cli("status", "Bo")).out
+    assert "une fois l'affection disparue" in ok(cli("--lang", "fr", "status", "Bo")).out
+    refused = cli("--lang", "fr", "cure", "Bo", "a1", "--spell", "regenerate")
+    assert refused.code == 1 and "Régénération ne lève les effets définitifs de Mal aveuglant" in refused.err
+    ok(cli("cure", "Bo", "a1", "--spell", "remove_disease", "--cl-check", "30"))
+    assert "Blinded lifted (permanent)" in ok(cli("cure", "Bo", "a1", "--spell", "regenerate")).out
+
+
+def test_ungol_dust_restoration_returns_to_healthy_while_the_poison_runs(cli):
+    """Seed 004, Cendres d'ungol: « Au-delà du stade Diminué, les effets deviennent permanents jusqu'à utilisation
+    de Restauration ou Guérison suprême »: Restauration brings the victim back to Sain at once; the poison is not
+    neutralized (its saves still come, a failure advances again)."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Cy", "pf1e", 60)
+    ok(cli("expose", "Cy", "ungol_dust", "--save", "1", "--deadly", "pliable"))
+    ok(cli("cure", "Cy", "a1", "--spell", "restoration"))
+    a = _sheet(cli, "Cy")["afflictions"][0]
+    assert a["status"] == "active" and a["tracks"][0]["stage"] == "healthy"
+    doc = ok(cli("--json", "advance", "1r")).json
+    ok(cli("answer", doc["pending"][0]["id"], "1"))
+    assert _sheet(cli, "Cy")["afflictions"][0]["tracks"][0]["stage"] == "weakened"
+
+
+def test_dementia_dust_keeps_its_own_rule(cli):
+    """Seed 004, Poussière de démence: « Même si la maladie est éliminée avec Guérison des maladies, la condition ne
+    s'améliore pas sans une Restauration suprême ou Guérison suprême »: Restauration suprême works once the
+    disease is removed, not while it runs."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Di", "pf1e", 60)
+    ok(cli("expose", "Di", "dementia_dust", "--save", "1", "--deadly", "impaired"))
+    refused = cli("cure", "Di", "a1", "--spell", "greater_restoration")
+    assert refused.code == 1 and "only once it no longer runs" in refused.err
+    ok(cli("cure", "Di", "a1", "--spell", "remove_disease", "--cl-check", "30"))
+    cured = ok(cli("cure", "Di", "a1", "--spell", "greater_restoration")).out
+    assert "→ Healthy" in cured and "cured" in cured and _sheet(cli, "Di")["afflictions"] == []
+
+
+# ================================================================ 6. French messages say French names
+
+
+def test_french_refusals_of_afflictions_name_them_in_french(cli):
+    """Seed 004 names every affliction and spell in French (« Lèpre », « Poussière de démence », « Guérison des
+    maladies », « Restauration suprême »): a French message says those names, never an id or the English."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Le", "pf1e", 60)
+    ok(cli("expose", "Le", "leprosy", "--save", "1", "--deadly", "stiffened"))
+    said = cli("--lang", "fr", "cure", "Le", "a1", "--spell", "remove_disease", "--cl-check", "30").err
+    assert "Lèpre (a1) a atteint son état final : seuls Miracle ou Souhait en lèvent les effets" in said
+    assert "Le a déjà Lèpre (a1)" in cli("--lang", "fr", "expose", "Le", "leprosy", "--save", "1").err
+    _add(cli, "Di", "pf1e", 60)
+    ok(cli("expose", "Di", "dementia_dust", "--save", "1", "--deadly", "impaired"))
+    ok(cli("cure", "Di", "a2", "--spell", "remove_disease", "--cl-check", "30"))
+    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "remove_disease", "--cl-check", "30").err
+    assert "Poussière de démence (a2) est déjà enrayée ; son cran ne s'améliore qu'avec Restauration suprême" in said
+    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "neutralize_poison", "--cl-check", "30").err
+    assert "Neutralisation du poison n'agit que sur les poisons ; Poussière de démence est une maladie" in said
+    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "restoration").err
+    assert "Restauration n'a aucun effet sur Poussière de démence (a2, enrayée). Les états" in said
+    said = cli("--lang", "fr", "recover", "Di", "--night").err
+    assert "a2 Poussière de démence : une maladie ne se guérit pas par le repos" in said
+    said = cli("--lang", "fr", "expose", "Di", "filth_fever", "--save", "1", "--deadly", "nowhere").err
+    assert "Fièvre des marais : pas de cran 'nowhere' sur l'Échelle de progression des maladies physiques" in said
+    for text in (said,):
+        assert "filth_fever" not in text and "dementia_dust" not in text
+
+
+def test_french_messages_of_injuries_name_them_in_french(cli):
+    """Seed 000 names the injuries and severities in French (« Côtes cassées », « Sérieuse »): a French refusal says
+    them so; a moment's save names the save (« jet de sauvegarde de Constitution »)."""
+    _campaign(cli, "dnd5e")
+    _add(cli, "Ana", "dnd5e", 20, "--hit-dice", "2")
+    ok(cli("injure", "Ana", "--type", "bludgeoning", "--d20", "1"))  # Broken Ribs: critical
+    said = cli("--lang", "fr", "rest", "Ana", "--short", "--hit-dice", "1", "--injury", "i1").err
+    assert "i1 (Côtes cassées) ne guérit pas avec un dé de vie (Sérieuse)" in said, said
+    line = ok(cli("--lang", "fr", "action", "Ana", "--save", "3")).out
+    assert "Côtes cassées — jet de sauvegarde de Constitution 3 contre DD 10" in line

@@ -246,6 +246,9 @@ class RecoveryFloor(Strict):
     floor: Slug | None = None  # the best stage reachable; None: the stage the victim is on (no recovery)
     once_reached: Slug | None = None  # applies only once a track has reached this stage (None: always)
     lifted_by: Annotated[tuple[Slug, ...], Check(min_length=1)]  # spells that bring the victim to healthy
+    # the spells work while the affliction still runs: back to healthy on the track, the affliction runs on
+    # (Cendres d'ungol: « permanents jusqu'à utilisation de Restauration »); otherwise only once it is gone
+    lifted_while_running: bool = False
     if_option: dict[Slug, Any] = field(default_factory=dict)
     note: Text | None = None
 

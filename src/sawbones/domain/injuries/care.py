@@ -226,8 +226,11 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
     chosen = [find_injury(character, k) for k in injury_keys]
     for injury in chosen:
         if not _heals_by_rest(ctx, injury, "hit_die"):
-            raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
-                                f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
+            injury_name = ctx.rules.injuries[injury.injury].name("en")
+            if injury.no_natural_healing or injury.magic_only:
+                raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die (no natural healing)")
+            severity_name = ctx.rules.severities[injury.severity].name("en")
+            raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die ({severity_name})")
     events, state = advance_folded(ctx, HOUR, auto=True)
     current = find_character(state, character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]

@@ -90,7 +90,8 @@ def gain(ctx: Context, character: Character, table: str, d20: int | None = None,
     while not _possible(character, pick.injury, site) and ctx.options.get("reroll_impossible", True):
         rerolls += 1  # a third lost eye: roll again (INJ-D); the events keep both rolls
         if rerolls > MAX_REROLLS:
-            raise RuleViolation(f"no possible injury for {character.name} on the {table} table")
+            table_name = ctx.rules.damage_tables[table].name("en")
+            raise RuleViolation(f"no possible injury for {character.name} on the {table_name} table")
         face = ctx.roller.roll("1d20", f"injury d20 reroll: {pick.injury.id} is impossible")
         pick = pick_row(ctx.rules, table, face, bands, mapping)
     return _gain_row(ctx, character, pick, site, state, cause)

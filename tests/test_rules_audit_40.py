@@ -374,3 +374,53 @@ def test_french_messages_of_injuries_name_them_in_french(cli):
     assert "i1 (Côtes cassées) ne guérit pas avec un dé de vie (Sérieuse)" in said, said
     line = ok(cli("--lang", "fr", "action", "Ana", "--save", "3")).out
     assert "Côtes cassées — jet de sauvegarde de Constitution 3 contre DD 10" in line
+
+
+# ================================================================ documentation findings
+
+
+def test_a_wounded_hand_penalizes_its_attacks_and_the_hands_skills_whichever_hand(cli):
+    """Seed 001: « si un aventurier se fait entailler les doigts d'une main, il subit un malus au jet d'attaque s'il
+    se sert de cette main pour combattre, ainsi qu'aux tests de compétences telles que Contrefaçon, Crochetage… »:
+    the attack with the other hand is spared; the listed skills are penalized whichever hand is used."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Vex", "pf1e", 30)
+    ok(cli("wound", "Vex", "hand", "--side", "left", "--damage", "4"))
+    assert ok(cli("--json", "mods", "Vex", "attack", "--hand", "right", "--melee")).json["modifier"] == 0
+    assert ok(cli("--json", "mods", "Vex", "attack", "--hand", "left", "--melee")).json["modifier"] == -2
+    for hand in ("left", "right"):
+        assert ok(cli("--json", "mods", "Vex", "open_lock", "--hand", hand)).json["modifier"] == -2
+    ok(cli("wound", "Vex", "arm", "--side", "left", "--damage", "4"))
+    # Bras: « Jet d'attaque; tests de Force; tests d'Escalade et de Natation »
+    assert ok(cli("--json", "mods", "Vex", "str", "--hand", "right")).json["modifier"] == -2
+
+
+def test_multi_type_tiebreak_only_breaks_ties(cli):
+    """Seed 000: the injury table is that of the damage type that dealt the most; `last_listed` only decides
+    between types that dealt as much (its help says so)."""
+    _campaign(cli, "dnd5e", "multi_type_tiebreak=last_listed")
+    help_text = ok(cli("--json", "campaign", "options")).out
+    assert "only breaks a tie between types" in help_text
+    _add(cli, "Ana", "dnd5e", 10)
+    doc = ok(cli("--json", "damage", "Ana", "8", "fire", "2", "cold", "--d20", "20")).json
+    assert next(e["data"] for e in doc["events"] if e["type"] == "injury_gained")["table"] == "fire"
+    _add(cli, "Bo", "dnd5e", 10)
+    doc = ok(cli("--json", "damage", "Bo", "5", "fire", "5", "cold", "--d20", "20")).json
+    assert next(e["data"] for e in doc["events"] if e["type"] == "injury_gained")["table"] == "cold"
+
+
+@pytest.mark.parametrize("dawn_hour, due", [(None, "06:00"), ("8", "08:00")])
+def test_daily_tick_dawn_ticks_at_the_campaigns_dawn(cli, dawn_hour, due):
+    """Seed 000, Pourrissement: the loss comes each day; `daily_tick dawn` takes it at dawn on the game clock
+    (option dawn_hour, 6 by default), not at midnight."""
+    _campaign(cli, "dnd5e", "daily_tick=dawn", *([f"dawn_hour={dawn_hour}"] if dawn_hour else []))
+    _add(cli, "Bob", "dnd5e", 20)
+    ok(cli("injure", "Bob", "--type", "necrotic", "--d20", "4"))  # Rot
+    before = _sheet(cli, "Bob")["max_hp"]
+    hour = int(due[:2])
+    ok(cli("advance", f"{hour - 1}h"))
+    assert _sheet(cli, "Bob")["max_hp"] == before
+    ok(cli("advance", "1h"))
+    assert _sheet(cli, "Bob")["max_hp"] < before
+    refused = cli("campaign", "set", "dawn_hour", "24")
+    assert refused.code == 2 and "from 0 to 23" in refused.err

@@ -9,6 +9,8 @@ RULES_FR: list[tuple[str, str]] = [
      "{character_name} ne peut pas {doing_text} : {cause_name_en} ({cause_source_name_en})"),
     ("{character_name} can't {doing_text}: {cause_name_en}", "{character_name} ne peut pas {doing_text} : {cause_name_en}"),
     ("take an action", "agir"),
+    ("option {option_id} takes a whole number from {low} to {high}, not {text}",
+     "l'option {option_id} attend un nombre entier de {low} à {high}, pas {text}"),
     ("take the Dash action", "foncer"),
     # diseases and poisons: every name in the reader's language (affliction, spell, track; *name_en* fields); a
     # spell as seed 004 names it (*pf1e_name_en*: « Guérison suprême », « Restauration suprême »)

@@ -328,6 +328,7 @@ class OptionDef(Strict):
     type: Literal["bool", "choice", "int", "dice", "list", "mapping"]
     default: Any
     choices: tuple[str, ...] = ()
+    bounds: tuple[int, int] | None = None  # an int option's lowest and highest values
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
     durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat

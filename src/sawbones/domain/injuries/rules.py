@@ -16,7 +16,7 @@ from ..engine.damage import injury_rule
 from ..engine.effects import ActiveEffect, provider
 from ..engine.evolve import handles
 from .table import pick_row
-from ..engine.state import DAY, Campaign, Character, Injury, with_fields
+from ..engine.state import DAY, HOUR, Campaign, Character, Injury, with_fields
 from ..engine.timeline import scheduler
 from ..engine.context import Context
 
@@ -128,8 +128,9 @@ def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, s
 
 
 def _next_tick(options: dict[str, Any], now: int) -> int:
-    if options.get("daily_tick") == "dawn":
-        return (now // DAY + 1) * DAY
+    if options.get("daily_tick") == "dawn":  # the next dawn on the game clock (option dawn_hour)
+        dawn = now // DAY * DAY + int(options.get("dawn_hour", 6)) * HOUR
+        return dawn if dawn > now else dawn + DAY
     return now + DAY
 
 

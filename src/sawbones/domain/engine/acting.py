@@ -60,11 +60,11 @@ def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str,
             found += _brought(ae.effect.condition, ae, rules, system)
     if _down(character, rules, system):
         found += _brought(UNCONSCIOUS, None, rules, system)
-    for restriction_id, ae, condition in found:
+    for restriction_id, origin, condition in found:
         restriction = rules.restrictions.get(restriction_id)
         if restriction is not None and moment in restriction.forbids:
-            name = _cause(ae, rules, condition) if ae is not None else _cause_hp(rules, condition)
-            source = str(ae.name("en")) if ae is not None and ae.name("en") != name else None
+            name = _cause(origin, rules, condition) if origin is not None else _cause_hp(rules, condition)
+            source = str(origin.name("en")) if origin is not None and origin.name("en") != name else None
             if Cause(name, source) not in causes:
                 causes.append(Cause(name, source))
     return causes

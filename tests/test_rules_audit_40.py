@@ -424,3 +424,39 @@ def test_daily_tick_dawn_ticks_at_the_campaigns_dawn(cli, dawn_hour, due):
     assert _sheet(cli, "Bob")["max_hp"] < before
     refused = cli("campaign", "set", "dawn_hour", "24")
     assert refused.code == 2 and "from 0 to 23" in refused.err
+
+
+def test_a_lost_action_answered_by_the_player_costs_nothing_either(cli):
+    """Seed 004, Diminué « ou perdre l'action »: the Impaired save waits for the player's die; a failed answer
+    loses the action, and the moment resumed runs nothing that performing it costs (Handicapé's hit point)."""
+    _campaign(cli, "pf1e", "who_rolls=players")
+    _add(cli, "Bo")
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", "disabled"))
+    ok(cli("action", "Bo"))
+    [waiting] = ok(cli("--json", "pending")).json["pending"]
+    assert waiting["kind"] == "moment"
+    ok(cli("answer", waiting["id"], "1"))
+    assert _sheet(cli, "Bo")["hp"] == 30 and ok(cli("--json", "pending")).json["pending"] == []
+    undone = ok(cli("undo"))
+    assert undone.code == 0 and len(ok(cli("--json", "pending")).json["pending"]) == 1
+
+
+def test_a_healer_who_cannot_act_treats_no_one_in_any_rule(cli):
+    """The same kind in the other rules: a treatment (seed 000), first aid (seed 001, « un test de Premiers secours
+    réussi (DD 15) ») and a Heal check that diagnoses (seed 004) are made by a healer who can act; unconscious at
+    0 HP (5e), the healer is refused in one line, nothing applied."""
+    _campaign(cli, "dnd5e")
+    ok(cli("character", "add", "Aria", "--max-hp", "12", "--prof", "medicine,herbalism_kit", "--skills",
+           "medicine=5"))
+    _add(cli, "Ana", "dnd5e", 10)
+    ok(cli("injure", "Ana", "--type", "piercing", "--d20", "12"))
+    ok(cli("wound", "Ana", "hand", "--side", "left", "--damage", "1", "--superficial"))
+    ok(cli("expose", "Ana", "filth_fever", "--save", "1"))
+    ok(cli("damage", "Aria", "12", "fire", "--d20", "15"))  # Aria down at 0 HP
+    wound = _sheet(cli, "Ana")["wounds"][0]["id"]
+    before = len(_log(cli))
+    for args in (("treat", "Ana", "i1", "--healer", "Aria"), ("firstaid", "Ana", wound, "--healer", "Aria"),
+                 ("diagnose", "Ana", "filth_fever", "--healer", "Aria")):
+        refused = cli(*args)
+        assert refused.code == 1 and refused.err.strip() == "error: Aria can't take an action: Unconscious", (args, refused.err)
+    assert len(_log(cli)) == before

@@ -10,6 +10,7 @@ from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from . import rules as injuries
 from .rules import find_injury
+from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
 from ..engine.campaign import find_character
 from ..engine.abilities import effective_abilities
@@ -46,8 +47,9 @@ def _check_healer(ctx: Context, patient: Character, healer_name: str | None) -> 
                             f"(add with `character edit {healer.name} --prof medicine,herbalism_kit`)")
     if healer.id == patient.id and ctx.options.get("self_treatment") == "forbidden":
         raise RuleViolation("self-treatment is forbidden in this campaign (option self_treatment)")
-    if healer.dead or healer.hp <= 0:
+    if healer.dead:
         raise RuleViolation(f"{healer.name} is in no state to treat anyone")
+    refuse_if_forbidden(healer, ctx.rules, ctx.options, ctx.state.system, "action")  # unconscious, stunned... (issue 40)
     return healer
 
 

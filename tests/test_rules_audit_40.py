@@ -460,3 +460,31 @@ def test_a_healer_who_cannot_act_treats_no_one_in_any_rule(cli):
         refused = cli(*args)
         assert refused.code == 1 and refused.err.strip() == "error: Aria can't take an action: Unconscious", (args, refused.err)
     assert len(_log(cli)) == before
+
+
+def test_the_api_refuses_what_the_state_forbids_in_its_one_error_shape(db):
+    """Seed 004, Alité « ne peut pas … effectuer des actions standard ou de mouvement »: the API's `action` and
+    `dash` refuse in the project's JSON error shape, said in French with `?lang=fr`, nothing applied."""
+    from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web.app import create_app
+
+    with TestClient(create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3),
+                    base_url="http://testserver") as client:
+        created = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7, "system": "pf1e"})
+        assert created.status_code == 201, created.text
+        client.headers["Authorization"] = f"Bearer {created.json()['gm_secret']}"
+        assert client.post("/api/campaigns/Alpha/characters", json={"name": "Bo", "max_hp": 30}).status_code in (
+            200, 201)
+        exposed = client.post("/api/campaigns/Alpha/expose",
+                              json={"character": "Bo", "affliction": "filth_fever", "save": 1, "deadly": "bedridden"})
+        assert exposed.status_code == 200, exposed.text
+        version = len(client.get("/api/campaigns/Alpha/log").json()["events"])
+        for moment, fr in (("action", "Bo ne peut pas agir : Alité (Fièvre des marais)"),
+                           ("dash", "Bo ne peut pas foncer : Alité (Fièvre des marais)")):
+            refused = client.post(f"/api/campaigns/Alpha/{moment}?lang=fr", json={"character": "Bo"})
+            body = refused.json()
+            assert refused.status_code == 409 and set(body["error"]) == {"code", "message", "where"}, body
+            assert body["error"]["code"] == "rule_violation" and body["error"]["message"] == fr
+        assert len(client.get("/api/campaigns/Alpha/log").json()["events"]) == version

@@ -107,6 +107,8 @@ STORIES: dict[str, tuple] = {
                                                    ("status", "Bob")]),
     "daily_tick": ("dnd5e", {}, P5 + [("advance", "10h"), ("injure", "Bob", "--type", "necrotic", "--d20", "4"),
                                       ("advance", "30h"), ("status", "Bob")]),
+    "dawn_hour": ("dnd5e", {"daily_tick": "dawn"}, P5 + [("injure", "Bob", "--type", "necrotic", "--d20", "4"),
+                                                           ("advance", "7h"), ("status", "Bob")]),
     "restore_maxhp_on_heal": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "necrotic", "--d20", "4"),
                                                  ("heal", "Bob", "--spell", "greater_restoration"), ("status", "Bob")]),
     "ability_zero_rule": ("dnd5e", {}, [("character", "add", "Cy", "--abilities", "con=1"),
@@ -209,7 +211,7 @@ STORIES: dict[str, tuple] = {
 
 # values walked for options that are not a bool or a choice
 OTHER_VALUES = {
-    "critical_bedrest": ["1d4"], "magic_heals_per_effect": ["2"], "min_damage_for_wound": ["2"],
+    "critical_bedrest": ["1d4"], "magic_heals_per_effect": ["2"], "min_damage_for_wound": ["2"], "dawn_hour": ["8"],
     "superficial_threshold": ["2"], "relevant_remedies": ['{"major_burns": ["lesser_restoration"]}'],
     "metal_armor": ["leather"], "anatomy": ["eyes=1,hands=2,feet=2"], "extra_affected_rolls": ["hand=skill:swim"],
     "recovery_multiplier": ["giant_scorpion_venom=2"], "blinding_removers": ["heal"],

@@ -146,14 +146,14 @@ def test_a_poisoned_healer_treats_at_disadvantage(cli):
     assert cli("character", "add", "Rolf", "--max-hp", "20").code == 0
     cli("injure", "Rolf", "--type", "fire", "--d20", "19")  # Heat Stroke, minor: DC 10
     cli("injure", "Ines", "--type", "poison", "--d20", "7")  # Temporary Poisoning: poisoned
-    done = cli("--json", "--dice", "10", "--dice", "4", "treat", "Rolf", "i1", "--healer", "Ines")
+    done = cli("--json", "--dice", "4", "treat", "Rolf", "i1", "--healer", "Ines")  # (10 minutes: no roll)
     assert done.code == 0, done.err
     failed = next(e["data"] for e in done.json["events"] if e["type"] == "treatment_failed")
     assert failed["check"] == 4 + 5  # the lower of two d20s (10 minutes of care first)
     assert failed["breakdown"]["mode"] == "disadvantage"
     assert [x["source"]["id"] for x in failed["breakdown"]["lines"]] == ["poisoned"]
     cli("injure", "Ines", "--type", "fire", "--d20", "19")
-    own = cli("--json", "--dice", "10", "--dice", "3", "treat", "Ines", "i3", "--healer", "Ines").json
+    own = cli("--json", "--dice", "3", "treat", "Ines", "i3", "--healer", "Ines").json
     failed = next(e["data"] for e in own["events"] if e["type"] == "treatment_failed")
     assert failed["check"] == 3 + 5 and failed["self_treatment_disadvantage"] is True
     assert sorted(x["source"]["id"] for x in failed["breakdown"]["lines"]) == ["poisoned", "self_treatment"]

@@ -8,11 +8,14 @@ from fractions import Fraction
 
 import pytest
 
+from sawbones.content.loader import load_rules
 from sawbones.domain.afflictions import odds
 from sawbones.domain.engine.options import effective_options
 from sawbones.domain.engine.rolls import Roller
 from sawbones.domain.engine.saves import SaveReading, SaveTerms, chance, roll
 from test_tracks_helpers import expose, ok, setup
+
+RULES = load_rules()
 
 F = 1  # a typed total that fails every save here
 
@@ -144,15 +147,35 @@ def test_pf1e_leaves_a_5e_disadvantage_to_the_gm(cli):
 
 
 def test_an_automatic_failure_fails_without_a_die(bob):
-    """5e unconscious (Con poison Unconscious) fails Dexterity saves: Leg Injury's Dash save fails, no die."""
+    """5e unconscious (Con poison Unconscious) fails Dexterity saves: the Leg Injury's Dex save fails, no die. An
+    unconscious character takes no Dash (issue 40: refused, nothing applied), so the save is read and rolled as the
+    moment would."""
+    from sawbones.domain.afflictions import decide
+    from sawbones.domain.engine import saves
+    from sawbones.domain.injuries import rules as injuries
+    from test_rules_audit import act, campaign, ctx, with_character
+
     ok(bob("injure", "Bob", "--type", "force", "--d20", "19"))  # leg injury: DC 10 Dex save on a Dash
     ok(bob("--json", "expose", "Bob", "deathblade", "--save", "1", "--deadly", "unconscious"))
-    r = ok(bob("--json", "dash", "Bob")).json["events"][0]["data"]["results"][0]
-    assert r["save"] == "dex" and r["auto_fail"] and r["failed"] and r["total"] is None and "d20" not in r
+    refused = bob("dash", "Bob")
+    assert refused.code == 1 and "Bob can't take the Dash action: Unconscious (Deathblade)" in refused.err
+    state = with_character(campaign("dnd5e"), "Bob")
+    state = fold_all(state, injuries.gain(ctx(state), state.character("bob"), "force", d20=19))
+    state = act(state, decide.expose, "Bob", "deathblade", 1, None, "unconscious")
+    bob_now = state.character("bob")
+    options = effective_options(RULES, state.option_overrides())
+    reading = saves.read(bob_now, RULES, options, "dnd5e", "dex")
+    r = roll(Roller(random.Random(0)), "dnd5e", reading, 10, "leg injury: dex save")
+    assert r["auto_fail"] and not r["succeeded"] and r["total"] is None and "d20" not in r
     assert _line(r["breakdown"], "condition", "unconscious")["type"] == "auto_fail"
-    typed = ok(bob("--json", "dash", "Bob", "--save", "25")).json["events"][0]["data"]["results"][0]
-    assert typed["failed"] and typed["total"] == 25
-    assert "automatic failure" in ok(bob("dash", "Bob")).out
+    typed = roll(Roller(random.Random(0)), "dnd5e", reading, 10, "leg injury: dex save", 25)
+    assert not typed["succeeded"] and typed["total"] == 25
+
+
+def fold_all(state, events):
+    from sawbones.domain.engine.evolve import fold
+
+    return fold(events, state)
 
 
 # ---------------------------------------------------------------- the die and the chance

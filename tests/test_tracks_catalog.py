@@ -63,7 +63,7 @@ def test_leprosy_weekly_and_stiffened_end_state(cli):
     assert stages(a) == ["stiffened"] and a["status"] == "end_state" and not character(cli)["dead"]
     assert doc["pending"] == []
     r = cli("cure", "Aria", "leprosy", "--spell", "remove_disease", "--cl-check", "30")
-    assert r.code == 1 and "miracle or wish" in r.err
+    assert r.code == 1 and "Miracle or Wish" in r.err
     ok(cli("cure", "Aria", "leprosy", "--spell", "wish"))
     assert affliction(cli) is None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR  # the content's errors; "unknown damage table 'x'"
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
+from .errors_fr_rules import RULES_FR  # the rules' refusals of the third audit (issue 40)
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
@@ -50,46 +51,19 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("bad dice formula {text}: cannot keep {keep_n} of {count} dice",
      "formule de dés incorrecte {text} : impossible de garder {keep_n} dés sur {count}"),
     # diseases and poisons
-    ("{a_affliction} ({a_id}) has reached its end state: only miracle or wish remove its effects (TRK-10)",
-     "{a_affliction} ({a_id}) a atteint son état final : seuls miracle ou souhait en lèvent les effets (TRK-10)"),
-    ("{spell} has no effect on {a_affliction} ({a_id}, {a_status}).{hint}",
-     "{spell} n'a aucun effet sur {a_affliction} ({a_id}, {a_status}).{hint}"),
     ("{character_name} is dead", "{character_name} est mort(e)"),
-    ("{spell} acts on {wanted}s; {a_affliction} is a {a_kind}", "{spell} agit sur : {wanted} ; {a_affliction} est : {a_kind}"),
-    ("{spell} can lift {a_affliction}'s permanent effects only once the affliction is gone (TRK-S2)",
-     "{spell} ne lève les effets définitifs de {a_affliction} qu'une fois l'affection disparue (TRK-S2)"),
     ("{character_name} is dead: bring them back to life first (with raise_cures_affliction, coming back ends the "
      "affliction)",
      "{character_name} est mort(e) : ramenez-le d'abord à la vie (avec raise_cures_affliction, le retour met fin à "
      "l'affection)"),
-    ("{spell} needs a caster level check against DC {a_dc}: give --cl-check TOTAL or --cl N (caster level) to roll it",
-     "{spell} demande un test de niveau de lanceur contre DD {a_dc} : donnez --cl-check TOTAL, ou --cl N (niveau "
-     "de lanceur) pour le lancer"),
-    ("remove curse does nothing to {a_affliction}", "délivrance des malédictions n'a aucun effet sur {a_affliction}"),
-    ("recovery_multiplier for {a_affliction} must be a whole number",
-     "recovery_multiplier de {a_affliction} doit être un nombre entier"),
-    ("{spell} restores {a_affliction}'s stage only once it no longer runs ({neutralize_poison_if_a_kind_po} first)",
-     "{spell} ne rend le cran de {a_affliction} qu'une fois l'affection enrayée (d'abord {neutralize_poison_if_a_kind_po})"),
     ("{character_name} has no affliction {key} (no afflictions at all)",
      "{character_name} n'a pas d'affection {key} (aucune affection)"),
     ("{character_name} has no affliction {key} (afflictions: {known})",
      "{character_name} n'a pas d'affection {key} (affections : {known})"),
-    ("{character_name} already has {defn_id} ({existing_id}): a new exposure to the same disease has no effect",
-     "{character_name} a déjà {defn_id} ({existing_id}) : une nouvelle exposition à la même maladie est sans effet"),
-    ("{defn_id} ({existing_id}) has reached its end state on {character_name}: no further effects (only miracle or "
-     "wish remove it)",
-     "{defn_id} ({existing_id}) a atteint son état final chez {character_name} : plus d'effet (seuls miracle ou "
-     "souhait la lèvent)"),
-    ("{a_affliction} ({a_id}) on {character_name} is {a_status}: no save is due",
-     "{a_affliction} ({a_id}) de {character_name} est {a_status} : aucun jet n'est dû"),
     ("no pending save {pending_id} (none is pending)", "aucun jet en attente {pending_id} (aucun n'attend)"),
     ("no pending save {pending_id} (pending: {known})", "aucun jet en attente {pending_id} (en attente : {known})"),
     ("give the save's TOTAL (or --d20 N to add the character's bonus)",
      "donnez le TOTAL du jet (ou --d20 N pour ajouter le bonus du personnage)"),
-    ("{defn_id}: no stage {stage} on track {track_id} (stages: {names})",
-     "{defn_id} : pas de cran {stage} sur l'échelle {track_id} (crans : {names})"),
-    ("{defn_id}: a deadly start cannot be {stage}", "{defn_id} : un début mortel ne peut pas être {stage}"),
-    ("nothing for {character_name} to recover from by rest", "rien dont {character_name} puisse se remettre par le repos"),
     # characters
     ("no character named {key} in {state_name} (characters: {known})",
      "aucun personnage nommé {key} dans {state_name} (personnages : {known})"),
@@ -141,8 +115,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("this injury strikes a hand or a foot: say which with --site hand|foot (option extremity_site=gm)",
      "cette blessure frappe une main ou un pied : dites lequel avec --site hand|foot (option extremity_site=gm)"),
     ("site must be hand or foot, not {site}", "le site est hand (main) ou foot (pied), pas {site}"),
-    ("no possible injury for {character_name} on the {table} table",
-     "aucune blessure possible pour {character_name} sur la table {table}"),
+    ("no possible injury for {character_name} on the {table_name_en} table",
+     "aucune blessure possible pour {character_name} sur la table {table_name_en}"),
     ("{character_name} has no injury {key} (no injuries at all)", "{character_name} n'a pas de blessure {key} (aucune blessure)"),
     ("{character_name} has no injury {key} (injuries: {known})", "{character_name} n'a pas de blessure {key} (blessures : {known})"),
     ("{healer_name} cannot treat injuries: needs {and_join_missing} (add with `character edit {healer_name} "
@@ -163,8 +137,10 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("{character_name} is dead: raise them first", "{character_name} est mort(e) : ramenez-le d'abord à la vie"),
     ("healing cannot be negative", "un soin ne peut pas être négatif"),
     ("{character_name} is not dying", "{character_name} n'est pas mourant(e)"),
-    ("{injury_id} ({injury_injury}) does not heal with a Hit Die ({no_natural_healing_if_injury_n})",
-     "{injury_id} ({injury_injury}) ne guérit pas avec un dé de vie ({no_natural_healing_if_injury_n})"),
+    ("{injury_id} ({injury_name_en}) does not heal with a Hit Die (no natural healing)",
+     "{injury_id} ({injury_name_en}) ne guérit pas avec un dé de vie (pas de guérison naturelle)"),
+    ("{injury_id} ({injury_name_en}) does not heal with a Hit Die ({severity_name_en})",
+     "{injury_id} ({injury_name_en}) ne guérit pas avec un dé de vie ({severity_name_en})"),
     ("{spell_name_en} heals no injury of {character_name}: no injuries at all",
      "{spell_name_en} ne guérit aucune blessure de {character_name} : aucune blessure"),
     ("{spell_name_en} heals no injury of {character_name}: {why_texts}",
@@ -429,7 +405,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]
-ERRORS_FR += TABLE_FR
+ERRORS_FR += TABLE_FR + RULES_FR
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
 # that starts with a field would swallow that head (the template with the most words wins), so each has its

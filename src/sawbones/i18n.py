@@ -138,22 +138,30 @@ def french_name(english: str, field: str = "") -> str:
     """A content entry's French name for its English one (a message names it so: `{definition_name_en}`,
     `{part_name_en_lower}`); an English name the content does not know stays as it is."""
     lower = field.endswith("_lower")
-    found = _french_names().get(english.casefold())
+    # `{spell_pf1e_name_en}`: the name the pf1e books give (seed 004's « Guérison suprême »), else the usual one
+    found = (_french_names("pf1e") if "pf1e_name_en" in field else {}).get(english.casefold()) or \
+        _french_names().get(english.casefold())
     if found is None:
         return english
     return found.lower() if lower else found
 
 
-@lru_cache(maxsize=1)
-def _french_names() -> dict[str, str]:
+@lru_cache(maxsize=2)
+def _french_names(system: str = "") -> dict[str, str]:
+    """English name → French, of every named content entry (`system`: only the names that system gives)."""
     from .content.loader import load_rules  # (on a French error only: `sawbones --help` loads no content)
 
     rules = load_rules()
     out: dict[str, str] = {}
     for section in rules.sections.values():
         for entry in section.values():
-            named = getattr(entry, "name", None)
-            en, fr = getattr(named, "en", None), getattr(named, "fr", None)
-            if isinstance(en, str) and isinstance(fr, str):
-                out.setdefault(en.casefold(), fr)
+            if system:
+                named = (getattr(entry, "system_names", None) or {}).get(system)
+                if named is not None:
+                    out.setdefault(named.en.casefold(), named.fr)
+                continue
+            for named in [getattr(entry, "name", None)] + [st.name for st in getattr(entry, "stages", ())]:
+                en, fr = getattr(named, "en", None), getattr(named, "fr", None)  # (a track's stages too)
+                if isinstance(en, str) and isinstance(fr, str):
+                    out.setdefault(en.casefold(), fr)
     return out

@@ -42,6 +42,9 @@ class ConditionDef(Named):
 class RestrictionDef(Strict):
     id: Slug
     text: Text
+    # the moments of play it forbids, refused whole by engine/acting.py: `action` (an action in combat, a
+    # standard action), `dash` (the Dash action: moving)
+    forbids: tuple[Literal["action", "dash"], ...] = ()
 
 
 @frozen_kw
@@ -91,6 +94,9 @@ class HitPointModel(Strict):
     dead_at_minus_ability: Ability | None = None  # dead once HP reach minus this ability's score
     massive_damage: bool = False  # 5e: the damage left after dropping to 0 kills outright if it reaches max HP
     dying_check: DyingCheck | None = None  # the check a dying character makes each turn (None: not modelled)
+    # a stable character at or below dying_at: still unconscious (5e), or it may have come to and act (PF1: it
+    # is then disabled; the GM says when it wakes)
+    stable_may_act: bool = False
     text: Text
 
 
@@ -240,6 +246,9 @@ class RecoveryFloor(Strict):
     floor: Slug | None = None  # the best stage reachable; None: the stage the victim is on (no recovery)
     once_reached: Slug | None = None  # applies only once a track has reached this stage (None: always)
     lifted_by: Annotated[tuple[Slug, ...], Check(min_length=1)]  # spells that bring the victim to healthy
+    # the spells work while the affliction still runs: back to healthy on the track, the affliction runs on
+    # (Cendres d'ungol: « permanents jusqu'à utilisation de Restauration »); otherwise only once it is gone
+    lifted_while_running: bool = False
     if_option: dict[Slug, Any] = field(default_factory=dict)
     note: Text | None = None
 
@@ -319,6 +328,7 @@ class OptionDef(Strict):
     type: Literal["bool", "choice", "int", "dice", "list", "mapping"]
     default: Any
     choices: tuple[str, ...] = ()
+    bounds: tuple[int, int] | None = None  # an int option's lowest and highest values
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
     durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat

@@ -120,6 +120,9 @@ class Outcome(Strict):
     # a permanent condition: the spells that remove it (listed, or the list held by a `list` option)
     removed_by: tuple[Slug, ...] = ()
     removed_by_option: Slug | None = None
+    # its removers work while the affliction still runs (« jusqu'à utilisation de Restauration »); otherwise only
+    # once it is gone (Mal aveuglant: TRK-S2)
+    lifted_while_running: bool = False
 
     def is_empty(self) -> bool:
         return self == Outcome()

@@ -26,6 +26,8 @@ add_texts([
     ("{source}: Constitution 0", "{source} : Constitution à 0"),
     ("{source}: poison damage", "{source} : dégâts de poison"),
     ("{source}: deadline passed", "{source} : échéance dépassée"),
+    ("deadline passed: no hand left to lose", "échéance dépassée : plus de main à perdre"),
+    ("deadline passed: no foot left to lose", "échéance dépassée : plus de pied à perdre"),
     ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
 ])
 
@@ -134,6 +136,7 @@ W = Words("sentences", {
     "fact_failure_banked": ("a failure banked", "un échec mis de côté"),
     "fact_permanent": ("a permanent effect", "un effet définitif"),
     "fact_permanent_removed": ("a permanent effect lifted", "un effet définitif levé"),
+    "fact_permanent_removed_named": ("{condition} lifted (permanent)", "{condition} levé (définitif)"),
     "fact_spell_landed": ("the spell takes hold", "le sort agit"), "fact_floor": ("at its lowest stage", "au plus bas"),
     "fact_duration": ("its duration changes", "sa durée change"), "fact_note": ("{text}", "{text}"),
     "fact_other": ("a change", "un changement"),
@@ -252,6 +255,11 @@ class _Ctx:
         return (": " if self.lang == "en" else " : ") + ", ".join(parts) if parts else ""
 
 
+def facts_text(data: dict[str, Any], state: Any, rules: Any, lang: str) -> str:
+    """An event's facts in words (": Exhausted lifted (permanent), …"), '' when it has none."""
+    return _Ctx(data, state, rules, lang).facts()
+
+
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:
     what = f.get("what")
     if what == "stage":
@@ -269,6 +277,8 @@ def fact_text(f: dict[str, Any], c: _Ctx) -> str:
         return c.say("fact_ability_damage", ability=c.name(f.get("ability"), "abilities"), amount=f.get("amount", "?"))
     if what == "note":
         return c.say("fact_note", text=translate(str(f.get("text", "")), c.lang))
+    if what == "permanent_removed" and f.get("condition"):
+        return c.say("fact_permanent_removed_named", condition=c.name(f["condition"], "conditions"))
     key = f"fact_{what}"
     return c.say(key) if key in W else c.say("fact_other")
 

@@ -296,6 +296,8 @@ A = Words("affliction_status", {
     "failures": ("failures: {banked}/{needed}", "échecs : {banked}/{needed}"),
     "waiting": ("waiting for a die: {ids}", "en attente d'un dé : {ids}"),
     "permanent": ("permanent: {name} (removed by {by})", "définitif : {name} (levé par {by})"),
+    "permanent_once_gone": ("permanent: {name} (removed by {by}, once the affliction is gone)",
+                            "définitif : {name} (levé par {by}, une fois l'affection disparue)"),
     "ability_damage": ("ability damage: {list}", "affaiblissement : {list}"),
     "cure": ("cure: {text}", "guérison : {text}"),
 })
@@ -334,7 +336,8 @@ def render_affliction(a: dict[str, Any], lang: str, con: Any) -> None:
     if parts:
         con.print("     " + " · ".join(parts))
     for p in a.get("permanent", []):
-        con.print("     " + say("permanent", name=escape(p["name"]), by=", ".join(p.get("removed_by_names", p["removed_by"])) or "—"))
+        con.print("     " + say("permanent_once_gone" if p.get("once_gone") else "permanent", name=escape(p["name"]),
+                                by=", ".join(p.get("removed_by_names", p["removed_by"])) or "—"))
     if a.get("ability_damage"):
         con.print("     " + say("ability_damage", list=", ".join(f"{k} -{v}" for k, v in a["ability_damage"].items())))
     con.print("     " + say("cure", text=escape(a["cure"])))

@@ -11,9 +11,11 @@ from dataclasses import replace
 from typing import Any
 
 from ...errors import RuleViolation, UsageError
-from .rules import ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index, recede_stages, to_dict
+from .rules import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index,
+                    recede_stages, status_en, to_dict)
 from ..engine.campaign import find_character
 from .decide import find_affliction
+from .lasting import holding_floors, once_gone, restore_running
 from ..engine.effects import option_matches
 from ..engine.state import DAY, HOUR, UNIT_SECONDS
 from ..engine.context import Context
@@ -23,6 +25,12 @@ CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")
 END_STATE_SPELLS = ("miracle", "wish")
 ABILITY_DAMAGE_SPELLS = ("restoration", "greater_restoration", "heal")
 NIGHT = 8 * HOUR
+
+
+def spell_name_en(rules: Any, spell: str) -> str:
+    """A spell by its English name (a French message says it in French: i18n `*name_en*` fields)."""
+    found = rules.spells.get(spell)
+    return str(found.name("en")) if found is not None else spell
 
 
 def _heal_cures(defn: Any, options: dict[str, Any]) -> bool:
@@ -55,8 +63,9 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
     when it does nothing. `ability_heal`: the 1d4 a lesser restoration cures."""
     defn = rules.afflictions[a.affliction]
     cure = defn.cure
+    affliction, spell_en = defn.name("en"), spell_name_en(rules, spell)  # messages name things (issue 40)
     if a.status == END_STATE:
-        raise RuleViolation(f"{a.affliction} ({a.id}) has reached its end state: only miracle or wish remove its "
+        raise RuleViolation(f"{affliction} ({a.id}) has reached its end state: only Miracle or Wish remove its "
                             "effects (TRK-10)")
     new = a
     facts: list[dict[str, Any]] = []
@@ -64,8 +73,10 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
     irreversible = cure.magic_only and options.get("irreversible_when_no_cure", True)
     if spell in ("neutralize_poison", "remove_disease", "remove_curse") and live:
         wanted = {"neutralize_poison": "poison", "remove_disease": "disease"}.get(spell)
-        if wanted is not None and a.kind != wanted:
-            raise RuleViolation(f"{spell} acts on {wanted}s; {a.affliction} is a {a.kind}")
+        if wanted == "poison" and a.kind != wanted:
+            raise RuleViolation(f"{spell_en} acts on poisons only; {affliction} is a disease")
+        if wanted == "disease" and a.kind != wanted:
+            raise RuleViolation(f"{spell_en} acts on diseases only; {affliction} is a poison")
         if len(cure.spells) > 1 and spell in cure.spells:
             window = cure.within.amount * UNIT_SECONDS[cure.within.unit] if cure.within else None
             landed = tuple(p for p in a.spells if p[0] != spell and (window is None or now - p[1] <= window))
@@ -80,31 +91,37 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
                 new, more = eliminate(new, "halted", now)  # TRK-12: it only stops getting worse
                 facts += more
         elif spell == "remove_curse":
-            raise RuleViolation(f"remove curse does nothing to {a.affliction}")
+            raise RuleViolation(f"{spell_en} does nothing to {affliction}")
         elif irreversible:
             if a.status == ACTIVE:
                 new, facts = eliminate(new, "halted", now)  # TRK-12: no further deterioration, no recovery
             else:
-                raise RuleViolation(f"{a.affliction} ({a.id}) is already halted; its stage improves only with "
-                                    + (", ".join(f.lifted_by[0] for f in defn.recovery_floors) or "heal"))
+                remedies = " or ".join(spell_name_en(rules, f.lifted_by[0]) for f in defn.recovery_floors) or \
+                    spell_name_en(rules, "heal")
+                raise RuleViolation(f"{affliction} ({a.id}) is already halted; its stage improves only with {remedies}")
         else:
             new, facts = _to_healthy(new, rules, options, now, "cure", spell)
     elif spell == "heal" and live and _heal_cures(defn, options):
         new, facts = _to_healthy(new, rules, options, now, "cure", spell)
     elif live and any(spell in f.lifted_by and option_matches(f, options) for f in defn.recovery_floors):
-        if a.status == ACTIVE:
-            raise RuleViolation(f"{spell} restores {a.affliction}'s stage only once it no longer runs "
-                                f"({'neutralize poison' if a.kind == 'poison' else 'remove disease'} first)")
-        new, facts = _to_healthy(new, rules, options, now, "cure", spell)
-    # leftovers: permanent conditions (once the affliction is gone) and ability damage
-    if _gone(new):
-        kept = tuple(p for p in new.permanent if spell not in p.removed_by)
-        for p in new.permanent:
-            if p not in kept:
-                facts.append({"what": "permanent_removed", "condition": p.condition})
-        new = replace(new, permanent=kept)
+        holding = holding_floors(a, defn, rules, options, spell)
+        if a.status == ACTIVE and holding and all(f.lifted_while_running for f in holding):
+            new, facts = restore_running(new, rules)  # Cendres d'ungol: the permanence lifted, the poison runs on
+        elif a.status == ACTIVE:
+            first = spell_name_en(rules, "neutralize_poison" if a.kind == "poison" else "remove_disease")
+            raise RuleViolation(f"{spell_en} restores {affliction}'s stage only once it no longer runs ({first} first)")
+        else:
+            new, facts = _to_healthy(new, rules, options, now, "cure", spell)
+    # leftovers: permanent conditions (once the affliction is gone, or while it runs where the entry says so) and
+    # ability damage
+    lifted = [p for p in new.permanent if spell in p.removed_by
+              and (_gone(new) or not once_gone(defn, p.condition, options))]
+    if lifted:
+        for p in lifted:
+            facts.append({"what": "permanent_removed", "condition": p.condition})
+        new = replace(new, permanent=tuple(p for p in new.permanent if p not in lifted))
     elif any(spell in p.removed_by for p in new.permanent):
-        raise RuleViolation(f"{spell} can lift {a.affliction}'s permanent effects only once the affliction is gone "
+        raise RuleViolation(f"{spell_en} can lift {affliction}'s permanent effects only once the affliction is gone "
                             "(TRK-S2)")
     if new.ability_damage and (spell in ABILITY_DAMAGE_SPELLS or (spell == "lesser_restoration" and ability_heal)):
         damage = dict(new.ability_damage)
@@ -117,10 +134,12 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
         facts.append({"what": "ability_damage_healed", "left": damage})
         new = replace(new, ability_damage=tuple(sorted(damage.items())))
     if new == a and not facts:
-        hint = " Conditions imposed by a track are symptoms: condition removers do not apply (TRK-11)." \
-            if spell in ("lesser_restoration", "restoration", "greater_restoration", "remove_blindness_deafness",
-                         "regenerate", "heal") else ""
-        raise RuleViolation(f"{spell} has no effect on {a.affliction} ({a.id}, {a.status}).{hint}")
+        status = status_en(a)
+        if spell in ("lesser_restoration", "restoration", "greater_restoration", "remove_blindness_deafness",
+                     "regenerate", "heal"):
+            raise RuleViolation(f"{spell_en} has no effect on {affliction} ({a.id}, {status}). Conditions imposed by a "
+                                "track are symptoms: condition removers do not apply (TRK-11).")
+        raise RuleViolation(f"{spell_en} has no effect on {affliction} ({a.id}, {status}).")
     return new, facts
 
 
@@ -146,7 +165,8 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
         if cl_check is not None:
             check = {"total": cl_check, "typed": True}
         elif cl is None:
-            raise UsageError(f"{spell} needs a caster level check against DC {a.dc}: give --cl-check TOTAL "
+            named = spell_name_en(ctx.rules, spell)
+            raise UsageError(f"{named} needs a caster level check against DC {a.dc}: give --cl-check TOTAL "
                              "or --cl N (caster level) to roll it")
         else:
             d20 = ctx.roller.roll("1d20", f"{spell}: caster level check")
@@ -181,22 +201,23 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
     events: list[Event] = []
     reasons: list[str] = []
     for a in character.afflictions:
+        affliction = ctx.rules.afflictions[a.affliction].name("en")
         if a.kind != "poison":
-            reasons.append(f"{a.id} {a.affliction}: a disease does not recover by rest")
+            reasons.append(f"{a.id} {affliction}: a disease does not recover by rest")
             continue
         if a.status != ELIMINATED:
             why = {ACTIVE: "still in the system (recovery starts once it is out)",
                    END_STATE: "at its end state (no recovery)", CURED: "already healthy"}[a.status]
-            reasons.append(f"{a.id} {a.affliction}: {why}")
+            reasons.append(f"{a.id} {affliction}: {why}")
             continue
         if now - a.rest_at < gap:
-            reasons.append(f"{a.id} {a.affliction}: only {(now - a.rest_at) // HOUR} h of game time since "
+            reasons.append(f"{a.id} {affliction}: only {(now - a.rest_at) // HOUR} h of game time since "
                            f"{'it left the system' if not a.rest else 'the last rest'}; advance the clock first")
             continue
         try:
             per_step = 2 * max(1, int(multipliers.get(a.affliction, 1)))
         except (TypeError, ValueError):
-            raise UsageError(f"recovery_multiplier for {a.affliction} must be a whole number") from None
+            raise UsageError(f"recovery_multiplier for {affliction} must be a whole number") from None
         steps, rest = divmod(a.rest + units, per_step)
         new, facts = recede_stages(replace(a, rest=rest, rest_at=now), steps, ctx.rules, ctx.options)
         if steps and new.stages == a.stages:
@@ -208,7 +229,9 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
             "character": character.id, "affliction": a.id, "content": a.affliction, "at": now,
             "rest": "bed_rest" if bed_rest else "night", "care": care, "units": units, "steps": steps,
             "facts": facts, "state": to_dict(new)}})
+    if not events and not reasons:
+        raise RuleViolation(f"nothing for {character.name} to recover from by rest (no afflictions)")
     if not events:
-        raise RuleViolation(f"nothing for {character.name} to recover from by rest"
-                            + (": " + "; ".join(reasons) if reasons else " (no afflictions)"))
+        reason_texts = "; ".join(reasons)
+        raise RuleViolation(f"nothing for {character.name} to recover from by rest: {reason_texts}")
     return events

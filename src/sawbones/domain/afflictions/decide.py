@@ -16,7 +16,7 @@ from ...content import schema as s
 from ...errors import RuleViolation, UsageError
 from ..engine import hit_points, player_rolls, saves
 from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
-                    poison_damage, save_triggers, stage_index, step, to_dict)
+                    poison_damage, save_triggers, stage_index, status_en, step, to_dict)
 from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from ..engine.state import UNIT_SECONDS, Campaign, Character
@@ -150,9 +150,9 @@ def start_stages(ctx: Context, defn: s.Affliction, deadly: str | None) -> tuple[
         index = stage_index(track, stage)
         if index is None:
             names = ", ".join(st.id for st in track.stages[1:])
-            raise UsageError(f"{defn.id}: no stage {stage!r} on track {track_id} (stages: {names})")
+            raise UsageError(f"{defn.name('en')}: no stage {stage!r} on the {track.name('en')} (stages: {names})")
         if index == 0:
-            raise UsageError(f"{defn.id}: a deadly start cannot be {stage!r}")
+            raise UsageError(f"{defn.name('en')}: a deadly start cannot be {stage!r}")
         out.append(index)
     return tuple(out)
 
@@ -188,11 +188,11 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     existing: AfflictionState | None = next(
         (a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
     if existing is not None and defn.kind == "disease":
-        raise RuleViolation(f"{character.name} already has {defn.id} ({existing.id}): "
+        raise RuleViolation(f"{character.name} already has {defn.name('en')} ({existing.id}): "
                             "a new exposure to the same disease has no effect")
     if existing is not None and existing.status == END_STATE:
-        raise RuleViolation(f"{defn.id} ({existing.id}) has reached its end state on {character.name}: "
-                            "no further effects (only miracle or wish remove it)")
+        raise RuleViolation(f"{defn.name('en')} ({existing.id}) has reached its end state on {character.name}: "
+                            "no further effects (only Miracle or Wish remove it)")
     dose = "initial" if existing is None else ("extra" if existing.status == ACTIVE else "renewed")
     if total is None and d20 is None:
         to = player_rolls.routed_to(player_rolls.route(ctx.options, rolls), character)
@@ -267,7 +267,9 @@ def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: in
     character = find_character(ctx.state, character_id)
     a = find_affliction(character, affliction_key)
     if a.status != ACTIVE:
-        raise RuleViolation(f"{a.affliction} ({a.id}) on {character.name} is {a.status}: no save is due")
+        status = status_en(a)
+        raise RuleViolation(f"{ctx.rules.afflictions[a.affliction].name('en')} ({a.id}) on {character.name} is "
+                            f"{status}: no save is due")
     defn = ctx.rules.afflictions[a.affliction]
     mark = len(ctx.roller.made)
     at = a.next_save_at if a.next_save_at is not None else ctx.state.clock

@@ -23,6 +23,13 @@ from ..engine.evolve import _character, handles
 from ..engine.state import UNIT_SECONDS, Campaign
 
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
+# a status in a message's words (errors_fr_rules.py has their French)
+STATUS_EN = {ACTIVE: "running", ELIMINATED: "out of the system", CURED: "cured", END_STATE: "at its end state"}
+
+
+def status_en(a: "AfflictionState") -> str:
+    """The affliction's status in a message's words (a disease out of the system is halted)."""
+    return "halted" if a.status == ELIMINATED and a.kind == "disease" else STATUS_EN[a.status]
 
 
 @frozen

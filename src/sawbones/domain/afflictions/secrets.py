@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleViolation
+from ..engine.acting import refuse_if_forbidden
 from ..engine.campaign import find_character
 from ..engine.evolve import handles
 from ..engine.state import Campaign, with_fields
@@ -51,6 +52,8 @@ def diagnose(ctx: Any, name: str, affliction_key: str, healer_name: str | None =
     healer = find_character(state, healer_name) if healer_name else character
     if healer.dead:
         raise RuleViolation(f"{healer.name} is dead")
+    if healer_name or (total is None and d20 is None):  # the healer's check: not one who cannot act (issue 40)
+        refuse_if_forbidden(healer, ctx.rules, ctx.options, state.system, "action")
     reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),
                                heal_bonus(healer, ctx.rules))
     mark = len(ctx.roller.made)

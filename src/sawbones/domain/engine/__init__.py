@@ -23,6 +23,7 @@ package: rule modules register their event handlers (`evolve.handles`), effect p
 - damage.py: damage, HP loss and healing; the hooks rules register for a drop to 0 HP and magic healing
 - player_rolls.py: who rolls a save the engine asks for (the GM or the player), answers, confirmation
 - turns.py: triggers on moments the GM announces (a turn, a Dash, an action)
+- acting.py: what a character's state forbids it to do (an action, a Dash), from the content's restrictions
 - odds_engine.py: running the engine's own decisions over every outcome of their dice (exact odds)
 - odds_symbolic.py: integers that know what they stand for (linear in a variable), so one engine run answers for a ladder of DCs
 """

@@ -45,9 +45,13 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
         return raw
     if opt.type == "int":
         try:
-            return int(raw)
+            number = int(raw)
         except ValueError:
             raise UsageError(f"option {option_id} takes a whole number, not {text!r}") from None
+        if opt.bounds is not None and not opt.bounds[0] <= number <= opt.bounds[1]:
+            low, high = opt.bounds
+            raise UsageError(f"option {option_id} takes a whole number from {low} to {high}, not {text!r}")
+        return number
     if opt.type == "dice":
         dice.parse(raw)
         return raw

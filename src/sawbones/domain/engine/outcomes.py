@@ -13,11 +13,12 @@ def trigger_text(effect: Any, ae: Any, rules: Any) -> s.Text:
     chance = f"{effect.chance} % : " if effect.chance else ""
     if effect.save:
         dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
-        save = effect.save.save
+        named = rules.saves.get(effect.save.save) or rules.abilities.get(effect.save.save)
+        save_fr, save_en = (named.name("fr"), named.name("en")) if named is not None else (effect.save.save,) * 2
         dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
         dc_en = f"DC {dc}" if dc else "the affliction's DC"
-        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save}, {dc_fr}), sinon {outcome.fr}",
-                      en=f"{chance}before acting: {save} save ({dc_en}), or {outcome.en}")
+        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save_fr}, {dc_fr}), sinon {outcome.fr}",
+                      en=f"{chance}before acting: {save_en} save ({dc_en}), or {outcome.en}")
     return s.Text(fr=f"{chance}en agissant : {outcome.fr}", en=f"{chance}when acting: {outcome.en}")
 
 

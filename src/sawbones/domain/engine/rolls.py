@@ -24,9 +24,10 @@ class Roller:
         """Roll formula, or take `given` (the physical die typed in) after checking it is possible.
 
         Without `given`, the next value the GM typed for this action (`--dice N`) is used if any:
-        every roll the rules call for can come from the table's own dice."""
+        every roll the rules call for can come from the table's own dice. A fixed value (a constant, a d1: one
+        possible result) is not a roll: it takes no typed value, which stays for the next real roll (issue 40)."""
         parsed = dice.parse(formula)
-        if given is None and self.typed:
+        if given is None and self.typed and not _fixed(formula):
             given = self.typed.pop(0)
         result = parsed.with_value(given) if given is not None else parsed.roll(self.rng)
         record = {"why": why, **result.as_dict(), "typed": given is not None}
@@ -38,8 +39,18 @@ class Roller:
             from ...errors import UsageError
 
             raise UsageError(f"{len(self.typed)} typed dice left over ({', '.join(map(str, self.typed))}): "
-                             f"this action rolled only {len(self.made)} dice")
+                             f"this action rolled only {self.dice_rolled()} dice")
+
+    def dice_rolled(self) -> int:
+        """The real rolls made so far (a fixed value is none)."""
+        return sum(1 for made in self.made if not _fixed(made["formula"]))
 
     def choice(self, options: list[str], why: str) -> str:
         index = self.roll(f"1d{len(options)}", why) - 1
         return options[index]
+
+
+def _fixed(formula: str) -> bool:
+    """One possible result (a constant, a d1): a fixed value, not a roll."""
+    parsed = dice.parse(formula)
+    return parsed.minimum == parsed.maximum

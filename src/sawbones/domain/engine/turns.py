@@ -6,6 +6,11 @@ model's check (damage.py; unconscious, it does nothing else). Otherwise each tri
 or rolled with what the roll query says applies: the sheet, modifiers and conditions, advantage/disadvantage,
 automatic failure; saves.py), then the outcome on a failure, or at once when there is no save.
 
+An action or a Dash the character's state forbids is refused whole (acting.py). Of a phase's triggers, the checks
+whose failure loses the action come first; once the action is lost, the triggers of acting (ACTING: what
+performing the action costs, as Handicapé's hit point) are not run: a lost action is not performed. A character
+who cannot act makes no check whose failure would lose the action it does not have.
+
 A roll routed to the character's player (player_rolls: option who_rolls, the action's `rolls`) stops the
 moment there: the steps made so far stand (their `noted` results and events), and a pending roll (kind
 `moment`, or `dying` for the check) records where the moment resumes: the trigger it waits for and the
@@ -22,6 +27,7 @@ from ...content.models import dump
 from ...errors import RuleViolation, UsageError
 from . import hit_points, player_rolls
 from . import saves as save_rolls
+from .acting import can_act, refuse_if_forbidden
 from .campaign import find_character
 from .conditions import gained
 from .damage import dying_check, dying_check_due, dying_reading, is_standing, lose_hp
@@ -32,6 +38,8 @@ from .context import Context
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
+# the phases that are acting: what their triggers do is a cost of performing the action, none once it is lost
+ACTING = frozenset(("action_in_combat", "standard_action", "dash"))
 Answer = tuple[int | None, int | None]  # a player's die for the step a moment waits on: (total, d20)
 
 
@@ -52,7 +60,8 @@ def keyed_triggers(character: Any, rules: Any, options: dict[str, Any], on: str)
         source = (active.kind, active.source_id, active.content_id)
         seen[source] = seen.get(source, -1) + 1
         out.append((f"{on}|{active.kind}|{active.source_id}|{active.content_id}|{seen[source]}", active))
-    return out
+    # the checks that may lose the action come first: what the action costs follows only if it is performed
+    return sorted(out, key=lambda keyed: not keyed[1].effect.outcome.lose_action)
 
 
 @dataclass
@@ -68,6 +77,8 @@ class _Moment:
     results: list[dict[str, Any]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     paused: Event | None = None
+    lost: bool = False  # the action was lost (Diminué: « perdre l'action »): it is not performed
+
 
     def apply(self, new: list[Event]) -> None:
         self.events += new
@@ -112,6 +123,10 @@ class _Moment:
         current = self.current()
         if "standing" in effect.while_ and not is_standing(current, ctx.rules, ctx.options):
             return
+        if self.lost and on in ACTING:  # a lost action costs nothing that performing it costs
+            return
+        if effect.outcome.lose_action and not can_act(current, ctx.rules, ctx.options, self.state.system):
+            return  # no action to lose (unconscious, stunned...): the check is not made
         result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
         failed = True
         if effect.save is not None:
@@ -133,6 +148,7 @@ class _Moment:
             result["d100"] = d100
         result["applies"] = failed
         self.results.append(result)
+        self.lost = self.lost or (failed and effect.outcome.lose_action)
         if failed and effect.outcome.condition and not effect.outcome.permanent:
             minutes = effect.outcome.condition_minutes  # on the clock (conditions.py); else while the source lasts
             until = self.state.clock + minutes * MINUTE if minutes else None
@@ -187,6 +203,7 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: st
     character = find_character(ctx.state, name)
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
+    refuse_if_forbidden(character, ctx.rules, ctx.options, ctx.state.system, moment)
     how = player_rolls.route(ctx.options, rolls)
     waiting = next((p for p in ctx.state.pending if p.character == character.id
                     and p.kind in (player_rolls.MOMENT, player_rolls.DYING)), None)

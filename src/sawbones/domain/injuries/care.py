@@ -10,6 +10,7 @@ from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
 from . import rules as injuries
 from .rules import find_injury
+from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
 from ..engine.campaign import find_character
 from ..engine.abilities import effective_abilities
@@ -46,8 +47,9 @@ def _check_healer(ctx: Context, patient: Character, healer_name: str | None) -> 
                             f"(add with `character edit {healer.name} --prof medicine,herbalism_kit`)")
     if healer.id == patient.id and ctx.options.get("self_treatment") == "forbidden":
         raise RuleViolation("self-treatment is forbidden in this campaign (option self_treatment)")
-    if healer.dead or healer.hp <= 0:
+    if healer.dead:
         raise RuleViolation(f"{healer.name} is in no state to treat anyone")
+    refuse_if_forbidden(healer, ctx.rules, ctx.options, ctx.state.system, "action")  # unconscious, stunned... (issue 40)
     return healer
 
 
@@ -226,8 +228,11 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
     chosen = [find_injury(character, k) for k in injury_keys]
     for injury in chosen:
         if not _heals_by_rest(ctx, injury, "hit_die"):
-            raise RuleViolation(f"{injury.id} ({injury.injury}) does not heal with a Hit Die "
-                                f"({'no natural healing' if injury.no_natural_healing or injury.magic_only else injury.severity})")
+            injury_name = ctx.rules.injuries[injury.injury].name("en")
+            if injury.no_natural_healing or injury.magic_only:
+                raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die (no natural healing)")
+            severity_name = ctx.rules.severities[injury.severity].name("en")
+            raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die ({severity_name})")
     events, state = advance_folded(ctx, HOUR, auto=True)
     current = find_character(state, character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]

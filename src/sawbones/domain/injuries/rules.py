@@ -16,7 +16,7 @@ from ..engine.damage import injury_rule
 from ..engine.effects import ActiveEffect, provider
 from ..engine.evolve import handles
 from .table import pick_row
-from ..engine.state import DAY, Campaign, Character, Injury, with_fields
+from ..engine.state import DAY, HOUR, Campaign, Character, Injury, with_fields
 from ..engine.timeline import scheduler
 from ..engine.context import Context
 
@@ -48,15 +48,18 @@ def _site_effects(definition: Any) -> bool:
                or (isinstance(e, s.LosePart) and e.part == "hand_or_foot") for e in definition.effects)
 
 
-def _possible(character: Character, definition: Any) -> bool:
-    """False when the injury needs a part the character no longer has (a third lost eye)."""
+def _possible(character: Character, definition: Any, site: str | None = None) -> bool:
+    """False when the injury needs a part the character no longer has (a third lost eye; a hand or foot site where
+    the named one, or both, are gone): a named site goes through the same check as a rolled one."""
+    body = character.body
+    have = {"eye": body.eyes, "hand": body.hands, "foot": body.feet}
     for effect in definition.effects:
-        if isinstance(effect, s.LosePart):
-            body = character.body
-            if effect.part == "eye" and body.eyes <= 0:
-                return False
-            if effect.part == "hand_or_foot" and body.hands <= 0 and body.feet <= 0:
-                return False
+        if isinstance(effect, s.LosePart) and effect.part in have and have[effect.part] <= 0:
+            return False
+    if _site_effects(definition):
+        if site in ("hand", "foot"):
+            return have[site] > 0
+        return body.hands > 0 or body.feet > 0
     return True
 
 
@@ -84,10 +87,11 @@ def gain(ctx: Context, character: Character, table: str, d20: int | None = None,
     face = ctx.roller.roll("1d20", f"injury d20 ({table})", given=d20)
     pick = pick_row(ctx.rules, table, face, bands, mapping)
     rerolls = 0
-    while not _possible(character, pick.injury) and ctx.options.get("reroll_impossible", True):
+    while not _possible(character, pick.injury, site) and ctx.options.get("reroll_impossible", True):
         rerolls += 1  # a third lost eye: roll again (INJ-D); the events keep both rolls
         if rerolls > MAX_REROLLS:
-            raise RuleViolation(f"no possible injury for {character.name} on the {table} table")
+            table_name = ctx.rules.damage_tables[table].name("en")
+            raise RuleViolation(f"no possible injury for {character.name} on the {table_name} table")
         face = ctx.roller.roll("1d20", f"injury d20 reroll: {pick.injury.id} is impossible")
         pick = pick_row(ctx.rules, table, face, bands, mapping)
     return _gain_row(ctx, character, pick, site, state, cause)
@@ -124,8 +128,9 @@ def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, s
 
 
 def _next_tick(options: dict[str, Any], now: int) -> int:
-    if options.get("daily_tick") == "dawn":
-        return (now // DAY + 1) * DAY
+    if options.get("daily_tick") == "dawn":  # the next dawn on the game clock (option dawn_hour)
+        dawn = now // DAY * DAY + int(options.get("dawn_hour", 6)) * HOUR
+        return dawn if dawn > now else dawn + DAY
     return now + DAY
 
 
@@ -192,7 +197,11 @@ def escalate(ctx: Context, character: Character, injury: Injury, definition: Any
     events: list[Event] = []
     for trigger in triggers(definition, "deadline"):
         outcome = trigger.outcome
-        if outcome.lose_part == "site":
+        if outcome.lose_part == "site" and not _possible(character, _lost_part_pick(ctx).injury, injury.site):
+            events.append({"type": "injury_changed", "data": {  # the part at its site is already gone
+                "character": character.id, "injury": injury.id, "changes": {"deadline_at": None, "deadline_passed": True},
+                "note": f"deadline passed: no {injury.site} left to lose"}})
+        elif outcome.lose_part == "site":
             events += replace_injury(ctx, character, injury, _lost_part_pick(ctx), injury.site, "deadline passed")
         elif outcome.become:
             pick = _critical_reroll(ctx) if ctx.options.get("frostbite_escalates_to") == "reroll_critical_any" \

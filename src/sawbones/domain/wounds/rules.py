@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator
 from ...frozen import frozen
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
+from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
 from ..engine.abilities import heal_bonus
 from ..engine.campaign import find_character
@@ -176,6 +177,9 @@ def first_aid(ctx: Context, key: str, wound_id: str, total: int | None = None, h
         from ..engine.roll_match import RollContext
 
         healer = find_character(state, healer_name or "")
+        if healer.dead:
+            raise RuleViolation(f"{healer.name} is dead")
+        refuse_if_forbidden(healer, ctx.rules, ctx.options, state.system, "action")  # issue 40
         reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),
                                    heal_bonus(healer, ctx.rules))
         made = saves.roll(ctx.roller, state.system, reading, FIRST_AID_DC, why, kind="check")

@@ -68,7 +68,8 @@ class _Commands(click.Group):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
 @click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
-              help="The table's own result for the next roll the action makes (repeatable, in order).")
+              help="The table's own result for the next roll the action makes (repeatable, in order); a fixed "
+                   "value (Puncture Wound's 1 HP, a treatment's 10 minutes) is no roll and takes none.")
 @click.option("--expect-version", type=click.IntRange(0), metavar="N",
               help="Act only if the campaign is still at version N (see `campaign show`); else nothing is applied.")
 @click.version_option(package_name="sawbones")

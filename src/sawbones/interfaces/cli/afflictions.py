@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import save_words, views
+from .. import save_words, sentences, views
 
 # ---------------------------------------------------------------- read model
 
@@ -22,8 +22,12 @@ def _t(fr: str, en: str, lang: str) -> str:
 
 
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+    from ...domain.afflictions.lasting import once_gone
     from ...domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
     from ...domain.engine.clock import describe, describe_in, describe_span
+    from ...domain.engine.options import effective_options
+
+    options = effective_options(rules, state.option_overrides())
 
     defn = rules.afflictions.get(a.affliction)
     tracks = []
@@ -43,7 +47,8 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
         "permanent": [{"condition": p.condition, "name": rules.conditions[p.condition].name(lang)
                        if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
-                       "removed_by_names": [save_words.spell_name(rules, x, state.system, lang) for x in p.removed_by]}
+                       "removed_by_names": [save_words.spell_name(rules, x, state.system, lang) for x in p.removed_by],
+                       "once_gone": once_gone(defn, p.condition, options)}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
     }
@@ -355,7 +360,7 @@ def register(cli: click.Group) -> None:
                       f"{spell_name}: caster level check failed ({data['cl_check']['total']} vs DC "
                       f"{data['cl_check']['dc']}), no effect.", lang)
         else:
-            line = f"{spell_name}: " + ", ".join(facts)
+            line = spell_name + sentences.facts_text(data, state, rules, lang)
         doc = {"spell": spell, "character": character.id, "affliction": data["affliction"],
                "facts": data.get("facts", []), "cl_check": data.get("cl_check"),
                **affliction_section(character, state, rules, lang), "events": events, "lines": [line]}

@@ -1,0 +1,116 @@
+"""What a character's state forbids it to do: an action, a Dash (issue 40).
+
+Which states forbid what is content: a restriction's `forbids` (tracks.yaml: Alité « ne peut pas … effectuer des
+actions standard ou de mouvement », Catatonique « ne peut en aucun cas interagir avec le monde »;
+condition_readings.yaml: 5e incapacitated « aucune action ni réaction », PF1 unconscious and stunned, PF1
+nauseated « une action de mouvement »...). A restriction counts whether a stage, an injury or a condition puts it
+on the character, and through the conditions a condition brings (5e unconscious brings incapacitated). The hit
+point model's own unconsciousness counts too: at or below its dying line (5e 0 HP, PF1 negative HP) the
+character is unconscious, as its text says (PF1: unless stable, when it may have come to: `stable_may_act`).
+
+A turn is never refused (it comes round: the dying check, conditions that run out); its checks whose failure
+costs the action are not made by a character who cannot act (turns.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...content import schema as s
+from ...frozen import frozen
+from ...errors import RuleViolation
+from . import hit_points
+from .effects import ActiveEffect, active_effects
+
+# what each moment is, in the refusal's words (errors_fr.py has their French)
+DOING = {"action": "take an action", "dash": "take the Dash action"}
+UNCONSCIOUS = "unconscious"  # the condition the hit point model's unconsciousness is
+
+
+def _cause(ae: ActiveEffect, rules: Any, condition: str | None) -> str:
+    """What forbids it, by its English name: the condition on the character, else the stage or the entry."""
+    if condition is not None:
+        found = rules.conditions.get(condition)
+        return str(found.name("en")) if found is not None else condition
+    track = rules.tracks.get(ae.detail.get("track") or "")
+    stage = next((st for st in track.stages if st.id == ae.detail.get("stage")), None) if track else None
+    return str(stage.name("en")) if stage is not None else str(ae.name("en"))
+
+
+@frozen
+class Cause:
+    """What forbids a moment, by English names: a condition, stage or entry, and where it comes from (None: the
+    hit points)."""
+
+    name_en: str
+    source_name_en: str | None
+
+
+def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
+    """What on `character` forbids `moment`, nearest first."""
+    causes: list[Cause] = []
+    found: list[tuple[Any, ActiveEffect | None, str | None]] = []
+    # the latest first (a track's current stage before the stages it keeps), each with what it brings
+    for ae in reversed(active_effects(character, rules, options)):
+        if getattr(ae.effect, "while_", ()):  # guarded by the roll or the site: no such restriction forbids a moment
+            continue
+        if isinstance(ae.effect, s.Restriction):
+            found.append((ae.effect.restriction, ae, None))
+        elif isinstance(ae.effect, s.ConditionEffect):
+            found += _brought(ae.effect.condition, ae, rules, system)
+    if _down(character, rules, system):
+        found += _brought(UNCONSCIOUS, None, rules, system)
+    for restriction_id, origin, condition in found:
+        restriction = rules.restrictions.get(restriction_id)
+        if restriction is not None and moment in restriction.forbids:
+            name = _cause(origin, rules, condition) if origin is not None else _cause_hp(rules, condition)
+            source = str(origin.name("en")) if origin is not None and origin.name("en") != name else None
+            if Cause(name, source) not in causes:
+                causes.append(Cause(name, source))
+    return causes
+
+
+def _brought(condition: str, ae: ActiveEffect | None, rules: Any, system: str,
+             seen: frozenset[str] = frozenset()) -> list[tuple[str, ActiveEffect | None, str | None]]:
+    """The restrictions a condition brings through its reading in this system (and the conditions it brings)."""
+    entry = rules.condition_readings.get(condition)
+    reading = entry.reading(system) if entry is not None else None
+    out: list[tuple[str, ActiveEffect | None, str | None]] = []
+    for effect in reading.effects if reading is not None and condition not in seen else ():
+        if isinstance(effect, s.Restriction) and not effect.while_:
+            out.append((effect.restriction, ae, condition))
+        elif isinstance(effect, s.ConditionEffect) and not effect.while_:
+            out += [(r, ae, condition) for r, _, _ in _brought(effect.condition, ae, rules, system, seen | {condition})]
+    return out
+
+
+def _down(character: Any, rules: Any, system: str) -> bool:
+    """Unconscious by its hit points: at or below the model's dying line, unless stable where a stable character
+    may have come to (PF1)."""
+    hp_model = hit_points.model(rules, system)
+    if character.dead or character.hp > hp_model.dying_at:
+        return False
+    return not (character.stable and hp_model.stable_may_act)
+
+
+def _cause_hp(rules: Any, condition: str | None) -> str:
+    found = rules.conditions.get(condition or UNCONSCIOUS)
+    return str(found.name("en")) if found is not None else UNCONSCIOUS
+
+
+def refuse_if_forbidden(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> None:
+    """Raise (one line, nothing applied) when the character's state forbids the moment, saying why."""
+    if moment not in DOING:
+        return
+    causes = forbidding(character, rules, options, system, moment)
+    if not causes:
+        return
+    cause, doing_text = causes[0], DOING[moment]
+    if cause.source_name_en is None:
+        raise RuleViolation(f"{character.name} can't {doing_text}: {cause.name_en}")
+    raise RuleViolation(f"{character.name} can't {doing_text}: {cause.name_en} ({cause.source_name_en})")
+
+
+def can_act(character: Any, rules: Any, options: dict[str, Any], system: str) -> bool:
+    """Whether the character may take an action at all (a check that costs the action needs one to cost)."""
+    return not forbidding(character, rules, options, system, "action")

@@ -57,11 +57,11 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
 
     if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
         async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)))
+            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)), act.on_loop)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)))
+            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 

@@ -109,7 +109,7 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 T = TypeVar("T")
 
 
-async def run_action(state: WebState, work: Callable[[], T]) -> T:
+async def run_action(state: WebState, work: Callable[[], T], on_loop: bool = True) -> T:
     """A GM's action (`work` opens its own service): on the event loop itself when the store is local (SQLite)
     and no other writer holds a lock it needs for more than a moment, else in a worker thread, where it waits
     its turn.
@@ -120,8 +120,10 @@ async def run_action(state: WebState, work: Callable[[], T]) -> T:
     `WouldWait` before anything is written (once the action wrote, it waits as anywhere else), and the action
     runs again from the start in a thread. The loop
     yields once first, so that requests that arrived meanwhile are read and served in the order they came
-    (without it, under load, a few connections were served a round late every time: twice the others' latency)."""
-    if state.local_writes:
+    (without it, under load, a few connections were served a round late every time: twice the others' latency).
+    An action whose work grows with what the client sent (`on_loop=False`: reading imported files) always runs
+    in a thread: the loop keeps serving everyone else meanwhile."""
+    if state.local_writes and on_loop:
         await asyncio.sleep(0)
         try:
             with locks.waiting_briefly():

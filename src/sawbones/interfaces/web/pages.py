@@ -221,7 +221,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
             return action.run(service, campaign, body, lang)
 
     try:
-        doc = await run_action(web(request), run)
+        doc = await run_action(web(request), run, action is None or action.on_loop)
     except Forbidden:
         raise
     except SawbonesError as exc:

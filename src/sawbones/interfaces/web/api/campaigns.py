@@ -192,7 +192,7 @@ def _import(body) -> object:
 
 
 register(Action(
-    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",),
+    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
     run=decided(_import, lambda service, state, events, lang: views.import_report(
         state, events, service.rules_for(state), lang))))

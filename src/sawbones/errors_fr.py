@@ -30,6 +30,11 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "les points de vie donnés, {hp}, dépassent le maximum, {max_hp} : donnez aussi un maximum plus haut"),
     ("unknown game system {system} (dnd5e or pf1e)", "système de jeu inconnu {system} (dnd5e ou pf1e)"),
     ("nothing to undo", "rien à annuler"),
+    ("the last action is a{action}, not a{meant}: nothing was undone; look at the log and undo the action that came "
+     "last if you mean it",
+     "la dernière action est a{action}, pas a{meant} : rien n'a été annulé ; regardez le journal et annulez l'action "
+     "arrivée en dernier si c'est voulu"),
+    ("{action} is not an action of the log (like a14)", "{action} n'est pas une action du journal (comme a14)"),
     ("the campaign changed while you undid (another action came last); nothing was undone: look at the log and "
      "undo again if you still mean it",
      "la campagne a changé pendant l'annulation (une autre action est arrivée en dernier) ; rien n'a été annulé : "

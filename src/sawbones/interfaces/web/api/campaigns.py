@@ -1,6 +1,11 @@
 """API: campaigns, their options and GM secret, characters and player links, status, clock, log, undo."""
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import Field, StringConstraints
+
+from ....errors import UsageError
 
 from ... import log_view, views
 from ....domain.engine import campaign as decisions
@@ -302,8 +307,18 @@ def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_acces
         return log_view.log_doc(service, gm.campaign, limit, lang)
 
 
+class UndoIn(m.Strict):
+    action: Annotated[str, StringConstraints(pattern=r"^a?[0-9]{1,9}$")] | Annotated[int, Field(ge=1, le=2**31 - 1)] \
+        | None = Field(None, description="The action meant, as the log shows it (\"a14\"): when the last action in "
+                                         "force is another one (a bot's, a player's), 409 and nothing is undone.")
+
+
 def _undo(service, campaign, body, lang):
-    return log_view.undo_doc(service, campaign, lang)
+    meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
+    if body is not None and body.action is not None and meant is None:
+        raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
+    return log_view.undo_doc(service, campaign, lang, meant)
 
 
-register(Action("undo", None, m.UndoOut, run=_undo, summary="Revert the last action exactly", tags=("campaign state",)))
+register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),
+                summary="Revert the last action exactly (or only the action named, when it came last)"))

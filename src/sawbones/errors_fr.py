@@ -451,6 +451,19 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
      "Bearer <secret d'administration>`, voir `sawbones admin-secret`)"),
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
+    ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer <admin "
+     "secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret",
+     "ce serveur est fermé : les probabilités hors campagne demandent son secret d'administration (`Authorization: "
+     "Bearer <secret d'administration>`) ; un MJ demande celles d'une campagne, sous /api/campaigns/NOM/odds/…, "
+     "avec son secret d'API"),
+    ("this client spent its budget of costly computations ({budget} s): try again in {seconds} s",
+     "ce client a dépensé son budget de calculs coûteux ({budget} s) : réessayez dans {seconds} s"),
+    ("at most {per_client} costly computations at once per client: wait for the others",
+     "{per_client} calculs coûteux à la fois au plus par client : attendez la fin des autres"),
+    ("the server is busy with costly computations: try again in a few seconds",
+     "le serveur est occupé par des calculs coûteux : réessayez dans quelques secondes"),
+    ("the client left: its computation was stopped", "le client est parti : son calcul a été arrêté"),
+    ("the client left before its computation started", "le client est parti avant le début de son calcul"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]

@@ -20,6 +20,8 @@ from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret,
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
+CLOSED_ODDS = ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer "
+               "<admin secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret")
 
 
 class TooLarge(HTTPException):
@@ -45,6 +47,8 @@ def needs(path: str) -> tuple[str, str] | None:
     /api/player/{token}/answer (a live player token; the player's reads check it in their route), else None."""
     if path.rstrip("/") == "/api/campaigns":
         return "admin", ""
+    if path.rstrip("/") == "/api/odds" or path.startswith("/api/odds/"):  # costly: closed mode keeps it to the admin
+        return "odds", ""
     if path.startswith("/api/campaigns/"):
         return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
     if path.startswith("/api/player/") and path.endswith("/answer"):  # a player's answer (api_player.py)
@@ -127,6 +131,8 @@ class Guard:
         kind, campaign = need
         secret = bearer_of(headers.get("authorization"))
         state = scope["app"].state.sawbones
+        if kind == "odds" and not state.closed:
+            return None
         if kind == "gm" and state.secrets.known(campaign, secret):
             return None  # right lately: the endpoint checks it in its own thread (deps.GmAccess), no hop here
 
@@ -141,6 +147,8 @@ class Guard:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:
                     check_gm_secret(service.store, campaign, secret)
+            elif kind == "odds" and secret is None:
+                raise Unauthorized(CLOSED_ODDS)
             else:
                 with AdminAccess(state, secret).open():
                     pass

@@ -11,6 +11,7 @@ from ....domain.afflictions import odds as model
 from ....domain.engine.options import effective_options
 from . import odds_injury as api_odds_injury
 from .. import models as m
+from ..costly import costly
 from ..deps import GmAccess, gm_access, open_service, web
 
 router = APIRouter()
@@ -51,6 +52,7 @@ def odds_doc(rules: Any, options: dict[str, Any], affliction: str, bonus: int, f
 
 @router.get("/odds/{affliction}", response_model=OddsOut, tags=["rules"],
             summary="Exact chances and timeline of a disease or poison (default options)")
+@costly
 def odds(request: Request, affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
          doses: int = Doses, curve: bool = Curve, days: float | None = Days,
          system: Literal["dnd5e", "pf1e"] | None = System):
@@ -64,7 +66,9 @@ def odds(request: Request, affliction: str = Affliction, bonus: int = Bonus, fro
 
 @router.get("/campaigns/{campaign}/odds/{affliction}", response_model=OddsOut, tags=["rules"],
             summary="Exact chances and timeline of a disease or poison, with the campaign's options and system")
-def campaign_odds(affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
+@costly
+def campaign_odds(request: Request, affliction: str = Affliction, bonus: int = Bonus,
+                  from_stage: str | None = FromStage,
                   doses: int = Doses, curve: bool = Curve, days: float | None = Days,
                   system: Literal["dnd5e", "pf1e"] | None = System, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
@@ -84,6 +88,7 @@ class OddsTable(m.Doc):
 
 @router.get("/odds", response_model=OddsTable, tags=["rules"],
             summary="Death chance of every disease and poison by save bonus (default options)")
+@costly
 def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bonus_to: int = Query(25, ge=-30, le=60),
                system: Literal["dnd5e", "pf1e"] | None = System):
     """`sawbones odds --all --bonus A..B`."""

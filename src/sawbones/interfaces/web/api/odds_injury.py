@@ -17,6 +17,7 @@ from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
 from .. import models as m
+from ..costly import checkpoint, costly
 from ..deps import GmAccess, gm_access, open_service, web
 
 router = APIRouter()
@@ -80,11 +81,20 @@ def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None,
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)
-    return odds_party.what_if(rules, options, profile, wanted)
+    return odds_party.what_if(rules, options, profile, wanted, keep=_checked)
+
+
+def _checked(options: dict[str, Any]) -> Any:
+    """Between two option sets compared: stop when the client has left (costly.py)."""
+    from contextlib import nullcontext
+
+    checkpoint()
+    return nullcontext()
 
 
 @router.get("/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
             summary="One drop to 0 with a damage type: exact chance of each severity and row, standard and lenient")
+@costly
 def drop(request: Request, damage_type: str = DamageType):
     rules, options, _ = _defaults(request)
     return {**drop_doc(rules, options, damage_type.lower()), "campaign": None}
@@ -92,7 +102,8 @@ def drop(request: Request, damage_type: str = DamageType):
 
 @router.get("/campaigns/{campaign}/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
             summary="One drop to 0 with a damage type, with the campaign's options")
-def campaign_drop(damage_type: str = DamageType, gm: GmAccess = Depends(gm_access)):
+@costly
+def campaign_drop(request: Request, damage_type: str = DamageType, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
         return {**drop_doc(ctx.rules, ctx.options, damage_type.lower()), "campaign": gm.campaign}
@@ -100,6 +111,7 @@ def campaign_drop(damage_type: str = DamageType, gm: GmAccess = Depends(gm_acces
 
 @router.get("/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut, tags=["rules"],
             summary="Healing an injury by treatment: attempts, game time, deadline (default options)")
+@costly
 def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
               wait: float = Wait, self_treatment: bool = Self):
     rules, options, _ = _defaults(request)
@@ -111,7 +123,9 @@ def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, b
 
 @router.get("/campaigns/{campaign}/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut,
             tags=["rules"], summary="Healing an injury by treatment, with the campaign's options")
-def campaign_treatment(damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus, wait: float = Wait,
+@costly
+def campaign_treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
+                       wait: float = Wait,
                        self_treatment: bool = Self, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
@@ -128,7 +142,9 @@ Compare = Query(None, max_length=400, description="Options to compare side by si
 
 @router.get("/odds/party", response_model=PartyOut, tags=["rules"],
             summary="A party profile's injuries per session, and under the options compared (default options)")
-def party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+@costly
+def party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"),
+          types: str | None = Types,
           bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
           npc_drops: float = _per_session(0, "NPCs dropping to 0"),
           critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare):
@@ -140,7 +156,9 @@ def party(request: Request, drops: float = _per_session(1, "Player characters dr
 
 @router.get("/campaigns/{campaign}/odds/party", response_model=PartyOut, tags=["rules"],
             summary="A party profile's injuries per session, with the campaign's options and the ones compared")
-def campaign_party(drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+@costly
+def campaign_party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"),
+                   types: str | None = Types,
                    bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
                    npc_drops: float = _per_session(0, "NPCs dropping to 0"),
                    critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare,

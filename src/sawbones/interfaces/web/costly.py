@@ -19,6 +19,7 @@ import asyncio
 import functools
 import math
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -135,12 +136,20 @@ async def _watch(request: Request, gone: threading.Event) -> None:
             return
 
 
+SWITCH = 0.001  # seconds a computing thread keeps the interpreter before the event loop may take it
+
+
 def _in_thread(work: Callable[[], Any], gone: threading.Event) -> Any:
+    """The work, with the interpreter handed back to the event loop five times as often as by default (a cheap
+    request waits for the computation's thread at each step otherwise: 5 ms each)."""
     _local.gone = gone
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, SWITCH))
     try:
         return work()
     finally:
         _local.gone = None
+        sys.setswitchinterval(before)
 
 
 def limits(request: Request) -> Limits:

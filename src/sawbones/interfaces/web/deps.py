@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from . import security
 from ...adapters import locks
 from ...errors import SawbonesError, UsageError
+from ...numbers import parse_int
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
@@ -263,10 +264,10 @@ async def client_request(request: Request, key: str | None, if_match: str | None
     if request.method == "GET":
         return None
     if if_match is not None:
-        text = if_match.strip().removeprefix("W/").strip('"')
-        if not text.isdigit():
+        version = parse_int(if_match.strip().removeprefix("W/").strip('"'))
+        if version is None:
             raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
-        expected_version = int(text)
+        expected_version = version
     if check_key(key) is None:  # (the digest tells a retry from another request: only with a key)
         return Intent(None, "", expected_version)
     body = await request.body()

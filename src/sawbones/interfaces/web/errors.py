@@ -7,6 +7,7 @@ errors, unknown routes and wrong methods get the same shape. Pages get an HTML p
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -139,21 +140,36 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> Response:  # a bug
-        log.exception("internal error on %s", _where(request))
-        message = "internal error: the server could not complete the request"
-        if _wants_html(request):  # a page: the error as a page too, in its language
-            try:
-                return _respond(request, 500, "internal", message, _where(request))
-            except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
-                log.exception("the error page of %s", _where(request))
-        return JSONResponse(error_body("internal", message, _where(request)), status_code=500)
+        return internal(request)
+
+
+def logged_where(request: Request) -> str:
+    """The request as the log names it: a player link's token is never written (`/p/…/sheet`)."""
+    path = TOKEN_IN_PATH.sub(HIDDEN, request.url.path)
+    return f"{request.method} {path}"
+
+
+TOKEN_IN_PATH = re.compile(r"^(/p/|/api/player/)[^/]+")
+HIDDEN = r"\1…"
+
+
+def internal(request: Request) -> Response:
+    """A bug's answer (the app's handler, and the live streams served before it): logged, the one shape."""
+    log.exception("internal error on %s", logged_where(request))
+    message = "internal error: the server could not complete the request"
+    if _wants_html(request):  # a page: the error as a page too, in its language
+        try:
+            return _respond(request, 500, "internal", message, logged_where(request))
+        except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
+            log.exception("the error page of %s", logged_where(request))
+    return JSONResponse(error_body("internal", message, logged_where(request)), status_code=500)
 
 
 def answer(request: Request, exc: SawbonesError) -> Response:
     """The answer to one of the project's errors (the app's handler, and the live streams served before it)."""
     status = status_of(exc)
     if status >= 500:
-        log.error("%s: %s", exc.code, exc)
+        log.error("%s on %s: %s", exc.code, logged_where(request), exc)
     more = {}
     headers = getattr(exc, "headers", None) or None
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at

@@ -15,7 +15,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ...errors import SawbonesError
-from . import errors
+from ...numbers import parse_int
+from . import bodies, errors
 from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
@@ -63,9 +64,10 @@ def refused(headers: dict[str, str], allowed: frozenset[str] | None, max_body: i
         return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
     length = headers.get("content-length")
     if length is not None:
-        if not (length.isascii() and length.isdigit()):
+        size = parse_int(length)
+        if size is None:
             return 400, "bad_request", "Content-Length is not a number"
-        if int(length) > max_body:
+        if size > max_body:
             return 413, "too_large", ("too_large", {"limit": max_body})
     return None
 
@@ -93,6 +95,11 @@ class Guard:
             return
         started = False
         size = 0
+        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD"):
+            read = await self._json_body(scope, receive, send)
+            if read is None:
+                return
+            receive = read
 
         async def counted() -> dict:
             nonlocal size
@@ -114,6 +121,38 @@ class Guard:
             if started:  # pragma: no cover - the app answered before reading its whole body
                 raise
             await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
+
+    async def _json_body(self, scope: dict, receive: Any, send: Any) -> Any:
+        """A JSON body read whole (within the limit) and checked for depth (bodies.py): the receive that hands it
+        to the app, or None once the refusal is answered."""
+        parts: list[bytes] = []
+        size, more, last = 0, True, None
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                last = message
+                break
+            parts.append(message.get("body", b""))
+            size += len(parts[-1])
+            if size > self.max_body:
+                await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
+                return None
+            more = message.get("more_body", False)
+        body = b"".join(parts)
+        if bodies.too_deep(body):
+            await self._answer(scope, receive, send, 422, "invalid_request",
+                               ("too_deep", {"limit": bodies.MAX_DEPTH}))
+            return None
+        handed = False
+
+        async def replay() -> dict:
+            nonlocal handed
+            if not handed:
+                handed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return last if last is not None else await receive()
+
+        return replay
 
     def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
         return refused(headers, self.allowed, self.max_body)

@@ -28,8 +28,10 @@ class TooManyStreams(WebError):
 
 def limit(env: str, default: int) -> int:
     """A cap: $env when it is a whole number above 0, else `default`."""
-    value = os.environ.get(env, "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    from ...numbers import parse_int
+
+    value = parse_int(os.environ.get(env, ""), 1)
+    return default if value is None else value
 
 
 @dataclass(frozen=True)

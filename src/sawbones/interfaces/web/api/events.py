@@ -32,15 +32,19 @@ router = APIRouter(prefix="/campaigns")
 
 
 def _resume_point(last_event_id: str | None, after: str | None) -> int | None:
+    from ....numbers import parse_int
+
     if last_event_id is not None:
-        if not (last_event_id.strip().isdigit() and len(last_event_id) <= 20):
-            raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id!r}",
+        version = parse_int(last_event_id)
+        if version is None:
+            raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id[:40]!r}",
                              "Last-Event-ID")
-        return int(last_event_id)
+        return version
     if after is not None:
-        if not (after.isdigit() and len(after) <= 20):
-            raise UsageError(f"after must be a log version (a whole number), not {after!r}", "after")
-        return int(after)
+        version = parse_int(after)
+        if version is None:
+            raise UsageError(f"after must be a log version (a whole number), not {after[:40]!r}", "after")
+        return version
     return None
 
 

@@ -96,3 +96,33 @@ def test_the_dashboards_undo_button_sends_the_action_it_shows(api):
     api.post("/c/Alpha/act/undo", data={"csrf": csrf, "action": f"a{mine}", "expected_version": str(version),
                                         "back": "log"})
     assert (_hp(api, "Aria"), _hp(api, "Bram")) == (26, 26)
+
+
+def test_a_write_cut_off_after_its_commit_says_so_and_its_keyed_retry_applies_once(api, monkeypatch):
+    """Issue 41, item 10: the database drops the connection just after the action committed (a PostgreSQL
+    restart). The bot gets a 503 that says the write may have been applied; it retries with the same key, as
+    docs/integrations.md tells it to: the action counts once."""
+    from sawbones.adapters.store import SqlEventStore
+    from sawbones.errors import StoreError
+
+    appended = SqlEventStore.append
+    cut = {"once": True}
+
+    def cut_off(self, *args, **kwargs):
+        result = appended(self, *args, **kwargs)
+        if cut["once"]:
+            cut["once"] = False
+            raise StoreError("database unavailable (server closed the connection unexpectedly)")
+        return result
+
+    monkeypatch.setattr(SqlEventStore, "append", cut_off)
+    hit = {"character": "Aria", "parts": [{"amount": 4, "type": "fire"}]}
+    first = api.post("/api/campaigns/Alpha/damage", json=hit, headers={"Idempotency-Key": "bot-17"})
+    assert first.status_code == 503, first.text
+    error = first.json()["error"]
+    assert error["outcome"] == "unknown" and "may have been applied" in error["message"]
+    assert "same Idempotency-Key is safe" in error["message"] and first.headers["Retry-After"]
+    french = api.post("/api/campaigns/Alpha/damage?lang=fr", json=hit, headers={"Idempotency-Key": "bot-17"})
+    retry = api.post("/api/campaigns/Alpha/damage", json=hit, headers={"Idempotency-Key": "bot-17"})
+    assert french.status_code == retry.status_code == 200, retry.text
+    assert _hp(api, "Aria") == 26, "applied once"

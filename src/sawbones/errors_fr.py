@@ -451,6 +451,10 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
      "Bearer <secret d'administration>`, voir `sawbones admin-secret`)"),
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
+    ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it applies once); "
+     "without a key, read the log before trying again",
+     "{cause} ; l'écriture a peut-être été appliquée : réessayer avec la même Idempotency-Key est sûr (elle "
+     "s'applique une fois) ; sans clé, lisez le journal avant de réessayer"),
     ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer <admin "
      "secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret",
      "ce serveur est fermé : les probabilités hors campagne demandent son secret d'administration (`Authorization: "

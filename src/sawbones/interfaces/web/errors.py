@@ -35,6 +35,10 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_requests"}
 
 
+MAYBE_APPLIED = ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it "
+                 "applies once); without a key, read the log before trying again")
+
+
 def status_of(exc: SawbonesError) -> int:
     if isinstance(exc, WebError):
         return exc.status
@@ -170,12 +174,19 @@ def answer(request: Request, exc: SawbonesError) -> Response:
     status = status_of(exc)
     if status >= 500:
         log.error("%s on %s: %s", exc.code, logged_where(request), exc)
-    more = {}
+    more: dict[str, Any] = {}
     headers = getattr(exc, "headers", None) or None
+    message = exc.message
+    if status == 503 and isinstance(exc, StoreError) and exc.code != "busy" \
+            and request.method not in ("GET", "HEAD", "OPTIONS"):
+        # cut off around its commit, a write may have been applied while its client gets this answer
+        message = MAYBE_APPLIED.format(cause=exc.message)
+        more["outcome"] = "unknown"
+        headers = {**(headers or {}), "Retry-After": "2"}
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
         more["current_version"] = exc.current_version
         headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
-    return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
+    return _respond(request, status, exc.code, message, exc.where or _where(request), headers, **more)
 
 
 def respond(request: Request, status: int, code: str, message: str, where: str,

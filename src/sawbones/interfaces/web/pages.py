@@ -45,8 +45,8 @@ def home(request: Request) -> Response:
         every = is_admin(request, service) or not web(request).closed
         names = service.store.campaign_names()
         if not every:
-            mine = set(session_of(request).gm_campaigns())
-            names = [name for name in names if name in mine]
+            mine = set(session_of(request).gm_campaigns())  # ids (security.by_id), or names (older cookies)
+            names = [name for name in names if name in mine or security.by_id(service.store, name) in mine]
         campaigns = [{"name": name, "gm": is_gm(request, service, name)} for name in names]
         campaigns = [c for c in campaigns if every or c["gm"]]
         create = may_create(request, service)
@@ -70,7 +70,8 @@ async def create_campaign(request: Request) -> Response:
                 raise Forbidden(i18n.text("need_admin", lang), "campaigns")
             state = service.create_campaign(body.name, body.system, body.seed)
             security.new_gm_secret(service.store, state.name)
-            session.grant(state.name, security.gm_fingerprint(service.store, state.name, create=True))
+            session.grant(security.by_id(service.store, state.name),
+                          security.gm_fingerprint(service.store, state.name, create=True))
 
     try:
         await run_in_threadpool(create)

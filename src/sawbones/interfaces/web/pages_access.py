@@ -25,7 +25,7 @@ router = APIRouter(include_in_schema=False)
 
 def is_gm(request: Request, service: Any, campaign: str) -> bool:
     """This browser signed in as GM of the campaign, and its session was not ended since."""
-    held = session_of(request).gm_of(campaign)
+    held = session_of(request).gm_of(campaign, security.by_id(service.store, campaign))
     fingerprint = security.gm_fingerprint(service.store, campaign)
     return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
 
@@ -53,7 +53,7 @@ def sign_in(request: Request, service: Any, campaign: str, code: str) -> Respons
         fingerprint = security.redeem_signin_code(service.store, campaign, code)
     except security.SignInRefused as refused:
         raise Forbidden(i18n.text(f"signin_{refused.reason}", page_lang(request)), "code") from None
-    session_of(request).grant(campaign, fingerprint)
+    session_of(request).grant(security.by_id(service.store, campaign), fingerprint)
     return redirect(request, campaign_url(campaign))
 
 

@@ -451,6 +451,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
      "Bearer <secret d'administration>`, voir `sawbones admin-secret`)"),
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
+    ("no campaign of that name opens with this API secret",
+     "aucune campagne de ce nom ne s'ouvre avec ce secret d'API"),
     ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it applies once); "
      "without a key, read the log before trying again",
      "{cause} ; l'écriture a peut-être été appliquée : réessayer avec la même Idempotency-Key est sûr (elle "

@@ -20,7 +20,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import security
 from ...adapters import locks
-from ...errors import SawbonesError, UsageError
+from ...errors import NotFound, SawbonesError, UsageError
 from ...numbers import parse_int
 from .access_errors import Forbidden, Unauthorized
 
@@ -206,7 +206,7 @@ class GmAccess:
             service.request = self.intent
             if not self.checked:
                 try:
-                    check_gm_secret(service.store, self.campaign, self.secret)
+                    check_gm_secret(service.store, self.campaign, self.secret, self.state.closed)
                 except SawbonesError:
                     self.state.secrets.forget(self.campaign, self.secret)
                     raise
@@ -214,8 +214,18 @@ class GmAccess:
             yield service
 
 
-def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
-    """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret."""
+CLOSED_REFUSAL = "no campaign of that name opens with this API secret"
+
+
+def check_gm_secret(store: Any, campaign: str, secret: str, closed: bool = False) -> None:
+    """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret. On a closed
+    server, one answer (403) whether the campaign exists or not: its names are not told to a guess."""
+    if closed:
+        try:
+            check_gm_secret(store, campaign, secret)
+        except (Forbidden, NotFound):
+            raise Forbidden(CLOSED_REFUSAL, "campaign") from None
+        return
     cid = security.require_campaign(store, campaign)
     if not security.is_gm_secret(store, campaign, secret, cid):
         if security.gm_secret(store, campaign) is None:

@@ -185,7 +185,7 @@ class Guard:
                 if secret is None:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:
-                    check_gm_secret(service.store, campaign, secret)
+                    check_gm_secret(service.store, campaign, secret, state.closed)
             elif kind == "odds" and secret is None:
                 raise Unauthorized(CLOSED_ODDS)
             else:

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
+from ...errors import NotFound
 from . import access, i18n, security
 from .deps import open_service, web
 from .access_errors import Forbidden
@@ -31,7 +32,14 @@ def is_gm(request: Request, service: Any, campaign: str) -> bool:
 
 
 def gm_check(request: Request, service: Any, campaign: str) -> None:
-    security.require_campaign(service.store, campaign)
+    """Forbidden unless this browser is GM of the campaign; NotFound for a campaign that does not exist, except on
+    a closed server, which answers the same for both (its campaigns' names are not told to a guess)."""
+    try:
+        security.require_campaign(service.store, campaign)
+    except NotFound:
+        if not web(request).closed:
+            raise
+        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign) from None
     if not is_gm(request, service, campaign):
         raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
 

@@ -95,7 +95,7 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
     def still() -> bool:
         with open_service(state) as service:
             try:
-                check_gm_secret(service.store, gm.campaign, gm.secret or "")
+                check_gm_secret(service.store, gm.campaign, gm.secret or "", state.closed)
             except SawbonesError:
                 return False
             return True

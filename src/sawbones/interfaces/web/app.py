@@ -193,6 +193,9 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     if not closed:
         _open_server_schema(app)
     app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
+    from .head import HeadAsGet
+
+    app.add_middleware(HeadAsGet)  # outermost: every GET route answers HEAD too
     return app
 
 

@@ -30,8 +30,13 @@ from starlette.concurrency import run_in_threadpool
 
 from ...numbers import parse_int
 from .access_errors import WebError
+from .models import ErrorResponse
 
 ENV = "SAWBONES_COSTLY"
+BUSY: dict[int | str, dict[str, Any]] = {429: {
+    "model": ErrorResponse, "description": "Too many costly computations (this client's budget or share, or the server's queue): "
+                   "try again after `Retry-After` seconds",
+    "headers": {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}}}
 DEFAULTS = (1, 8, 2, 20)  # at once, waiting, per client, budget (seconds)
 REFILL = 0.25  # seconds of budget regained per second
 

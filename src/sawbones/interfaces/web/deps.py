@@ -210,7 +210,10 @@ class GmAccess:
                 except SawbonesError:
                     self.state.secrets.forget(self.campaign, self.secret)
                     raise
-                self.state.secrets.remember(self.campaign, self.secret)
+                name = security.stored_name(service.store, self.campaign)  # "alpha" means Alpha, as in the CLI
+                if name == self.campaign:  # (only a stored name is remembered: the next request skips this)
+                    self.state.secrets.remember(self.campaign, self.secret)
+                self.campaign = name
             yield service
 
 
@@ -260,7 +263,7 @@ async def admin_access(request: Request, credentials: HTTPAuthorizationCredentia
 IdempotencyKey = Header(None, alias="Idempotency-Key", max_length=200, description=(
     "Makes the action safe to retry: the same key and body within 24 hours get the first answer back "
     "and change nothing; the same key with another body is a 422."))
-IfMatch = Header(None, alias="If-Match", max_length=40, description=(
+IfMatch = Header(None, alias="If-Match", max_length=40, pattern=r'^(W/)?"?[0-9]{1,18}"?$', description=(
     "The campaign version you saw (`13` or `\"13\"`): if the campaign moved on, 409 with the current version, "
     "nothing applied."))
 ExpectedVersion = Query(None, ge=0, description="The campaign version you saw (like If-Match).")
@@ -286,6 +289,14 @@ async def client_request(request: Request, key: str | None, if_match: str | None
     except ValueError:
         what = body.decode("utf-8", "replace")
     return Intent(key, digest(request.method, request.url.path, what), expected_version)
+
+
+async def gm_read(request: Request, campaign: str = CampaignName,
+                  credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> GmAccess:
+    """A GM's route that neither applies an action nor honours Idempotency-Key / If-Match (a read, a new link, a
+    new secret): it does not advertise them either."""
+    secret = credentials.credentials if credentials else None
+    return GmAccess(web(request), campaign, secret, None, request.scope.get(CHECKED) == (campaign, secret))
 
 
 async def gm_access(request: Request, campaign: str = CampaignName,

@@ -88,12 +88,25 @@ def _allowed(request: Request) -> list[str]:
     from starlette.routing import Match
 
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in _routes(request.app.router.routes):
         match, _ = route.matches({**request.scope, "method": "GET"}) if hasattr(route, "matches") else (None, None)
         if match in (Match.FULL, Match.PARTIAL) and getattr(route, "methods", None):
             methods |= set(route.methods)
     methods |= _api_methods(request.app, request.url.path)
+    if "GET" in methods:
+        methods.add("HEAD")  # (head.py: every GET answers HEAD)
     return sorted(methods)
+
+
+def _routes(routes: Any) -> Any:
+    """Every route, those of the routers included without a prefix too (the pages: FastAPI keeps an included
+    router whole, as one entry)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _routes(inner.routes)
+        else:
+            yield route
 
 
 def _api_methods(app: Any, path: str) -> set[str]:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 
 from ...errors import SawbonesError
 from ...numbers import parse_int
-from . import bodies, errors
+from . import bodies, errors, security
 from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
@@ -175,6 +175,8 @@ class Guard:
         if kind == "gm" and state.secrets.known(campaign, secret):
             return None  # right lately: the endpoint checks it in its own thread (deps.GmAccess), no hop here
 
+        exact: list[bool] = []  # the campaign typed as stored: remembered (another is resolved by the endpoint)
+
         def check() -> None:
             if kind == "player":
                 from .api.player import target
@@ -186,6 +188,7 @@ class Guard:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:
                     check_gm_secret(service.store, campaign, secret, state.closed)
+                    exact.append(security.stored_name(service.store, campaign) == campaign)
             elif kind == "odds" and secret is None:
                 raise Unauthorized(CLOSED_ODDS)
             else:
@@ -196,7 +199,7 @@ class Guard:
             await run_in_threadpool(check)
         except SawbonesError as exc:
             return errors.status_of(exc), exc.code, exc.message
-        if kind == "gm":
+        if kind == "gm" and all(exact):
             scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
             state.secrets.remember(campaign, secret)
         return None

@@ -26,7 +26,7 @@ import secrets
 import time
 from typing import Any
 
-from ...errors import NotFound
+from ...errors import NotFound, SawbonesError
 
 GM_SECRET = "gm_secret:{campaign}"
 SIGNIN = "signin:{digest}"
@@ -47,11 +47,36 @@ def well_formed(token: str | None) -> bool:
 
 
 def require_campaign(store: Any, campaign: str) -> int:
-    """The campaign's id; NotFound without the list of campaign names (a web client may not know them)."""
+    """The campaign's id: its exact name, else the one it folds like (case and accents, as the command line
+    reads a name: domain/names.py); NotFound without the list of campaign names (a web client may not know
+    them)."""
     try:
         return store.campaign_id(campaign)
     except NotFound:
-        raise NotFound(f"no campaign named {campaign!r}", "campaign") from None
+        pass
+    found = canonical(store, campaign)
+    if found is None:
+        raise NotFound(f"no campaign named {campaign!r}", "campaign")
+    return store.campaign_id(found)
+
+
+def stored_name(store: Any, campaign: str) -> str:
+    """The campaign's name as stored (one query when it is typed exactly, as it almost always is)."""
+    try:
+        store.campaign_id(campaign)
+        return campaign
+    except NotFound:
+        return canonical(store, campaign) or campaign
+
+
+def canonical(store: Any, campaign: str) -> str | None:
+    """The stored name a typed one means (exact, else case- and accent-blind), or None."""
+    from ...domain.engine.names import pick
+
+    try:
+        return pick(campaign, store.campaign_names(), lambda n: (n,), "campaign")
+    except SawbonesError:  # (several fold alike: only the exact name opens one)
+        return None
 
 
 def by_id(store: Any, campaign: str) -> str:

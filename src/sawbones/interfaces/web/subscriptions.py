@@ -24,6 +24,7 @@ TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADD
 class TooManyStreams(WebError):
     code = "too_many_requests"
     status = 429
+    headers = {"Retry-After": "5"}  # a stream that ends gives its place back
 
 
 def limit(env: str, default: int) -> int:

@@ -25,7 +25,7 @@ from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
 from .. import live
-from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_access, open_service, web
+from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_read, open_service, web
 from ..event_docs import event_documents, frame
 
 router = APIRouter(prefix="/campaigns")
@@ -59,7 +59,7 @@ def _lang(request: Request) -> str:
             summary="The campaign's events as Server-Sent Events (resumable with Last-Event-ID)",
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "One `data:` JSON document per action, `id:` its log version."}})
-async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
+async def events(request: Request, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
                  after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
     """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here

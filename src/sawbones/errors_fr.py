@@ -8,7 +8,8 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
-from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR  # the content's errors; "unknown damage table 'x'"
+from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR
+from .errors_fr_hardening import HARDENING_FR  # bounds on what clients send and files hold (issue 41)  # the content's errors; "unknown damage table 'x'"
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
 
@@ -21,7 +22,7 @@ _UNKNOWN_TYPE = (
     "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
     "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
 
-ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR + [
+ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR + HARDENING_FR + [
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),
@@ -30,11 +31,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "les points de vie donnés, {hp}, dépassent le maximum, {max_hp} : donnez aussi un maximum plus haut"),
     ("unknown game system {system} (dnd5e or pf1e)", "système de jeu inconnu {system} (dnd5e ou pf1e)"),
     ("nothing to undo", "rien à annuler"),
-    ("the last action is a{action}, not a{meant}: nothing was undone; look at the log and undo the action that came "
-     "last if you mean it",
-     "la dernière action est a{action}, pas a{meant} : rien n'a été annulé ; regardez le journal et annulez l'action "
-     "arrivée en dernier si c'est voulu"),
-    ("{action} is not an action of the log (like a14)", "{action} n'est pas une action du journal (comme a14)"),
     ("the campaign changed while you undid (another action came last); nothing was undone: look at the log and "
      "undo again if you still mean it",
      "la campagne a changé pendant l'annulation (une autre action est arrivée en dernier) ; rien n'a été annulé : "
@@ -348,26 +344,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("character {index}: {what} is not a whole number ({value})",
      "personnage {index} : {what} n'est pas un nombre entier ({value})"),
     ("the actor has no name", "l'acteur n'a pas de nom"),
-    ("{what} is out of range ({low} to {high}): {value}", "{what} est hors limites (de {low} à {high}) : {value}"),
-    ("character {index}: {what} is out of range ({low} to {high}): {value}",
-     "personnage {index} : {what} est hors limites (de {low} à {high}) : {value}"),
-    ("the classes add up to {n} levels (at most {MAX_LEVELS})",
-     "les classes totalisent {n} niveaux ({MAX_LEVELS} au plus)"),
-    ("the file nests values more than {MAX_DEPTH} deep",
-     "le fichier imbrique ses valeurs sur plus de {MAX_DEPTH} niveaux"),
-    ("the file stands for more than it holds (YAML aliases expanded): not a character sheet",
-     "le fichier représente bien plus qu'il ne contient (alias YAML développés) : ce n'est pas une fiche de personnage"),
-    ("{key} goes from {low} to {high}, not {value}", "{key} va de {low} à {high}, pas {value}"),
-    ("{key} is a mapping of at most {MAX_PAIRS} names to numbers",
-     "{key} est un dictionnaire d'au plus {MAX_PAIRS} noms vers des nombres"),
-    ("{key}: a name is letters, digits, _ or - (at most 40)",
-     "{key} : un nom est fait de lettres, de chiffres, de _ ou de - (40 au plus)"),
-    ("{key}: {name} is a whole number from {low} to {high}", "{key} : {name} est un nombre entier de {low} à {high}"),
-    ("proficiencies: each is letters, digits, _ or - (at most 40)",
-     "maîtrises : chacune est faite de lettres, de chiffres, de _ ou de - (40 au plus)"),
-    ("at most {MAX_PAIRS} proficiencies", "{MAX_PAIRS} maîtrises au plus"),
-    ("notes are text of at most {MAX_NOTES} characters", "les notes sont un texte de {MAX_NOTES} caractères au plus"),
-    ("at most {MAX_EXTERNAL} external references", "{MAX_EXTERNAL} références externes au plus"),
     ("hit dice {text} is not a die like d8", "dé de vie {text} : ce n'est pas un dé comme d8"),
     ("attributes.hp.max is empty and the actor has no class to derive it from",
      "attributes.hp.max est vide et l'acteur n'a aucune classe dont le déduire"),
@@ -451,25 +427,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "ce serveur est fermé : lister et créer des campagnes demande son secret d'administration (`Authorization: "
      "Bearer <secret d'administration>`, voir `sawbones admin-secret`)"),
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
-    ("no campaign of that name opens with this API secret",
-     "aucune campagne de ce nom ne s'ouvre avec ce secret d'API"),
-    ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it applies once); "
-     "without a key, read the log before trying again",
-     "{cause} ; l'écriture a peut-être été appliquée : réessayer avec la même Idempotency-Key est sûr (elle "
-     "s'applique une fois) ; sans clé, lisez le journal avant de réessayer"),
-    ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer <admin "
-     "secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret",
-     "ce serveur est fermé : les probabilités hors campagne demandent son secret d'administration (`Authorization: "
-     "Bearer <secret d'administration>`) ; un MJ demande celles d'une campagne, sous /api/campaigns/NOM/odds/…, "
-     "avec son secret d'API"),
-    ("this client spent its budget of costly computations ({budget} s): try again in {seconds} s",
-     "ce client a dépensé son budget de calculs coûteux ({budget} s) : réessayez dans {seconds} s"),
-    ("at most {per_client} costly computations at once per client: wait for the others",
-     "{per_client} calculs coûteux à la fois au plus par client : attendez la fin des autres"),
-    ("the server is busy with costly computations: try again in a few seconds",
-     "le serveur est occupé par des calculs coûteux : réessayez dans quelques secondes"),
-    ("the client left: its computation was stopped", "le client est parti : son calcul a été arrêté"),
-    ("the client left before its computation started", "le client est parti avant le début de son calcul"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]

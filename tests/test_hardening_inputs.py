@@ -113,6 +113,12 @@ def test_json_nested_2000_deep_is_one_422_on_every_path(api, path, headers):
     assert api.get("/api/campaigns/Alpha/characters/Aria").json()["hp"] == 30
 
 
+def test_a_deep_body_of_another_type_with_a_key_is_no_500(api):
+    answer = api.post("/api/campaigns/Alpha/undo", content="[" * 100_000,
+                      headers={"Content-Type": "text/plain", "Idempotency-Key": "k-3"})
+    assert answer.status_code < 500 and "error" in answer.json()
+
+
 def test_a_500_on_a_player_page_never_writes_the_token_to_the_log(api, monkeypatch, caplog):
     token = api.post("/api/campaigns/Alpha/characters/Aria/player-link").json()["url"].rsplit("/", 1)[1]
 

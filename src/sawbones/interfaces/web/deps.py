@@ -284,9 +284,9 @@ async def client_request(request: Request, key: str | None, if_match: str | None
     if check_key(key) is None:  # (the digest tells a retry from another request: only with a key)
         return Intent(None, "", expected_version)
     body = await request.body()
-    try:
+    try:  # (a JSON body is never deeper than bodies.MAX_DEPTH here: the guard refused it; another type may be)
         what: Any = json.loads(body) if body else None
-    except ValueError:
+    except (ValueError, RecursionError):
         what = body.decode("utf-8", "replace")
     return Intent(key, digest(request.method, request.url.path, what), expected_version)
 

@@ -116,3 +116,25 @@ def test_the_work_of_a_client_that_left_stops_and_no_client_runs_more_than_its_s
 
     asyncio.run(scenario())
     assert len(parts_done) < 10_000, "the abandoned computation stopped"
+
+
+def test_the_dashboards_costly_panels_take_their_turn_too(db, monkeypatch):
+    from functools import partial
+
+    from sawbones.interfaces.web import pages
+    from tests.test_web_api import sign_in
+
+    client = _client(db)
+    try:
+        made = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7}).json()
+        sign_in(client, secret=made["gm_secret"])
+        assert client.get("/c/Alpha?whatif=1").status_code == 200
+        held = threading.BoundedSemaphore(1)
+        held.acquire()  # another GM's what-if is being computed
+        monkeypatch.setattr(costly, "_PAGE_TURN", held)
+        monkeypatch.setattr(pages, "page_turn", partial(costly.page_turn, 0.2))
+        busy = client.get("/c/Alpha?whatif=1")
+        assert busy.status_code == 429 and busy.headers["Retry-After"]
+        assert client.get("/c/Alpha").status_code == 200, "the dashboard without the panel is not held"
+    finally:
+        client.__exit__(None, None, None)

@@ -22,8 +22,9 @@ import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from fastapi import Request
 from starlette.concurrency import run_in_threadpool
@@ -165,6 +166,21 @@ def limits(request: Request) -> Limits:
         at_once, waiting, per_client, budget = _settings()
         found = state.costly = Limits(at_once, waiting, per_client, float(budget))
     return found
+
+
+_PAGE_TURN = threading.BoundedSemaphore(1)
+
+
+@contextmanager
+def page_turn(wait: float = 10.0) -> Iterator[None]:
+    """A page's costly panel (the dashboard's odds, what-if): one at a time per worker, in the page's own thread;
+    429 when another has held the turn for `wait` seconds."""
+    if not _PAGE_TURN.acquire(timeout=wait):
+        raise Busy("the server is busy with costly computations: try again in a few seconds", 2)
+    try:
+        yield
+    finally:
+        _PAGE_TURN.release()
 
 
 def costly(endpoint: Callable[..., Any]) -> Callable[..., Any]:

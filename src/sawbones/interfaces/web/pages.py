@@ -8,6 +8,7 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -20,6 +21,7 @@ from ...errors import SawbonesError
 from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
+from .costly import page_turn
 from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
@@ -119,12 +121,13 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll
                            else (None, None))
-        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
-                              else (None, None))
-        injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
-                                      if itype else (None, None))
-        what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+        with page_turn() if (odds or itype or whatif) else nullcontext():  # costly panels: one at a time
+            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
                                   else (None, None))
+            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
+                                          if itype else (None, None))
+            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+                                      else (None, None))
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas

@@ -14,6 +14,10 @@ exhausted a worker's 1,024 files; 100 KB of headers and 2,000 headers were read)
   its files and the workers' sockets): past it, the oldest connection with no request in progress (an
   idle one, one still sending its head) is closed to make room, so a real client always gets in; if every
   connection has a request in progress, the new one is closed.
+
+uvicorn's own options do not cover these with httptools: `timeout_keep_alive` (kept at its 5 s) only starts
+after a first answer, `h11_max_incomplete_event_size` is the h11 parser's alone, and `limit_concurrency`
+counts idle connections too, so 1,000 silent sockets would get every real client a 503.
 """
 
 from __future__ import annotations

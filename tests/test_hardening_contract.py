@@ -89,6 +89,11 @@ def test_a_campaign_name_reads_in_any_case_as_on_the_command_line(api, db, cli):
     assert hit.status_code == 200, hit.text
     assert api.get("/api/campaigns/Alpha/characters/Aria").json()["hp"] == 27
     assert cli("--campaign", "alpha", "--json", "status").code == 0
+    from tests.test_web_api import sign_in
+
+    sign_in(api, secret=api.headers["Authorization"].split()[1])
+    page = api.get("/c/ALPHA", follow_redirects=False)
+    assert page.status_code == 303 and page.headers["location"] == "/c/Alpha"
 
 
 def test_an_open_server_on_the_network_answers_only_its_own_names(db):

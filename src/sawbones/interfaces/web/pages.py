@@ -112,6 +112,9 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         if code is not None:
             return sign_in(request, service, campaign, code)
         gm_check(request, service, campaign)
+        stored = security.stored_name(service.store, campaign)
+        if stored != campaign:  # "alpha" means Alpha, as on the command line: the page lives at its name
+            return redirect(request, campaign_url(stored) + (f"?{request.url.query}" if request.url.query else ""))
         loaded = service.load(campaign)
         doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
         rules = service.rules_for(loaded.state)

@@ -241,3 +241,14 @@ def test_a_meta_value_of_the_wrong_type_is_none(tmp_path):
     _sql(db, "UPDATE meta SET value = x'526f6164' WHERE key = 'current_campaign'")
     _fresh()
     assert open_store(db).get_meta("current_campaign") is None
+
+
+def test_a_campaign_name_that_is_not_text_is_left_out_of_the_list(tmp_path, capsys):
+    db = str(tmp_path / "road.db")
+    service = Service(open_store(db))
+    for name in ("Road", "Sea"):
+        service.create_campaign(name, "dnd5e", 1)
+    _sql(db, "UPDATE campaigns SET name = CAST(name AS BLOB) WHERE name = 'Sea'")
+    code, out, err = _cli(capsys, db, "--json", "campaign", "list")
+    assert code == 0 and "Traceback" not in err, err
+    assert "Road" in out

@@ -205,7 +205,7 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def campaign_names(self) -> list[str]:
-        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id")]
+        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id") if isinstance(r[0], str)]
 
     @_guarded
     def delete_campaign(self, name: str) -> None:

@@ -14,6 +14,7 @@ echo; echo "## Store"; $py benchmarks/bench_store.py
 echo; echo "## Store: the file stamp"; $py benchmarks/bench_stamp.py
 echo; echo "## Web API"; $py benchmarks/bench_web.py --workers 2
 echo; echo "## Web limits"; $py benchmarks/bench_web_limits.py
+echo; echo "## Costly odds under attack"; $py benchmarks/bench_costly.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
 echo; echo "## Player view"; $py benchmarks/bench_player_view.py
 echo; echo "## Live streams"; $py benchmarks/bench_live.py

@@ -211,3 +211,44 @@ def _resum(store_url: str, cid: int, version: int) -> str:
     row = _sql(store_url, "SELECT version, action, type, data, schema_version, content_version, created_at "
                           "FROM events WHERE campaign_id = :c AND version = :v", c=cid, v=version)[0]
     return checksum(*row)
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE snapshots SET state = CAST(state AS BLOB)",  # bytes where text was stored (issue 41, item 6)
+    "UPDATE snapshots SET state = 12",
+    "UPDATE snapshots SET version = 'ten'",
+    "UPDATE snapshots SET action = x'00'",
+])
+def test_a_snapshot_of_the_wrong_type_is_ignored_not_a_traceback(tmp_path, capsys, damage):
+    """SQLite keeps any type in any column: a value read back is checked for its type as well as its seal."""
+    db = str(tmp_path / "road.db")
+    service = Service(open_store(db))
+    service.create_campaign("Road", "dnd5e", 1)
+    for n in range(105):
+        service.act("Road", lambda ctx, n=n: add_character(ctx, f"Pc{n}", {"max_hp": 12}))
+    expected = service.load("Road").state
+    _sql(db, damage)
+    code, out, err = _cli(capsys, db, "--json", "status")
+    assert code == 0 and "Traceback" not in err, err
+    _fresh()
+    assert Service.open(db).load("Road").state == expected
+
+
+def test_a_meta_value_of_the_wrong_type_is_none(tmp_path):
+    db = str(tmp_path / "road.db")
+    store = open_store(db)
+    store.set_meta("current_campaign", "Road")
+    _sql(db, "UPDATE meta SET value = x'526f6164' WHERE key = 'current_campaign'")
+    _fresh()
+    assert open_store(db).get_meta("current_campaign") is None
+
+
+def test_a_campaign_name_that_is_not_text_is_left_out_of_the_list(tmp_path, capsys):
+    db = str(tmp_path / "road.db")
+    service = Service(open_store(db))
+    for name in ("Road", "Sea"):
+        service.create_campaign(name, "dnd5e", 1)
+    _sql(db, "UPDATE campaigns SET name = CAST(name AS BLOB) WHERE name = 'Sea'")
+    code, out, err = _cli(capsys, db, "--json", "campaign", "list")
+    assert code == 0 and "Traceback" not in err, err
+    assert "Road" in out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import socket
 import warnings
 from contextlib import closing
 
@@ -340,7 +341,9 @@ def test_server_settings_by_address():
     assert server_settings("127.0.0.1", None, (), 10) == {
         "closed": False, "allowed_hosts": ["127.0.0.1", "localhost", "[::1]"], "max_body": 10}
     assert server_settings("0.0.0.0", None, (), 10)["closed"] is True
-    assert server_settings("0.0.0.0", None, (), 10)["allowed_hosts"] is None
+    beyond = server_settings("0.0.0.0", None, (), 10)["allowed_hosts"]  # the machine's own names (issue 41)
+    assert socket.gethostname().lower() in beyond and "127.0.0.1" in beyond and "rebound.example" not in beyond
+    assert server_settings("0.0.0.0", None, ("*",), 10)["allowed_hosts"] is None
     assert server_settings("0.0.0.0", "open", ("table.local",), 10) == {
         "closed": False, "allowed_hosts": ["table.local"], "max_body": 10}
     assert server_settings("127.0.0.1", "closed", (), 10)["closed"] is True

@@ -43,7 +43,7 @@ STEPS = [
      {"json": {**HIT, "character": "Borin"}, "headers": {"Idempotency-Key": "k-1"}}, True),
     ("a stale If-Match", "POST", "/api/campaigns/Alpha/damage", {"json": HIT, "headers": {"If-Match": '"2"'}}, True),
     ("If-Match not a number", "POST", "/api/campaigns/Alpha/damage", {"json": HIT, "headers": {"If-Match": "soon"}},
-     True),
+     False),  # (the header's declared pattern refuses it: FastAPI's way answers, issue 41)
     ("an unknown damage type", "POST", "/api/campaigns/Alpha/damage",
      {"json": {"character": "Aria", "parts": [{"amount": 2, "type": "glitter"}]}}, True),
     ("no such character", "POST", "/api/campaigns/Alpha/damage", {"json": {**HIT, "character": "Zed"}}, True),

@@ -8,7 +8,8 @@ The seeds' words are the reference: DD (not DC), PV (not HP), jet de Vigueur, MJ
 
 from __future__ import annotations
 
-from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR  # the content's errors; "unknown damage table 'x'"
+from .errors_fr_content import CONTENT_FR, UNKNOWN_ENTRIES_FR
+from .errors_fr_hardening import HARDENING_FR  # bounds on what clients send and files hold (issue 41)  # the content's errors; "unknown damage table 'x'"
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_rules import RULES_FR  # the rules' refusals of the third audit (issue 40)
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
@@ -22,7 +23,7 @@ _UNKNOWN_TYPE = (
     "d'événements {schema}, règles {rules}) : un sawbones plus récent ou un paquet de contenu non chargé l'a écrit ; "
     "mettez sawbones à jour ou donnez le paquet avec --content. Rien n'a été écrit")
 
-ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR + [
+ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR + HARDENING_FR + [
     # campaigns
     ("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign",
      "aucune campagne choisie : créez-en une avec `sawbones campaign create NOM` ou donnez --campaign"),

@@ -35,6 +35,16 @@ class SnapshotInfo:
     created_at: float = 0.0
 
 
+_SNAPSHOT_TYPES = ((int,), (int,), (str,), (str,), (int, float))
+
+
+def snapshot_infos(rows: Any) -> list[SnapshotInfo]:
+    """The snapshots' rows whose columns hold the types written (SQLite keeps any type in any column): a row
+    that does not is no snapshot, and the state is folded from the log instead."""
+    return [SnapshotInfo(*row) for row in rows if all(isinstance(v, kinds) and not isinstance(v, bool)
+                                                      for v, kinds in zip(row, _SNAPSHOT_TYPES))]
+
+
 # ---------------------------------------------------------------- damage: a checksum per stored event
 
 

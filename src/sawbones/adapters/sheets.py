@@ -20,9 +20,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import UsageError
+from ..numbers import parse_int
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
 MAX_FILE = 2_000_000  # bytes: an actor export with its items is far smaller
+MAX_NUMBER = 10_000  # any number read from a sheet: the API's bound on hit points (the rules check the rest)
+MAX_LEVELS = 40  # class levels of one character: as many as the API's hit dice
+MAX_NODES = 200_000  # values in a file, every YAML alias counted each time it is used
+MAX_DEPTH = 64  # nesting of a file's mappings and lists
 
 
 @dataclass
@@ -82,11 +87,15 @@ def parse(filename: str, raw: bytes | str) -> list[Entry]:
         if filename.lower().endswith(".csv"):
             entries = _party(_csv_rows(text), filename)
         else:
-            entries = _structured(_load(text, filename), filename)
+            doc = _load(text, filename)
+            _check_size(doc)
+            entries = _structured(doc, filename)
     except UsageError as exc:
         raise UsageError(exc.message, exc.where or filename) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
         raise UsageError(f"malformed sheet ({type(exc).__name__}: {exc})", filename) from None
+    except RecursionError:
+        raise UsageError(f"the file nests values more than {MAX_DEPTH} deep", filename) from None
     for entry in entries:
         entry.source = filename
     return entries
@@ -105,6 +114,26 @@ def _load(text: str, filename: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise UsageError(f"invalid YAML{f' at line {mark.line + 1}' if mark else ''}", filename) from None
+
+
+def _check_size(doc: Any) -> None:
+    """A file's values, aliases expanded, are few and shallow: a 1 KB YAML file of nested aliases once stood
+    for a 25 MB text (`&a [*b, *b, ...]`). Each use of an alias counts as the values it stands for."""
+    stack, seen, chars = [(doc, 1)], 0, 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if depth > MAX_DEPTH:
+            raise UsageError(f"the file nests values more than {MAX_DEPTH} deep")
+        if isinstance(value, str):
+            chars += len(value)
+        elif isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+            seen += len(value)
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        if seen > MAX_NODES or chars > MAX_FILE:
+            raise UsageError("the file stands for more than it holds (YAML aliases expanded): not a character sheet")
 
 
 def _structured(doc: Any, filename: str) -> list[Entry]:
@@ -140,14 +169,42 @@ def _data(doc: dict[str, Any]) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _int(value: Any, what: str) -> int:
+def _int(value: Any, what: str, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int:
+    """A whole number of a sheet, within [low, high] (every number read from a file is bounded)."""
     if isinstance(value, bool) or value is None:
         raise UsageError(f"{what} is missing or not a number")
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    if isinstance(value, (int, float)) and float(value).is_integer():
-        return int(value)
-    raise UsageError(f"{what} is not a whole number ({value!r})")
+    number: int | None = None
+    if isinstance(value, str):
+        number = parse_int(value, signed=True)
+    elif isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        number = int(value)
+    if number is None:
+        raise UsageError(f"{what} is not a whole number ({_shown(value)})")
+    if not low <= number <= high:
+        raise UsageError(f"{what} is out of range ({low} to {high}): {_shown(value)}")
+    return number
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _rank(value: Any) -> float:
+    """A proficiency multiplier (0, 0.5, 1, 2): any other number counts as none."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 2:
+        return float(value)
+    if isinstance(value, str) and value.strip() in ("0.5", "1", "2"):
+        return float(value)
+    return 0.0
+
+
+def _levels(classes: list[dict[str, Any]], key: str) -> list[int]:
+    """Each class's levels (`levels` in dnd5e, `level` in pf1): together at most MAX_LEVELS."""
+    counts = [_int(_data(c).get(key, 1), f"class {_shown(c.get('name'))} {key}", 0, MAX_LEVELS) for c in classes]
+    if sum(counts) > MAX_LEVELS:
+        raise UsageError(f"the classes add up to {sum(counts)} levels (at most {MAX_LEVELS})")
+    return counts
 
 
 def _abilities(data: dict[str, Any]) -> dict[str, int]:
@@ -175,7 +232,7 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
     data, fmt = _data(doc), formats().foundry_dnd5e
     abilities = _abilities(data)
     classes = [i for i in doc.get("items", []) if isinstance(i, dict) and i.get("type") == "class"]
-    levels = sum(_int(_data(c).get("levels", 1), f"class {c.get('name')!r} levels") for c in classes)
+    levels = sum(_levels(classes, "levels"))
     prof = 2 + (max(levels, 1) - 1) // 4
     sheet: dict[str, Any] = {"abilities": abilities, "npc": doc.get("type") == "npc"}
     sheet["saves"] = {a: _mod(abilities[a]) + (prof if (data.get("abilities", {}).get(a) or {}).get("proficient")
@@ -185,21 +242,22 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
         if key not in fmt.skills or not isinstance(value, dict):
             continue
         skill, ability = fmt.skills[key]
-        rank = float(value.get("value") or 0)
+        rank = _rank(value.get("value") or 0)
         skills[skill] = _mod(abilities[value.get("ability") or ability]) + int(rank * prof)
         if rank >= 1:
             proficiencies.append(skill)
     for key, value in (data.get("tools") or {}).items():
-        if key in fmt.tools and isinstance(value, dict) and float(value.get("value") or 0) >= 1:
+        if key in fmt.tools and isinstance(value, dict) and _rank(value.get("value") or 0) >= 1:
             proficiencies.append(fmt.tools[key])
     for item in doc.get("items", []):
-        if isinstance(item, dict) and item.get("type") == "tool" and float(_data(item).get("proficient") or 0) >= 1:
+        if isinstance(item, dict) and item.get("type") == "tool" and _rank(_data(item).get("proficient") or 0) >= 1:
             tool = fmt.tools.get(_data(item).get("baseItem") or "") or fmt.tool_names.get(item.get("name", ""))
             if tool:
                 proficiencies.append(tool)
     sheet["skills"], sheet["proficiencies"] = skills, list(dict.fromkeys(proficiencies))
     if classes:
-        main = max(classes, key=lambda c: _int(_data(c).get("levels", 1), "levels"))
+        counts = _levels(classes, "levels")
+        main = classes[counts.index(max(counts))]
         sheet["hit_die"] = _die(_data(main).get("hitDice", "d8"))
         used = sum(_int(_data(c).get("hitDiceUsed", 0) or 0, "hitDiceUsed") for c in classes)
         sheet["hit_dice_max"], sheet["hit_dice"] = levels, max(0, levels - used)
@@ -213,10 +271,10 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
 
 
 def _die(text: Any) -> int:
-    value = str(text).lower().lstrip("d")
-    if not value.isdigit():
-        raise UsageError(f"hit dice {text!r} is not a die like d8")
-    return int(value)
+    value = parse_int(str(text).lower().lstrip("d")[:20], 1, 100)
+    if value is None:
+        raise UsageError(f"hit dice {_shown(text)} is not a die like d8")
+    return value
 
 
 def _dnd5e_max_hp(classes: list[dict[str, Any]], data: dict[str, Any], abilities: dict[str, int]) -> int:
@@ -227,9 +285,9 @@ def _dnd5e_max_hp(classes: list[dict[str, Any]], data: dict[str, Any], abilities
         raise UsageError("attributes.hp.max is empty and the actor has no class to derive it from")
     original = (data.get("details") or {}).get("originalClass")
     total, levels = 0, 0
-    for index, cls in enumerate(classes):
+    for index, (cls, count) in enumerate(zip(classes, _levels(classes, "levels"))):
         cdata = _data(cls)
-        die, count = _die(cdata.get("hitDice", "d8")), _int(cdata.get("levels", 1), "levels")
+        die = _die(cdata.get("hitDice", "d8"))
         first_class = cls.get("_id") == original if original else index == 0
         advancement = next((a for a in cdata.get("advancement", []) or []
                             if isinstance(a, dict) and a.get("type") == "HitPoints"), None)
@@ -239,7 +297,7 @@ def _dnd5e_max_hp(classes: list[dict[str, Any]], data: dict[str, Any], abilities
             if chosen == "max" or (chosen is None and level == 1 and first_class):
                 total += die
             elif isinstance(chosen, (int, float)) and not isinstance(chosen, bool):
-                total += int(chosen)
+                total += _int(chosen, f"hit points of level {level}", 0, die)
             else:
                 total += die // 2 + 1
         levels += count
@@ -259,8 +317,7 @@ def _foundry_pf1(doc: dict[str, Any]) -> Entry:
             saves[save] = _int(given, f"attributes.savingThrows.{key}.total")
             continue
         base = 0
-        for cls in classes:
-            level = _int(_data(cls).get("level", 1), "level")
+        for cls, level in zip(classes, _levels(classes, "level")):
             good = ((_data(cls).get("savingThrows") or {}).get(key) or {}).get("value") == "high"
             base += 2 + level // 2 if good else level // 3
         saves[save] = base + _int((thrown.get(key) or {}).get("base", 0) or 0, "base") + _mod(abilities[ability])
@@ -277,7 +334,7 @@ def _foundry_pf1(doc: dict[str, Any]) -> Entry:
     if hp.get("max") not in (None, ""):
         sheet["max_hp"] = _int(hp["max"], "attributes.hp.max")
     elif classes:
-        levels = sum(_int(_data(c).get("level", 1), "level") for c in classes)
+        levels = sum(_levels(classes, "level"))
         rolled = sum(_int(_data(c).get("hp", 0) or 0, "hp") for c in classes)
         sheet["max_hp"] = max(1, rolled + _mod(abilities["con"]) * levels)
     else:
@@ -285,7 +342,8 @@ def _foundry_pf1(doc: dict[str, Any]) -> Entry:
     if hp.get("value") not in (None, ""):
         sheet["hp"] = min(_int(hp["value"], "attributes.hp.value"), sheet["max_hp"])
     if classes:
-        main = max(classes, key=lambda c: _int(_data(c).get("level", 1), "level"))
+        counts = _levels(classes, "level")
+        main = classes[counts.index(max(counts))]
         sheet["hit_die"] = _int(_data(main).get("hd", 8), "hd")
     return Entry(_name(doc), sheet, _external(doc))
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 from ..errors import ConflictError, NotFound, UsageError
 from . import integrity
 from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, checksum, damaged_message, read_events,
-                      undo_pairs)
+                      snapshot_infos, undo_pairs)
 from . import upcast as _upcasting
 from .engines import Conn, Database, _forget, _guarded, _message, db_errors, is_integrity_error
 
@@ -205,7 +205,7 @@ class SqlEventStore(EventStore):
 
     @_guarded
     def campaign_names(self) -> list[str]:
-        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id")]
+        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id") if isinstance(r[0], str)]
 
     @_guarded
     def delete_campaign(self, name: str) -> None:
@@ -237,8 +237,8 @@ class SqlEventStore(EventStore):
         self._told(campaign_id, expected_version, rows)
 
     @_guarded
-    def get_meta(self, key: str) -> str | None:
-        return self._value("SELECT value FROM meta WHERE key = ?", (key,))
+    def get_meta(self, key: str) -> str | None:  # (a value that is not text, as SQLite may hold, is none)
+        return v if isinstance(v := self._value("SELECT value FROM meta WHERE key = ?", (key,)), str) else None
 
     @_guarded
     def set_meta(self, key: str, value: str) -> None:
@@ -400,7 +400,7 @@ class SqlEventStore(EventStore):
     def snapshots(self, campaign_id: int, code_version: str) -> list[SnapshotInfo]:
         rows = self._rows("SELECT version, action, code_version, content_version, created_at FROM snapshots "
                           "WHERE campaign_id = ? AND code_version = ? ORDER BY version DESC", (campaign_id, code_version))
-        return [SnapshotInfo(*row) for row in rows]
+        return snapshot_infos(rows)  # (a row of the wrong types is no snapshot: the log is folded instead)
 
     @_guarded
     def snapshot_state(self, campaign_id: int, version: int, code_version: str) -> str | None:

@@ -89,6 +89,8 @@ def read_snapshot(store: Any, cid: int, version: int) -> Campaign | None | bool:
         text, why = None, exc.message
     if text is None and not why:
         return None
+    if not why and not isinstance(text, str):  # (SQLite keeps any type in any column)
+        why = f"its state is {type(text).__name__}, not text"
     if not why:
         digest, _, body = text.partition("\n")
         if hashlib.blake2b(body.encode("utf-8", "replace"), digest_size=8).hexdigest() != digest:

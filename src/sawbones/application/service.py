@@ -366,17 +366,18 @@ class Service:
         rows = self.store.events(cid, after=version - 1)
         return rows[0].data.get("answer") if rows and rows[0].type == requests.KEYED else None
 
-    def undo(self, name: str, request: Request | None = None) -> tuple[Campaign, int]:
+    def undo(self, name: str, request: Request | None = None, action: int | None = None) -> tuple[Campaign, int]:
         """Revert the last action still in force. If someone else acted meanwhile, the undo is refused
         (retrying could revert their action instead of the one you meant). A retried undo with the same
-        idempotency key reverts nothing more."""
+        idempotency key reverts nothing more. `action`: the one the caller means (`undo a14`); when the last
+        action in force is another (a bot's hit came after it), nothing is undone and ConflictError says so."""
         from ..adapters.locks import lock_wait
 
         cid = self.store.campaign_id(name)
         with _writer_turn(self.store, cid, time.monotonic() + lock_wait()):
-            return self._undo(cid, request or self.request)
+            return self._undo(cid, request or self.request, action)
 
-    def _undo(self, cid: int, request: Request | None) -> tuple[Campaign, int]:
+    def _undo(self, cid: int, request: Request | None, meant: int | None = None) -> tuple[Campaign, int]:
         target: int | None = None
         for attempt in range(self.retries + 1):
             loaded = self._load(cid)
@@ -388,6 +389,9 @@ class Service:
             if not candidates:
                 raise RuleViolation("nothing to undo")
             action = candidates[-1]
+            if meant is not None and action != meant:
+                raise ConflictError(f"the last action is a{action}, not a{meant}: nothing was undone; look at the "
+                                    "log and undo the action that came last if you mean it")
             if target is not None and action != target:
                 raise ConflictError("the campaign changed while you undid (another action came last); "
                                     "nothing was undone: look at the log and undo again if you still mean it")

@@ -30,11 +30,12 @@ def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any
             "events": log_events(service, loaded.campaign_id, loaded.head, limit, loaded.state, rules, lang)}
 
 
-def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
-    """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences."""
+def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -> dict[str, Any]:
+    """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences; `meant`, the action
+    the caller means (refused when another came last)."""
     from .sentences import sentence
 
-    state, action = service.undo(campaign)
+    state, action = service.undo(campaign, action=meant)
     rules = service.rules_for(state)
     cid = service.store.campaign_id(state.name)
     head, window = service.store.head(cid), 64
@@ -46,6 +47,18 @@ def undo_doc(service: Any, campaign: str, lang: str) -> dict[str, Any]:
     events = [e for e in tail if e.action == action]
     return {"undone_action": action, "version": state.version,
             "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang) for e in events]}
+
+
+def action_id(text: Any) -> int | None:
+    """An action as the log shows it ("a14"; 14 and "14" too), or None when `text` is not one."""
+    from ..numbers import parse_int
+
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if 1 <= text <= 2**31 - 1 else None
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    return parse_int(text[1:] if text[:1] in ("a", "A") else text, 1, 2**31 - 1)
 
 
 def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:

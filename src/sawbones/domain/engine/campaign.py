@@ -36,11 +36,47 @@ def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
     return [{"type": "option_set", "data": {"option": option, "value": value}}]
 
 
-def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
-    out = dict(sheet)
-    for key in ("max_hp", "hp", "hit_die", "hit_dice", "hit_dice_max"):
+# the bounds of a sheet, whoever sends it (the API's models say the same; an imported file meets them here)
+SHEET_BOUNDS = {"max_hp": (1, 10_000), "hp": (-10_000, 10_000), "hit_die": (1, 100), "hit_dice": (0, 40),
+                "hit_dice_max": (0, 40)}
+MAX_PAIR = 1_000  # a save, skill, ability or body count
+MAX_PAIRS = 60  # entries of saves, skills, proficiencies
+MAX_NOTES = 4_000
+MAX_EXTERNAL = 20
+PROFICIENCY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
+
+
+def _check_bounds(out: dict[str, Any]) -> None:
+    for key, (low, high) in SHEET_BOUNDS.items():
         if key in out and (not isinstance(out[key], int) or isinstance(out[key], bool)):
             raise UsageError(f"{key} must be a whole number")
+        if key in out and not low <= out[key] <= high:
+            raise UsageError(f"{key} goes from {low} to {high}, not {out[key]}", key)
+    for key in ("abilities", "saves", "skills", "body"):
+        if key in out:
+            if not isinstance(out[key], dict) or len(out[key]) > MAX_PAIRS:
+                raise UsageError(f"{key} is a mapping of at most {MAX_PAIRS} names to numbers", key)
+            for name, value in out[key].items():
+                if not isinstance(name, str) or not PROFICIENCY.match(name):
+                    raise UsageError(f"{key}: a name is letters, digits, _ or - (at most 40)", key)
+                if not isinstance(value, int) or isinstance(value, bool) or not -MAX_PAIR <= value <= MAX_PAIR:
+                    raise UsageError(f"{key}: {name} is a whole number from {-MAX_PAIR} to {MAX_PAIR}", key)
+    if "proficiencies" in out:
+        names = out["proficiencies"]
+        if not isinstance(names, (list, tuple)) or not all(isinstance(p, str) and PROFICIENCY.match(p) for p in names):
+            raise UsageError("proficiencies: each is letters, digits, _ or - (at most 40)", "proficiencies")
+        out["proficiencies"] = list(dict.fromkeys(names))
+        if len(out["proficiencies"]) > MAX_PAIRS:
+            raise UsageError(f"at most {MAX_PAIRS} proficiencies", "proficiencies")
+    if "notes" in out and (not isinstance(out["notes"], str) or len(out["notes"]) > MAX_NOTES):
+        raise UsageError(f"notes are text of at most {MAX_NOTES} characters", "notes")
+    if "external" in out and (not isinstance(out["external"], (list, tuple)) or len(out["external"]) > MAX_EXTERNAL):
+        raise UsageError(f"at most {MAX_EXTERNAL} external references", "external")
+
+
+def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    out = dict(sheet)
+    _check_bounds(out)
     if "max_hp" in out and out["max_hp"] < 1:
         raise UsageError("max_hp must be at least 1")
     if "hit_die" in out and out["hit_die"] not in (4, 6, 8, 10, 12):

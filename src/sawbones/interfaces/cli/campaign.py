@@ -283,12 +283,18 @@ def register(cli: click.Group) -> None:
         env.emit(doc, partial(log_view.render_log, doc, env.lang))
 
     @cli.command()
+    @click.argument("action", required=False)
     @pass_env
-    def undo(env) -> None:
-        """Revert the last action exactly."""
+    def undo(env, action) -> None:
+        """Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing
+        undone, when another action came after it (a bot's, a player's)."""
+        from ...errors import UsageError
         from ..sentences import say
 
-        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang)
+        meant = log_view.action_id(action) if action is not None else None
+        if action is not None and meant is None:
+            raise UsageError(f"{action!r} is not an action of the log (like a14)", "action")
+        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang, meant)
 
         def render(con) -> None:
             con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()

@@ -91,10 +91,15 @@ def sign_in_link(base: str, store: Any, campaign: str) -> str:
 
 
 def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max_body: int) -> dict[str, Any]:
-    """Closed unless asked open or listening on the loopback only; the loopback names only, on the loopback."""
+    """Closed unless asked open or listening on the loopback only; the loopback names only, on the loopback;
+    beyond it, the machine's own names and addresses (own_names.py); `--allowed-host '*'`: any."""
+    from .own_names import LOOPBACK_NAMES, own_hosts
+
     loopback = host in LOOPBACK
     closed = access == "closed" if access else not loopback
-    hosts = list(allowed) or (["127.0.0.1", "localhost", "[::1]"] if loopback else None)
+    hosts: list[str] | None = list(allowed) or (list(LOOPBACK_NAMES) if loopback else own_hosts(host))
+    if "*" in allowed:
+        hosts = None
     return {"closed": closed, "allowed_hosts": hosts, "max_body": max_body}
 
 
@@ -112,7 +117,8 @@ def register(cli: click.Group) -> None:
                   "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise.")
     @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
                   help="A host name the server answers to (repeatable; against DNS rebinding). Default: the "
-                  "loopback names when listening on 127.0.0.1, any otherwise.")
+                  "loopback names when listening on 127.0.0.1, else the machine's own names and addresses; "
+                  "'*': any (behind a proxy that checks it).")
     @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
                   metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
     @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",

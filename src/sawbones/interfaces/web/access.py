@@ -6,7 +6,8 @@ character while it is that same character: a non-undone `character_added` or `ch
 id after that version means it was removed (and maybe another took its id), and so does an undo that
 reaches back to an older add or removal; then the link is dead. The GM
 renews (a new token, the old one dead) or revokes it from the dashboard or the API; a new API secret
-changes nothing here. `player_of:{campaign}\x1f{character}` holds the character's current token.
+changes nothing here. `player_of:#{campaign id}\x1f{character}` holds the character's current token (keyed on
+the campaign's id, as a token's record is: `campaign rename` keeps every link).
 
 Flash messages (what an action did, after a redirect) wait in `flash:{session id}`, never in the cookie.
 """
@@ -18,7 +19,7 @@ import secrets
 from typing import Any
 
 from ...errors import NotFound
-from .security import _record, require_campaign, well_formed
+from .security import _record, by_id, require_campaign, well_formed
 
 PLAYER_TOKEN = "player_token:{token}"
 PLAYER_OF = "player_of:{campaign}\x1f{character}"
@@ -64,10 +65,22 @@ def may_end_links(documents: list[dict[str, Any]]) -> bool:
 
 def player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
     """The character's current player token, made when it has none that still shows it."""
-    current = store.get_meta(PLAYER_OF.format(campaign=campaign, character=character_id))
+    current = _current(store, campaign, character_id)[1]
     if current and _live(store, _record(store, PLAYER_TOKEN.format(token=current)), state):
         return current
     return renew_player_token(store, campaign, state, character_id)
+
+
+def _current(store: Any, campaign: str, character_id: str) -> tuple[str, str | None]:
+    """(the key, the character's current token): under the campaign's id, else under its name (older)."""
+    key = PLAYER_OF.format(campaign=by_id(store, campaign), character=character_id)
+    current = store.get_meta(key)
+    if current is None:
+        older = PLAYER_OF.format(campaign=campaign, character=character_id)
+        current = store.get_meta(older)
+        if current is not None:
+            return older, current
+    return key, current
 
 
 def renew_player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
@@ -80,14 +93,13 @@ def renew_player_token(store: Any, campaign: str, state: Any, character_id: str)
     record = {"token": token, "campaign": campaign, "cid": cid, "character": character_id, "since": head,
               "action": last[-1].action if last else 0}
     store.set_meta(PLAYER_TOKEN.format(token=token), json.dumps(record))
-    store.set_meta(PLAYER_OF.format(campaign=campaign, character=character_id), token)
+    store.set_meta(PLAYER_OF.format(campaign=f"#{cid}", character=character_id), token)
     return token
 
 
 def revoke_player_token(store: Any, campaign: str, character_id: str) -> bool:
     """The character's player link stops working (until a new one is made). False: it had none."""
-    key = PLAYER_OF.format(campaign=campaign, character=character_id)
-    current = store.get_meta(key)
+    key, current = _current(store, campaign, character_id)
     if not current:
         return False
     record = _record(store, PLAYER_TOKEN.format(token=current))
@@ -109,15 +121,25 @@ def player_target(service: Any, token: str) -> tuple[str, str] | None:
     record = _record(store, PLAYER_TOKEN.format(token=token))
     if record is None or not isinstance(record.get("cid"), int) or record.get("revoked"):
         return None
-    campaign = str(record.get("campaign"))
-    try:
-        if store.campaign_id(campaign) != record["cid"]:
-            return None
-    except NotFound:
+    campaign = _named(store, str(record.get("campaign")), record["cid"])
+    if campaign is None:
         return None
     if not _live(store, record, service.load(campaign).state):
         return None
     return campaign, record["character"]
+
+
+def _named(store: Any, name: str, cid: int) -> str | None:
+    """The campaign of id `cid` by its name now (`campaign rename` keeps its links), None when it is gone."""
+    try:
+        if store.campaign_id(name) == cid:
+            return name
+    except NotFound:
+        pass
+    for other in store.campaign_names():  # renamed since the token was made
+        if store.campaign_id(other) == cid:
+            return other
+    return None
 
 
 # ------------------------------------------------------------------ flash messages

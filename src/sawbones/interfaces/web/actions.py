@@ -11,6 +11,8 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
+from ...numbers import parse_int
+
 # run(service, campaign, body, lang) -> the response document
 Runner = Callable[[Any, str, Any, str], dict[str, Any]]
 
@@ -28,6 +30,8 @@ class Action:
     api: bool = True  # False: a dashboard form only (its API route is written by hand)
     tags: tuple[str, ...] = ("actions",)
     form_lists: tuple[str, ...] = field(default=())  # form fields that are comma-separated lists
+    body_optional: bool = False  # the JSON body may be left out (`undo`: the action meant is optional)
+    on_loop: bool = True  # False: never on the event loop (reading files the client sent: deps.run_action)
 
 
 ACTIONS: dict[str, Action] = {}
@@ -69,8 +73,9 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
             continue
         if key.count(".") == 2:
             name, index, sub = key.split(".")
-            if index.isascii() and index.isdigit() and len(index) <= 3:  # ('²'.isdigit() is true)
-                nested.setdefault(name, {}).setdefault(int(index), {})[sub] = value
+            number = parse_int(index, 0, 999)
+            if number is not None:
+                nested.setdefault(name, {}).setdefault(number, {})[sub] = value
             continue
         if key.endswith("_text") and key[:-5] in fields:  # "str=14,con=12" for a dict field
             out[key[:-5]] = _pairs(value)

@@ -10,9 +10,9 @@ registered with actions.register; a module whose rules are not written yet is sk
 from functools import partial
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Body, Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 
 from . import errors, guard, security
@@ -57,11 +57,15 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
 
     if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
         async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)))
+            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)), act.on_loop)
+    elif act.body_optional:
+        async def endpoint(request: Request, body: Optional[act.body] = Body(None),  # type: ignore[name-defined]
+                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
+            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)))
+            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 
@@ -189,6 +193,9 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     if not closed:
         _open_server_schema(app)
     app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
+    from .head import HeadAsGet
+
+    app.add_middleware(HeadAsGet)  # outermost: every GET route answers HEAD too
     return app
 
 

@@ -20,7 +20,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from . import security
 from ...adapters import locks
-from ...errors import SawbonesError, UsageError
+from ...errors import NotFound, SawbonesError, UsageError
+from ...numbers import parse_int
 from .access_errors import Forbidden, Unauthorized
 
 LANGS = ("en", "fr")
@@ -109,7 +110,7 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 T = TypeVar("T")
 
 
-async def run_action(state: WebState, work: Callable[[], T]) -> T:
+async def run_action(state: WebState, work: Callable[[], T], on_loop: bool = True) -> T:
     """A GM's action (`work` opens its own service): on the event loop itself when the store is local (SQLite)
     and no other writer holds a lock it needs for more than a moment, else in a worker thread, where it waits
     its turn.
@@ -120,8 +121,10 @@ async def run_action(state: WebState, work: Callable[[], T]) -> T:
     `WouldWait` before anything is written (once the action wrote, it waits as anywhere else), and the action
     runs again from the start in a thread. The loop
     yields once first, so that requests that arrived meanwhile are read and served in the order they came
-    (without it, under load, a few connections were served a round late every time: twice the others' latency)."""
-    if state.local_writes:
+    (without it, under load, a few connections were served a round late every time: twice the others' latency).
+    An action whose work grows with what the client sent (`on_loop=False`: reading imported files) always runs
+    in a thread: the loop keeps serving everyone else meanwhile."""
+    if state.local_writes and on_loop:
         await asyncio.sleep(0)
         try:
             with locks.waiting_briefly():
@@ -203,16 +206,29 @@ class GmAccess:
             service.request = self.intent
             if not self.checked:
                 try:
-                    check_gm_secret(service.store, self.campaign, self.secret)
+                    check_gm_secret(service.store, self.campaign, self.secret, self.state.closed)
                 except SawbonesError:
                     self.state.secrets.forget(self.campaign, self.secret)
                     raise
-                self.state.secrets.remember(self.campaign, self.secret)
+                name = security.stored_name(service.store, self.campaign)  # "alpha" means Alpha, as in the CLI
+                if name == self.campaign:  # (only a stored name is remembered: the next request skips this)
+                    self.state.secrets.remember(self.campaign, self.secret)
+                self.campaign = name
             yield service
 
 
-def check_gm_secret(store: Any, campaign: str, secret: str) -> None:
-    """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret."""
+CLOSED_REFUSAL = "no campaign of that name opens with this API secret"
+
+
+def check_gm_secret(store: Any, campaign: str, secret: str, closed: bool = False) -> None:
+    """NotFound (without campaign names) or Forbidden unless `secret` is the campaign's API secret. On a closed
+    server, one answer (403) whether the campaign exists or not: its names are not told to a guess."""
+    if closed:
+        try:
+            check_gm_secret(store, campaign, secret)
+        except (Forbidden, NotFound):
+            raise Forbidden(CLOSED_REFUSAL, "campaign") from None
+        return
     cid = security.require_campaign(store, campaign)
     if not security.is_gm_secret(store, campaign, secret, cid):
         if security.gm_secret(store, campaign) is None:
@@ -247,7 +263,7 @@ async def admin_access(request: Request, credentials: HTTPAuthorizationCredentia
 IdempotencyKey = Header(None, alias="Idempotency-Key", max_length=200, description=(
     "Makes the action safe to retry: the same key and body within 24 hours get the first answer back "
     "and change nothing; the same key with another body is a 422."))
-IfMatch = Header(None, alias="If-Match", max_length=40, description=(
+IfMatch = Header(None, alias="If-Match", max_length=40, pattern=r'^(W/)?"?[0-9]{1,18}"?$', description=(
     "The campaign version you saw (`13` or `\"13\"`): if the campaign moved on, 409 with the current version, "
     "nothing applied."))
 ExpectedVersion = Query(None, ge=0, description="The campaign version you saw (like If-Match).")
@@ -261,18 +277,26 @@ async def client_request(request: Request, key: str | None, if_match: str | None
     if request.method == "GET":
         return None
     if if_match is not None:
-        text = if_match.strip().removeprefix("W/").strip('"')
-        if not text.isdigit():
+        version = parse_int(if_match.strip().removeprefix("W/").strip('"'))
+        if version is None:
             raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
-        expected_version = int(text)
+        expected_version = version
     if check_key(key) is None:  # (the digest tells a retry from another request: only with a key)
         return Intent(None, "", expected_version)
     body = await request.body()
-    try:
+    try:  # (a JSON body is never deeper than bodies.MAX_DEPTH here: the guard refused it; another type may be)
         what: Any = json.loads(body) if body else None
-    except ValueError:
+    except (ValueError, RecursionError):
         what = body.decode("utf-8", "replace")
     return Intent(key, digest(request.method, request.url.path, what), expected_version)
+
+
+async def gm_read(request: Request, campaign: str = CampaignName,
+                  credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> GmAccess:
+    """A GM's route that neither applies an action nor honours Idempotency-Key / If-Match (a read, a new link, a
+    new secret): it does not advertise them either."""
+    secret = credentials.credentials if credentials else None
+    return GmAccess(web(request), campaign, secret, None, request.scope.get(CHECKED) == (campaign, secret))
 
 
 async def gm_access(request: Request, campaign: str = CampaignName,

@@ -7,6 +7,7 @@ errors, unknown routes and wrong methods get the same shape. Pages get an HTML p
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,6 +33,10 @@ STATUSES: tuple[tuple[type[SawbonesError], int], ...] = (
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 406: "not_acceptable", 409: "conflict", 413: "too_large",
               415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_requests"}
+
+
+MAYBE_APPLIED = ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it "
+                 "applies once); without a key, read the log before trying again")
 
 
 def status_of(exc: SawbonesError) -> int:
@@ -83,12 +88,25 @@ def _allowed(request: Request) -> list[str]:
     from starlette.routing import Match
 
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in _routes(request.app.router.routes):
         match, _ = route.matches({**request.scope, "method": "GET"}) if hasattr(route, "matches") else (None, None)
         if match in (Match.FULL, Match.PARTIAL) and getattr(route, "methods", None):
             methods |= set(route.methods)
     methods |= _api_methods(request.app, request.url.path)
+    if "GET" in methods:
+        methods.add("HEAD")  # (head.py: every GET answers HEAD)
     return sorted(methods)
+
+
+def _routes(routes: Any) -> Any:
+    """Every route, those of the routers included without a prefix too (the pages: FastAPI keeps an included
+    router whole, as one entry)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _routes(inner.routes)
+        else:
+            yield route
 
 
 def _api_methods(app: Any, path: str) -> set[str]:
@@ -139,27 +157,49 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> Response:  # a bug
-        log.exception("internal error on %s", _where(request))
-        message = "internal error: the server could not complete the request"
-        if _wants_html(request):  # a page: the error as a page too, in its language
-            try:
-                return _respond(request, 500, "internal", message, _where(request))
-            except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
-                log.exception("the error page of %s", _where(request))
-        return JSONResponse(error_body("internal", message, _where(request)), status_code=500)
+        return internal(request)
+
+
+def logged_where(request: Request) -> str:
+    """The request as the log names it: a player link's token is never written (`/p/…/sheet`)."""
+    path = TOKEN_IN_PATH.sub(HIDDEN, request.url.path)
+    return f"{request.method} {path}"
+
+
+TOKEN_IN_PATH = re.compile(r"^(/p/|/api/player/)[^/]+")
+HIDDEN = r"\1…"
+
+
+def internal(request: Request) -> Response:
+    """A bug's answer (the app's handler, and the live streams served before it): logged, the one shape."""
+    log.exception("internal error on %s", logged_where(request))
+    message = "internal error: the server could not complete the request"
+    if _wants_html(request):  # a page: the error as a page too, in its language
+        try:
+            return _respond(request, 500, "internal", message, logged_where(request))
+        except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
+            log.exception("the error page of %s", logged_where(request))
+    return JSONResponse(error_body("internal", message, logged_where(request)), status_code=500)
 
 
 def answer(request: Request, exc: SawbonesError) -> Response:
     """The answer to one of the project's errors (the app's handler, and the live streams served before it)."""
     status = status_of(exc)
     if status >= 500:
-        log.error("%s: %s", exc.code, exc)
-    more = {}
+        log.error("%s on %s: %s", exc.code, logged_where(request), exc)
+    more: dict[str, Any] = {}
     headers = getattr(exc, "headers", None) or None
+    message = exc.message
+    if status == 503 and isinstance(exc, StoreError) and exc.code != "busy" \
+            and request.method not in ("GET", "HEAD", "OPTIONS"):
+        # cut off around its commit, a write may have been applied while its client gets this answer
+        message = MAYBE_APPLIED.format(cause=exc.message)
+        more["outcome"] = "unknown"
+        headers = {**(headers or {}), "Retry-After": "2"}
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
         more["current_version"] = exc.current_version
         headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
-    return _respond(request, status, exc.code, exc.message, exc.where or _where(request), headers, **more)
+    return _respond(request, status, exc.code, message, exc.where or _where(request), headers, **more)
 
 
 def respond(request: Request, status: int, code: str, message: str, where: str,

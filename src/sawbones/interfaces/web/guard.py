@@ -15,11 +15,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ...errors import SawbonesError
-from . import errors
+from ...numbers import parse_int
+from . import bodies, errors, security
 from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
+CLOSED_ODDS = ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer "
+               "<admin secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret")
 
 
 class TooLarge(HTTPException):
@@ -45,6 +48,8 @@ def needs(path: str) -> tuple[str, str] | None:
     /api/player/{token}/answer (a live player token; the player's reads check it in their route), else None."""
     if path.rstrip("/") == "/api/campaigns":
         return "admin", ""
+    if path.rstrip("/") == "/api/odds" or path.startswith("/api/odds/"):  # costly: closed mode keeps it to the admin
+        return "odds", ""
     if path.startswith("/api/campaigns/"):
         return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
     if path.startswith("/api/player/") and path.endswith("/answer"):  # a player's answer (api_player.py)
@@ -59,9 +64,10 @@ def refused(headers: dict[str, str], allowed: frozenset[str] | None, max_body: i
         return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
     length = headers.get("content-length")
     if length is not None:
-        if not (length.isascii() and length.isdigit()):
+        size = parse_int(length)
+        if size is None:
             return 400, "bad_request", "Content-Length is not a number"
-        if int(length) > max_body:
+        if size > max_body:
             return 413, "too_large", ("too_large", {"limit": max_body})
     return None
 
@@ -89,6 +95,11 @@ class Guard:
             return
         started = False
         size = 0
+        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD"):
+            read = await self._json_body(scope, receive, send)
+            if read is None:
+                return
+            receive = read
 
         async def counted() -> dict:
             nonlocal size
@@ -111,6 +122,38 @@ class Guard:
                 raise
             await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
 
+    async def _json_body(self, scope: dict, receive: Any, send: Any) -> Any:
+        """A JSON body read whole (within the limit) and checked for depth (bodies.py): the receive that hands it
+        to the app, or None once the refusal is answered."""
+        parts: list[bytes] = []
+        size, more, last = 0, True, None
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                last = message
+                break
+            parts.append(message.get("body", b""))
+            size += len(parts[-1])
+            if size > self.max_body:
+                await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
+                return None
+            more = message.get("more_body", False)
+        body = b"".join(parts)
+        if bodies.too_deep(body):
+            await self._answer(scope, receive, send, 422, "invalid_request",
+                               ("too_deep", {"limit": bodies.MAX_DEPTH}))
+            return None
+        handed = False
+
+        async def replay() -> dict:
+            nonlocal handed
+            if not handed:
+                handed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return last if last is not None else await receive()
+
+        return replay
+
     def _refused(self, scope: dict, headers: dict[str, str]) -> tuple[int, str, Any] | None:
         return refused(headers, self.allowed, self.max_body)
 
@@ -127,8 +170,12 @@ class Guard:
         kind, campaign = need
         secret = bearer_of(headers.get("authorization"))
         state = scope["app"].state.sawbones
+        if kind == "odds" and not state.closed:
+            return None
         if kind == "gm" and state.secrets.known(campaign, secret):
             return None  # right lately: the endpoint checks it in its own thread (deps.GmAccess), no hop here
+
+        exact: list[bool] = []  # the campaign typed as stored: remembered (another is resolved by the endpoint)
 
         def check() -> None:
             if kind == "player":
@@ -140,7 +187,10 @@ class Guard:
                 if secret is None:
                     raise Unauthorized(NEED_SECRET)
                 with open_service(state) as service:
-                    check_gm_secret(service.store, campaign, secret)
+                    check_gm_secret(service.store, campaign, secret, state.closed)
+                    exact.append(security.stored_name(service.store, campaign) == campaign)
+            elif kind == "odds" and secret is None:
+                raise Unauthorized(CLOSED_ODDS)
             else:
                 with AdminAccess(state, secret).open():
                     pass
@@ -149,7 +199,7 @@ class Guard:
             await run_in_threadpool(check)
         except SawbonesError as exc:
             return errors.status_of(exc), exc.code, exc.message
-        if kind == "gm":
+        if kind == "gm" and all(exact):
             scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
             state.secrets.remember(campaign, secret)
         return None

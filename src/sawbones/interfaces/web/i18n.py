@@ -300,6 +300,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "Ce serveur ne répond pas au nom d'hôte {host!r} (voir --allowed-host)."),
     "too_large": ("The request is larger than this server accepts ({limit} bytes at most).",
                   "La requête dépasse ce que ce serveur accepte ({limit} octets au plus)."),
+    "too_deep": ("The JSON body nests arrays and objects more than {limit} deep.",
+                 "Le corps JSON imbrique tableaux et objets sur plus de {limit} niveaux."),
     "colon": (": ", " : "),
 }
 

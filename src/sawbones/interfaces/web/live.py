@@ -109,6 +109,11 @@ async def serve(scope: dict, receive: Any, send: Any, open_stream: Opener, arg: 
         response.raw_headers += extra or []
         await response(scope, receive, send)
         return
+    except Exception:  # a bug: the one error shape too, and the token kept out of the log
+        response = errors.internal(request)
+        response.raw_headers += extra or []
+        await response(scope, receive, send)
+        return
     hub, seconds = hub_of(request), web(request).stream_seconds
     del request
     end_streams_at_stop(hub)

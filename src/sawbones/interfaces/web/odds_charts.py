@@ -46,8 +46,13 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
 
     if text in (None, ""):
         return default
+    from ...numbers import parse_int
+
     try:
-        value = int(text) if whole else float(text.replace(",", "."))
+        number = parse_int(text, signed=True) if whole else None
+        if whole and number is None:
+            raise ValueError(text)
+        value = number if number is not None else float(str(text).replace(",", "."))
     except ValueError:
         raise ValueError(i18n.text("odds_whole" if whole else "odds_number", lang).format(what=what, value=text)) \
             from None

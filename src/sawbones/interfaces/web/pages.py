@@ -8,6 +8,7 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -20,6 +21,7 @@ from ...errors import SawbonesError
 from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
+from .costly import page_turn
 from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
@@ -45,8 +47,8 @@ def home(request: Request) -> Response:
         every = is_admin(request, service) or not web(request).closed
         names = service.store.campaign_names()
         if not every:
-            mine = set(session_of(request).gm_campaigns())
-            names = [name for name in names if name in mine]
+            mine = set(session_of(request).gm_campaigns())  # ids (security.by_id), or names (older cookies)
+            names = [name for name in names if name in mine or security.by_id(service.store, name) in mine]
         campaigns = [{"name": name, "gm": is_gm(request, service, name)} for name in names]
         campaigns = [c for c in campaigns if every or c["gm"]]
         create = may_create(request, service)
@@ -70,7 +72,8 @@ async def create_campaign(request: Request) -> Response:
                 raise Forbidden(i18n.text("need_admin", lang), "campaigns")
             state = service.create_campaign(body.name, body.system, body.seed)
             security.new_gm_secret(service.store, state.name)
-            session.grant(state.name, security.gm_fingerprint(service.store, state.name, create=True))
+            session.grant(security.by_id(service.store, state.name),
+                          security.gm_fingerprint(service.store, state.name, create=True))
 
     try:
         await run_in_threadpool(create)
@@ -109,6 +112,9 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         if code is not None:
             return sign_in(request, service, campaign, code)
         gm_check(request, service, campaign)
+        stored = security.stored_name(service.store, campaign)
+        if stored != campaign:  # "alpha" means Alpha, as on the command line: the page lives at its name
+            return redirect(request, campaign_url(stored) + (f"?{request.url.query}" if request.url.query else ""))
         loaded = service.load(campaign)
         doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
         rules = service.rules_for(loaded.state)
@@ -118,12 +124,13 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll
                            else (None, None))
-        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
-                              else (None, None))
-        injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
-                                      if itype else (None, None))
-        what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+        with page_turn() if (odds or itype or whatif) else nullcontext():  # costly panels: one at a time
+            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
                                   else (None, None))
+            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
+                                          if itype else (None, None))
+            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+                                      else (None, None))
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas
@@ -221,7 +228,7 @@ async def act(request: Request, campaign: str, name: str) -> Response:
             return action.run(service, campaign, body, lang)
 
     try:
-        doc = await run_action(web(request), run)
+        doc = await run_action(web(request), run, action is None or action.on_loop)
     except Forbidden:
         raise
     except SawbonesError as exc:

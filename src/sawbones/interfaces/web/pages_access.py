@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
+from ...errors import NotFound
 from . import access, i18n, security
 from .deps import open_service, web
 from .access_errors import Forbidden
@@ -25,13 +26,20 @@ router = APIRouter(include_in_schema=False)
 
 def is_gm(request: Request, service: Any, campaign: str) -> bool:
     """This browser signed in as GM of the campaign, and its session was not ended since."""
-    held = session_of(request).gm_of(campaign)
+    held = session_of(request).gm_of(campaign, security.by_id(service.store, campaign))
     fingerprint = security.gm_fingerprint(service.store, campaign)
     return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
 
 
 def gm_check(request: Request, service: Any, campaign: str) -> None:
-    security.require_campaign(service.store, campaign)
+    """Forbidden unless this browser is GM of the campaign; NotFound for a campaign that does not exist, except on
+    a closed server, which answers the same for both (its campaigns' names are not told to a guess)."""
+    try:
+        security.require_campaign(service.store, campaign)
+    except NotFound:
+        if not web(request).closed:
+            raise
+        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign) from None
     if not is_gm(request, service, campaign):
         raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
 
@@ -53,7 +61,7 @@ def sign_in(request: Request, service: Any, campaign: str, code: str) -> Respons
         fingerprint = security.redeem_signin_code(service.store, campaign, code)
     except security.SignInRefused as refused:
         raise Forbidden(i18n.text(f"signin_{refused.reason}", page_lang(request)), "code") from None
-    session_of(request).grant(campaign, fingerprint)
+    session_of(request).grant(security.by_id(service.store, campaign), fingerprint)
     return redirect(request, campaign_url(campaign))
 
 

@@ -151,10 +151,11 @@ def query_int(value: str | None, name: str, low: int, high: int) -> int | None:
     """A whole number typed in a page's form (blank: None); anything else is a clear 422, never a crash."""
     from ...errors import UsageError
 
+    from ...numbers import parse_int
+
     if value is None or value.strip() == "":
         return None
-    text = value.strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6) or not low <= int(text) <= high:
+    number = parse_int(value, low, high, signed=True)
+    if number is None:
         raise UsageError(f"{name}: a whole number from {low} to {high}, not {value[:20]!r}", name)
-    return int(text)
+    return number

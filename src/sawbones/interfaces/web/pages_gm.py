@@ -89,10 +89,10 @@ def expected_version(form: Any) -> Any:
     """The application's request for a dashboard form that says which log version it was shown at (None: any)."""
     from ...application.requests import Request as Intent
 
-    value = form.get("expected_version")
-    if not isinstance(value, str) or not value.strip().isdigit() or len(value.strip()) > 12:
-        return None
-    return Intent(expected_version=int(value.strip()))
+    from ...numbers import parse_int
+
+    version = parse_int(form.get("expected_version"))
+    return None if version is None else Intent(expected_version=version)
 
 
 def stale_or(exc: Any, lang: str) -> str:

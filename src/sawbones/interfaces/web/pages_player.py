@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 
 from ...errors import NotFound, SawbonesError
+from ...numbers import parse_int
 from . import access, i18n, live
 from .deps import open_service, run_action, web
 from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
@@ -38,12 +39,11 @@ def player_doc(request: Request, token: str, lang: str, since: int | None) -> di
 
 
 def _seen(request: Request) -> int | None:
-    value = request.cookies.get(SEEN_COOKIE, "")
-    return int(value) if value.isdigit() and len(value) <= 12 else None
+    return parse_int(request.cookies.get(SEEN_COOKIE, ""))
 
 
 def _since(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and len(value) <= 12 else None
+    return parse_int(value)
 
 
 @router.get("/p/{token}")

@@ -3,6 +3,9 @@ signed session cookies, CSRF. (Player tokens and the server-side flash are in ac
 
 Everything lives in the store's meta table (no schema of its own):
 
+Records of a campaign are keyed on its id (`#12`), so that `campaign rename` keeps every access; a record an
+older sawbones keyed on the name is still read (when its campaign id matches).
+
 - `gm_secret:{campaign}`: the API secret (`Authorization: Bearer`), as a hash plus the secret itself, so
   that the GM can reveal it on the dashboard; bound to the campaign's id (a new campaign of the same
   name does not inherit it). Rotating it ends no browser session.
@@ -23,7 +26,7 @@ import secrets
 import time
 from typing import Any
 
-from ...errors import NotFound
+from ...errors import NotFound, SawbonesError
 
 GM_SECRET = "gm_secret:{campaign}"
 SIGNIN = "signin:{digest}"
@@ -44,11 +47,52 @@ def well_formed(token: str | None) -> bool:
 
 
 def require_campaign(store: Any, campaign: str) -> int:
-    """The campaign's id; NotFound without the list of campaign names (a web client may not know them)."""
+    """The campaign's id: its exact name, else the one it folds like (case and accents, as the command line
+    reads a name: domain/names.py); NotFound without the list of campaign names (a web client may not know
+    them)."""
     try:
         return store.campaign_id(campaign)
     except NotFound:
-        raise NotFound(f"no campaign named {campaign!r}", "campaign") from None
+        pass
+    found = canonical(store, campaign)
+    if found is None:
+        raise NotFound(f"no campaign named {campaign!r}", "campaign")
+    return store.campaign_id(found)
+
+
+def stored_name(store: Any, campaign: str) -> str:
+    """The campaign's name as stored (one query when it is typed exactly, as it almost always is)."""
+    try:
+        store.campaign_id(campaign)
+        return campaign
+    except NotFound:
+        return canonical(store, campaign) or campaign
+
+
+def canonical(store: Any, campaign: str) -> str | None:
+    """The stored name a typed one means (exact, else case- and accent-blind), or None."""
+    from ...domain.engine.names import pick
+
+    try:
+        return pick(campaign, store.campaign_names(), lambda n: (n,), "campaign")
+    except SawbonesError:  # (several fold alike: only the exact name opens one)
+        return None
+
+
+def by_id(store: Any, campaign: str) -> str:
+    """The campaign as its records are keyed: its id (`#12`), which a rename keeps."""
+    return f"#{require_campaign(store, campaign)}"
+
+
+def _campaign_record(store: Any, template: str, campaign: str) -> dict[str, Any] | None:
+    """The campaign's record under its id, else one an older sawbones kept under its name."""
+    return _record(store, template.format(campaign=by_id(store, campaign))) or \
+        _record(store, template.format(campaign=campaign))
+
+
+def _campaign_value(store: Any, template: str, campaign: str) -> str | None:
+    return store.get_meta(template.format(campaign=by_id(store, campaign))) or \
+        store.get_meta(template.format(campaign=campaign))
 
 
 def _record(store: Any, key: str) -> dict[str, Any] | None:
@@ -69,14 +113,14 @@ def new_gm_secret(store: Any, campaign: str) -> str:
     """Make (or replace) the campaign's API secret. Web sessions and sign-in codes are not touched."""
     secret = secrets.token_urlsafe(24)
     record = {"cid": require_campaign(store, campaign), "hash": _hash(secret), "secret": secret}
-    store.set_meta(GM_SECRET.format(campaign=campaign), json.dumps(record))
+    store.set_meta(GM_SECRET.format(campaign=f"#{record['cid']}"), json.dumps(record))
     _access_changed(store, record["cid"])  # the API streams opened with the old secret end
     return secret
 
 
 def gm_secret(store: Any, campaign: str) -> str | None:
     """The campaign's current API secret (for the dashboard's reveal), or None when it has none."""
-    record = _record(store, GM_SECRET.format(campaign=campaign))
+    record = _campaign_record(store, GM_SECRET, campaign)
     if record is None or record.get("cid") != require_campaign(store, campaign):
         return None
     return record.get("secret")
@@ -84,7 +128,7 @@ def gm_secret(store: Any, campaign: str) -> str | None:
 
 def is_gm_secret(store: Any, campaign: str, secret: str | None, cid: int | None = None) -> bool:
     """`cid`: the campaign's id when the caller has just read it (one query less per request)."""
-    record = _record(store, GM_SECRET.format(campaign=campaign))
+    record = _campaign_record(store, GM_SECRET, campaign)
     if record is None or not secret or record.get("cid") != (require_campaign(store, campaign) if cid is None else cid):
         return False
     return hmac.compare_digest(str(record.get("hash", "")), _hash(secret))
@@ -115,7 +159,7 @@ def redeem_signin_code(store: Any, campaign: str, code: str | None) -> str:
         raise SignInRefused("unknown")
     key = SIGNIN.format(digest=_hash(code or "", "signin"))
     record = _record(store, key)
-    if record is None or record.get("campaign") != campaign or record.get("cid") != require_campaign(store, campaign):
+    if record is None or record.get("cid") != require_campaign(store, campaign):  # (its id: a rename keeps it)
         raise SignInRefused("used" if store.get_meta(key) == "used" else "unknown")
     store.set_meta(key, "used")  # (two uses at the same instant could both pass: the window is one request)
     if float(record.get("expires", 0)) < time.time():
@@ -126,11 +170,11 @@ def redeem_signin_code(store: Any, campaign: str, code: str | None) -> str:
 def gm_fingerprint(store: Any, campaign: str, create: bool = False) -> str | None:
     """What a GM cookie holds for the campaign: a digest of its session key and id. The key is made when a
     session is first granted (`create`); before that no session can be valid (None)."""
-    key = GM_SESSIONS.format(campaign=campaign)
-    value = store.get_meta(key)
+    value = _campaign_value(store, GM_SESSIONS, campaign)
     if not value:
         if not create:
             return None
+        key = GM_SESSIONS.format(campaign=by_id(store, campaign))
         store.set_meta(key, secrets.token_urlsafe(24))
         value = store.get_meta(key)
     digest = f"{value}\x00{require_campaign(store, campaign)}".encode()
@@ -139,7 +183,7 @@ def gm_fingerprint(store: Any, campaign: str, create: bool = False) -> str | Non
 
 def end_gm_sessions(store: Any, campaign: str) -> str | None:
     """Every browser signed in as GM of the campaign is signed out; the fingerprint of the new key."""
-    store.set_meta(GM_SESSIONS.format(campaign=campaign), secrets.token_urlsafe(24))
+    store.set_meta(GM_SESSIONS.format(campaign=by_id(store, campaign)), secrets.token_urlsafe(24))
     _access_changed(store, require_campaign(store, campaign))  # their dashboards' streams end
     return gm_fingerprint(store, campaign, create=True)
 
@@ -250,8 +294,10 @@ class Session:
     def check_csrf(self, token: str | None) -> bool:
         return bool(token) and hmac.compare_digest(self.csrf.encode(), str(token).encode("utf-8", "replace"))
 
-    def gm_of(self, campaign: str) -> str | None:
-        return self.data["gm"].get(campaign)
+    def gm_of(self, campaign: str, key: str | None = None) -> str | None:
+        """The fingerprint held for the campaign: under its id (`key`, security.by_id), or its name (older)."""
+        gm = self.data["gm"]
+        return (gm.get(key) if key is not None else None) or gm.get(campaign)
 
     def gm_campaigns(self) -> list[str]:
         return list(self.data["gm"])

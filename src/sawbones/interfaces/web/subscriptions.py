@@ -24,12 +24,15 @@ TOKEN_ENV, ADDRESS_ENV = "SAWBONES_STREAMS_PER_TOKEN", "SAWBONES_STREAMS_PER_ADD
 class TooManyStreams(WebError):
     code = "too_many_requests"
     status = 429
+    headers = {"Retry-After": "5"}  # a stream that ends gives its place back
 
 
 def limit(env: str, default: int) -> int:
     """A cap: $env when it is a whole number above 0, else `default`."""
-    value = os.environ.get(env, "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    from ...numbers import parse_int
+
+    value = parse_int(os.environ.get(env, ""), 1)
+    return default if value is None else value
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from ....domain.afflictions.care import cast, recover
 from ....domain.afflictions.decide import answer, expose
 from .. import models as m
 from ..actions import Action, decided, register
-from ..deps import GmAccess, api_lang, gm_access
+from ..deps import GmAccess, api_lang, gm_read
 from ..reports import action_doc, advance_doc, pending_list
 
 router = APIRouter()
@@ -68,7 +68,7 @@ register(Action("recover", RecoverIn, m.ActionOut, summary="Rest recovery from p
 
 @router.get("/campaigns/{campaign}/pending", response_model=PendingList, tags=["campaign state"],
             summary="Saves waiting for a player's die (an advance stopped there)")
-def pending(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+def pending(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
         return {"pending": pending_list(state, service.rules_for(state), lang)}

@@ -1,6 +1,11 @@
 """API: campaigns, their options and GM secret, characters and player links, status, clock, log, undo."""
 
+from typing import Annotated
+
 from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import Field, StringConstraints
+
+from ....errors import UsageError
 
 from ... import log_view, views
 from ....domain.engine import campaign as decisions
@@ -8,7 +13,7 @@ from .. import models as m
 from .. import reports, security
 from ..actions import Action, decided, register
 from .. import access
-from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access
+from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access, gm_read
 
 router = APIRouter(prefix="/campaigns")
 
@@ -59,7 +64,7 @@ def create_campaign(body: m.CampaignIn, response: Response, admin: AdminAccess =
 
 
 @router.get("/{campaign}", response_model=m.CampaignOut, tags=["campaigns"], summary="Show a campaign")
-def show_campaign(gm: GmAccess = Depends(gm_access)):
+def show_campaign(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
         return views.campaign_doc(state, service.rules_for(state))
@@ -69,7 +74,7 @@ def show_campaign(gm: GmAccess = Depends(gm_access)):
              summary="Replace the API secret",
              description="The old API secret stops working; signed-in browsers and player links are not touched. "
                          "The answer also carries a new one-time GM sign-in link.")
-def rotate_secret(response: Response, gm: GmAccess = Depends(gm_access)):
+def rotate_secret(response: Response, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         secret = security.new_gm_secret(service.store, gm.campaign)
         response.headers["Cache-Control"] = "no-store"
@@ -80,7 +85,7 @@ def rotate_secret(response: Response, gm: GmAccess = Depends(gm_access)):
              summary="A one-time GM sign-in link for a browser",
              description="Valid once, for 15 minutes: opening it signs the browser in as GM (a session cookie). "
                          "Sessions already signed in are not touched.")
-def new_sign_in_link(response: Response, gm: GmAccess = Depends(gm_access)):
+def new_sign_in_link(response: Response, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         response.headers["Cache-Control"] = "no-store"
         return {"gm_link": sign_in_link(service.store, gm.campaign), "expires_in": security.SIGNIN_SECONDS}
@@ -90,7 +95,7 @@ def new_sign_in_link(response: Response, gm: GmAccess = Depends(gm_access)):
              summary="Sign every browser out of the GM dashboard",
              description="Every browser signed in as GM of the campaign must sign in again (with a new sign-in "
                          "link). The API secret and player links are not touched.")
-def end_sessions(gm: GmAccess = Depends(gm_access)):
+def end_sessions(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         security.end_gm_sessions(service.store, gm.campaign)
         return {"campaign": gm.campaign, "ended": True}
@@ -98,7 +103,7 @@ def end_sessions(gm: GmAccess = Depends(gm_access)):
 
 @router.get("/{campaign}/options", response_model=m.OptionsOut, tags=["campaigns"],
             summary="Every ruleset option with its value in this campaign")
-def campaign_options(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+def campaign_options(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
@@ -192,7 +197,7 @@ def _import(body) -> object:
 
 
 register(Action(
-    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",),
+    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
     run=decided(_import, lambda service, state, events, lang: views.import_report(
         state, events, service.rules_for(state), lang))))
@@ -200,7 +205,7 @@ register(Action(
 
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
             summary="List characters")
-def list_characters(gm: GmAccess = Depends(gm_access), external: str | None = Query(
+def list_characters(gm: GmAccess = Depends(gm_read), external: str | None = Query(
         None, max_length=231, description="Only the character with this external reference (foundry:Actor.abc).")):
     with gm.open() as service:
         state = service.load(gm.campaign).state
@@ -211,7 +216,7 @@ def list_characters(gm: GmAccess = Depends(gm_access), external: str | None = Qu
 
 @router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
             summary="One character's sheet, injuries, wounds and afflictions")
-def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
@@ -241,7 +246,7 @@ PLAYER_LINKS = ("A player link shows one character, read-only, as long as it is 
 
 @router.get("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
             summary="The character's read-only player link (made when it has none)", description=PLAYER_LINKS)
-def player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+def player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
     return _player_link(gm, character, access.player_token)
 
 
@@ -255,13 +260,13 @@ def _player_link(gm: GmAccess, character: str, make) -> dict:
 
 @router.post("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLink, tags=["characters"],
              summary="Renew the character's player link (the old one stops working)", description=PLAYER_LINKS)
-def renew_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+def renew_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
     return _player_link(gm, character, access.renew_player_token)
 
 
 @router.delete("/{campaign}/characters/{character}/player-link", response_model=m.PlayerLinkRevoked,
                tags=["characters"], summary="Revoke the character's player link", description=PLAYER_LINKS)
-def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
+def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         found = decisions.find_character(service.load(gm.campaign).state, character)
         return {"character": found.id, "revoked": access.revoke_player_token(service.store, gm.campaign, found.id)}
@@ -272,7 +277,7 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
 
 @router.get("/{campaign}/status", response_model=m.StatusOut, tags=["campaign state"],
             summary="The party (or one character): HP, injuries, timers, afflictions")
-def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_access),
+def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read),
            lang: str = Depends(api_lang)):
     with gm.open() as service:
         return views.status_doc(service, gm.campaign, character, lang)
@@ -280,13 +285,13 @@ def status(character: str | None = Query(None, max_length=80), gm: GmAccess = De
 
 @router.get("/{campaign}/dashboard", tags=["campaign state"],
             summary="Everything the GM dashboard shows: status, conditions, next due moment, pending saves, log")
-def dashboard(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)) -> dict:
+def dashboard(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)) -> dict:
     with gm.open() as service:
         return reports.dashboard_doc(service, gm.campaign, lang)
 
 
 @router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
-def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     from ....domain.engine.clock import describe
 
     with gm.open() as service:
@@ -296,14 +301,24 @@ def clock(gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
 
 @router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
-def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_access),
+def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
         lang: str = Depends(api_lang)):
     with gm.open() as service:
         return log_view.log_doc(service, gm.campaign, limit, lang)
 
 
+class UndoIn(m.Strict):
+    action: Annotated[str, StringConstraints(pattern=r"^a?[0-9]{1,9}$")] | Annotated[int, Field(ge=1, le=2**31 - 1)] \
+        | None = Field(None, description="The action meant, as the log shows it (\"a14\"): when the last action in "
+                                         "force is another one (a bot's, a player's), 409 and nothing is undone.")
+
+
 def _undo(service, campaign, body, lang):
-    return log_view.undo_doc(service, campaign, lang)
+    meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
+    if body is not None and body.action is not None and meant is None:
+        raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
+    return log_view.undo_doc(service, campaign, lang, meant)
 
 
-register(Action("undo", None, m.UndoOut, run=_undo, summary="Revert the last action exactly", tags=("campaign state",)))
+register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),
+                summary="Revert the last action exactly (or only the action named, when it came last)"))

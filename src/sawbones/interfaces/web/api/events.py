@@ -25,22 +25,26 @@ from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
 from .. import live
-from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_access, open_service, web
+from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_read, open_service, web
 from ..event_docs import event_documents, frame
 
 router = APIRouter(prefix="/campaigns")
 
 
 def _resume_point(last_event_id: str | None, after: str | None) -> int | None:
+    from ....numbers import parse_int
+
     if last_event_id is not None:
-        if not (last_event_id.strip().isdigit() and len(last_event_id) <= 20):
-            raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id!r}",
+        version = parse_int(last_event_id)
+        if version is None:
+            raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id[:40]!r}",
                              "Last-Event-ID")
-        return int(last_event_id)
+        return version
     if after is not None:
-        if not (after.isdigit() and len(after) <= 20):
-            raise UsageError(f"after must be a log version (a whole number), not {after!r}", "after")
-        return int(after)
+        version = parse_int(after)
+        if version is None:
+            raise UsageError(f"after must be a log version (a whole number), not {after[:40]!r}", "after")
+        return version
     return None
 
 
@@ -55,7 +59,7 @@ def _lang(request: Request) -> str:
             summary="The campaign's events as Server-Sent Events (resumable with Last-Event-ID)",
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "One `data:` JSON document per action, `id:` its log version."}})
-async def events(request: Request, gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang),
+async def events(request: Request, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
                  after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
     """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here
@@ -91,7 +95,7 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
     def still() -> bool:
         with open_service(state) as service:
             try:
-                check_gm_secret(service.store, gm.campaign, gm.secret or "")
+                check_gm_secret(service.store, gm.campaign, gm.secret or "", state.closed)
             except SawbonesError:
                 return False
             return True

@@ -11,7 +11,8 @@ from ....domain.afflictions import odds as model
 from ....domain.engine.options import effective_options
 from . import odds_injury as api_odds_injury
 from .. import models as m
-from ..deps import GmAccess, gm_access, open_service, web
+from ..costly import BUSY, costly
+from ..deps import GmAccess, gm_read, open_service, web
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
@@ -49,8 +50,9 @@ def odds_doc(rules: Any, options: dict[str, Any], affliction: str, bonus: int, f
     return doc
 
 
-@router.get("/odds/{affliction}", response_model=OddsOut, tags=["rules"],
+@router.get("/odds/{affliction}", responses=BUSY, response_model=OddsOut, tags=["rules"],
             summary="Exact chances and timeline of a disease or poison (default options)")
+@costly
 def odds(request: Request, affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
          doses: int = Doses, curve: bool = Curve, days: float | None = Days,
          system: Literal["dnd5e", "pf1e"] | None = System):
@@ -62,11 +64,13 @@ def odds(request: Request, affliction: str = Affliction, bonus: int = Bonus, fro
         return doc
 
 
-@router.get("/campaigns/{campaign}/odds/{affliction}", response_model=OddsOut, tags=["rules"],
+@router.get("/campaigns/{campaign}/odds/{affliction}", responses=BUSY, response_model=OddsOut, tags=["rules"],
             summary="Exact chances and timeline of a disease or poison, with the campaign's options and system")
-def campaign_odds(affliction: str = Affliction, bonus: int = Bonus, from_stage: str | None = FromStage,
+@costly
+def campaign_odds(request: Request, affliction: str = Affliction, bonus: int = Bonus,
+                  from_stage: str | None = FromStage,
                   doses: int = Doses, curve: bool = Curve, days: float | None = Days,
-                  system: Literal["dnd5e", "pf1e"] | None = System, gm: GmAccess = Depends(gm_access)):
+                  system: Literal["dnd5e", "pf1e"] | None = System, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
@@ -82,8 +86,9 @@ class OddsTable(m.Doc):
     afflictions: list[dict[str, Any]]
 
 
-@router.get("/odds", response_model=OddsTable, tags=["rules"],
+@router.get("/odds", responses=BUSY, response_model=OddsTable, tags=["rules"],
             summary="Death chance of every disease and poison by save bonus (default options)")
+@costly
 def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bonus_to: int = Query(25, ge=-30, le=60),
                system: Literal["dnd5e", "pf1e"] | None = System):
     """`sawbones odds --all --bonus A..B`."""

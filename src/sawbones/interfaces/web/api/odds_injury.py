@@ -17,7 +17,8 @@ from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
 from .. import models as m
-from ..deps import GmAccess, gm_access, open_service, web
+from ..costly import BUSY, checkpoint, costly
+from ..deps import GmAccess, gm_read, open_service, web
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
@@ -80,26 +81,37 @@ def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None,
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)
-    return odds_party.what_if(rules, options, profile, wanted)
+    return odds_party.what_if(rules, options, profile, wanted, keep=_checked)
 
 
-@router.get("/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
+def _checked(options: dict[str, Any]) -> Any:
+    """Between two option sets compared: stop when the client has left (costly.py)."""
+    from contextlib import nullcontext
+
+    checkpoint()
+    return nullcontext()
+
+
+@router.get("/odds/injuries/{damage_type}", responses=BUSY, response_model=DropOut, tags=["rules"],
             summary="One drop to 0 with a damage type: exact chance of each severity and row, standard and lenient")
+@costly
 def drop(request: Request, damage_type: str = DamageType):
     rules, options, _ = _defaults(request)
     return {**drop_doc(rules, options, damage_type.lower()), "campaign": None}
 
 
-@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}", response_model=DropOut, tags=["rules"],
+@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}", responses=BUSY, response_model=DropOut, tags=["rules"],
             summary="One drop to 0 with a damage type, with the campaign's options")
-def campaign_drop(damage_type: str = DamageType, gm: GmAccess = Depends(gm_access)):
+@costly
+def campaign_drop(request: Request, damage_type: str = DamageType, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
         return {**drop_doc(ctx.rules, ctx.options, damage_type.lower()), "campaign": gm.campaign}
 
 
-@router.get("/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut, tags=["rules"],
+@router.get("/odds/injuries/{damage_type}/treatment", responses=BUSY, response_model=TreatmentOut, tags=["rules"],
             summary="Healing an injury by treatment: attempts, game time, deadline (default options)")
+@costly
 def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
               wait: float = Wait, self_treatment: bool = Self):
     rules, options, _ = _defaults(request)
@@ -109,10 +121,12 @@ def treatment(request: Request, damage_type: str = DamageType, d20: int = D20, b
     return {**doc, "campaign": None}
 
 
-@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}/treatment", response_model=TreatmentOut,
+@router.get("/campaigns/{campaign}/odds/injuries/{damage_type}/treatment", responses=BUSY, response_model=TreatmentOut,
             tags=["rules"], summary="Healing an injury by treatment, with the campaign's options")
-def campaign_treatment(damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus, wait: float = Wait,
-                       self_treatment: bool = Self, gm: GmAccess = Depends(gm_access)):
+@costly
+def campaign_treatment(request: Request, damage_type: str = DamageType, d20: int = D20, bonus: int = HealerBonus,
+                       wait: float = Wait,
+                       self_treatment: bool = Self, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
         with odds_cache.kept(ctx.rules, ctx.options):
@@ -126,9 +140,11 @@ Compare = Query(None, max_length=400, description="Options to compare side by si
                                                   "injury option that is a choice or a switch; slow). Default: none.")
 
 
-@router.get("/odds/party", response_model=PartyOut, tags=["rules"],
+@router.get("/odds/party", responses=BUSY, response_model=PartyOut, tags=["rules"],
             summary="A party profile's injuries per session, and under the options compared (default options)")
-def party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+@costly
+def party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"),
+          types: str | None = Types,
           bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
           npc_drops: float = _per_session(0, "NPCs dropping to 0"),
           critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare):
@@ -138,13 +154,15 @@ def party(request: Request, drops: float = _per_session(1, "Player characters dr
     return {**doc, "campaign": None}
 
 
-@router.get("/campaigns/{campaign}/odds/party", response_model=PartyOut, tags=["rules"],
+@router.get("/campaigns/{campaign}/odds/party", responses=BUSY, response_model=PartyOut, tags=["rules"],
             summary="A party profile's injuries per session, with the campaign's options and the ones compared")
-def campaign_party(drops: float = _per_session(1, "Player characters dropping to 0"), types: str | None = Types,
+@costly
+def campaign_party(request: Request, drops: float = _per_session(1, "Player characters dropping to 0"),
+                   types: str | None = Types,
                    bonus: int = HealerBonus, wait: float = Wait, self_treatment: bool = Self,
                    npc_drops: float = _per_session(0, "NPCs dropping to 0"),
                    critical_failures: float = _per_session(0, "Critical failures"), compare: str | None = Compare,
-                   gm: GmAccess = Depends(gm_access)):
+                   gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
         with odds_cache.kept(ctx.rules, ctx.options):

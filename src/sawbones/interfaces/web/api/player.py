@@ -1,9 +1,10 @@
 """API for players (issue 12): their character's view, their prompts, their answers — by their player token.
 
 The token is the one of the player's link (/p/{token}, interfaces/web/access.py): unknown, revoked, or its
-character gone → 403 at once. A player answers only their own character's roll (another's: 403), a roll
-that exists (404) and is still waiting for them (answered, no longer pending, or the GM's: 409); nothing
-is applied then. The GM's side: `reveal` and `diagnose` (what the player knows of an affliction).
+character gone → 403 at once. A player answers only their own character's roll that is still waiting for
+them: another character's roll is answered as one that does not exist (404: no oracle), their own that was
+answered or undone 409; nothing is applied then. The answer to a save against an affliction the player does
+not know says only what the page says (no total, no success: they would narrow its DC). The GM's side: `reveal` and `diagnose` (what the player knows of an affliction).
 """
 
 from typing import Any
@@ -18,7 +19,7 @@ from .. import models as m
 from ..actions import Action, decided, register
 from ..deps import api_lang, open_service, run_action, web
 from ..access_errors import Forbidden
-from ..player_secrets import mask, player_line, unknown_afflictions
+from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
 from ..player_view import player_view, prompts_doc
 from ..reports import action_doc
 
@@ -67,14 +68,15 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
     answer_in = PlayerAnswerIn.model_validate(body)
     loaded = service.load(campaign)
     pending = next((p for p in loaded.state.pending if p.id == answer_in.pending), None)
-    if pending is None:
-        issued = any(e.type == "save_pending" and e.data.get("id") == answer_in.pending
-                     for e in service.store.events(loaded.campaign_id, after=0, upcast=False))
+    if pending is None or pending.character != character_id:
+        # one answer for what is not this player's: another character's roll is as unknown as one never made
+        issued = pending is None and any(
+            e.type == "save_pending" and e.data.get("id") == answer_in.pending
+            and e.data.get("character") == character_id
+            for e in service.store.events(loaded.campaign_id, after=0, upcast=False))
         if issued:
             raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)", "pending")
         raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
-    if pending.character != character_id:
-        raise Forbidden(f"{answer_in.pending} is another character's roll", "pending")
 
     def decide(ctx: Any) -> list[dict]:
         return answer(ctx, answer_in.pending, answer_in.total, answer_in.d20, roll=answer_in.roll, by="player",
@@ -93,7 +95,8 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)
         roll = None
-        if made is not None:
+        secret = any(about_unknown(e, unknown) for e in events if e["data"].get("character") == character_id)
+        if made is not None and not secret:  # a secret affliction's roll: only what the page says (no total)
             roll = {k: made[k] for k in ("d20", "total", "bonus", "succeeded", "mode", "auto_fail") if k in made}
             roll["breakdown"] = mask(made.get("breakdown", {}), unknown, lang)
         proposed = events[0]["type"] == "answer_proposed"

@@ -9,7 +9,7 @@ from ... import views
 from ...cli.rules import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m
-from ..deps import GmAccess, api_lang, gm_access, open_service, web
+from ..deps import GmAccess, api_lang, gm_read, open_service, web
 
 router = APIRouter()
 TableId = PathParam(..., min_length=1, max_length=60, description="A table id: severity, body_parts, fire, a track, "
@@ -51,7 +51,7 @@ def roll(request: Request, table: str = TableId, d20: int | None = D20,
 @router.get("/campaigns/{campaign}/roll/{table}", response_model=m.RollOut, tags=["rules"],
             summary="Roll one injury on a damage type's table, with the campaign's options")
 def campaign_roll(table: str = TableId, d20: int | None = D20, bands: Literal["standard", "lenient"] | None = Bands,
-                  gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+                  gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
         return views.roll_doc(ctx.rules, ctx.options, table, d20, bands, lang)

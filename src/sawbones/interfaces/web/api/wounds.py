@@ -13,7 +13,7 @@ from ....domain.wounds.rules import first_aid, heal_wounds, wound
 from ....errors import UsageError
 from .. import models as m
 from ..actions import Action, decided, register
-from ..deps import CharacterKey, GmAccess, api_lang, gm_access
+from ..deps import CharacterKey, GmAccess, api_lang, gm_read
 from ..reports import action_doc
 
 router = APIRouter()
@@ -99,7 +99,7 @@ def mods(character: str = CharacterKey,
          sense: Literal["sight", "hearing"] | None = None, armor: str | None = Query(None, max_length=40),
          standing: bool | None = None, combat: bool | None = None, fear_in_sight: bool | None = None,
          weapon: bool | None = None,
-         gm: GmAccess = Depends(gm_access), lang: str = Depends(api_lang)):
+         gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         return mods_doc(service, gm.campaign, character, roll, lang, ability=ability, skill=skill, save=save,
                         hand=hand, range=range, sense=sense, armor=armor, standing=standing, in_combat=combat,

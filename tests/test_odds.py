@@ -198,7 +198,7 @@ def test_death_never_rises_with_the_bonus(rules, options):
 def _victim(rules, options, system, bonus):
     state = fold([{"type": "campaign_created", "data": {"name": "odds", "system": system, "seed": 1}}])
     return fold(add_character(Context(state, rules, options, Roller(random.Random(0))), "Vic",
-                              {"saves": {"fortitude": bonus}, "max_hp": 10 ** 6}), state)
+                              {"saves": {"fortitude": bonus}, "max_hp": 10_000}), state)
 
 
 def _play(rules, options, start, affliction_id, seed, doses=0, deadly=None):

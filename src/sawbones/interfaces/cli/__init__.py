@@ -23,7 +23,7 @@ COMMANDS = {
     "wounds": ("firstaid", "mods", "wound", "wound-heal"),
     "afflictions": ("answer", "cure", "expose", "pending", "recover"),
     "odds": ("odds",),
-    "web": ("admin-secret", "gm-link", "serve"),
+    "web": ("admin-secret", "gm-link", "player-link", "serve"),
     "storage": ("backup", "export", "import"),
     "players": ("diagnose", "reveal"),
 }

@@ -24,7 +24,8 @@ from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
-from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
+from .pages_common import (campaign_url, checked_form, page_lang, public_base, query_int, redirect, render,
+                           session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview
 
 router = APIRouter(include_in_schema=False)
@@ -83,6 +84,20 @@ async def create_campaign(request: Request) -> Response:
     return await run_in_threadpool(redirect, request, campaign_url(body.name))
 
 
+def player_links(request: Request, service: Any, campaign: str, state: Any) -> dict[str, dict[str, Any]]:
+    """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
+    from markupsafe import Markup
+
+    from ..links import qr_svg
+
+    base = public_base(request)
+    out = {}
+    for c in state.characters:
+        url = f"{base}/p/{access.player_token(service.store, campaign, state, c.id)}"
+        out[c.id] = {"url": url, "qr": Markup(qr_svg(url, c.name))}
+    return out
+
+
 def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
     return {n: form.get(n).strip() for n in names if isinstance(form.get(n), str) and form.get(n).strip()}
 
@@ -112,8 +127,7 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         loaded = service.load(campaign)
         doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
         rules = service.rules_for(loaded.state)
-        links = {c.id: "/p/" + access.player_token(service.store, campaign, loaded.state, c.id)
-                 for c in loaded.state.characters}
+        links = player_links(request, service, campaign, loaded.state)
         options = service.context(loaded).options
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll

@@ -158,3 +158,13 @@ def query_int(value: str | None, name: str, low: int, high: int) -> int | None:
     if not (digits.isascii() and digits.isdigit() and len(digits) <= 6) or not low <= int(text) <= high:
         raise UsageError(f"{name}: a whole number from {low} to {high}, not {value[:20]!r}", name)
     return int(text)
+
+
+def public_base(request: Request) -> str:
+    """The address a page writes whole links with (player links, sign-in links, QR codes): serve's --base, else the
+    address the page was asked at, unless that is the loopback while the server listens on the network
+    (interfaces/links.py)."""
+    from ..links import page_base
+
+    settings = web(request)
+    return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)

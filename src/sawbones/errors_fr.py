@@ -306,6 +306,12 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("cannot listen on {host}:{port} ({reason}): another program uses it; stop it or choose another --port",
      "impossible d'écouter sur {host}:{port} ({reason}) : un autre programme l'utilise ; arrêtez-le ou choisissez "
      "un autre --port"),
+    ("{text} is not a web address like https://table.example.org or http://192.168.1.20:8000",
+     "{text} n'est pas une adresse web comme https://table.example.org ou http://192.168.1.20:8000"),
+    ("{text} has no valid port", "{text} n'a pas de port valide"),
+    ("give at least one address (127.0.0.1 is the default)", "donnez au moins une adresse (127.0.0.1 par défaut)"),
+    ("{item} is not an address or a network like 10.0.0.0/8",
+     "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
     ("No such option: {name}", "Option inconnue : {name}"),

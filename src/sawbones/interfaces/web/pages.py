@@ -84,6 +84,23 @@ async def create_campaign(request: Request) -> Response:
     return await run_in_threadpool(redirect, request, campaign_url(body.name))
 
 
+@router.get("/c/{campaign}/part/party")
+def party_part(request: Request, campaign: str) -> Response:
+    """The dashboard's cards, as HTML to put in place when the campaign changes (a player's answer on their phone
+    changes a save, a cure streak: the card says it without the GM reloading)."""
+    lang = page_lang(request)
+    with open_service(web(request)) as service:
+        gm_check(request, service, campaign)
+        loaded = service.load(campaign)
+        doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
+        rules = service.rules_for(loaded.state)
+        options = service.context(loaded).options
+        links = player_links(request, service, campaign, loaded.state)
+        mark_known(doc, loaded, options)
+    return render(request, "_gm_party.html", flash=False, lang=lang, doc=doc, campaign=campaign, links=links,
+                  choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True)
+
+
 def player_links(request: Request, service: Any, campaign: str, state: Any) -> dict[str, dict[str, Any]]:
     """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
     from markupsafe import Markup

@@ -71,12 +71,12 @@ def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
 
 @router.get("/c/{campaign}/part/{part}")
 def gm_part(request: Request, campaign: str, part: str) -> Response:
-    """One live part of the dashboard (`bar` or `pending`), as HTML to put in place."""
+    """One live part of the dashboard (`bar`, `pending` or `log`; `party` is pages.py's), as HTML to put in place."""
     from ...errors import NotFound
     from .actions import ACTIONS
 
     lang = page_lang(request)
-    if part not in ("bar", "pending"):
+    if part not in ("bar", "pending", "log"):
         raise NotFound(i18n.text("no_part", lang), "part")
     with open_service(web(request)) as service:
         gm_check(request, service, campaign)

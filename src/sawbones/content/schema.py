@@ -324,6 +324,7 @@ class OptionDef(Strict):
     durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat
     not_modelled: dict[str, Text] = field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
+    minimum: int | None = None  # an int option's smallest value (magic_heals_per_effect: 1)
 
 
 # ---------------------------------------------------------------- one content file

@@ -45,9 +45,12 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
         return raw
     if opt.type == "int":
         try:
-            return int(raw)
+            number = int(raw)
         except ValueError:
             raise UsageError(f"option {option_id} takes a whole number, not {text!r}") from None
+        if opt.minimum is not None and number < opt.minimum:
+            raise UsageError(f"option {option_id} takes a whole number from {opt.minimum}, not {number}")
+        return number
     if opt.type == "dice":
         dice.parse(raw)
         return raw

@@ -12,6 +12,7 @@ import sys
 import click
 
 from .env import Env
+from .parsing import SuggestingGroup
 
 
 # every command, by the module that registers it (tests/test_cli_lazy.py checks the map against the modules):
@@ -46,7 +47,7 @@ def _register(name: str) -> None:
     module.register(cli)
 
 
-class _Commands(click.Group):
+class _Commands(SuggestingGroup):
     """The top-level group: a command's module is imported when that command is asked for."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

@@ -29,8 +29,8 @@ def find_character(state: Campaign, key: str) -> Character:
 
 
 def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
+    option = ctx.rules.resolve("options", option)
     if text is None:
-        ctx.rules.get("options", option)
         return [{"type": "option_set", "data": {"option": option, "reset": True}}]
     value = parse_option_value(ctx.rules, option, text)
     return [{"type": "option_set", "data": {"option": option, "value": value}}]

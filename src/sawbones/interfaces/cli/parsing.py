@@ -71,3 +71,20 @@ class SuggestingGroup(click.Group):
 
 
 SuggestingGroup.group_class = SuggestingGroup
+
+
+class NamedChoice(click.Choice):
+    """A choice typed as a screen shows it, in either language, accents optional: `--side gauche` is `left`.
+    `words`: id -> (English, French), the words the screens show (the same tables that write them)."""
+
+    def __init__(self, words: dict[str, tuple[str, str]]) -> None:
+        super().__init__(list(words))
+        from ...content.rules import fold
+
+        self.aliases = {fold(word): key for key, pair in words.items() for word in (key, *pair)}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ...content.rules import fold
+
+        found = self.aliases.get(fold(str(value)))
+        return found if found is not None else super().convert(value, param, ctx)

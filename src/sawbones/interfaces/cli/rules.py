@@ -95,12 +95,25 @@ def _resolve(rules: Any, table_id: str) -> tuple[str, str] | None:
         pool = {"damage_table": rules.damage_tables, "track": rules.tracks, "body_part": rules.body_parts,
                 "injury": rules.injuries}.get(k)
         if k in ("disease", "poison"):
-            a = rules.afflictions.get(key)
+            a = rules.afflictions.get(_named(rules, "afflictions", key))
             if a is not None and a.kind == k:
-                return k, key
-        elif pool is not None and key in pool:
-            return k, key
+                return k, a.id
+        elif pool is not None and _named(rules, SECTION[k], key) in pool:
+            return k, _named(rules, SECTION[k], key)
     return None
+
+
+SECTION = {"damage_table": "damage_tables", "track": "tracks", "body_part": "body_parts", "injury": "injuries"}
+
+
+def _named(rules: Any, section: str, key: str) -> str:
+    """The id of the entry named `key` as a screen shows it, in either language (`Rules.resolve`), else `key`."""
+    from ...errors import SawbonesError
+
+    try:
+        return str(rules.resolve(section, key))
+    except SawbonesError:
+        return key
 
 
 def ref(rules: Any, kind: str, entry_id: str) -> str:

@@ -10,6 +10,7 @@ import click
 from .. import save_words, views
 from ..typeset import labelled, listed
 from ...i18n import Words
+from .parsing import NamedChoice
 
 
 # ---------------------------------------------------------------- read models
@@ -140,6 +141,7 @@ def roll_words(rules: Any, system: str, lang: str) -> list[str]:
     return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
 
 
+SIDES = {"left": ("left", "gauche"), "right": ("right", "droite")}  # a body side as typed, in either language
 ROLL = Words("mods_roll", {
     "attack": ("attack", "attaque"), "damage": ("damage", "dégâts"), "check": ("check", "test"),
     "skill": ("skill check", "test de compétence"), "save": ("save", "jet de sauvegarde"),
@@ -245,7 +247,8 @@ def register(cli: click.Group) -> None:
     @click.argument("name")
     @click.argument("part")
     @click.option("--damage", type=click.IntRange(1, 10000), required=True, help="Damage taken by that part.")
-    @click.option("--side", type=click.Choice(["left", "right"]), help="Left or right (hand, arm, eye, ear, foot/leg).")
+    @click.option("--side", type=NamedChoice(SIDES), help="Left or right (hand, arm, eye, ear, foot/leg; gauche, "
+                  "droite).")
     @click.option("--superficial/--severe", default=None,
                   help="Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
                        "option superficial_threshold).")
@@ -350,7 +353,8 @@ def register(cli: click.Group) -> None:
     @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
     @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
     @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
-    @click.option("--hand", type=click.Choice(["left", "right", "both"]), help="Hand (or arm) the attack is made with.")
+    @click.option("--hand", type=NamedChoice({k: ROLL.strings[k] for k in ("left", "right", "both")}),
+                  help="Hand (or arm) the attack is made with.")
     @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
     @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
     @click.option("--sense", type=click.Choice(["sight", "hearing"]), help="The sense the roll relies on.")

@@ -139,7 +139,10 @@ def test_the_bar_and_pending_saves_reload_alone_for_the_gm_only(app, api):
     assert re.search(r'class="count">1</span> saves waiting', bar) and "day 2" in bar
     stranger = TestClient(app, base_url="http://testserver")
     assert stranger.get("/c/Alpha/part/pending").status_code == 403
-    assert browser.get("/c/Alpha/part/log").status_code == 404
+    assert browser.get("/c/Alpha/part/nothing").status_code == 404
+    assert stranger.get("/c/Alpha/part/party").status_code == 403 and stranger.get("/c/Alpha/part/log").status_code == 403
+    assert 'id="char-cora"' in browser.get("/c/Alpha/part/party").text  # (issue 39: the cards and the log live too)
+    assert "<li" in browser.get("/c/Alpha/part/log").text
 
 
 def test_a_revoked_player_link_ends_its_stream_at_once_and_says_so(app, api):

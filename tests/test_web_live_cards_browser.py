@@ -93,3 +93,39 @@ def test_a_players_answer_on_their_phone_updates_the_gms_card_live(browser, serv
     finally:
         gm_context.close()
         phone.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_what_needs_the_gm_now_comes_first(browser, server, size):  # noqa: F811
+    """Item 9, from the user's steps: at 1366×800 only two of four characters were above the fold, the dying one
+    below; on a phone the saves waiting were halfway down. Now the dying come first (and say so in the bar),
+    and the saves waiting come before the rest of the page."""
+    from playwright.sync_api import expect
+
+    campaign = f"Now{size['width']}"
+    context = browser.new_context(base_url=server, viewport=size, locale="en-US")
+    try:
+        gm = page_of(context)
+        secret = create_campaign(gm, campaign)
+        with _api(server, secret) as api:
+            for name in ("Aria", "Borin", "Cora", "Dain"):
+                assert api.post(f"/api/campaigns/{campaign}/characters",
+                                json={"name": name, "max_hp": 20}).status_code == 201
+            _act(api, campaign, "expose", {"character": "cora", "affliction": "filth_fever", "save": 1})
+            _act(api, campaign, "advance", {"duration": "3d"})  # a save waits for Cora
+            _act(api, campaign, "damage", {"character": "dain", "parts": [{"amount": 25, "type": "fire"}], "d20": 15})
+        gm.goto(f"/c/{campaign}")
+        cards = gm.locator("#party .card")
+        expect(cards.first).to_have_attribute("id", "char-dain")  # dying: first
+        expect(cards.nth(1)).to_have_attribute("id", "char-cora")  # a save waiting: next
+        head = gm.locator("#char-dain .card-head").bounding_box()
+        assert head["y"] + head["height"] <= size["height"], head  # above the fold
+        expect(gm.locator(".gm-bar .chip.now.dying")).to_contain_text("Dain")
+        pending = gm.locator("#pending").bounding_box()
+        if size["width"] < 900:  # one column: the saves waiting before the party
+            assert pending["y"] < gm.locator("#party").bounding_box()["y"]
+        else:  # the side: the saves waiting first, in view
+            assert pending["y"] < gm.locator("#clock").bounding_box()["y"] and pending["y"] < size["height"]
+        assert gm.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    finally:
+        context.close()

@@ -26,7 +26,7 @@ from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from .pages_common import (campaign_url, checked_form, page_lang, public_base, query_int, redirect, render,
                            session_of)
-from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview
+from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
 
 router = APIRouter(include_in_schema=False)
 
@@ -97,8 +97,8 @@ def party_part(request: Request, campaign: str) -> Response:
         options = service.context(loaded).options
         links = player_links(request, service, campaign, loaded.state)
         mark_known(doc, loaded, options)
-    return render(request, "_gm_party.html", flash=False, lang=lang, doc=doc, campaign=campaign, links=links,
-                  choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True)
+    return render(request, "_gm_party.html", flash=False, lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign,
+                  links=links, choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True)
 
 
 def player_links(request: Request, service: Any, campaign: str, state: Any) -> dict[str, dict[str, Any]]:
@@ -158,7 +158,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas
-    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo, answers=answers,
+    return render(request, "dashboard.html", lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign, links=links,
+                  undo=undo, answers=answers,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_words=_roll_words(rules, system, lang) if "wounds" in areas else None,

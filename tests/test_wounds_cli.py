@@ -21,7 +21,7 @@ def test_wound_json_and_status(party):
     status = party("--json", "status", "Vex").json["characters"][0]
     assert [x["id"] for x in status["wounds"]] == ["w1"] and status["wound_conditions"] == []
     human = party("status")
-    assert "w1 Hand (left)" in human.out and "first aid (Heal) DC 15" in human.out
+    assert "w1 Hand (left)" in human.out and "first aid (Medicine) DC 15" in human.out  # 5e: its own skill (issue 39)
     assert "Main (côté gauche)" in party("--lang", "fr", "status").out
 
 

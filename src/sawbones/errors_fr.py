@@ -314,6 +314,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
+    ("{name} is not a {system} spell; {system} has {own}", "{name} n'est pas un sort de {system} ; {system} a {own}"),
     ("option {option_id} takes a whole number from {opt_minimum}, not {number}",
      "l'option {option_id} prend un nombre entier à partir de {opt_minimum}, pas {number}"),
     ("No such command {name}. Did you mean {other}?", "Commande inconnue : {name}. Vouliez-vous dire {other} ?"),

@@ -54,13 +54,13 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{a_affliction} ({a_id}) a atteint son état final : seuls miracle ou souhait en lèvent les effets (TRK-10)"),
     ("{spell} has no effect on {a_affliction} ({a_id}, {a_status}).{hint}",
      "{spell} n'a aucun effet sur {a_affliction} ({a_id}, {a_status}).{hint}"),
-    ("{character_name} is dead", "{character_name} est mort(e)"),
+    ("{character_name} is dead", "{character_name} n'est plus en vie"),
     ("{spell} acts on {wanted}s; {a_affliction} is a {a_kind}", "{spell} agit sur : {wanted} ; {a_affliction} est : {a_kind}"),
     ("{spell} can lift {a_affliction}'s permanent effects only once the affliction is gone (TRK-S2)",
      "{spell} ne lève les effets définitifs de {a_affliction} qu'une fois l'affection disparue (TRK-S2)"),
     ("{character_name} is dead: bring them back to life first (with raise_cures_affliction, coming back ends the "
      "affliction)",
-     "{character_name} est mort(e) : ramenez-le d'abord à la vie (avec raise_cures_affliction, le retour met fin à "
+     "{character_name} n'est plus en vie : ramenez ce personnage d'abord à la vie (avec raise_cures_affliction, le retour met fin à "
      "l'affection)"),
     ("{spell} needs a caster level check against DC {a_dc}: give --cl-check TOTAL or --cl N (caster level) to roll it",
      "{spell} demande un test de niveau de lanceur contre DD {a_dc} : donnez --cl-check TOTAL, ou --cl N (niveau "
@@ -156,13 +156,13 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "--injury {injury_id}`)",
      "{definition_name_en} demande de la magie : un traitement ordinaire est sans effet (utilisez `heal "
      "{patient_name} --spell SORT --injury {injury_id}`)"),
-    ("{patient_name} is dead", "{patient_name} est mort(e)"),
+    ("{patient_name} is dead", "{patient_name} n'est plus en vie"),
     ("give the check total with --check, or name a --healer whose bonus is rolled",
      "donnez le total du test avec --check, ou nommez un --healer dont le bonus sera lancé"),
     ("{character_name} has only {character_hit_dice} Hit Dice left", "il ne reste que {character_hit_dice} dés de vie à {character_name}"),
-    ("{character_name} is dead: raise them first", "{character_name} est mort(e) : ramenez-le d'abord à la vie"),
+    ("{character_name} is dead: raise them first", "{character_name} n'est plus en vie : ramenez ce personnage d'abord à la vie"),
     ("healing cannot be negative", "un soin ne peut pas être négatif"),
-    ("{character_name} is not dying", "{character_name} n'est pas mourant(e)"),
+    ("{character_name} is not dying", "{character_name} n'est pas à l'agonie"),
     ("{injury_id} ({injury_injury}) does not heal with a Hit Die ({no_natural_healing_if_injury_n})",
      "{injury_id} ({injury_injury}) ne guérit pas avec un dé de vie ({no_natural_healing_if_injury_n})"),
     ("{spell_name_en} heals no injury of {character_name}: no injuries at all",

@@ -25,6 +25,8 @@ _UNITS = {  # unit id (tracks' frequencies, the odds' documents, what they count
                                                                             "doses en plus"),
     "event": ("event", "events", "événement", "événements"), "campaign": ("campaign", "campaigns", "campagne", "campagnes"),
     "condition": ("condition", "conditions", "état", "états"),
+    "save_waiting": ("save waiting", "saves waiting", "jet en attente", "jets en attente"),
+    "attempt": ("attempt", "attempts", "essai", "essais"),
 }
 
 

@@ -21,8 +21,8 @@ SAY = Words("cli_campaign", {
     "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
               "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
     "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
-    "updated": ("[bold]{name}[/] updated.", "[bold]{name}[/] mis(e) à jour."),
-    "removed": ("{name} removed (undo brings them back).", "{name} retiré(e) (annuler le ramène)."),
+    "updated": ("[bold]{name}[/] updated.", "Fiche de [bold]{name}[/] mise à jour."),
+    "removed": ("{name} removed (undo brings them back).", "{name} quitte le groupe (annuler l'y ramène)."),
 })
 
 

@@ -14,7 +14,7 @@ from functools import partial
 from typing import Any
 
 from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
-from ..typeset import colon, counted, decimal, general, labelled, ordinal, percent, span
+from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from .odds_format import BAR, _t
 
 
@@ -83,8 +83,8 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
             _t(f"{percent(a['p'], lang)} au {ordinal(a['n'], lang)}", f"{percent(a['p'], lang)} on the "
                f"{ordinal(a['n'], lang)}", lang) for a in doc["attempts"]), lang))
         con.print(labelled(TREATMENT.say("on_average", lang),
-                           f"{decimal(doc['expected_attempts'], 2, lang)} " + _t("essais", "attempts", lang)
-                           + f", {span(doc['expected_days'], lang)}", lang))
+                           f"{amount(doc['expected_attempts'], 2, 'attempt', lang)}, {span(doc['expected_days'], lang)}",
+                           lang))
     per = " · ".join(f"{span(a['days'], lang)} {percent(a['p'], lang)}" for a in doc["per_attempt"])
     if per:
         con.print(labelled(TREATMENT.say("attempt_takes", lang), per, lang))

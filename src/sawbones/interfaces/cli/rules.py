@@ -174,6 +174,8 @@ def index_doc(rules: Any, lang: str) -> dict[str, Any]:
 
 HEAD = Words("tables", {
     "severity": ("Severity", "Gravité"), "damage_tables": ("Injury tables", "Tables de blessures"),
+    "severity_index": ("each severity's treatment and the d20 bands (`sawbones tables severity`)",
+                       "le traitement de chaque gravité et les tranches du d20 (`sawbones tables severity`)"),
     "body_parts": ("Body parts", "Parties du corps"), "tracks": ("Progression tracks", "Échelles de progression"),
     "diseases": ("Diseases", "Maladies"), "poisons": ("Poisons", "Poisons"),
     "d20": ("d20", "d20"), "injury": ("injury", "blessure"), "text": ("text", "texte"),
@@ -200,7 +202,7 @@ ENTRY_LINES["poison"] = ENTRY_LINES["disease"]
 
 
 def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
-    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}severity")
+    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}{HEAD.say('severity_index', lang)}")
     for key in ("damage_tables", "body_parts", "tracks", "diseases", "poisons"):
         con.print(f"[bold]{HEAD.say(key, lang)}[/]{' : ' if lang == 'fr' else ': '}"
                   + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]), markup=True)

@@ -90,6 +90,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "Retirer ce personnage ? (annuler le ramène)"),
     "notes": ("Notes (GM only)", "Notes (MJ seulement)"),
     "player_link": ("player link", "lien joueur"),
+    "form": ("form", "formulaire"),
     "stale": ("Changed elsewhere: reload", "Modifié ailleurs : recharger"),
     "stale_help": ("A part you are typing in was not updated (or the party changed): reload the page to see it",
                    "Une partie où vous tapiez n'a pas été mise à jour (ou le groupe a changé) : rechargez la page"),

@@ -32,8 +32,18 @@ router = APIRouter(include_in_schema=False)
 
 
 def _validation_lines(exc: ValidationError, lang: str) -> list[str]:
-    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}{' : ' if lang == 'fr' else ': '}"
-            f"{translate(e['msg'], lang)}" for e in exc.errors()[:5]]
+    """A form's errors as the form reads: each names the field by its label ("amount: …", not "parts.0.amount: …")."""
+    return [f"{_label(e['loc'], lang)}{' : ' if lang == 'fr' else ': '}{translate(e['msg'], lang)}"
+            for e in exc.errors()[:5]]
+
+
+def _label(loc: tuple[Any, ...], lang: str) -> str:
+    """The label a form shows for the field at `loc` (its last name: parts.0.amount is "amount")."""
+    names = [str(p) for p in loc if isinstance(p, str)]
+    if not names:
+        return i18n.text("form", lang)
+    key = names[-1]
+    return i18n.text(key, lang) if key in i18n.STRINGS else key.replace("_", " ")
 
 
 # ------------------------------------------------------------------ home
@@ -217,7 +227,8 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
         return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
-    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values()), key=lambda p: p[1])
+    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values() if system is None or system in s.systems),
+                    key=lambda p: p[1])  # the campaign's system's own spells only (issue 39)
     return {
         "damage_types": named("damage_tables"), "spells": spells,
         "diseases": named("afflictions", lambda e: e.kind == "disease"),

@@ -36,6 +36,7 @@ def env() -> Any:
         _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
         _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
         _ENV.filters["listed"] = typeset.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
+        _ENV.filters["unit_name"] = typeset.unit_name  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
         _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
     return _ENV
 

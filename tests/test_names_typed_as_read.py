@@ -67,3 +67,20 @@ def test_did_you_mean_offers_the_names_close_to_what_was_typed(table, lang, said
 def test_an_english_typo_gets_the_english_name(table):
     out = table("damage", "Gaspard", "3", "slashng")
     assert "did you mean Slashing?" in out.err
+
+
+@pytest.mark.parametrize("args", [["--lang", "fr", "--help"], ["--lang", "fr", "damage", "--help"],
+                                  ["--lang", "fr", "serve", "--help"], ["--lang", "fr", "campaign", "--help"]])
+def test_help_in_french_when_the_language_is_french(cli, args):
+    out = cli(*args).out
+    assert out.startswith("Utilisation :") and "Affiche ce message et quitte." in out
+    assert "Usage:" not in out and "Show this message" not in out and "[default:" not in out
+
+
+def test_help_in_french_from_the_environment_and_english_otherwise(cli, monkeypatch):
+    assert cli("damage", "--help").out.startswith("Usage:")
+    monkeypatch.setenv("SAWBONES_LANG", "fr")
+    out = cli("--help").out
+    assert "Commandes :" in out and "Inflige des dégâts" in out
+    monkeypatch.delenv("SAWBONES_LANG")
+    assert cli("--help").out.startswith("Usage:")

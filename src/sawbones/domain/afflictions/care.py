@@ -12,7 +12,7 @@ from typing import Any
 
 from ...errors import RuleViolation, UsageError
 from .rules import ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index, recede_stages, to_dict
-from ..engine.campaign import find_character, spell_of_system
+from ..engine.campaign import find_character
 from .decide import find_affliction
 from ..engine.effects import option_matches
 from ..engine.state import DAY, HOUR, UNIT_SECONDS
@@ -129,7 +129,7 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
     """A spell on one affliction of a character, with the caster level check where the rules ask for it."""
     character = find_character(ctx.state, name)
     a = find_affliction(character, key, ctx.rules)
-    spell = spell_of_system(ctx, spell).id
+    spell = ctx.rules.resolve("spells", spell)  # (the tracks are Pathfinder's: their spells in any campaign)
     now = ctx.state.clock
     base = {"character": character.id, "affliction": a.id, "content": a.affliction, "spell": spell, "at": now}
     if spell in END_STATE_SPELLS:

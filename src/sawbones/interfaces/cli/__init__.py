@@ -83,6 +83,16 @@ def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, ex
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .parsing import HELP_LANG
+
+    HELP_LANG["lang"] = _lang(argv if argv is not None else sys.argv[1:])  # (--help is answered before `cli` runs)
+    try:
+        return _main(argv)
+    finally:
+        HELP_LANG["lang"] = "en"  # (a later in-process caller, docs.py, reads English)
+
+
+def _main(argv: list[str] | None) -> int:
     from ...errors import SawbonesError
 
     try:

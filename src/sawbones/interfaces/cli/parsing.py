@@ -3,7 +3,8 @@
 - a negative number is a value, not an option: `campaign set magic_heals_per_effect -1` and `advance -1d`
   reach the command, which says what is wrong with the value (click answered "No such option '-1'");
   any other unknown option is still refused as click does;
-- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language (errors_fr.py).
+- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language (errors_fr.py);
+- `--help` in French when the language is French (--lang fr, $SAWBONES_LANG=fr): help_fr.py's words.
 """
 
 from __future__ import annotations
@@ -16,7 +17,72 @@ import click
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
 
-class NumbersCommand(click.Command):
+HELP_LANG = {"lang": "en"}  # the language `main` read from its arguments (a --help is answered before the group runs)
+
+
+def _french(ctx: click.Context) -> bool:
+    env = ctx.find_root().obj
+    return (getattr(env, "lang", None) or HELP_LANG["lang"]) == "fr"
+
+
+def _path(ctx: click.Context) -> str:
+    return " ".join(ctx.command_path.split()[1:])
+
+
+class _FrenchHelp:
+    """--help in French: the command's help and its options' from help_fr.py, click's own words too."""
+
+    def get_help(self, ctx: click.Context) -> str:
+        text: str = super().get_help(ctx)  # type: ignore[misc]
+        if not _french(ctx):
+            return text
+        from .help_fr import WORDS
+
+        for en, fr in WORDS:
+            text = text.replace(en, fr)
+        return text
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if not _french(ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+            return
+        from .help_fr import COMMANDS, OPTIONS
+
+        path, command = _path(ctx), self
+        saved = (command.help, [(p, getattr(p, "help", None)) for p in command.params])  # type: ignore[attr-defined]
+        command.help = COMMANDS.get(path, command.help)  # type: ignore[attr-defined]
+        for param in command.params:  # type: ignore[attr-defined]
+            if (path, param.name) in OPTIONS:
+                param.help = OPTIONS[path, param.name]  # type: ignore[attr-defined]
+        try:
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+        finally:
+            command.help = saved[0]  # type: ignore[attr-defined]
+            for param, text in saved[1]:
+                if text is not None:
+                    param.help = text  # type: ignore[attr-defined]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and _french(ctx):
+            from .help_fr import COMMANDS
+
+            path = " ".join([*ctx.command_path.split()[1:], self.name or ""]).strip()  # type: ignore[attr-defined]
+            if path in COMMANDS:
+                return _short(COMMANDS[path], limit)
+        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+
+
+def _short(text: str, limit: int) -> str:
+    """A help's first sentence, cut at a word to fit `limit` (as click shortens its own)."""
+    first = text.split("\n\n", 1)[0].split(". ", 1)[0].rstrip(".")
+    if len(first) <= limit:
+        return first
+    cut = first[: limit - 3].rsplit(" ", 1)[0]
+    return cut + "..."
+
+
+class NumbersCommand(_FrenchHelp, click.Command):
     """A command whose arguments may be negative numbers."""
 
     def make_parser(self, ctx: click.Context) -> Any:
@@ -54,7 +120,7 @@ def _unknown_options(command: click.Command, ctx: click.Context, args: list[str]
     return out
 
 
-class SuggestingGroup(click.Group):
+class SuggestingGroup(_FrenchHelp, click.Group):
     """A group whose mistyped command gets a "did you mean"; its commands take negative numbers."""
 
     command_class = NumbersCommand

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from ...errors import RuleViolation, UsageError
+from ...errors import NotFound, RuleViolation, UsageError
 from . import hit_points
 from .abilities import effective_abilities
 from .campaign import find_character
@@ -53,7 +53,10 @@ def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> list[tuple[int, 
     for amount, _ in parts:
         if amount < 0 or amount > 100000:
             raise UsageError(f"damage must be between 0 and 100000, not {amount}")
-    return [(amount, ctx.rules.resolve("damage_tables", kind)) for amount, kind in parts]
+    try:
+        return [(amount, ctx.rules.resolve("damage_tables", kind)) for amount, kind in parts]
+    except NotFound as exc:  # a field of the action, not a thing looked up: a usage mistake (422 in the API)
+        raise UsageError(exc.message) from None
 
 
 def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:

@@ -88,7 +88,7 @@ def test_character_add_edit_list_remove(campaign):
     (["advance", "soon"], "cannot read duration"),
     (["advance", "0d"], "zero"),
     (["roll", "fire", "--d20", "21"], "1 to 20"),
-    (["roll", "sonic"], "unknown damage table 'sonic'"),
+    (["roll", "sonic"], "unknown damage type 'sonic'"),
     (["tables", "nothing"], "no table 'nothing'"),
     (["frobnicate"], "No such command"),
 ])

@@ -31,7 +31,7 @@ def test_a_command_imports_only_its_own_module(tmp_path):
             f"assert main(['--db', {db!r}, '--json', 'status']) == 0\n"
             "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('sawbones.interfaces.cli.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip().splitlines()[-1] == "['campaign', 'env']"
+    assert out.strip().splitlines()[-1] == "['campaign', 'env', 'parsing']"
 
 
 def test_help_and_unknown_commands_still_see_every_command(capsys):

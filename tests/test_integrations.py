@@ -258,3 +258,50 @@ def test_the_openapi_contract(api):
     half = client.post(f"{client.campaign}/damage", json={"character": "Brena", "parts": [{"amount": 2.5,
                                                                                            "type": "fire"}]})
     assert half.status_code == 422 and half.json()["error"]["where"] == "body.parts[0].amount"
+
+
+# ------------------------------------------------------------------ issue 39, item 10: the page says what is true
+
+
+def test_the_integrations_page_names_real_routes_and_commands(api):
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    assert "/api/docs" not in text and "`/api-docs`" in text
+    assert httpx.get(f"{api}/api-docs").status_code == 200 and httpx.get(f"{api}/api/docs").status_code == 404
+    assert "`sawbones gm-link --api-secret`" in text
+
+
+def test_the_bot_sample_says_why_when_every_attempt_fails():
+    """Its `act` left `r` undefined when the three attempts all failed (an UnboundLocalError); now it raises the
+    transport's own error, and a request that goes through returns the answer."""
+    import re as re_
+    from pathlib import Path
+
+    import httpx
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text(encoding="utf-8")
+    sample = re_.search(r"## A minimal bot \(Python\)\n\n```python\n(.*?)```", text, re_.S).group(1)
+    head = sample.split("\nprint(act(", 1)[0].replace("\"…\"", "\"s3cret\"")  # `act`, no live server
+
+    def run(handler):
+        namespace: dict = {}
+        real = httpx.Client
+        httpx.Client = lambda **kw: real(transport=httpx.MockTransport(handler), **kw)
+        try:
+            exec(compile(head, "integrations.md", "exec"), namespace)
+        finally:
+            httpx.Client = real
+        return namespace["act"]
+
+    calls = []
+
+    def down(request):
+        calls.append(request.headers["Idempotency-Key"])
+        raise httpx.ConnectError("connection refused", request=request)
+
+    with pytest.raises(httpx.ConnectError):
+        run(down)("damage", {"character": "Brena", "parts": [{"amount": 3, "type": "fire"}]})
+    assert len(calls) == 3 and len(set(calls)) == 1  # three tries, one key
+    up = run(lambda request: httpx.Response(200, json={"lines": ["Brena takes 3"]}))
+    assert up("damage", {"character": "Brena", "parts": []}) == {"lines": ["Brena takes 3"]}

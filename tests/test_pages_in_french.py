@@ -115,7 +115,8 @@ def test_every_page_reads_in_french(site):
         en, fr = (browser.get(f"{url}{sep}lang={lang}") for lang in ("en", "fr"))
         assert en.status_code == fr.status_code, url
         shared = visible(fr.text) & visible(en.text)
-        wrong = sorted(t for t in shared if set(WORD.findall(t)) - ALLOWED)
+        wrong = sorted(t for t in shared if set(WORD.findall(t)) - ALLOWED
+                       and not re.fullmatch(r"https?://\S+", t))  # a link shown whole is no word
         if wrong:
             untranslated[url] = wrong
     assert not untranslated, "\n".join(f"{url}: {texts}" for url, texts in untranslated.items())

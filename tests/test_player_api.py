@@ -95,7 +95,7 @@ def test_two_players_answer_their_own_saves_and_the_advance_completes(client, ta
         assert client.post(f"/api/player/{tokens[name]}/answer", json={"pending": p["id"], "roll": True}).status_code == 200
     view = client.get(f"/api/player/{tokens['Cora']}").json()
     assert view["clock"]["at"] == 3 * 86400 and view["prompts"] == []
-    assert any("answered by the player" in line["line"] for line in view["since"]["lines"])
+    assert any("the player answered the save waiting" in line["line"] for line in view["since"]["lines"])
 
 
 def test_any_other_answer_is_refused_and_nothing_changes(client, table):

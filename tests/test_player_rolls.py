@@ -58,7 +58,7 @@ def test_the_gm_rolls_a_pending_save_on_the_server_and_the_log_says_who(table):
     log = cli("--json", "log", "--limit", "1000").json["events"]
     cleared = [e for e in log if e["type"] == "pending_cleared"][0]
     assert cleared["data"]["by"] == "gm" and cleared["data"]["how"] == "rolled"
-    assert "answered by the GM (rolled by the server)" in cleared["text"]
+    assert "the GM answered the save waiting (rolled by the server)" in cleared["text"]
     saved = [e["data"] for e in log if e["type"] == "affliction_saved"][0]
     assert not saved["typed"] and 1 <= saved["d20"] <= 20
 

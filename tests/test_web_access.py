@@ -277,7 +277,7 @@ def test_the_dashboard_renews_and_revokes_player_links(client):
     client.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 9}, headers=bearer(secret))
     client.get(client.post("/api/campaigns/Alpha/sign-in-link", headers=bearer(secret)).json()["gm_link"])
     page = client.get("/c/Alpha")
-    old = re.search(r'class="player-link" href="(/p/[^"]+)"', page.text).group(1)
+    old = re.search(r'class="player-link" href="http://testserver(/p/[^"]+)"', page.text).group(1)
     renewed = client.post("/c/Alpha/player-link/nia", data={"csrf": csrf_of(page), "do": "renew"})
     new = re.search(r'id="shown-secret">http://testserver(/p/[^<]+)<', renewed.text).group(1)
     assert client.get(old).status_code == 404 and client.get(new).status_code == 200

@@ -244,12 +244,16 @@ def test_a_gm_runs_the_table_and_players_see_it_live(gm, player_context):
     expect(page.locator(".due b")).to_be_visible()
     expect(borin_view.locator("#sheet .injury")).to_have_count(1, timeout=10000)
 
-    # a change made elsewhere (here the API, with the GM secret): the dashboard offers to reload
+    # a change made elsewhere (here the API, with the GM secret): the dashboard shows it, live, with nothing
+    # left stale (issue 39: the cards and the log update too)
     expect(page.locator(".stale")).to_be_hidden()
+    clock = page.locator("#clock-text").inner_text()
     moved = page.request.post("/api/campaigns/Brindol/advance", data={"duration": "1r"},
                               headers={"Authorization": f"Bearer {secret}"})
     assert moved.ok, moved.text()
-    expect(page.locator(".stale")).to_be_visible(timeout=10000)
+    expect(page.locator("#clock-text")).not_to_have_text(clock, timeout=10000)
+    expect(page.locator("#log li").first).to_contain_text("the clock moves 1 round", timeout=10000)
+    expect(page.locator(".stale")).to_be_hidden()
     page.reload()
 
     # the same dashboard in French, then back

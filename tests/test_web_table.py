@@ -94,9 +94,9 @@ def test_undo_says_what_it_undoes_and_only_undoes_what_the_gm_saw(app, api):
     browser = signed_in(app, made)
     page = browser.get("/c/Alpha").text
     version, confirm, label = undo_button(page)
-    assert "Cora" in confirm and re.fullmatch(r"↶ Undo a\d+", label.strip())
-    shown_action = label.strip().split("a")[-1]
-    assert f"Undo a{shown_action}: " in confirm
+    assert "Cora" in confirm and label.strip() == "↶ Undo"  # what it undoes said in words, no action id (issue 39)
+    assert confirm.startswith("Undo: ")
+    first = confirm
 
     # another action arrives (the API) after the page was shown: the page's undo is refused, nothing undone
     hit = api.post("/api/campaigns/Alpha/damage", headers=gm, json={"character": "cora", "parts": [{"amount": 5, "type": "fire"}]})
@@ -108,7 +108,7 @@ def test_undo_says_what_it_undoes_and_only_undoes_what_the_gm_saw(app, api):
 
     # the page now offers to undo the damage, and does
     version, confirm, label = undo_button(refused.text)
-    assert "Cora" in confirm and label.strip() != f"↶ Undo a{shown_action}"
+    assert "Cora" in confirm and confirm != first
     undone = browser.post("/c/Alpha/act/undo", data={"csrf": csrf_of(refused.text), "expected_version": version,
                                                       "back": "log"})
     kind, text = flash_text(undone.text)
@@ -120,7 +120,7 @@ def test_the_french_dashboard_asks_before_new_links_and_undo(app, api):
     made, _ = campaign(api, "Cora")
     page = signed_in(app, made).get("/c/Alpha?lang=fr").text
     _, confirm, label = undo_button(page)
-    assert label.strip().startswith("↶ Annuler a") and confirm.startswith("Annuler a")
+    assert label.strip() == "↶ Annuler" and confirm.startswith("Annuler : ")
     for action in ("sign-in-link", "new-api-secret"):
         assert re.search(rf'data-access="{action}" data-confirm="[^"]+"', page), action
     assert page.count('data-confirm="Révoquer ce lien') == 1 and page.count('data-confirm="Créer un nouveau lien de joueur') == 1
@@ -136,10 +136,13 @@ def test_the_bar_and_pending_saves_reload_alone_for_the_gm_only(app, api):
     part = browser.get("/c/Alpha/part/pending")
     assert part.status_code == 200 and f'data-pending="{pending}"' in part.text and "<html" not in part.text
     bar = browser.get("/c/Alpha/part/bar").text
-    assert re.search(r'class="count">1</span> saves waiting', bar) and "day 2" in bar
+    assert re.search(r'class="count">1</span> save waiting', bar) and "day 2" in bar  # (issue 39: not "1 saves")
     stranger = TestClient(app, base_url="http://testserver")
     assert stranger.get("/c/Alpha/part/pending").status_code == 403
-    assert browser.get("/c/Alpha/part/log").status_code == 404
+    assert browser.get("/c/Alpha/part/nothing").status_code == 404
+    assert stranger.get("/c/Alpha/part/party").status_code == 403 and stranger.get("/c/Alpha/part/log").status_code == 403
+    assert 'id="char-cora"' in browser.get("/c/Alpha/part/party").text  # (issue 39: the cards and the log live too)
+    assert "<li" in browser.get("/c/Alpha/part/log").text
 
 
 def test_a_revoked_player_link_ends_its_stream_at_once_and_says_so(app, api):

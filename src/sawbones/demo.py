@@ -130,11 +130,15 @@ def run(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1).")
     parser.add_argument("--port", type=int, help="Port (default: 8000, or the next free one).")
     parser.add_argument("--db", default=WEB_DB, help=f"Database of the web app (default ./{WEB_DB}).")
+    parser.add_argument("--base", help="The address players reach the server at (a reverse proxy's https://…); "
+                        "default: the machine's network address when --host is 0.0.0.0.")
+    parser.add_argument("--qr", action="store_true", help="Also draw each player link as a QR code.")
     args = parser.parse_args(argv)
     if args.tour:
         return run_tour()
     port = args.port or free_port(args.host, 8000)
-    return main(["--db", args.db, "serve", "--demo", "--host", args.host, "--port", str(port)])
+    more = (["--base", args.base] if args.base else []) + (["--qr"] if args.qr else [])
+    return main(["--db", args.db, "serve", "--demo", "--host", args.host, "--port", str(port), *more])
 
 
 if __name__ == "__main__":

@@ -52,10 +52,10 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("bad dice formula {text}: cannot keep {keep_n} of {count} dice",
      "formule de dés incorrecte {text} : impossible de garder {keep_n} dés sur {count}"),
     # diseases and poisons
-    ("{character_name} is dead", "{character_name} est mort(e)"),
+    ("{character_name} is dead", "{character_name} n'est plus en vie"),
     ("{character_name} is dead: bring them back to life first (with raise_cures_affliction, coming back ends the "
      "affliction)",
-     "{character_name} est mort(e) : ramenez-le d'abord à la vie (avec raise_cures_affliction, le retour met fin à "
+     "{character_name} n'est plus en vie : ramenez ce personnage d'abord à la vie (avec raise_cures_affliction, le retour met fin à "
      "l'affection)"),
     ("{character_name} has no affliction {key} (no afflictions at all)",
      "{character_name} n'a pas d'affection {key} (aucune affection)"),
@@ -131,13 +131,13 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "--injury {injury_id}`)",
      "{definition_name_en} demande de la magie : un traitement ordinaire est sans effet (utilisez `heal "
      "{patient_name} --spell SORT --injury {injury_id}`)"),
-    ("{patient_name} is dead", "{patient_name} est mort(e)"),
+    ("{patient_name} is dead", "{patient_name} n'est plus en vie"),
     ("give the check total with --check, or name a --healer whose bonus is rolled",
      "donnez le total du test avec --check, ou nommez un --healer dont le bonus sera lancé"),
     ("{character_name} has only {character_hit_dice} Hit Dice left", "il ne reste que {character_hit_dice} dés de vie à {character_name}"),
-    ("{character_name} is dead: raise them first", "{character_name} est mort(e) : ramenez-le d'abord à la vie"),
+    ("{character_name} is dead: raise them first", "{character_name} n'est plus en vie : ramenez ce personnage d'abord à la vie"),
     ("healing cannot be negative", "un soin ne peut pas être négatif"),
-    ("{character_name} is not dying", "{character_name} n'est pas mourant(e)"),
+    ("{character_name} is not dying", "{character_name} n'est pas à l'agonie"),
     ("{injury_id} ({injury_name_en}) does not heal with a Hit Die (no natural healing)",
      "{injury_id} ({injury_name_en}) ne guérit pas avec un dé de vie (pas de guérison naturelle)"),
     ("{injury_id} ({injury_name_en}) does not heal with a Hit Die ({severity_name_en})",
@@ -283,8 +283,20 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("cannot listen on {host}:{port} ({reason}): another program uses it; stop it or choose another --port",
      "impossible d'écouter sur {host}:{port} ({reason}) : un autre programme l'utilise ; arrêtez-le ou choisissez "
      "un autre --port"),
+    ("{text} is not a web address like https://table.example.org or http://192.168.1.20:8000",
+     "{text} n'est pas une adresse web comme https://table.example.org ou http://192.168.1.20:8000"),
+    ("{text} has no valid port", "{text} n'a pas de port valide"),
+    ("give at least one address (127.0.0.1 is the default)", "donnez au moins une adresse (127.0.0.1 par défaut)"),
+    ("{item} is not an address or a network like 10.0.0.0/8",
+     "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
+    ("{name} is not a {system} spell; {system} has {own}", "{name} n'est pas un sort de {system} ; {system} a {own}"),
+    ("option {option_id} takes a whole number from {opt_minimum}, not {number}",
+     "l'option {option_id} prend un nombre entier à partir de {opt_minimum}, pas {number}"),
+    ("No such command {name}. Did you mean {other}?", "Commande inconnue : {name}. Vouliez-vous dire {other} ?"),
+    ("the clock only moves forward: {text} is negative (undo takes an advance back)",
+     "l'horloge n'avance que vers l'avant : {text} est négatif (annuler reprend une avance)"),
     ("No such option: {name}", "Option inconnue : {name}"),
     ("No such option: {name} Did you mean {other}?", "Option inconnue : {name}. Vouliez-vous dire {other} ?"),
     ("No such option {name}. Did you mean {other}?", "Option inconnue : {name}. Vouliez-vous dire {other} ?"),

@@ -11,7 +11,7 @@ SECTION_FR: dict[str, tuple[str, bool]] = {
     "skill": ("compétence", True), "save": ("jet de sauvegarde", False), "spell": ("sort", False),
     "hit point model": ("modèle de points de vie", False), "magic tier": ("palier de magie", False),
     "severity": ("gravité", True), "band set": ("jeu de tranches", False), "injury": ("blessure", True),
-    "damage table": ("table de dégâts", True), "body part": ("partie du corps", True),
+    "damage table": ("table de dégâts", True), "damage type": ("type de dégâts", False), "body part": ("partie du corps", True),
     "track": ("piste de progression", True), "affliction": ("affliction", True), "option": ("option", True),
     "condition reading": ("lecture d'état", True), "skill sense": ("sens d'une compétence", False),
 }
@@ -42,8 +42,10 @@ CONTENT_FR: list[tuple[str, str]] = [
      "son nouveau dossier avec `campaign set --pack DOSSIER`"),
     ("content pack is not a directory", "le paquet de contenu n'est pas un dossier"),
     ("content pack has no .yaml files", "le paquet de contenu n'a aucun fichier .yaml"),
-    ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} inconnu(e) : {entry_id} (connus : {known})"),
+    ("unknown {singular_section} {entry_id} (known: {known})", "{singular_section} introuvable : {entry_id} (au choix : {known})"),
     ("unknown {singular_section} {entry_id}: did you mean {join_close}?",
-     "{singular_section} inconnu(e) : {entry_id} ; vouliez-vous dire {join_close} ?"),
+     "{singular_section} introuvable : {entry_id} ; vouliez-vous dire {join_close} ?"),
+    ("{typed} could be several {what}s ({found}): type the id",
+     "{typed} peut désigner plusieurs entrées ({found}) : tapez l'identifiant"),
     ("duplicate id {entry_id} in {name} (also in {seen_key})", "identifiant {entry_id} en double dans {name} (aussi dans {seen_key})"),
 ]

@@ -9,8 +9,8 @@ RULES_FR: list[tuple[str, str]] = [
      "{character_name} ne peut pas {doing_text} : {cause_name_en} ({cause_source_name_en})"),
     ("{character_name} can't {doing_text}: {cause_name_en}", "{character_name} ne peut pas {doing_text} : {cause_name_en}"),
     ("take an action", "agir"),
-    ("option {option_id} takes a whole number from {low} to {high}, not {text}",
-     "l'option {option_id} attend un nombre entier de {low} à {high}, pas {text}"),
+    ("option {option_id} takes a whole number from {opt_minimum} to {opt_maximum}, not {number}",
+     "l'option {option_id} prend un nombre entier de {opt_minimum} à {opt_maximum}, pas {number}"),
     ("take the Dash action", "foncer"),
     # diseases and poisons: every name in the reader's language (affliction, spell, track; *name_en* fields); a
     # spell as seed 004 names it (*pf1e_name_en*: « Guérison suprême », « Restauration suprême »)
@@ -66,7 +66,7 @@ RULES_FR: list[tuple[str, str]] = [
      "{id} {affliction_name_en} : encore dans l'organisme (la récupération commence quand il en est sorti)"),
     ("{id} {affliction_name_en}: at its end state (no recovery)",
      "{id} {affliction_name_en} : à son état final (aucune récupération)"),
-    ("{id} {affliction_name_en}: already healthy", "{id} {affliction_name_en} : déjà sain(e)"),
+    ("{id} {affliction_name_en}: already healthy", "{id} {affliction_name_en} : déjà au cran Sain"),
     ("{id} {affliction_name_en}: only {hours} h of game time since it left the system; advance the clock first",
      "{id} {affliction_name_en} : seulement {hours} h de temps de jeu depuis sa sortie de l'organisme ; avancez "
      "d'abord l'horloge"),

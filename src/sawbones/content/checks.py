@@ -291,9 +291,24 @@ class _Checker:
                         parse_duration(text)
                 except UsageError as exc:
                     self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", str(exc))
+            self.int_bounds(opt_id, opt)
             default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default
             if isinstance(default, str) and default in opt.not_modelled:
                 self.fail("options", opt_id, f"options[{opt_id}].not_modelled", "the default cannot be refused")
+
+
+    def int_bounds(self, opt_id: str, opt: s.OptionDef) -> None:
+        """An int option's minimum and maximum: only on an int, a maximum with its minimum, the default between."""
+        where = f"options[{opt_id}]"
+        if opt.type != "int":
+            if opt.minimum is not None or opt.maximum is not None:
+                self.fail("options", opt_id, f"{where}.minimum", "only a whole-number option (type: int) has bounds")
+            return
+        if opt.maximum is not None and (opt.minimum is None or opt.maximum < opt.minimum):
+            self.fail("options", opt_id, f"{where}.maximum", "a maximum needs a minimum no larger than it")
+        elif isinstance(opt.default, int) and not ((opt.minimum is None or opt.minimum <= opt.default)
+                                                    and (opt.maximum is None or opt.default <= opt.maximum)):
+            self.fail("options", opt_id, f"{where}.default", f"{opt.default} is outside the option's bounds")
 
 
 def band_of(band_set: s.BandSet, d20_range: str) -> str | None:

@@ -6,7 +6,7 @@ from dataclasses import field
 from typing import Any
 
 from ..frozen import frozen
-from ..errors import NotFound
+from ..errors import NotFound, UsageError
 from .schema import SECTIONS, singular
 
 
@@ -23,18 +23,67 @@ class Rules:
         return self.sections[name]
 
     def get(self, section: str, entry_id: str) -> Any:
-        try:
-            return self.sections[section][entry_id]
-        except KeyError:
-            import difflib
+        """The entry of this id, or of this name as a screen shows it (`resolve`)."""
+        entries = self.sections[section]
+        found = entries.get(entry_id) if isinstance(entry_id, str) else None
+        return found if found is not None else entries[self.resolve(section, entry_id)]
 
-            close = difflib.get_close_matches(str(entry_id), list(self.sections[section]), n=3, cutoff=0.6)
-            if close:
-                raise NotFound(f"unknown {singular(section)} {entry_id!r}: did you mean {' or '.join(close)}?") from None
-            known = ", ".join(sorted(self.sections[section])[:30])
-            raise NotFound(f"unknown {singular(section)} {entry_id!r} (known: {known})") from None
+    def resolve(self, section: str, typed: str) -> str:
+        """The id of the entry a GM typed: its id, or its name in either language as the screens show it (a
+        spell's also under each system's title), case- and accent-blind ("tranchant", "Fievre des marais",
+        "filth fever" all find theirs). The one place a typed content name becomes an id: every decision that
+        takes one calls it. Unknown: NotFound with a "did you mean" among ids and names alike (what is close to
+        what was typed, so in the language it was typed in); two entries of one name: UsageError naming them."""
+        entries = self.sections[section]
+        if isinstance(typed, str) and typed in entries:
+            return typed
+        key = fold(str(typed)).replace("-", " ").replace("_", " ")
+        found = sorted({eid for eid, entry in entries.items() if key in _spellings(eid, entry)})
+        if len(found) == 1:
+            return found[0]
+        what = WHAT.get(section, singular(section))
+        if found:
+            raise UsageError(f"{typed!r} could be several {what}s ({', '.join(found)}): type the id")
+        import difflib
+
+        spelled = {folded: shown for eid, entry in entries.items() for folded, shown in _shown(eid, entry)}
+        close = difflib.get_close_matches(key, list(spelled), n=3, cutoff=0.6)
+        if close:
+            raise NotFound(f"unknown {what} {typed!r}: did you mean {' or '.join(dict.fromkeys(spelled[c] for c in close))}?")
+        known = ", ".join(sorted(entries)[:30])
+        raise NotFound(f"unknown {what} {typed!r} (known: {known})")
 
     def __getattr__(self, name: str) -> dict[str, Any]:
         if name in SECTIONS:
             return self.sections[name]
         raise AttributeError(name)
+
+
+WHAT = {"damage_tables": "damage type"}  # a section's entry as a GM names it, where it is not `singular`'s
+
+
+def fold(text: str) -> str:
+    """Case- and accent-blind form: "Éloïse" and "ELOISE" fold alike (names of characters and of content)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    return " ".join(plain.replace("œ", "oe").replace("æ", "ae").replace("’", "'").split())  # "oeil" finds "Œil"
+
+
+def _names(entry: Any) -> list[str]:
+    """The names a screen shows for an entry: in both languages, and a spell's title in each system."""
+    out: list[str] = []
+    for text in (getattr(entry, "name", None), *getattr(entry, "system_names", {}).values()):
+        if text is not None and hasattr(text, "en"):
+            out += [text.en, text.fr]
+    return out + [piece for name in out if "/" in name for piece in name.split("/")]  # "Foot/Leg": foot, leg
+
+
+def _spellings(entry_id: str, entry: Any) -> set[str]:
+    return {fold(x).replace("-", " ").replace("_", " ") for x in (entry_id, *_names(entry))}
+
+
+def _shown(entry_id: str, entry: Any) -> list[tuple[str, str]]:
+    """(folded, as shown) of an entry's id and names, for a "did you mean"."""
+    return [(fold(x).replace("-", " ").replace("_", " "), x) for x in (entry_id, *_names(entry))]

@@ -328,12 +328,13 @@ class OptionDef(Strict):
     type: Literal["bool", "choice", "int", "dice", "list", "mapping"]
     default: Any
     choices: tuple[str, ...] = ()
-    bounds: tuple[int, int] | None = None  # an int option's lowest and highest values
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
     durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat
     not_modelled: dict[str, Text] = field(default_factory=dict)  # choice -> why the engine refuses it
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
+    minimum: int | None = None  # an int option's smallest value (magic_heals_per_effect: 1)
+    maximum: int | None = None  # and its largest (dawn_hour: 23); a maximum comes with a minimum
 
 
 # ---------------------------------------------------------------- one content file

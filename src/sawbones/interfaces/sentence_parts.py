@@ -5,6 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import add_texts
+
+
+# causes and notes the rules write in English inside events
+add_texts([
+    ("deadline passed", "échéance dépassée"),
+    ("deadline met: treatment started", "échéance tenue : traitement commencé"),
+    ("dropped to 0 HP by {type} damage", "tombé à 0 PV par des dégâts de type {type}"),
+    ("dropped to 0 HP by {source}", "tombé à 0 PV par {source}"),
+    ("{source}: hit point maximum 0", "{source} : maximum de PV à 0"),
+    ("{source}: Constitution 0", "{source} : Constitution à 0"),
+    ("{source}: poison damage", "{source} : dégâts de poison"),
+    ("{source}: deadline passed", "{source} : échéance dépassée"),
+    ("deadline passed: no hand left to lose", "échéance dépassée : plus de main à perdre"),
+    ("deadline passed: no foot left to lose", "échéance dépassée : plus de pied à perdre"),
+    ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
+])
+
 
 def _sheet_fields(changes: Any, c: Any) -> str:
     labels = {"hp": ("HP", "PV"), "max_hp": ("max HP", "PV max"), "notes": ("notes", "notes"),

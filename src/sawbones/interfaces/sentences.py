@@ -11,25 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..domain.engine.clock import describe, describe_span
-from ..i18n import Words, add_texts, translate
+from ..i18n import Words, translate
 from .typeset import counted
 from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
                              _wound_received)
-
-# causes and notes the rules write in English inside events
-add_texts([
-    ("deadline passed", "échéance dépassée"),
-    ("deadline met: treatment started", "échéance tenue : traitement commencé"),
-    ("dropped to 0 HP by {type} damage", "tombé à 0 PV par des dégâts de type {type}"),
-    ("dropped to 0 HP by {source}", "tombé à 0 PV par {source}"),
-    ("{source}: hit point maximum 0", "{source} : maximum de PV à 0"),
-    ("{source}: Constitution 0", "{source} : Constitution à 0"),
-    ("{source}: poison damage", "{source} : dégâts de poison"),
-    ("{source}: deadline passed", "{source} : échéance dépassée"),
-    ("deadline passed: no hand left to lose", "échéance dépassée : plus de main à perdre"),
-    ("deadline passed: no foot left to lose", "échéance dépassée : plus de pied à perdre"),
-    ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
-])
 
 W = Words("sentences", {
     # events
@@ -54,18 +39,18 @@ W = Words("sentences", {
     "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
                         "{who} : {hp} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)"),
     "dying_check": ("{who}: dying, {check} check {total} vs DC {dc}: {verdict}",
-                    "{who} : mourant(e), test de {check} {total} contre DD {dc} : {verdict}"),
-    "stable_now": ("stable", "stabilisé(e)"), "loses_hp": ("loses 1 HP", "perd 1 PV"),
+                    "{who} : à l'agonie, test de {check} {total} contre DD {dc} : {verdict}"),
+    "stable_now": ("stable", "stable"), "loses_hp": ("loses 1 HP", "perd 1 PV"),
     "massive_damage": ("killed outright by massive damage", "tué sur le coup par des dégâts massifs"),
     "negative_hp": ("hit points down to minus Constitution", "points de vie tombés à moins la Constitution"),
-    "dying": ("dying", "mourant(e)"),
+    "dying": ("dying", "à l'agonie"),
     "condition_gained": ("{who} becomes {condition}{until}{source}", "{who} devient {condition}{until}{source}"),
     "condition_ended": ("{who} is no longer {condition}", "{who} n'est plus {condition}"),
     "until_combat_end": (" (until the end of combat)", " (jusqu'à la fin du combat)"),
     "until": (" (until {when})", " (jusqu'à {when})"),
     "request_keyed": ("the action is recorded under its idempotency key (a retry gets the same answer)",
                       "l'action est enregistrée sous sa clé d'idempotence (une nouvelle tentative reçoit la même réponse)"),
-    "character_stabilized": ("{who} is stable", "{who} est stabilisé(e)"),
+    "character_stabilized": ("{who} is stable", "{who} est stable"),
     "damage_taken": ("{who}: {parts}{extra} = {total} damage → {hp} HP", "{who} : {parts}{extra} = {total} dégâts → {hp} PV"),
     "character_died": ("{who} dies{cause}", "{who} meurt{cause}"),
     "wound_received": ("{who}: wounded, {part} ({damage} damage, {kind}){fort}",
@@ -95,7 +80,13 @@ W = Words("sentences", {
                       "{who} : {injury} : le traitement a commencé avant l'échéance ; s'il échoue, la blessure "
                       "s'aggrave"),
     "typed": ("typed", "tapé"),
-    "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),
+    "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),  # (a part with no words below)
+    "lost_feet": ("{who} loses a foot", "{who} perd un pied"), "lost_hands": ("{who} loses a hand", "{who} perd une main"),
+    "lost_eyes": ("{who} loses an eye", "{who} perd un œil"), "lost_ears": ("{who} loses an ear", "{who} perd une oreille"),
+    "back_feet": ("{who} has a foot again", "{who} retrouve un pied"), "back_hands": ("{who} has a hand again",
+                                                                                  "{who} retrouve une main"),
+    "back_eyes": ("{who} sees with an eye again", "{who} retrouve un œil"), "back_ears": ("{who} has an ear again",
+                                                                                      "{who} retrouve une oreille"),
     "affliction_contracted": ("{who} contracts {name}{facts}", "{who} contracte {name}{facts}"),
     "affliction_changed": ("{who}: {name} changes{facts}", "{who} : {name} évolue{facts}"),
     "affliction_saved": ("{who}: {name}, {save} {total} vs DC {dc}, {verdict}{facts}",
@@ -103,11 +94,11 @@ W = Words("sentences", {
     "affliction_recovered": ("{who}: {name}, rest recovery{facts}", "{who} : {name}, récupération par le repos{facts}"),
     "affliction_spell": ("{who}: {spell} on {name}{facts}", "{who} : {spell} sur {name}{facts}"),
     "affliction_exposed": ("{who} is exposed to {name}: {save} {total} vs DC {dc}, {verdict}",
-                           "{who} est exposé(e) à {name} : {save} {total} contre DD {dc}, {verdict}"),
+                           "{who} : exposition à {name} : {save} {total} contre DD {dc}, {verdict}"),
     "affliction_removed": ("{who}: {name} is gone", "{who} : {name} a disparu"),
     "save_pending": ("{who}: {name}, a {save} (DC {dc}) waits for the player's die: {id}",
                      "{who} : {name}, un {save} (DD {dc}) attend le dé du joueur : {id}"),
-    "pending_cleared": ("waiting save {id} answered", "jet en attente {id} répondu"),
+    "pending_cleared": ("{who}: the save waiting is answered", "{who} : le jet en attente a sa réponse"),
     "action_undone": ("action {action} undone", "action {action} annulée"),
     "unknown": ("{type}", "{type}"),
     "undone": ("undone", "annulée"),
@@ -150,9 +141,9 @@ W = Words("sentences", {
     "save_pending_moment": ("{who}: {moment}, {name}: a {save} (DC {dc}) waits for the player's die: {id}",
                             "{who} : {moment}, {name} : un {save} (DD {dc}) attend le dé du joueur : {id}"),
     "save_pending_dying": ("{who}: dying, the {check} check to stabilize (DC {dc}) waits for the player's die: {id}",
-                           "{who} : mourant(e), le test de {check} pour se stabiliser (DD {dc}) attend le dé du "
+                           "{who} : à l'agonie, le test de {check} pour se stabiliser (DD {dc}) attend le dé du "
                            "joueur : {id}"),
-    "pending_answered": ("waiting save {id} answered by {by} ({how})", "jet en attente {id} répondu par {by} ({how})"),
+    "pending_answered": ("{who}: {by} answered the save waiting ({how})", "{who} : {by} a répondu au jet en attente ({how})"),
     "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
     "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
     "how_total": ("a total typed", "un total saisi"),
@@ -405,8 +396,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                                          healer=c.say("healer", healer=c.who("healer")) if c.d.get("healer") else ""),
     "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d, c.lang),
                                         dc=c.d.get("dc"), next_dc=(c.d.get("dc") or 0) + 2),
-    "body_changed": lambda c: c.say("body_changed", who=c.who(), part=c.name(c.d.get("part")),
-                                    change=int(c.d.get("change", 0))),
+    "body_changed": lambda c: c.say(f"{'lost' if int(c.d.get('change', 0)) < 0 else 'back'}_{c.d.get('part')}", who=c.who())
+    if f"lost_{c.d.get('part')}" in W else c.say("body_changed", who=c.who(), part=c.name(c.d.get("part")),
+                                                   change=int(c.d.get("change", 0))),
     "affliction_contracted": lambda c: c.say("affliction_contracted", who=c.who(), name=c.affliction(), facts=c.facts()),
     "affliction_changed": lambda c: c.say("affliction_changed", who=c.who(), name=c.affliction(), facts=c.facts()),
     "affliction_saved": lambda c: c.say("affliction_saved", who=c.who(), name=c.affliction(), save=c.save(),
@@ -419,9 +411,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                                           total=c.total(), dc=c.d.get("dc"), verdict=c.verdict(c.d.get("succeeded"))),
     "affliction_removed": lambda c: c.say("affliction_removed", who=c.who(), name=c.affliction()),
     "save_pending": _save_pending,
-    "pending_cleared": lambda c: c.say("pending_answered", id=c.d.get("id"), by=c.say(f"by_{c.d['by']}"),
+    "pending_cleared": lambda c: c.say("pending_answered", who=c.who(), by=c.say(f"by_{c.d['by']}"),
                                        how=c.say(f"how_{c.d.get('how')}")) if c.d.get("by") in ("gm", "player")
-    and c.d.get("how") in ("rolled", "d20", "total") else c.say("pending_cleared", id=c.d.get("id")),
+    and c.d.get("how") in ("rolled", "d20", "total") else c.say("pending_cleared", who=c.who()),
     "answer_proposed": lambda c: c.say("answer_proposed", who=c.who(), id=c.d.get("id"),
                                        how=c.say(f"how_{c.d.get('how')}") if c.d.get("how") in ("rolled", "d20", "total")
                                        else ""),

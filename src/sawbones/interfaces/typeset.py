@@ -25,6 +25,8 @@ _UNITS = {  # unit id (tracks' frequencies, the odds' documents, what they count
                                                                             "doses en plus"),
     "event": ("event", "events", "événement", "événements"), "campaign": ("campaign", "campaigns", "campagne", "campagnes"),
     "condition": ("condition", "conditions", "état", "états"),
+    "save_waiting": ("save waiting", "saves waiting", "jet en attente", "jets en attente"),
+    "attempt": ("attempt", "attempts", "essai", "essais"),
 }
 
 
@@ -100,3 +102,20 @@ def counted(x: float, unit: str, lang: str) -> str:
 def unit_plural(unit: str, lang: str) -> str:
     """A unit's plural, for a column's or a title's head: "days" / "jours"."""
     return unit_name(unit, 2, lang)
+
+
+def span(days: float | None, lang: str) -> str:
+    """An amount of game time given in days, in the unit a GM speaks: "50 min", "2 hours", "2.5 hours",
+    "1.5 days" / "50 min", "2 heures", "2,5 heures", "1,5 jour" ("—" for none). Under an hour in whole minutes,
+    under a day in hours (a decimal when not whole), else in days (two decimals at most)."""
+    if days is None:
+        return "—"
+    minutes = days * 24 * 60
+    if minutes < 59.5:
+        return f"{max(round(minutes), 1) if minutes > 0 else 0} min"
+    hours = minutes / 60
+    if hours < 23.95:
+        shown = round(hours, 1)
+        return f"{general(shown, lang)} {unit_name('hour', shown, lang)}"
+    shown = round(days, 2)
+    return f"{general(shown, lang)} {unit_name('day', shown, lang)}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from ..domain.engine import hit_points
@@ -63,10 +65,23 @@ def render_campaign(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Every option, grouped (each group once, in the order the content first gives it); `choices` the values the
+    engine takes (those it refuses as not modelled are left out); `help` said without rule ids (`ref` has them)."""
+    order = {g: i for i, g in enumerate(dict.fromkeys(o.group for o in rules.options.values()))}
     return {"options": [
         {"id": o.id, "group": o.group, "type": o.type, "value": values[o.id], "default": o.default,
-         "choices": list(o.choices), "help": o.help(lang), "ref": o.ref}
-        for o in rules.options.values()]}
+         "choices": [c for c in (o.choices or (("true", "false") if o.type == "bool" else ())) if c not in o.not_modelled],
+         "help": plain_help(o.help(lang)), "ref": o.ref}
+        for o in sorted(rules.options.values(), key=lambda o: order[o.group])]}
+
+
+_RULE_ID = re.compile(r"(?:,\s*|\s+)?\b(?:AMB|TRK|INJ|LOC|RULE|RN)-[0-9A-Z]+(?:-[0-9A-Z]+)*\b")
+
+
+def plain_help(text: str) -> str:
+    """An option's help as a GM reads it: the rule ids it cites (AMB-0-9, TRK-8) belong in docs and --json."""
+    out = _RULE_ID.sub("", text)
+    return re.sub(r"\(\s*[,;:]?\s*\)", "", re.sub(r"\(\s*[,;:]\s*", "(", out)).replace(" .", ".").strip()
 
 
 def render_options(doc: dict[str, Any], lang: str, con: Any) -> None:
@@ -88,8 +103,6 @@ def render_options(doc: dict[str, Any], lang: str, con: Any) -> None:
         facts = [V.say("option_default", lang, value=shown(o["default"]))] if changed else [V.say("option_is_default", lang)]
         if o["choices"]:
             facts.append(V.say("option_choices", lang, choices=", ".join(o["choices"])))
-        elif o["type"] == "bool":
-            facts.append(V.say("option_choices", lang, choices="true, false"))
         con.print(f"  {o['id']} = {value}")
         for line in textwrap.wrap(f"({(' ; ' if lang == 'fr' else '; ').join(facts)})", width - 6,
                                   break_on_hyphens=False):

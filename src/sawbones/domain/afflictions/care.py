@@ -147,8 +147,8 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
          ) -> list[Event]:
     """A spell on one affliction of a character, with the caster level check where the rules ask for it."""
     character = find_character(ctx.state, name)
-    a = find_affliction(character, key)
-    ctx.rules.get("spells", spell)
+    a = find_affliction(character, key, ctx.rules)
+    spell = ctx.rules.resolve("spells", spell)  # (the tracks are Pathfinder's: their spells in any campaign)
     now = ctx.state.clock
     base = {"character": character.id, "affliction": a.id, "content": a.affliction, "spell": spell, "at": now}
     if spell in END_STATE_SPELLS:

@@ -37,6 +37,15 @@ def find_affliction(character: Character, key: str, rules: Any = None) -> Afflic
         if a.id == key:
             return a
     matches = [a for a in mine if a.affliction == key]
+    if not matches:  # by its name as the screens show it, in either language (content/rules.py `resolve`)
+        from ...content.rules import fold
+
+        folded = fold(key).replace("-", " ").replace("_", " ")
+        matches = [a for a in mine if rules is not None and a.affliction in rules.afflictions
+                   and folded in {fold(n) for n in (rules.afflictions[a.affliction].name.en,
+                                                     rules.afflictions[a.affliction].name.fr, a.affliction.replace("_", " "))}]
+        if rules is None:
+            matches = [a for a in mine if fold(a.affliction.replace("_", " ")) == folded]
     live = [a for a in matches if a.status != CURED]
     if live or matches:
         return (live or matches)[-1]
@@ -185,6 +194,7 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
     defn = ctx.rules.get("afflictions", affliction_id)
+    affliction_id = defn.id
     existing: AfflictionState | None = next(
         (a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
     if existing is not None and defn.kind == "disease":
@@ -265,7 +275,7 @@ def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: in
                  d20: int | None = None) -> list[Event]:
     """One periodic save (rolled, or typed): the triggers it sets off, then `step`."""
     character = find_character(ctx.state, character_id)
-    a = find_affliction(character, affliction_key)
+    a = find_affliction(character, affliction_key, ctx.rules)
     if a.status != ACTIVE:
         status = status_en(a)
         raise RuleViolation(f"{ctx.rules.afflictions[a.affliction].name('en')} ({a.id}) on {character.name} is "
@@ -301,7 +311,7 @@ def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event
     to = player_rolls.routed_to(rolls, character)
     if to == player_rolls.GM and getattr(ctx, "auto", True):
         return resolve_save(ctx, character_id, affliction_id)
-    a = find_affliction(character, affliction_id)
+    a = find_affliction(character, affliction_id, ctx.rules)
     defn = ctx.rules.afflictions[a.affliction]
     if a.onset_stages:  # the onset's first step is no die: apply it, and ask for the save next time round
         new, facts = land_onset(a, ctx.rules, ctx.options)

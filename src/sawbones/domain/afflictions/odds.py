@@ -258,7 +258,7 @@ def clear_cache() -> None:
 def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
           doses: int = 0, state: AfflictionState | None = None) -> Chain:
     """`build`, cached per (rules, options, affliction, start): the graph is made once, every bonus reuses it."""
-    frozen = _freeze(options)
+    frozen, affliction_id = _freeze(options), rules.resolve("afflictions", affliction_id)  # (typed by name)
     key = (id(rules), frozen, affliction_id, from_stage, doses, canonical(state))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is rules:

@@ -32,7 +32,7 @@ def reveal(ctx: Any, name: str, affliction_key: str, known: bool = True) -> list
     from .decide import find_affliction
 
     character = find_character(ctx.state, name)
-    a = find_affliction(character, affliction_key)
+    a = find_affliction(character, affliction_key, ctx.rules)
     return [{"type": "affliction_known", "data": {"character": character.id, "affliction": a.id,
                                                   "content": a.affliction, "known": known, "why": "gm"}}]
 
@@ -48,7 +48,7 @@ def diagnose(ctx: Any, name: str, affliction_key: str, healer_name: str | None =
 
     state = ctx.state
     character = find_character(state, name)
-    a = find_affliction(character, affliction_key)
+    a = find_affliction(character, affliction_key, ctx.rules)
     healer = find_character(state, healer_name) if healer_name else character
     if healer.dead:
         raise RuleViolation(f"{healer.name} is dead")

@@ -29,8 +29,8 @@ def find_character(state: Campaign, key: str) -> Character:
 
 
 def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
+    option = ctx.rules.resolve("options", option)
     if text is None:
-        ctx.rules.get("options", option)
         return [{"type": "option_set", "data": {"option": option, "reset": True}}]
     value = parse_option_value(ctx.rules, option, text)
     return [{"type": "option_set", "data": {"option": option, "value": value}}]
@@ -222,3 +222,15 @@ def import_characters(ctx: Context, entries: list[Any]) -> list[Event]:
         step = replace(step, state=state)
         events += new
     return events
+
+
+def spell_of_system(ctx: Context, typed: str) -> Any:
+    """The spell typed (by id or name, either language: Rules.resolve), refused when the campaign's game system has
+    no such spell (a pf1e campaign says Cure Light Wounds, not 5e's Cure Wounds), naming the system's own."""
+    spell = ctx.rules.get("spells", typed)
+    system = ctx.state.system
+    if system not in spell.systems:
+        name = spell.name("en")
+        own = ", ".join(sorted(x.title("en", system) for x in ctx.rules.spells.values() if system in x.systems))
+        raise UsageError(f"{name} is not a {system} spell; {system} has {own}")
+    return spell

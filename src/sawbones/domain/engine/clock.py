@@ -24,6 +24,8 @@ def parse_duration(text: str) -> int:
     total, pos = 0, 0
     if not source:
         raise UsageError("empty duration (try 3r, 10min, 8h, 2d or 1w)")
+    if source.startswith("-"):
+        raise UsageError(f"the clock only moves forward: {text!r} is negative (undo takes an advance back)")
     while pos < len(source):
         match = _PART.match(source, pos)
         if not match or match.group(2).lower() not in _UNITS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from ...errors import RuleViolation, UsageError
+from ...errors import NotFound, RuleViolation, UsageError
 from . import hit_points
 from .abilities import effective_abilities
 from .campaign import find_character
@@ -46,15 +46,17 @@ def magic_healing(ctx: Context, character_id: str, hp: int) -> list[Event]:
     return [event for fn in _MAGIC_HEALING for event in fn(ctx, character_id, hp)]
 
 
-def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> None:
+def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The parts with each damage type as its id (typed as a screen shows it, in either language: `Rules.resolve`)."""
     if not parts:
         raise UsageError("give an amount and a damage type, e.g. `damage Aria 7 fire`")
-    for amount, kind in parts:
+    for amount, _ in parts:
         if amount < 0 or amount > 100000:
             raise UsageError(f"damage must be between 0 and 100000, not {amount}")
-        if kind not in ctx.rules.damage_tables:
-            known = ", ".join(sorted(ctx.rules.damage_tables))
-            raise UsageError(f"unknown damage type {kind!r} (known: {known})")
+    try:
+        return [(amount, ctx.rules.resolve("damage_tables", kind)) for amount, kind in parts]
+    except NotFound as exc:  # a field of the action, not a thing looked up: a usage mistake (422 in the API)
+        raise UsageError(exc.message) from None
 
 
 def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:
@@ -84,7 +86,9 @@ def injury_eligible(ctx: Context, character: Character) -> bool:
 
 def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | None = None, site: str | None = None,
            injury_type: str | None = None) -> list[Event]:
-    _check_types(ctx, parts)
+    parts = _check_types(ctx, parts)
+    if injury_type is not None:
+        injury_type = ctx.rules.resolve("damage_tables", injury_type)
     character = find_character(ctx.state, name)
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")

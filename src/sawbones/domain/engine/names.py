@@ -4,7 +4,9 @@ Every entry point (CLI, web forms, API, import) calls `check_name`; lookups call
 A name is shown to people and put in links: no control or format characters (newlines, NUL, bidi
 overrides, zero-width marks), no lone surrogates, at most 80 characters; a campaign name also goes
 in a URL path segment, so it has none of / \\ ? # %. Typed names match stored ones ignoring case and
-accents ("eloise" finds "Éloïse"); two matches are an ambiguity error, never a guess.
+accents ("eloise" finds "Éloïse"); two matches are an ambiguity error, never a guess. Content names (damage
+types, afflictions, injuries, spells, skills...) are resolved the same way by content/rules.py `Rules.resolve`,
+in either language.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Callable, Iterable, TypeVar
 
+from ...content.rules import fold  # the one fold, for content names too (Rules.resolve)
 from ...errors import UsageError
 
 MAX_LENGTH = 80
@@ -45,10 +48,6 @@ def check_name(text: str, what: str = "character") -> str:
     return name
 
 
-def fold(text: str) -> str:
-    """Case- and accent-blind form: "Éloïse" and "ELOISE" fold alike."""
-    decomposed = unicodedata.normalize("NFKD", text.strip())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def pick(key: str, items: Iterable[T], names: Callable[[T], Iterable[str]], what: str = "character") -> T | None:

@@ -48,9 +48,11 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
             number = int(raw)
         except ValueError:
             raise UsageError(f"option {option_id} takes a whole number, not {text!r}") from None
-        if opt.bounds is not None and not opt.bounds[0] <= number <= opt.bounds[1]:
-            low, high = opt.bounds
-            raise UsageError(f"option {option_id} takes a whole number from {low} to {high}, not {text!r}")
+        too_low = opt.minimum is not None and number < opt.minimum
+        if too_low or (opt.maximum is not None and number > opt.maximum):
+            if opt.maximum is None:
+                raise UsageError(f"option {option_id} takes a whole number from {opt.minimum}, not {number}")
+            raise UsageError(f"option {option_id} takes a whole number from {opt.minimum} to {opt.maximum}, not {number}")
         return number
     if opt.type == "dice":
         dice.parse(raw)

@@ -12,7 +12,7 @@ from . import rules as injuries
 from .rules import find_injury
 from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
-from ..engine.campaign import find_character
+from ..engine.campaign import find_character, spell_of_system
 from ..engine.abilities import effective_abilities
 from ..engine.damage import heal_hp, magic_healing
 from ..engine.evolve import fold
@@ -298,7 +298,7 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
     """One casting heals one injury whose severity its tier reaches (magic_heals_per_effect: that many, the most
     severe first; the --injury given first); it may also restore HP."""
     character = find_character(ctx.state, name)
-    spell = ctx.rules.get("spells", spell_id)
+    spell = spell_of_system(ctx, spell_id)
     if character.dead:
         raise RuleViolation(f"{character.name} is dead: raise them first")
     if hp is not None and hp < 0:

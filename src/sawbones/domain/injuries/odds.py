@@ -304,7 +304,7 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
     foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
     engine meanwhile: a deadline may pass)."""
-    rules.get("damage_tables", table)
+    table = rules.resolve("damage_tables", table)
     if not 1 <= d20 <= 20:
         raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
     if not 0 <= wait_days <= MAX_WAIT_DAYS:

@@ -17,7 +17,7 @@ from .table import pick_row
 def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
     """One drop to 0 with damage type `table`: {"severity": {id: p}, "rows": [{d20, injury, severity, p}],
     "magic_only", "no_natural_healing", "lost": {part: p}, "permanent_loss": p} under these options."""
-    rules.get("damage_tables", table)
+    table = rules.resolve("damage_tables", table)
     state = campaign(victim(), counter=0)
 
     def run(roller: Any) -> list[dict[str, Any]]:
@@ -55,6 +55,7 @@ def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -
 
 def drop_doc(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
     """`drop` under the campaign's options and under each choice of `severity_bands` (standard, lenient)."""
+    table = rules.resolve("damage_tables", table)
     variants = {b: drop(rules, {**options, "severity_bands": b}, table, exact)
                 for b in rules.options["severity_bands"].choices}
     return {"table": table, "bands": options.get("severity_bands", "standard"), "odds": variants}

@@ -52,7 +52,8 @@ def check_profile(rules: Any, p: Profile) -> None:
 
 
 def _weights(rules: Any, p: Profile) -> dict[str, Fraction]:
-    pairs = p.types or tuple((t, 1.0) for t in rules.damage_tables)
+    pairs = tuple((rules.resolve("damage_tables", t), w) for t, w in p.types) or \
+        tuple((t, 1.0) for t in rules.damage_tables)
     total = sum(Fraction(w) for _, w in pairs)
     out: dict[str, Fraction] = {}
     for table, w in pairs:

@@ -230,6 +230,7 @@ def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bon
 
     `attempts` and `days` are lists of {"n"|"days", "p"} (the probability of healing at that attempt, at that
     game time since the drop); `per_attempt` the game days one attempt takes, as the engine rolls them."""
+    table = rules.resolve("damage_tables", table)
     t = treatment_cached(rules, options, table, d20, wait_days, self_treatment)
     solved = solve(t, bonus, exact, timeline=True)  # first: it gives `t` a graph that serves its options
     g = t.graph

@@ -82,7 +82,7 @@ def gain(ctx: Context, character: Character, table: str, d20: int | None = None,
     state = state or ctx.state
     if character.dead:
         raise RuleViolation(f"{character.name} is dead")
-    ctx.rules.get("damage_tables", table)
+    table = ctx.rules.resolve("damage_tables", table)
     bands, mapping = ctx.options.get("severity_bands", "standard"), ctx.options.get("lenient_row_mapping", "by_tier")
     face = ctx.roller.roll("1d20", f"injury d20 ({table})", given=d20)
     pick = pick_row(ctx.rules, table, face, bands, mapping)
@@ -347,7 +347,7 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
 def injure(ctx: Context, name: str, table: str, d20: int | None = None, site: str | None = None,
            cause: str = "GM's call") -> list[Event]:
     character = find_character(ctx.state, name)
-    ctx.rules.get("damage_tables", table)
+    table = ctx.rules.resolve("damage_tables", table)
     return gain(ctx, character, table, d20, site, cause=cause)
 
 

@@ -30,7 +30,8 @@ def _severity_for(rules: Any, band_set: str, d20: int) -> str:
 
 def pick_row(rules: Any, table_id: str, d20: int, bands: str = "standard", mapping: str = "by_tier") -> Pick:
     """The row and severity of one d20 on a damage-type table."""
-    table = rules.get("damage_tables", table_id)
+    table_id = rules.resolve("damage_tables", table_id)
+    table = rules.damage_tables[table_id]
     if not 1 <= d20 <= 20:
         raise UsageError(f"a d20 shows 1 to 20, not {d20}")
     standard = rules.band_sets["standard"]

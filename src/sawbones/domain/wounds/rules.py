@@ -74,17 +74,9 @@ def find_wound(character: Character, key: str) -> Wound:
 
 
 def resolve_part(rules: Any, text: str) -> Any:
-    """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg')."""
-    key = text.strip().casefold()
-    parts = rules.body_parts
-    if key in parts:
-        return parts[key]
-    for part in parts.values():
-        names = {part.name.fr.casefold(), part.name.en.casefold()}
-        names |= {piece.strip() for name in tuple(names) for piece in name.split("/")}
-        if key in names:
-            return part
-    raise NotFound(f"unknown body part {text!r} (known: {', '.join(parts)})")
+    """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg', 'œil', 'oeil'):
+    content/rules.py `Rules.resolve`, as every content name."""
+    return rules.body_parts[rules.resolve("body_parts", text)]
 
 
 def _record_total(ctx: Context, why: str, total: int) -> int:

@@ -12,6 +12,7 @@ import sys
 import click
 
 from .env import Env
+from .parsing import SuggestingGroup
 
 
 # every command, by the module that registers it (tests/test_cli_lazy.py checks the map against the modules):
@@ -23,7 +24,7 @@ COMMANDS = {
     "wounds": ("firstaid", "mods", "wound", "wound-heal"),
     "afflictions": ("answer", "cure", "expose", "pending", "recover"),
     "odds": ("odds",),
-    "web": ("admin-secret", "gm-link", "serve"),
+    "web": ("admin-secret", "gm-link", "player-link", "serve"),
     "storage": ("backup", "export", "import"),
     "players": ("diagnose", "reveal"),
 }
@@ -46,7 +47,7 @@ def _register(name: str) -> None:
     module.register(cli)
 
 
-class _Commands(click.Group):
+class _Commands(SuggestingGroup):
     """The top-level group: a command's module is imported when that command is asked for."""
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -83,6 +84,16 @@ def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, ex
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .parsing import HELP_LANG
+
+    HELP_LANG["lang"] = _lang(argv if argv is not None else sys.argv[1:])  # (--help is answered before `cli` runs)
+    try:
+        return _main(argv)
+    finally:
+        HELP_LANG["lang"] = "en"  # (a later in-process caller, docs.py, reads English)
+
+
+def _main(argv: list[str] | None) -> int:
     from ...errors import SawbonesError
 
     try:

@@ -21,8 +21,8 @@ SAY = Words("cli_campaign", {
     "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
               "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
     "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
-    "updated": ("[bold]{name}[/] updated.", "[bold]{name}[/] mis(e) à jour."),
-    "removed": ("{name} removed (undo brings them back).", "{name} retiré(e) (annuler le ramène)."),
+    "updated": ("[bold]{name}[/] updated.", "Fiche de [bold]{name}[/] mise à jour."),
+    "removed": ("{name} removed (undo brings them back).", "{name} quitte le groupe (annuler l'y ramène)."),
 })
 
 
@@ -314,19 +314,19 @@ def register(cli: click.Group) -> None:
         env.emit(doc, lambda con: con.print(doc["text"]))
 
     @cli.command()
-    @click.argument("duration")
+    @click.argument("duration", nargs=-1, required=True)
     @click.option("--auto", is_flag=True, help="Roll every save that falls due with the character's bonus "
                   "(otherwise the advance stops at the first save that needs a player's die).")
     @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the saves that fall due: the GM, "
                   "or each character's player (default: the option who_rolls; gm with --auto).")
     @pass_env
     def advance(env, duration, auto, rolls) -> None:
-        """Move the game clock forward (3r, 10min, 8h, 2d, 1w) and run what falls due."""
+        """Move the game clock forward (3r, 10min, 8h, 2d, 1w; "2 days", "1d 12h" too) and run what falls due."""
         from ...domain.engine.clock import parse_duration
         from ...domain.engine.timeline import advance as advance_decision
         from .afflictions import advance_doc, render_advance
 
-        seconds = parse_duration(duration)
+        seconds = parse_duration(" ".join(duration))
         state, events = env.act(lambda ctx: advance_decision(ctx, seconds, auto, rolls))
         doc = advance_doc(events, state, env.service.rules_for(state), env.lang)
         env.emit(doc, partial(render_advance, doc, env.lang))

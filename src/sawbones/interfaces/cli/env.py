@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -40,8 +42,41 @@ class Env:
     def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
         if self.json or render is None:
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=str))
+        elif self.lang == "fr":
+            with french_marks():
+                render(console())
         else:
             render(console())
+
+
+_MARKS = re.compile(r"(?<=[^\s\d/])([:;!?])(?=\s|$|\x1b)")  # a colon after a word, not in 12:05 or https://
+
+
+class _French:
+    """stdout as French is typeset: a space before ":", ";", "!" and "?" that follow a word ("Éloïse :",
+    "Jet d'attaque ;"), as the web pages do (web/i18n.french_marks); everything else passes through."""
+
+    def __init__(self, out: Any) -> None:
+        self._out = out
+
+    def write(self, text: str) -> int:
+        self._out.write(_MARKS.sub(r" \1", text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._out, name)
+
+
+@contextmanager
+def french_marks() -> Iterator[None]:
+    import sys
+
+    real = sys.stdout
+    sys.stdout = _French(real)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sys.stdout = real
 
 
 def console():

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..typeset import amount, counted, decimal, general, labelled, percent, unit_plural
+from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
 from .odds_format import BAR, _t
 
 
@@ -184,24 +184,48 @@ def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
 
 
 def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+    """Death chance, every affliction by save bonus, at the console's width (80 columns when piped): every
+    bonus when they fit, else every 2nd, 3rd ... bonus (said under the title; --json has all)."""
+    import io
+
+    from rich import box
+    from rich.console import Console
+
+    bonuses = doc["bonuses"]
+    for step in range(1, len(bonuses) + 1):
+        shown = [i for i, b in enumerate(bonuses) if b % step == 0] or [0]
+        table = _death_table(doc, rules, lang, shown, step, box.SIMPLE_HEAD)
+        probe = Console(file=io.StringIO(), width=1000, color_system=None, highlight=False)
+        probe.print(table)
+        if max(len(line) for line in probe.file.getvalue().splitlines()) <= con.width:
+            break
+    con.print(table)
+
+
+def _death_table(doc: dict[str, Any], rules: Any, lang: str, shown: list[int], step: int, frame: Any) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=_t(f"Chance de mort selon le bonus au jet ({doc['system']}, %)",
-                           f"Death chance by save bonus ({doc['system']}, %)", lang), padding=(0, 0))
-    table.add_column(_t("affliction", "affliction", lang))
+    title = _t(f"Chance de mort selon le bonus au jet ({doc['system']}, %)",
+               f"Death chance by save bonus ({doc['system']}, %)", lang)
+    if step > 1:
+        title += "\n" + _t(f"un bonus sur {step} (--json les a tous)", f"every {ordinal(step, lang)} bonus shown "
+                            "(--json has all)", lang)
+    table = Table(title=title, box=frame, padding=(0, 0, 0, 1), pad_edge=False)
+    table.add_column(_t("affliction", "affliction", lang), max_width=24, overflow="fold")
     table.add_column(_t("DD", "DC", lang), justify="right")
-    for b in doc["bonuses"]:
-        table.add_column(f"{b:+d}", justify="right")
+    for i in shown:
+        table.add_column(f"{doc['bonuses'][i]:+d}", justify="right", no_wrap=True)
     for row in doc["afflictions"]:
         cells = []
-        for p in row["death"]:
+        for i in shown:
+            p = row["death"][i]
             pct = 100 * p
             text = "0" if p == 0 else "<1" if pct < 1 else ">99" if 99 < pct < 100 else f"{pct:.0f}"
             style = "red" if pct >= 50 else "yellow" if pct >= 10 else "dim" if p == 0 else ""
             cells.append(f"[{style}]{text}[/]" if style else text)
         table.add_row(escape(rules.afflictions[row["affliction"]].name(lang)), str(row["dc"]), *cells)
-    con.print(table)
+    return table
 
 
 def register(cli: click.Group) -> None:

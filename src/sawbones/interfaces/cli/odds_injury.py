@@ -13,14 +13,18 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import CHANGED, PER_SESSION, signed, tone
-from ..typeset import counted, decimal, general, labelled, ordinal, percent
+from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
+from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from .odds_format import BAR, _t
 
 
 def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
-    filled = round(p * width)
-    return f"[{style}]{'█' * filled}[/][dim]{'·' * (width - filled)}[/]"
+    """A chance as a bar on an absolute scale (a full bar is 100%), to an eighth of a character; a chance above
+    none always shows."""
+    eighths = max(round(p * width * 8), 1 if p > 0 else 0)
+    full, part = divmod(eighths, 8)
+    drawn = "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
+    return f"[{style}]{drawn}[/][dim]{'·' * (width - len(drawn))}[/]"
 
 
 def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -57,12 +61,6 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
             f"{rules.band_sets[b].name(lang)} {percent(doc['odds'][b][key], lang)}" for b in bands), lang))
 
 
-def _days(x: float | None, lang: str) -> str:
-    if x is None:
-        return "—"
-    return f"{decimal(x, 2, lang)} " + _t("j", "d", lang) if x >= 0.1 else f"{x * 24 * 60:.0f} min"
-
-
 def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.markup import escape
 
@@ -75,40 +73,28 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
               + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
               + (" · " + _t("soins après ", "treatment after ", lang) + counted(doc["wait_days"], "day", lang)
                  if doc["wait_days"] else ""))
-    con.print(labelled(_t("guérit par les soins", "heals by treatment", lang), f"[bold]{percent(doc['healed'], lang)}[/]",
-                       lang) + " · " + labelled(_t("main ou pied perdu", "hand or foot lost", lang),
-                                                percent(doc["lost"], lang), lang)
-              + " · " + labelled(_t("ne guérit jamais sans magie", "never heals without magic", lang),
-                                 percent(doc["never_heals"], lang), lang))
+    rows = treatment_rows(doc)
+    for key, words, p in rows:
+        style = {"healed": "green", "lost": "red"}.get(key, "yellow")
+        con.print(f"{TREATMENT.say(words, lang):<34} {_bar(p, style, 20)} {percent(p, lang):>7}")
+    con.print(f"[dim]{TREATMENT.say('never_means', lang)}[/]")
     if doc["attempts"]:
         con.print(labelled(_t("essais", "attempts", lang), " · ".join(
             _t(f"{percent(a['p'], lang)} au {ordinal(a['n'], lang)}", f"{percent(a['p'], lang)} on the "
-               f"{ordinal(a['n'], lang)}", lang) for a in doc["attempts"][:8])
-            + (" …" if len(doc["attempts"]) > 8 else ""), lang))
-        con.print(labelled(_t("en moyenne, quand elle guérit", "on average, when it heals", lang),
-                           f"{decimal(doc['expected_attempts'], 2, lang)} " + _t("essais", "attempts", lang)
-                           + f", {_days(doc['expected_days'], lang)}", lang))
-    per = " · ".join((f"{general(a['days'], lang)} " + _t("j", "d", lang) if a["days"] >= 0.1
-                      else _days(a["days"], lang)) + f" {percent(a['p'], lang)}" for a in doc["per_attempt"])
+               f"{ordinal(a['n'], lang)}", lang) for a in doc["attempts"]), lang))
+        con.print(labelled(TREATMENT.say("on_average", lang),
+                           f"{amount(doc['expected_attempts'], 2, 'attempt', lang)}, {span(doc['expected_days'], lang)}",
+                           lang))
+    per = " · ".join(f"{span(a['days'], lang)} {percent(a['p'], lang)}" for a in doc["per_attempt"])
     if per:
-        con.print(labelled(_t("durée d'un essai", "one attempt takes", lang), per, lang))
-    days = [d for d in doc["days"] if d["days"] >= 0.1]
-    if days:
-        top = max(d["p"] for d in days)
-        for d in days[:24]:
-            con.print(f"{general(d['days'], lang):>5} " + _t("j", "d", lang)
-                      + f" {_bar(d['p'] / top, 'green', 20)} {percent(d['p'], lang)}")
-    rest = doc["rest"]
-    free = []
-    if rest["hit_die"]:
-        free.append(_t("un dé de vie au repos court (1 h)", "a Hit Die on a short rest (1 hour)", lang))
-    for r in rest["long_rests"]:
-        n = r["n"]
-        free.append(_t(f"{n} repos long{'s' if n > 1 else ''} (8 h chacun)" if n > 1 else "un repos long (8 h)",
-                       f"{n} long rest{'s' if n > 1 else ''} (8 hours each)" if n > 1 else "a long rest (8 hours)",
-                       lang))
-    con.print(labelled(_t("gratuitement", "for free", lang), _t(" ou ", " or ", lang).join(free) if free
-                       else _t("aucun repos ne la soigne", "no rest heals it", lang), lang))
+        con.print(labelled(TREATMENT.say("attempt_takes", lang), per, lang))
+    days = [d for d in doc["days"] if d["p"] > 0]
+    if days:  # every row, each bar on the same absolute scale (a full bar is 100%)
+        con.print(TREATMENT.say("until_healed", lang) + colon(lang).rstrip())
+        width = max(len(span(d["days"], lang)) for d in days)
+        for d in days:
+            con.print(f"  {span(d['days'], lang):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p'], lang):>7}")
+    con.print(labelled(TREATMENT.say("for_free", lang), rest_words(doc["rest"], lang), lang))
 
 
 def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -119,13 +105,13 @@ def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any)
     out = Table(title=f"{escape(rules.injuries[first['injury']].name(lang))} · "
                       + _t("DD", "DC", lang) + f" {first['dc']} · {first['check']}")
     for title in (_t("bonus", "bonus", lang), _t("guérit", "heals", lang), "", _t("perdu", "lost", lang),
-                  _t("jamais", "never", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
+                  _t("hors de portée", "out of reach", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
         out.add_column(title, justify="right")
     for d in doc["odds"]:
         out.add_row(f"{d['bonus']:+d}", percent(d["healed"], lang), _bar(d["healed"], "green", 20),
-                    percent(d["lost"], lang), percent(d["never_heals"], lang),
+                    percent(d["lost"], lang), percent(treatment_rows(d)[2][2], lang),
                     "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2, lang),
-                    _days(d["expected_days"], lang))
+                    span(d["expected_days"], lang))
     con.print(out)
 
 

@@ -95,12 +95,25 @@ def _resolve(rules: Any, table_id: str) -> tuple[str, str] | None:
         pool = {"damage_table": rules.damage_tables, "track": rules.tracks, "body_part": rules.body_parts,
                 "injury": rules.injuries}.get(k)
         if k in ("disease", "poison"):
-            a = rules.afflictions.get(key)
+            a = rules.afflictions.get(_named(rules, "afflictions", key))
             if a is not None and a.kind == k:
-                return k, key
-        elif pool is not None and key in pool:
-            return k, key
+                return k, a.id
+        elif pool is not None and _named(rules, SECTION[k], key) in pool:
+            return k, _named(rules, SECTION[k], key)
     return None
+
+
+SECTION = {"damage_table": "damage_tables", "track": "tracks", "body_part": "body_parts", "injury": "injuries"}
+
+
+def _named(rules: Any, section: str, key: str) -> str:
+    """The id of the entry named `key` as a screen shows it, in either language (`Rules.resolve`), else `key`."""
+    from ...errors import SawbonesError
+
+    try:
+        return str(rules.resolve(section, key))
+    except SawbonesError:
+        return key
 
 
 def ref(rules: Any, kind: str, entry_id: str) -> str:
@@ -161,6 +174,8 @@ def index_doc(rules: Any, lang: str) -> dict[str, Any]:
 
 HEAD = Words("tables", {
     "severity": ("Severity", "Gravité"), "damage_tables": ("Injury tables", "Tables de blessures"),
+    "severity_index": ("each severity's treatment and the d20 bands (`sawbones tables severity`)",
+                       "le traitement de chaque gravité et les tranches du d20 (`sawbones tables severity`)"),
     "body_parts": ("Body parts", "Parties du corps"), "tracks": ("Progression tracks", "Échelles de progression"),
     "diseases": ("Diseases", "Maladies"), "poisons": ("Poisons", "Poisons"),
     "d20": ("d20", "d20"), "injury": ("injury", "blessure"), "text": ("text", "texte"),
@@ -187,7 +202,7 @@ ENTRY_LINES["poison"] = ENTRY_LINES["disease"]
 
 
 def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
-    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}severity")
+    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}{HEAD.say('severity_index', lang)}")
     for key in ("damage_tables", "body_parts", "tracks", "diseases", "poisons"):
         con.print(f"[bold]{HEAD.say(key, lang)}[/]{' : ' if lang == 'fr' else ': '}"
                   + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]), markup=True)

@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from ...i18n import Words
+from .. import links
+from ..links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"
@@ -29,6 +31,8 @@ SAY = Words("serve", {  # what `serve` prints as it starts
     "demo": ("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}",
              "campagne de démonstration {name}, lien de connexion du MJ (une fois, dans les 15 minutes) : {link}"),
     "player": ("  player link for {character}: {link}", "  lien joueur pour {character} : {link}"),
+    "api_secret": ("API secret: {secret}", "secret d'API : {secret}"),
+    "no_players": ("no character in this campaign yet: no player link", "aucun personnage dans cette campagne : aucun lien joueur"),
 })
 
 
@@ -53,7 +57,8 @@ def app_from_env() -> Any:
     settings = json.loads(os.environ.get(SERVER_ENV) or "{}")
     hosts = settings.get("allowed_hosts")
     return create_app(service_factory(None, packs), closed=bool(settings.get("closed")),
-                      allowed_hosts=tuple(hosts) if hosts else None, max_body=int(settings.get("max_body", 1_000_000)))
+                      allowed_hosts=tuple(hosts) if hosts else None, max_body=int(settings.get("max_body", 1_000_000)),
+                      public_base=settings.get("public_base"), listening_base=settings.get("listening_base"))
 
 
 def worker_app() -> Any:
@@ -81,6 +86,43 @@ def check_port(host: str, port: int) -> None:
                                   "stop it or choose another --port", "serve")
             error.code = "port_busy"
             raise error from None
+
+
+def given_base(text: str | None, option: str = "--base") -> str | None:
+    """--base checked: a web address, without its trailing slash."""
+    if not text:
+        return None
+    try:
+        return links.normalize_base(text)
+    except links.BadBase as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from None
+
+
+def forwarded_ips(text: str) -> str:
+    """--forwarded-allow-ips checked: addresses or networks, comma-separated, or *."""
+    import ipaddress
+
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise click.BadParameter("give at least one address (127.0.0.1 is the default)",
+                                 param_hint="--forwarded-allow-ips")
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise click.BadParameter(f"{item!r} is not an address or a network like 10.0.0.0/8",
+                                     param_hint="--forwarded-allow-ips") from None
+    return ",".join(items)
+
+
+def link_base(given: str | None, store: Any) -> str:
+    """The address a printed link starts with: --base, $SAWBONES_BASE, the running server's, the default."""
+    try:
+        return links.cli_base(given, store, dict(os.environ))
+    except links.BadBase as exc:
+        raise click.BadParameter(str(exc), param_hint="--base") from None
 
 
 def sign_in_link(base: str, store: Any, campaign: str) -> str:
@@ -112,6 +154,8 @@ def register(cli: click.Group) -> None:
     @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
     @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM sign-in and "
                   "player links.")
+    @click.option("--qr", is_flag=True, help="With --demo: also draw each player link as a QR code, for the "
+                  "players' phones.")
     @click.option("--access", type=click.Choice(["open", "closed"]), default=None,
                   help="open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
                   "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise.")
@@ -121,11 +165,21 @@ def register(cli: click.Group) -> None:
                   "'*': any (behind a proxy that checks it).")
     @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
                   metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
+    @click.option("--base", metavar="URL", envvar=BASE_ENV,
+                  help="The address players and the GM reach the server at, printed in links and QR codes (a "
+                  "reverse proxy's https://…; $SAWBONES_BASE). Default: the machine's network address and the "
+                  "port when listening on 0.0.0.0, else --host and --port.")
+    @click.option("--forwarded-allow-ips", "forwarded_allow_ips", default="127.0.0.1", show_default=True,
+                  metavar="ADDRESSES", envvar="SAWBONES_FORWARDED_ALLOW_IPS",
+                  help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted (comma-"
+                  "separated addresses or networks, * for any; $SAWBONES_FORWARDED_ALLOW_IPS): each player "
+                  "behind them counts as their own address.")
     @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
                   help="Let pages of this origin call the API with the API secret (repeatable; "
                        "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
     @pass_env
-    def serve(env, host, port, workers, demo, access, allowed_hosts, max_body, cors_origins) -> None:
+    def serve(env, host, port, workers, demo, qr, access, allowed_hosts, max_body, base, forwarded_allow_ips,
+              cors_origins) -> None:
         """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import json
 
@@ -141,11 +195,15 @@ def register(cli: click.Group) -> None:
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--cors-origin") from None
         os.environ[ENV] = " ".join(cors_origins)  # the workers read it too
+        trusted = forwarded_ips(forwarded_allow_ips)
+        public = given_base(base)
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         settings = server_settings(host, access, allowed_hosts, max_body)
-        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        base = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
+        listening = links.listening_base(host, port)
+        settings.update(public_base=public, listening_base=listening)
+        base = public or listening
+        links.remember(service.store, base)  # gm-link and player-link print links to this server
         lang = env.lang
         click.echo(SAY.say("serving", lang, base=base))
         if settings["closed"]:
@@ -158,11 +216,14 @@ def register(cli: click.Group) -> None:
             click.echo(SAY.say("demo", lang, name=repr(name), link=link))
             for character, token in players:
                 click.echo(SAY.say("player", lang, character=character, link=f"{base}/p/{token}"))
+                if qr:
+                    click.echo(links.qr_text(f"{base}/p/{token}"))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
         if close is not None:
             close()
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
-                                  "timeout_graceful_shutdown": 3,
+                                  "timeout_graceful_shutdown": 3, "proxy_headers": True,
+                                  "forwarded_allow_ips": trusted,
                                   "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol"}
         if workers > 1:
             if env.db:
@@ -177,12 +238,15 @@ def register(cli: click.Group) -> None:
             hosts = settings["allowed_hosts"]
             app = create_app(service_factory(env.db, env.content), closed=settings["closed"],
                              allowed_hosts=tuple(hosts) if hosts else None, max_body=max_body,
-                             cors_origins=cors_origins)
+                             cors_origins=cors_origins, public_base=public, listening_base=listening)
             settle(env.content)
             uvicorn.run(app, **config)
 
+    base_help = ("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
+                 "this database printed, else http://127.0.0.1:8000).")
+
     @cli.command("gm-link")
-    @click.option("--base", default="http://127.0.0.1:8000", show_default=True, help="The web app's address.")
+    @click.option("--base", default=None, metavar="URL", help=base_help)
     @click.option("--api-secret", "api_secret", is_flag=True,
                   help="Also make a new API secret (the old one stops working) and print it.")
     @pass_env
@@ -194,13 +258,44 @@ def register(cli: click.Group) -> None:
         name = env.campaign_name()
         store = env.service.store
         store.campaign_id(name)
+        address = link_base(base, store)
         doc: dict[str, Any] = {"campaign": name}
         if api_secret:
             doc["gm_secret"] = security.new_gm_secret(store, name)
-        doc["gm_link"] = sign_in_link(base.rstrip("/"), store, name)
+        doc["gm_link"] = sign_in_link(address, store, name)
         doc["expires_in"] = security.SIGNIN_SECONDS
         env.emit(doc, lambda con: click.echo("\n".join(
-            ([f"API secret: {doc['gm_secret']}"] if api_secret else []) + [doc["gm_link"]])))
+            ([SAY.say("api_secret", env.lang, secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
+
+    @cli.command("player-link")
+    @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
+    @click.option("--base", default=None, metavar="URL", help=base_help)
+    @click.option("--qr", is_flag=True, help="Also draw each link as a QR code, for the players' phones.")
+    @pass_env
+    def player_link_command(env, characters, base, qr) -> None:
+        """Print the player links of the current campaign (every character, or those named): each opens the
+        character's live page on a player's phone, without signing in."""
+        from ...domain.engine.campaign import find_character
+        from ..web import access
+
+        name = env.campaign_name()
+        service = env.service
+        state = service.load(name).state
+        address = link_base(base, service.store)
+        chosen = [find_character(state, key) for key in characters] or list(state.characters)
+        doc = {"campaign": name, "players": [
+            {"character": c.id, "name": c.name,
+             "link": f"{address}/p/{access.player_token(service.store, name, state, c.id)}"} for c in chosen]}
+
+        def show(con: Any) -> None:
+            if not doc["players"]:
+                click.echo(SAY.say("no_players", env.lang))
+            for player in doc["players"]:
+                click.echo(SAY.say("player", env.lang, character=player["name"], link=player["link"]).strip())
+                if qr:
+                    click.echo(links.qr_text(player["link"]))
+
+        env.emit(doc, show)
 
     @cli.command("admin-secret")
     @pass_env

@@ -10,6 +10,7 @@ import click
 from .. import save_words, views
 from ..typeset import labelled, listed
 from ...i18n import Words
+from .parsing import NamedChoice
 
 
 # ---------------------------------------------------------------- read models
@@ -19,13 +20,13 @@ def _fr(lang: str, fr: str, en: str) -> str:
     return fr if lang == "fr" else en
 
 
-def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
-    """How a wound can heal, in words (LOC-6)."""
+def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None = None) -> list[str]:
+    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (wounds/words.py)."""
     if w.superficial:
         day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
                if options.get("day_of_rest") != "normal_day"
                else _fr(lang, "une journée normale (automatique)", "a normal day (automatic)"))
-        return [_fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
+        return [first_aid or _fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
                 _fr(lang, "1 PV de soins magiques", "1 HP of magical healing"), day]
     left = w.damage - w.recovered
     mode = options.get("nonsuperficial_heal", "hp_recovered")
@@ -37,16 +38,19 @@ def heals_by(w: Any, options: dict[str, Any], lang: str) -> list[str]:
     return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
 
 
-def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str) -> dict[str, Any]:
+def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
+    """A wound, what it affects said in the campaign's `system` (domain/wounds/words.py)."""
     from ...domain.wounds.rules import wound_name
+    from ...domain.wounds.words import affects, first_aid_words
 
     part = rules.body_parts.get(w.part)
     doc: dict[str, Any] = {
         "id": w.id, "part": w.part, "side": w.side, "name": wound_name(part, w.side)(lang) if part else w.part,
         "damage": w.damage, "superficial": w.superficial, "superficial_by": w.superficial_by,
         "received_at": w.received_at, "cause": w.cause, "penalty": part.penalty if part else None,
-        "affects": part.affects(lang) if part else "", "suppressed": w.suppressed,
-        "suppressed_until": w.suppressed_until, "recovered": w.recovered, "heals_by": heals_by(w, options, lang),
+        "affects": affects(part, rules, system, lang) if part else "", "suppressed": w.suppressed,
+        "suppressed_until": w.suppressed_until, "recovered": w.recovered,
+        "heals_by": heals_by(w, options, lang, first_aid_words(rules, system, lang)),
     }
     if w.fort_dc is not None:
         doc["fort"] = {"dc": w.fort_dc, "total": w.fort_total, "success": w.fort_total >= w.fort_dc}
@@ -65,7 +69,8 @@ def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[st
                    "name": rules.conditions[part.both_sides_condition].name(lang), "part": part.id,
                    "wounds": sorted(w.id for w in wounds)}
                   for part, wounds in both_sides(character, rules, options)]
-    return {"wounds": [wound_doc(w, rules, options, lang) for w in character.wounds], "wound_conditions": conditions}
+    return {"wounds": [wound_doc(w, rules, options, lang, state.system) for w in character.wounds],
+            "wound_conditions": conditions}
 
 
 def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
@@ -140,6 +145,7 @@ def roll_words(rules: Any, system: str, lang: str) -> list[str]:
     return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
 
 
+SIDES = {"left": ("left", "gauche"), "right": ("right", "droite")}  # a body side as typed, in either language
 ROLL = Words("mods_roll", {
     "attack": ("attack", "attaque"), "damage": ("damage", "dégâts"), "check": ("check", "test"),
     "skill": ("skill check", "test de compétence"), "save": ("save", "jet de sauvegarde"),
@@ -245,7 +251,8 @@ def register(cli: click.Group) -> None:
     @click.argument("name")
     @click.argument("part")
     @click.option("--damage", type=click.IntRange(1, 10000), required=True, help="Damage taken by that part.")
-    @click.option("--side", type=click.Choice(["left", "right"]), help="Left or right (hand, arm, eye, ear, foot/leg).")
+    @click.option("--side", type=NamedChoice(SIDES), help="Left or right (hand, arm, eye, ear, foot/leg; gauche, "
+                  "droite).")
     @click.option("--superficial/--severe", default=None,
                   help="Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
                        "option superficial_threshold).")
@@ -350,7 +357,8 @@ def register(cli: click.Group) -> None:
     @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
     @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
     @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
-    @click.option("--hand", type=click.Choice(["left", "right", "both"]), help="Hand (or arm) the attack is made with.")
+    @click.option("--hand", type=NamedChoice({k: ROLL.strings[k] for k in ("left", "right", "both")}),
+                  help="Hand (or arm) the attack is made with.")
     @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
     @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
     @click.option("--sense", type=click.Choice(["sight", "hearing"]), help="The sense the roll relies on.")

@@ -150,12 +150,15 @@ class SecurityHeaders:
 def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2,
                stream_seconds: float = 300.0, closed: bool = False, allowed_hosts: tuple[str, ...] | None = None,
                max_body: int = guard.MAX_BODY,
-               cors_origins: tuple[str, ...] | None = None) -> App:
+               cors_origins: tuple[str, ...] | None = None, public_base: str | None = None,
+               listening_base: str | None = None) -> App:
     """The web app on the campaigns `service_factory()` opens (called once per request).
 
     `closed`: listing and creating campaigns need the server's admin secret. `allowed_hosts`: the only
     Host names answered (None: any). `max_body`: the largest request body read, in bytes.
-    `cors_origins`: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none)."""
+    `cors_origins`: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none).
+    `public_base`: the address players reach the server at (serve --base); `listening_base`: where it listens
+    on the network (interfaces/links.py): the player links' QR codes are drawn with them."""
     from .cors import Cors, from_env
 
     from fastapi.templating import Jinja2Templates
@@ -176,7 +179,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     areas = load_areas()
     app.state.sawbones = WebState(service_factory, security.Signer(key), templates, poll_interval, stream_seconds,
                                   frozenset(module.__name__.rsplit(".", 1)[1] for module in areas), closed,
-                                  local_writes=local_writes)
+                                  local_writes=local_writes, public_base=public_base, listening_base=listening_base)
     errors.install(app)
     add_action_routes(app)
     app.include_router(api_router(areas))

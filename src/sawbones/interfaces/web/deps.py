@@ -71,6 +71,8 @@ class WebState:
     keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
     secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
     local_writes: bool = False  # the store is local (SQLite): a GM action may run on the event loop (run_action)
+    public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
+    listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
 
 
 def web(request: Request) -> WebState:

@@ -68,6 +68,8 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
+    from ..odds_words import TREATMENT, rest_words, treatment_rows
+    from ..typeset import span
 
     from . import i18n
 
@@ -85,9 +87,14 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
                 doc = treatment_doc(rules, options, table, int(face), healer, wait_days=days)
             doc["name"] = rules.injuries[doc["injury"]].name(lang)
             doc["severity_name"] = rules.severities[doc["severity"]].name(lang)
-            days_rows = [d for d in doc["days"] if d["p"] >= 0.0005]
-            top = max((d["p"] for d in days_rows), default=1) or 1
-            doc["day_bars"] = [{**d, "w": d["p"] / top} for d in days_rows]
+            # every row, in the unit a GM speaks, each bar on the same absolute scale (a full bar is 100%)
+            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"], lang)} for d in doc["days"] if d["p"] > 0]
+            doc["outcomes"] = [{"key": key, "name": TREATMENT.say(words, lang), "p": p}
+                               for key, words, p in treatment_rows(doc)]
+            doc["words"] = {key: TREATMENT.say(key, lang) for key in ("never_means", "on_average", "until_healed",
+                                                                        "for_free")}
+            doc["expected_when"] = span(doc["expected_days"], lang)
+            doc["free"] = rest_words(doc["rest"], lang)
             chart["treatment"] = doc
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)

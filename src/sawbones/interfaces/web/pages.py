@@ -26,15 +26,26 @@ from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
-from .pages_common import campaign_url, checked_form, page_lang, query_int, redirect, render, session_of
-from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview
+from .pages_common import (campaign_url, checked_form, page_lang, public_base, query_int, redirect, render,
+                           session_of)
+from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
 
 router = APIRouter(include_in_schema=False)
 
 
 def _validation_lines(exc: ValidationError, lang: str) -> list[str]:
-    return [f"{'.'.join(str(p) for p in e['loc']) or 'form'}{' : ' if lang == 'fr' else ': '}"
-            f"{translate(e['msg'], lang)}" for e in exc.errors()[:5]]
+    """A form's errors as the form reads: each names the field by its label ("amount: …", not "parts.0.amount: …")."""
+    return [f"{_label(e['loc'], lang)}{' : ' if lang == 'fr' else ': '}{translate(e['msg'], lang)}"
+            for e in exc.errors()[:5]]
+
+
+def _label(loc: tuple[Any, ...], lang: str) -> str:
+    """The label a form shows for the field at `loc` (its last name: parts.0.amount is "amount")."""
+    names = [str(p) for p in loc if isinstance(p, str)]
+    if not names:
+        return i18n.text("form", lang)
+    key = names[-1]
+    return i18n.text(key, lang) if key in i18n.STRINGS else key.replace("_", " ")
 
 
 # ------------------------------------------------------------------ home
@@ -86,6 +97,37 @@ async def create_campaign(request: Request) -> Response:
     return await run_in_threadpool(redirect, request, campaign_url(body.name))
 
 
+@router.get("/c/{campaign}/part/party")
+def party_part(request: Request, campaign: str) -> Response:
+    """The dashboard's cards, as HTML to put in place when the campaign changes (a player's answer on their phone
+    changes a save, a cure streak: the card says it without the GM reloading)."""
+    lang = page_lang(request)
+    with open_service(web(request)) as service:
+        gm_check(request, service, campaign)
+        loaded = service.load(campaign)
+        doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
+        rules = service.rules_for(loaded.state)
+        options = service.context(loaded).options
+        links = player_links(request, service, campaign, loaded.state)
+        mark_known(doc, loaded, options)
+    return render(request, "_gm_party.html", flash=False, lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign,
+                  links=links, choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True)
+
+
+def player_links(request: Request, service: Any, campaign: str, state: Any) -> dict[str, dict[str, Any]]:
+    """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
+    from markupsafe import Markup
+
+    from ..links import qr_svg
+
+    base = public_base(request)
+    out = {}
+    for c in state.characters:
+        url = f"{base}/p/{access.player_token(service.store, campaign, state, c.id)}"
+        out[c.id] = {"url": url, "qr": Markup(qr_svg(url, c.name))}
+    return out
+
+
 def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
     return {n: form.get(n).strip() for n in names if isinstance(form.get(n), str) and form.get(n).strip()}
 
@@ -118,8 +160,7 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         loaded = service.load(campaign)
         doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
         rules = service.rules_for(loaded.state)
-        links = {c.id: "/p/" + access.player_token(service.store, campaign, loaded.state, c.id)
-                 for c in loaded.state.characters}
+        links = player_links(request, service, campaign, loaded.state)
         options = service.context(loaded).options
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll
@@ -134,7 +175,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
         mark_known(doc, loaded, options)
     areas = web(request).areas
-    return render(request, "dashboard.html", lang=lang, doc=doc, campaign=campaign, links=links, undo=undo, answers=answers,
+    return render(request, "dashboard.html", lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign, links=links,
+                  undo=undo, answers=answers,
                   choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
                   roll_words=_roll_words(rules, system, lang) if "wounds" in areas else None,
@@ -192,7 +234,8 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
         return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
-    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values()), key=lambda p: p[1])
+    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values() if system is None or system in s.systems),
+                    key=lambda p: p[1])  # the campaign's system's own spells only (issue 39)
     return {
         "damage_types": named("damage_tables"), "spells": spells,
         "diseases": named("afflictions", lambda e: e.kind == "disease"),

@@ -19,7 +19,7 @@ from ...errors import NotFound
 from . import access, i18n, security
 from .deps import open_service, web
 from .access_errors import Forbidden
-from .pages_common import campaign_url, checked_form, page_lang, redirect, render, session_of
+from .pages_common import campaign_url, checked_form, page_lang, public_base, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -89,7 +89,7 @@ async def new_sign_in_link(request: Request, campaign: str) -> Response:
     path = await _as_gm(request, campaign, lambda service: sign_in_link(service.store, campaign))
     lang = page_lang(request)
     return await run_in_threadpool(_shown, request, campaign, i18n.text("signin_link", lang),
-                                   [i18n.text("signin_link_made", lang)], f"{request.base_url}{path[1:]}")
+                                   [i18n.text("signin_link_made", lang)], f"{public_base(request)}{path}")
 
 
 @router.post("/c/{campaign}/api-secret")
@@ -135,7 +135,7 @@ async def player_link(request: Request, campaign: str, character: str) -> Respon
         session_of(request).flash("done", [f"{i18n.text('player_link_revoked', lang)} {name}"])
         return await run_in_threadpool(redirect, request, campaign_url(campaign, "#party"))
     return await run_in_threadpool(_shown, request, campaign, name, [i18n.text("player_link_renewed", lang)],
-                                   f"{request.base_url}p/{token}")
+                                   f"{public_base(request)}/p/{token}")
 
 
 @router.post("/admin")

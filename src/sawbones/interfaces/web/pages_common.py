@@ -36,6 +36,7 @@ def env() -> Any:
         _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
         _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
         _ENV.filters["listed"] = typeset.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
+        _ENV.filters["unit_name"] = typeset.unit_name  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
         _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
     return _ENV
 
@@ -159,3 +160,13 @@ def query_int(value: str | None, name: str, low: int, high: int) -> int | None:
     if number is None:
         raise UsageError(f"{name}: a whole number from {low} to {high}, not {value[:20]!r}", name)
     return number
+
+
+def public_base(request: Request) -> str:
+    """The address a page writes whole links with (player links, sign-in links, QR codes): serve's --base, else the
+    address the page was asked at, unless that is the loopback while the server listens on the network
+    (interfaces/links.py)."""
+    from ..links import page_base
+
+    settings = web(request)
+    return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)

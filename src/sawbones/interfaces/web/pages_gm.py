@@ -60,6 +60,28 @@ def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]
             for a in actions[:RECENT_ANSWERS]]
 
 
+def urgent_first(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The party's cards in the order the GM needs them (issue 39): the dying first, then a save waiting, then
+    a deadline running (the soonest first); the others as they joined; the dead last."""
+    waiting = {p.get("character") for p in doc.get("pending", ())} | {p.get("name") for p in doc.get("pending", ())}
+
+    def deadline(c: dict[str, Any]) -> float | None:
+        left = [i["timers"]["deadline_in"] for i in c.get("injuries", ()) if "deadline_in" in (i.get("timers") or {})]
+        return min(left) if left else None
+
+    def rank(c: dict[str, Any]) -> tuple[int, float]:
+        if c.get("dead"):
+            return (4, 0)
+        if c.get("hp", 1) <= 0 and not c.get("stable"):
+            return (0, 0)
+        if c.get("id") in waiting or c.get("name") in waiting:
+            return (1, 0)
+        due = deadline(c)
+        return (2, due) if due is not None else (3, 0)
+
+    return sorted(doc.get("characters", ()), key=rank)
+
+
 def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
     """What the bar and the pending panel show (the dashboard's document, the undo preview, players' answers)."""
     from .reports import dashboard_doc
@@ -71,12 +93,12 @@ def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
 
 @router.get("/c/{campaign}/part/{part}")
 def gm_part(request: Request, campaign: str, part: str) -> Response:
-    """One live part of the dashboard (`bar` or `pending`), as HTML to put in place."""
+    """One live part of the dashboard (`bar`, `pending` or `log`; `party` is pages.py's), as HTML to put in place."""
     from ...errors import NotFound
     from .actions import ACTIONS
 
     lang = page_lang(request)
-    if part not in ("bar", "pending"):
+    if part not in ("bar", "pending", "log"):
         raise NotFound(i18n.text("no_part", lang), "part")
     with open_service(web(request)) as service:
         gm_check(request, service, campaign)

@@ -171,7 +171,7 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
     me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
-    me["wounds"] = [scrub(wound_doc(w, rules, options, lang)) for w in character.wounds]
+    me["wounds"] = [scrub(wound_doc(w, rules, options, lang, state.system)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
     rolls = rolls_doc(character, state, rules, options, lang, unknown)
     party = None

@@ -6,8 +6,8 @@ from __future__ import annotations
 # key: (en, fr)
 STRINGS: dict[str, tuple[str, str]] = {
     # the GM's top bar, undo, toasts
-    "undo_action": ("Undo a{action}", "Annuler a{action}"),
-    "undo_confirm": ("Undo a{action}: {what}?", "Annuler a{action} : {what} ?"),
+    "undo_action": ("Undo", "Annuler"),  # what it undoes is said beside it (the action's id is the log's business)
+    "undo_confirm": ("Undo: {what}?", "Annuler : {what} ?"),
     "nothing_to_undo": ("nothing to undo", "rien à annuler"),
     "stale_action": ("Nothing was done: the campaign changed since this page was shown (another action arrived). "
                      "Look at the log, then try again if you still mean it.",

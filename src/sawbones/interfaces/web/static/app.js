@@ -9,12 +9,23 @@
   });
 
   // What an action did (#flash, a toast): it takes the focus, so it is read where the GM is looking.
+  // It never hides what it speaks of: the page gets room below for it, and the part the action came from
+  // (the address's #char-…) is scrolled above it when they meet, its top kept below the sticky bar.
   function toast() {
     var box = document.getElementById("flash");
     if (!box) return;
     box.focus({ preventScroll: true });
     var close = box.querySelector(".toast-close");
-    if (close) close.addEventListener("click", function () { box.hidden = true; });
+    function clear() { document.body.style.paddingBottom = ""; }
+    if (close) close.addEventListener("click", function () { box.hidden = true; clear(); });
+    document.body.style.paddingBottom = (box.offsetHeight + 24) + "px";
+    var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
+    if (!target) return;
+    var bar = document.querySelector(".gm-bar");
+    var top = bar ? bar.getBoundingClientRect().bottom + 8 : 8;
+    var room = box.getBoundingClientRect().top - 8;
+    var rect = target.getBoundingClientRect();
+    if (rect.bottom > room) window.scrollBy(0, Math.min(rect.bottom - room, rect.top - top));
   }
 
   // A part being typed in is not replaced under the user's fingers: the page says it is stale instead.
@@ -23,6 +34,13 @@
     return Array.prototype.some.call(part.querySelectorAll("input:not([type=hidden]), textarea"), function (input) {
       return input.type === "checkbox" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
     });
+  }
+
+  // An item (a card) being typed in: a field has the focus, or a value the GM typed.
+  function typing(item) {
+    var focused = document.activeElement;
+    if (focused && item.contains(focused) && /^(INPUT|SELECT|TEXTAREA)$/.test(focused.tagName)) return true;
+    return busy(item) && !(focused && item.contains(focused));
   }
 
   function gone(box, source) {
@@ -46,7 +64,7 @@
     var parts = document.querySelectorAll("[data-fragment]");
     var stale = document.querySelector(".stale");
     function refresh(part, at) {
-      if (busy(part)) { if (stale) stale.hidden = false; return; }
+      if (!part.hasAttribute("data-each") && busy(part)) { showStale(); return; }
       fetch(part.getAttribute("data-fragment"), { headers: { "Accept": "text/html" }, credentials: "same-origin" })
         .then(function (response) {
           if (response.status === 404 || response.status === 403) { gone(box, source); return null; }
@@ -54,20 +72,51 @@
         })
         .then(function (html) {
           if (html === null) return;
-          part.innerHTML = html;  // server-rendered and escaped
+          if (part.hasAttribute("data-each")) each(part, html);
+          else {
+            part.innerHTML = html;  // server-rendered and escaped
+            blink(part);
+          }
           part.setAttribute("data-version", at);
-          part.classList.remove("flash-live"); void part.offsetWidth; part.classList.add("flash-live");
         });
+    }
+    function blink(element) {
+      element.classList.remove("flash-live"); void element.offsetWidth; element.classList.add("flash-live");
+    }
+    function showStale() {
+      if (!stale) return;
+      stale.hidden = false; stale.onclick = function () { window.location.reload(); };
+    }
+    // A part made of items (the cards): each item is put in place alone, so a card being typed in stays as it
+    // is (the page says it is stale) while the others update; the <details> a GM opened stay open.
+    function each(part, html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;  // server-rendered and escaped
+      var selector = part.getAttribute("data-each");
+      var before = {};
+      Array.prototype.forEach.call(part.querySelectorAll(selector), function (old) { before[old.id] = old; });
+      var after = Array.prototype.slice.call(holder.querySelectorAll(selector));
+      var sameParty = after.length === Object.keys(before).length;
+      after.forEach(function (item) {
+        var old = before[item.id];
+        if (!old) { sameParty = false; return; }
+        if (typing(old)) { showStale(); after[after.indexOf(item)] = old; delete before[item.id]; return; }
+        var opened = Array.prototype.map.call(old.querySelectorAll("details"), function (d) { return d.open; });
+        Array.prototype.forEach.call(item.querySelectorAll("details"), function (d, i) {
+          if (i < opened.length) d.open = opened[i];
+        });
+        var changedItem = old.innerHTML !== item.innerHTML;
+        delete before[item.id];
+        if (!changedItem) after[after.indexOf(item)] = old;
+        else item.classList.add("flash-live");
+      });
+      part.replaceChildren.apply(part, after);
+      if (!sameParty) showStale();  // the forms' lists of characters elsewhere on the page
     }
     function changed(event) {
       if (String(event.data) === version) return;
       version = String(event.data);
       parts.forEach(function (part) { refresh(part, version); });
-      // the GM's dashboard: the rest of the page (the cards) changed elsewhere
-      stale = document.querySelector(".stale");
-      if (stale) {
-        stale.hidden = false; stale.onclick = function () { window.location.reload(); };
-      }
     }
     source.addEventListener("hello", changed);  // a change between the page and the stream
     source.addEventListener("change", changed);

@@ -1,0 +1,156 @@
+"""How the command line reads what a GM types, beyond click's defaults:
+
+- a negative number is a value, not an option: `campaign set magic_heals_per_effect -1` and `advance -1d`
+  reach the command, which says what is wrong with the value (click answered "No such option '-1'");
+  any other unknown option is still refused as click does;
+- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language (errors_fr.py);
+- `--help` in French when the language is French (--lang fr, $SAWBONES_LANG=fr): help_fr.py's words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
+
+
+HELP_LANG = {"lang": "en"}  # the language `main` read from its arguments (a --help is answered before the group runs)
+
+
+def _french(ctx: click.Context) -> bool:
+    env = ctx.find_root().obj
+    return (getattr(env, "lang", None) or HELP_LANG["lang"]) == "fr"
+
+
+def _path(ctx: click.Context) -> str:
+    return " ".join(ctx.command_path.split()[1:])
+
+
+class _FrenchHelp:
+    """--help in French: the command's help and its options' from help_fr.py, click's own words too."""
+
+    def get_help(self, ctx: click.Context) -> str:
+        text: str = super().get_help(ctx)  # type: ignore[misc]
+        if not _french(ctx):
+            return text
+        from .help_fr import WORDS
+
+        for en, fr in WORDS:
+            text = text.replace(en, fr)
+        return text
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if not _french(ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+            return
+        from .help_fr import COMMANDS, OPTIONS
+
+        path, command = _path(ctx), self
+        saved = (command.help, [(p, getattr(p, "help", None)) for p in command.params])  # type: ignore[attr-defined]
+        command.help = COMMANDS.get(path, command.help)  # type: ignore[attr-defined]
+        for param in command.params:  # type: ignore[attr-defined]
+            if (path, param.name) in OPTIONS:
+                param.help = OPTIONS[path, param.name]  # type: ignore[attr-defined]
+        try:
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+        finally:
+            command.help = saved[0]  # type: ignore[attr-defined]
+            for param, text in saved[1]:
+                if text is not None:
+                    param.help = text  # type: ignore[attr-defined]
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        ctx = click.get_current_context(silent=True)
+        if ctx is not None and _french(ctx):
+            from .help_fr import COMMANDS
+
+            path = " ".join([*ctx.command_path.split()[1:], self.name or ""]).strip()  # type: ignore[attr-defined]
+            if path in COMMANDS:
+                return _short(COMMANDS[path], limit)
+        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+
+
+def _short(text: str, limit: int) -> str:
+    """A help's first sentence, cut at a word to fit `limit` (as click shortens its own)."""
+    first = text.split("\n\n", 1)[0].split(". ", 1)[0].rstrip(".")
+    if len(first) <= limit:
+        return first
+    cut = first[: limit - 3].rsplit(" ", 1)[0]
+    return cut + "..."
+
+
+class NumbersCommand(_FrenchHelp, click.Command):
+    """A command whose arguments may be negative numbers."""
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        parser = super().make_parser(ctx)
+        parser.ignore_unknown_options = True  # kept in place as arguments; checked in parse_args
+        return parser
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        for token in _unknown_options(self, ctx, args):
+            raise click.NoSuchOption(token, possibilities=[o for p in self.params for o in getattr(p, "opts", ())
+                                                            if o.startswith("-")], ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+def _unknown_options(command: click.Command, ctx: click.Context, args: list[str]) -> list[str]:
+    """The tokens that look like options, are none of the command's, and are not negative numbers (nor the value
+    an option takes, nor after `--`)."""
+    known: dict[str, bool] = {}  # option name -> whether it takes a value
+    for param in command.get_params(ctx):
+        if isinstance(param, click.Option):
+            for name in (*param.opts, *param.secondary_opts):
+                known[name] = not (param.is_flag or param.count)
+    out, skip = [], False
+    for token in args:
+        if skip:
+            skip = False
+            continue
+        if token == "--":
+            break
+        name = token.split("=", 1)[0]
+        if name in known:
+            skip = known[name] and "=" not in token
+        elif token.startswith("-") and token != "-" and not NEGATIVE.match(token):
+            out.append(name)
+    return out
+
+
+class SuggestingGroup(_FrenchHelp, click.Group):
+    """A group whose mistyped command gets a "did you mean"; its commands take negative numbers."""
+
+    command_class = NumbersCommand
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name.lower(), self.list_commands(ctx), n=1, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {close[0]}?")
+        return super().resolve_command(ctx, args)
+
+
+SuggestingGroup.group_class = SuggestingGroup
+
+
+class NamedChoice(click.Choice):
+    """A choice typed as a screen shows it, in either language, accents optional: `--side gauche` is `left`.
+    `words`: id -> (English, French), the words the screens show (the same tables that write them)."""
+
+    def __init__(self, words: dict[str, tuple[str, str]]) -> None:
+        super().__init__(list(words))
+        from ...content.rules import fold
+
+        self.aliases = {fold(word): key for key, pair in words.items() for word in (key, *pair)}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ...content.rules import fold
+
+        found = self.aliases.get(fold(str(value)))
+        return found if found is not None else super().convert(value, param, ctx)

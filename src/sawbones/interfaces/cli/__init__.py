@@ -26,6 +26,7 @@ COMMANDS = {
     "web": ("admin-secret", "gm-link", "serve"),
     "storage": ("backup", "export", "import"),
     "players": ("diagnose", "reveal"),
+    "discord_bot": ("discord",),
 }
 _REGISTERED: set[str] = set()
 

@@ -1,0 +1,121 @@
+"""One action of the events stream at the table: its player-safe lines in the table channel (the lines each
+touched character's player page shows for it), the GM's full lines in the GM channel, a prompt (with its two
+buttons) for each roll now waiting for a player, and the prompts this action answered or undid edited:
+result shown, buttons gone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from ..interfaces.web.i18n import text as page_word
+from . import render
+from .api import Down, Refused
+from .words import SAY
+
+UNDO = "action_undone"
+
+
+async def channel(bot: Any, channel_id: int | None) -> Any:
+    if not channel_id:
+        return None
+    found = bot.get_channel(channel_id)
+    if found is None:
+        try:
+            found = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+    return found
+
+
+async def send(target: Any, text: str, **kwargs: Any) -> Any:
+    message = None
+    for part in render.chunks(text):
+        if part.strip():
+            message = await target.send(part, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
+    return message
+
+
+async def post_action(bot: Any, doc: dict[str, Any], after: int | None) -> None:
+    """`after`: the id of the action handled before this one (its lines are those after it)."""
+    lang, api = bot.lang, bot.api
+    gm = await channel(bot, bot.gm_channel)
+    if gm is not None and doc.get("lines"):
+        await send(gm, "\n".join(doc["lines"]))
+    table = await channel(bot, bot.state.table_channel)
+    since = int(doc["id"]) - len(doc.get("events") or ())  # (the document leaves out bookkeeping events)
+    since = min(since, after) if after is not None else since
+    views: dict[str, dict[str, Any]] = {}
+    lines: list[str] = []
+    if doc.get("type") == UNDO and doc.get("undone_action") is not None:
+        lines.append(page_word("undone", lang).format(action=doc["undone_action"]))
+    for character in doc.get("characters") or ():
+        try:
+            views[character] = await api.player(character, "", lang, since=since)
+        except Refused:  # a character removed since: nothing to show
+            continue
+        lines += [x["line"] for x in views[character]["since"]["lines"] if x["version"] <= int(doc["id"])]
+    if table is not None and lines:
+        await send(table, "\n".join(lines))
+    await settle_prompts(bot, table, views, lines, doc.get("type") == UNDO)
+
+
+async def settle_prompts(bot: Any, table: Any, views: dict[str, dict[str, Any]], lines: list[str],
+                         undo: bool) -> None:
+    """Edit the prompts no longer waiting; post the new ones."""
+    prompts = bot.state.prompts
+    for character, view in views.items():
+        waiting = {p["id"]: p for p in view.get("prompts") or () if p.get("awaiting") == "player"}
+        for pending, entry in list(prompts.items()):
+            if entry["character"] == character and pending not in waiting:
+                said = SAY.say("no_longer", bot.lang) if undo or not lines else \
+                    SAY.say("answered", bot.lang) + "\n" + "\n".join(lines)
+                await close_prompt(bot, pending, said)
+        if table is None:
+            continue
+        user = await linked_user(bot, character)
+        for pending, p in waiting.items():
+            if pending in prompts or pending in bot.answered:
+                continue
+            await post_prompt(bot, table, p, user)
+
+
+async def linked_user(bot: Any, character: str) -> int | None:
+    try:
+        listed = await bot.api.characters()
+    except (Down, Refused):
+        return None
+    for c in listed:
+        if c["id"] == character:
+            return next((int(ref[8:]) for ref in c.get("external", ()) if ref.startswith("discord:")
+                         and ref[8:].isdigit()), None)
+    return None
+
+
+async def post_prompt(bot: Any, table: Any, p: dict[str, Any], user: int | None) -> None:
+    from .prompts import buttons
+
+    text = render.prompt_text(p, bot.lang, f"<@{user}>" if user else "")
+    message = await table.send(text, view=buttons(p["id"], bot.lang),
+                               allowed_mentions=discord.AllowedMentions(users=True))
+    bot.state.prompts[p["id"]] = {"channel": table.id, "message": message.id, "character": p["character"],
+                                  "user": user, "text": text}
+    bot.state.save()
+
+
+async def close_prompt(bot: Any, pending: str, said: str) -> None:
+    """The prompt's message: its text, then what became of it; no buttons. Once."""
+    entry = bot.state.prompts.pop(pending, None)
+    bot.state.save()
+    if entry is None:
+        return
+    bot.answered[pending] = said
+    target = await channel(bot, entry["channel"])
+    if target is None:
+        return
+    try:
+        message = target.get_partial_message(entry["message"])
+        await message.edit(content=(entry["text"] + "\n" + said)[:1990], view=None)
+    except discord.HTTPException:
+        pass

@@ -23,6 +23,7 @@ class Refused(Exception):
 
 
 UNDOABLE_NOT = ("action_undone", "campaign_created", "campaign_renamed")  # as the dashboard's undo preview
+QUIET = ("clock_advanced", "request_keyed")  # no news in an action's lines (as the dashboard)
 
 
 class Api:
@@ -139,4 +140,4 @@ class Api:
             return None
         action = max(candidates)
         version = max(e["version"] for e in log) if log else 0
-        return action, [e["text"] for e in log if e["action"] == action and e["text"]], version
+        return action, [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET], version

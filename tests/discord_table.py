@@ -140,3 +140,29 @@ async def until(env: Any, check: Callable[[], Any], what: str, seconds: float = 
 
 def buttons(message: Any) -> list[str]:
     return [child.label for row in message.components for child in getattr(row, "children", [row])]
+
+
+async def double_click(env: Any, actor: Any, message: Any, label: str) -> list[Any]:
+    """A double click: Discord delivers the same button's interaction twice before the bot has answered the
+    first (SimCord's `click` settles the bot after each click, so two clicks would never overlap). Built the
+    way SimCord builds one click (simcord.actors._component_click), emitted twice, then settled."""
+    from simcord import actors
+    from simcord.backend import serializers
+    from simcord.enums import ComponentType, InteractionType
+    from simcord.results import InteractionResult
+
+    backend = env.backend
+    stored = actors._visible_message(actor, message)
+    button = actors._find_component(stored.components, types=(ComponentType.BUTTON,), custom_id=None, label=label)
+    data = {"custom_id": button["custom_id"], "component_type": ComponentType.BUTTON}
+    results = []
+    for _ in range(2):
+        record, payload = simcord.interactions.base_payload(
+            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id, guild_id=actor.guild.id,
+            user_id=actor.id, data=data)
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        backend.emit("INTERACTION_CREATE", payload)
+        results.append(InteractionResult(env, record))
+    await env.settle()
+    return results

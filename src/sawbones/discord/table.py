@@ -72,12 +72,12 @@ async def settle_prompts(bot: Any, table: Any, views: dict[str, dict[str, Any]],
                 said = SAY.say("no_longer", bot.lang) if undo or not lines else \
                     SAY.say("answered", bot.lang) + "\n" + "\n".join(lines)
                 await close_prompt(bot, pending, said)
-        if table is None:
+        new = [p for pending, p in waiting.items() if pending not in prompts]
+        if table is None or not new:
             continue
         user = await linked_user(bot, character)
-        for pending, p in waiting.items():
-            if pending in prompts or pending in bot.answered:
-                continue
+        for p in new:  # (one the GM's undo made wait again, too)
+            bot.answered.pop(p["id"], None)
             await post_prompt(bot, table, p, user)
 
 

@@ -184,3 +184,27 @@ async def test_slash_commands_have_french_names_and_descriptions(server):
         assert options["character"]["name_localizations"]["fr"] == "personnage"
         assert synced["status"]["name_localizations"]["fr"] == "etat"
         assert synced["advance"]["options"][0]["name"] == "duration"
+
+
+@pytest.mark.parametrize("lang, line", [
+    (None, "error: set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)"),
+    ("fr", "error: donnez à DISCORD_TOKEN le jeton du bot (portail des développeurs Discord, page Bot)")])
+def test_sawbones_discord_without_its_token_is_one_line(cli, monkeypatch, lang, line):
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("SAWBONES_API_SECRET", "not-shown")
+    result = cli(*(["--lang", lang] if lang else []), "discord", "--campaign", "Old Road")
+    assert result.code == 2
+    assert result.err.strip() == line
+    assert "not-shown" not in result.out + result.err
+
+
+def test_sawbones_discord_takes_its_secrets_from_the_environment_only(cli, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.delenv("SAWBONES_API_SECRET", raising=False)
+    result = cli("discord", "--campaign", "Old Road")
+    assert result.code == 2
+    assert result.err.strip() == ("error: set SAWBONES_API_SECRET to the campaign's API secret "
+                                  "(sawbones gm-link makes one)")
+    assert "a-token" not in result.out + result.err
+    help_text = cli("discord", "--help").out
+    assert "--server URL" in help_text and "--token" not in help_text and "--secret" not in help_text

@@ -17,7 +17,7 @@ import discord
 
 from ..interfaces.web.i18n import text as page_word
 from .api import Down, Refused
-from .table import close_prompt
+from .posts import close_prompt
 from .words import SAY, lang_of
 
 TEMPLATE = r"sawbones:(?P<how>roll|rolled):(?P<pending>[A-Za-z0-9_-]{1,40})"

@@ -11,30 +11,12 @@ import discord
 
 from ..interfaces.web.i18n import text as page_word
 from . import render
+from .posts import channel, close_prompt, send
+from .prompts import buttons as prompt_buttons
 from .api import Down, Refused
 from .words import SAY
 
 UNDO = "action_undone"
-
-
-async def channel(bot: Any, channel_id: int | None) -> Any:
-    if not channel_id:
-        return None
-    found = bot.get_channel(channel_id)
-    if found is None:
-        try:
-            found = await bot.fetch_channel(channel_id)
-        except discord.HTTPException:
-            return None
-    return found
-
-
-async def send(target: Any, text: str, **kwargs: Any) -> Any:
-    message = None
-    for part in render.chunks(text):
-        if part.strip():
-            message = await target.send(part, allowed_mentions=discord.AllowedMentions(users=True), **kwargs)
-    return message
 
 
 async def post_action(bot: Any, doc: dict[str, Any], after: int | None) -> None:
@@ -94,28 +76,9 @@ async def linked_user(bot: Any, character: str) -> int | None:
 
 
 async def post_prompt(bot: Any, table: Any, p: dict[str, Any], user: int | None) -> None:
-    from .prompts import buttons
-
     text = render.prompt_text(p, bot.lang, f"<@{user}>" if user else "")
-    message = await table.send(text, view=buttons(p["id"], bot.lang),
+    message = await table.send(text, view=prompt_buttons(p["id"], bot.lang),
                                allowed_mentions=discord.AllowedMentions(users=True))
     bot.state.prompts[p["id"]] = {"channel": table.id, "message": message.id, "character": p["character"],
                                   "user": user, "text": text}
     bot.state.save()
-
-
-async def close_prompt(bot: Any, pending: str, said: str) -> None:
-    """The prompt's message: its text, then what became of it; no buttons. Once."""
-    entry = bot.state.prompts.pop(pending, None)
-    bot.state.save()
-    if entry is None:
-        return
-    bot.answered[pending] = said
-    target = await channel(bot, entry["channel"])
-    if target is None:
-        return
-    try:
-        message = target.get_partial_message(entry["message"])
-        await message.edit(content=(entry["text"] + "\n" + said)[:1990], view=None)
-    except discord.HTTPException:
-        pass

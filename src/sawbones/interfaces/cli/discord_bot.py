@@ -34,12 +34,11 @@ def register(cli: click.Group) -> None:
 
         token, secret = os.environ.get(TOKEN_ENV, "").strip(), os.environ.get(SECRET_ENV, "").strip()
         if not token:
-            raise UsageError("set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)", "discord")
+            raise UsageError("set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)", "")
         if not secret:
-            raise UsageError("set SAWBONES_API_SECRET to the campaign's API secret (sawbones gm-link makes one)",
-                             "discord")
+            raise UsageError("set SAWBONES_API_SECRET to the campaign's API secret (sawbones gm-link makes one)", "")
         if not server.startswith(("http://", "https://")):
-            raise UsageError(f"--server must be an http:// or https:// address, not {server!r}", "discord")
+            raise UsageError(f"--server must be an http:// or https:// address, not {server!r}", "")
         from ...discord import create_bot
 
         bot = create_bot(server, campaign_name, secret, gm_role=gm_role, gm_channel=gm_channel,

@@ -208,3 +208,33 @@ def test_sawbones_discord_takes_its_secrets_from_the_environment_only(cli, monke
     assert "a-token" not in result.out + result.err
     help_text = cli("discord", "--help").out
     assert "--server URL" in help_text and "--token" not in help_text and "--secret" not in help_text
+
+
+async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
+    c = campaign(server, "Care")
+    async with discord_table(c) as t:
+        await t.gm.slash(t.channel, "damage", character="Brena", amount=30, type="fire", d20=12)
+        assert c.get("/characters/brena")["injuries"][0]["severity"] == "minor"
+        edit = c.http.patch(f"{c.path}/characters/aria", json={"proficiencies": ["medicine", "herbalism_kit"],
+                                                               "skills": {"medicine": 5}})
+        assert edit.status_code == 200, edit.text
+        choices = await t.gm.autocomplete(t.channel, "treat", "injury", "", character="Brena")
+        assert [x["value"] for x in choices] == ["i1"]
+        treated = said(await t.gm.slash(t.channel, "treat", character="Brena", injury="i1", healer="Aria", check=15))
+        assert "Brena" in treated[0]
+        spells = await t.gm.autocomplete(t.channel, "heal", "spell", "restor")
+        assert "lesser_restoration" in [x["value"] for x in spells]
+        healed = said(await t.gm.slash(t.channel, "heal", character="Aria", spell="cure_wounds", hp=5))
+        assert healed[0].startswith("Aria")
+        before = c.version()
+        rested = said(await t.gm.slash(t.channel, "rest", kind="long"))
+        assert rested[0] and c.version() > before
+        wound = said(await t.gm.slash(t.channel, "wound", character="Aria", part="arm", amount=6, side="left"))
+        assert wound[0].startswith("Aria: wounded, Arm (left) (6 damage")
+        clock = c.get()["clock"]
+        said(await t.gm.slash(t.channel, "advance", duration="1d"))
+        assert c.get()["clock"] == clock + 86400
+        french = said(await t.french.slash(t.channel, "advance", duration="1h"))
+        assert french == ["Seul le MJ peut faire cela (le rôle GM ou la permission Gérer le serveur) ; rien n'a été fait."]
+        bad = said(await t.gm.slash(t.channel, "advance", duration="soon"))
+        assert bad[0].startswith("sawbones refused: ")

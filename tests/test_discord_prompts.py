@@ -179,3 +179,19 @@ async def test_a_secret_afflictions_prompt_says_only_what_the_players_page_says(
         assert "Filth" not in prompt.content and "filth" not in prompt.content and "DC" not in prompt.content
         assert all("Filth" not in m and "DC" not in m for m in contents(t.channel))
         assert buttons(prompt) == ["Roll for me", "I rolled"]
+
+
+async def test_secrets_are_never_logged(server, caplog):
+    """The campaign's API secret and the players' link tokens: in no log line of the bot (nor of httpx)."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    c = campaign(server, "Quiet")
+    async with discord_table(c) as t:
+        pending, message = await _prompted(t, c)
+        await t.player.click(message, label="Roll for me")
+        await t.gm.slash(t.channel, "status")
+    token = c.get("/characters/brena/player-link")["token"]
+    logged = caplog.text + "\n".join(str(r.args) for r in caplog.records)
+    assert "events" in logged or caplog.records  # the bot did log
+    assert c.secret not in logged and token not in logged

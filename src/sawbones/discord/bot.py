@@ -179,4 +179,6 @@ def create_bot(server_url: str, campaign: str, api_secret: str, **options: Any) 
     if unknown:
         raise TypeError(f"create_bot: unknown options {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     api = Api(server_url, campaign, api_secret, timeout=float(options.pop("timeout", 10.0)))
+    # httpx logs each request's address at INFO, and a player's address holds their link's token: never logged
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
     return SawbonesBot(api, **options)

@@ -76,6 +76,15 @@ async def tables_ac(interaction: discord.Interaction, current: str) -> list[Choi
     return _matching(pairs, current)
 
 
+async def spells_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The spells of the installed rules (the API lists none): name in the member's language, id as value."""
+    from ..content.loader import load_rules
+    from .words import lang_of
+
+    lang = lang_of(interaction)
+    return _matching([(f"{s.name(lang)} ({s.id})", s.id) for s in load_rules().spells.values()], current)
+
+
 async def injuries_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     who = getattr(interaction.namespace, "character", None)
     if not who:

@@ -16,7 +16,7 @@ from ..interfaces.typeset import percent
 from ..interfaces.web.i18n import text as page_word
 from . import render
 from .api import Refused
-from .commands_all import afflictions_ac, characters_ac, command, damage_types_ac, injuries_ac
+from .commands_all import afflictions_ac, characters_ac, command, damage_types_ac, injuries_ac, spells_ac
 from .words import SAY
 
 Rolls = Optional[Literal["gm", "players"]]
@@ -45,7 +45,8 @@ def install(bot: Any) -> None:
 
         async def work(lang: str) -> list[str]:
             doc = await bot.api.act(name, make(), lang, key=f"discord:{bot.api.campaign}:{bot.started}:{interaction.id}")
-            return render.chunks("\n".join(doc.get("lines") or []) or "…")
+            lines = doc.get("lines") or await action_lines(bot.api, int(doc["version"]), lang)
+            return render.chunks("\n".join(lines) or "…")
 
         await bot.reply(interaction, work)
 
@@ -77,7 +78,7 @@ def install(bot: Any) -> None:
                                                    hit_dice=hit_dice))
 
     @command("heal")
-    @app_commands.autocomplete(character=characters_ac, injury=injuries_ac)
+    @app_commands.autocomplete(character=characters_ac, injury=injuries_ac, spell=spells_ac)
     async def heal(interaction: discord.Interaction, character: str, spell: str, injury: Optional[str] = None,
                    hp: Optional[app_commands.Range[int, 0, 10000]] = None) -> None:
         await act(interaction, "heal", lambda: body(character=character, spell=spell, injury=injury, hp=hp))
@@ -131,6 +132,15 @@ def install(bot: Any) -> None:
     from . import undo
 
     undo.install(bot)
+
+
+async def action_lines(api: Any, version: int, lang: str) -> list[str]:
+    """The log's sentences of the action that ended at `version` (an answer without lines: a wound's)."""
+    from .api import QUIET
+
+    log = (await api.get("/log", lang, limit=30))["events"]
+    action = next((e["action"] for e in log if e["version"] == version), None)
+    return [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET]
 
 
 async def odds_text(api: Any, what: str, bonus: Optional[int], lang: str) -> str:

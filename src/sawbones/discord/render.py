@@ -12,7 +12,7 @@ from ..interfaces.web.i18n import text as page_word
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
 
 
-def rich_text(render: Callable[[Any], None], width: int = 80) -> str:
+def rich_text(render: Callable[[Any], None], width: int = 110) -> str:
     """What a CLI renderer prints, as plain text (no colour)."""
     from rich.console import Console
 

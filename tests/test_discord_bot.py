@@ -238,3 +238,17 @@ async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
         assert french == ["Seul le MJ peut faire cela (le rôle GM ou la permission Gérer le serveur) ; rien n'a été fait."]
         bad = said(await t.gm.slash(t.channel, "advance", duration="soon"))
         assert bad[0].startswith("sawbones refused: ")
+
+
+def test_the_invite_asks_for_view_channel_and_send_messages_only():
+    from pathlib import Path
+
+    from sawbones.discord.bot import PERMISSIONS, invite_link
+
+    assert PERMISSIONS.value == 3072 == (1 << 10) + (1 << 11)
+    assert {name for name, on in PERMISSIONS if on} == {"view_channel", "send_messages"}
+    link = invite_link(1234)
+    assert link == ("https://discord.com/oauth2/authorize?client_id=1234&scope=bot+applications.commands"
+                    "&permissions=3072")
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "discord.md").read_text(encoding="utf-8")
+    assert "permissions=3072" in doc

@@ -92,6 +92,23 @@ async def test_a_session_at_the_discord_table(server):
         party = log.typed("GM", "/status", await t.gm.slash(t.channel, "status"))
         assert "Brena 0/20 HP" in party[0] and "Aria 24/24 HP" in party[0]
         log.feed()
+
+        # the next day, her daily save: a new prompt; the GM answers it on the dashboard (the API): edited
+        log.typed("GM", "/advance duration:1d rolls:players",
+                  await t.gm.slash(t.channel, "advance", duration="1d", rolls="players"))
+        daily = await until(t.env, lambda: next((m for m in t.channel.history() if m.id != prompt.id
+                                                 and "Your GM asks for a roll" in m.content and buttons(m)), None),
+                            "the daily save's prompt")
+        pending = c.get("/pending")["pending"][0]["id"]
+        assert c.post("/answer", {"pending": pending, "d20": 15}).status_code == 200
+        log.note(f"the GM answers {pending} on the dashboard (d20 15)")
+        done = await until(t.env, lambda: next((m for m in t.channel.history() if m.id == daily.id
+                                                and not buttons(m)), None), "the daily prompt edited")
+        assert "Answered:" in done.content
+        await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
+        log.feed()
+        log.note("the prompt, edited: " + " / ".join(done.content.split("Answered:")[1].strip().splitlines())
+                 + " (buttons gone)")
     where = os.environ.get("SAWBONES_DISCORD_TRANSCRIPT")
     if where:
         Path(where).write_text("\n".join(log.lines) + "\n", encoding="utf-8")

@@ -25,6 +25,17 @@ from .words import COMMANDS, OPTIONS, SAY, lang_of
 LOG = logging.getLogger("sawbones.discord")
 
 
+# what the invite asks for: see the table channel and post in it (prompts, the feed). Editing its own messages,
+# answering slash commands and buttons (the interaction's webhook) need no more.
+PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True)
+
+
+def invite_link(application_id: int | str) -> str:
+    """The link that adds the bot to a server, with its slash commands and the permissions above."""
+    return (f"https://discord.com/oauth2/authorize?client_id={application_id}&scope=bot+applications.commands"
+            f"&permissions={PERMISSIONS.value}")
+
+
 FRENCH_DESCRIPTIONS = {en: fr for _, en, fr in [*COMMANDS.values(), *OPTIONS.values()]}
 
 
@@ -82,6 +93,9 @@ class SawbonesBot(commands.Bot):
         self.feed = Feed(self.api.server_url + self.api.base + "/events", self.api.headers, self.lang,
                          self.state.last_event_id, self.hand_over)
         self.feed.start()
+
+    async def on_ready(self) -> None:
+        LOG.info("connected to Discord as %s; invite link: %s", self.user, invite_link(self.application_id or ""))
 
     async def close(self) -> None:
         if self.feed is not None:

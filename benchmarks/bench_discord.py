@@ -164,7 +164,7 @@ CALLS = {
     "/tables": "GET /api/tables",
     "/tables fire": "GET /api/tables/fire",
     "/pending": "GET …/pending",
-    "/odds filth_fever": "GET /api/tables, GET …/odds/filth_fever",
+    "/odds filth_fever": "GET …/odds/filth_fever (and GET /api/tables once a minute)",
     "/damage": "POST …/damage",
     "/injure": "POST …/injure",
     "/rest long": "POST …/rest",

@@ -23,6 +23,7 @@ class Refused(Exception):
 
 
 UNDOABLE_NOT = ("action_undone", "campaign_created", "campaign_renamed")  # as the dashboard's undo preview
+INDEX_KEPT = 60.0  # seconds the tables' index is kept (content changes when the server restarts)
 QUIET = ("clock_advanced", "request_keyed")  # no news in an action's lines (as the dashboard)
 
 
@@ -37,6 +38,7 @@ class Api:
         self._timeout = timeout
         self._client: httpx.AsyncClient | None = None
         self._tokens: dict[str, str] = {}  # character id -> player token
+        self._index: dict[str, tuple[float, Any]] = {}  # lang -> (when, GET /api/tables)
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._secret}"}
@@ -82,6 +84,17 @@ class Api:
         if version is not None:
             headers["If-Match"] = str(version)
         return await self.request("POST", f"{self.base}/{name}", lang=lang, json=body, headers=headers)
+
+    async def tables_index(self, lang: str) -> Any:
+        """GET /api/tables (every table's id and name), kept a minute: autocompletes ask it at each keystroke."""
+        import time
+
+        kept = self._index.get(lang)
+        if kept is not None and time.time() - kept[0] < INDEX_KEPT:
+            return kept[1]
+        index = await self.request("GET", "/api/tables", lang=lang)
+        self._index[lang] = (time.time(), index)
+        return index
 
     # ------------------------------------------------------------ characters and players
 

@@ -47,7 +47,7 @@ async def characters_ac(interaction: discord.Interaction, current: str) -> list[
 async def _index(interaction: discord.Interaction) -> dict[str, Any]:
     from .words import lang_of
 
-    return await interaction.client.api.request("GET", "/api/tables", lang=lang_of(interaction))  # type: ignore[attr-defined]
+    return await interaction.client.api.tables_index(lang_of(interaction))  # type: ignore[attr-defined]
 
 
 async def damage_types_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -110,7 +110,7 @@ def install(bot: Any) -> None:
             found = await bot.api.link(member.id, character)
             return [SAY.say("assigned", lang, member=member.mention, character=found["name"])]
 
-        await bot.reply(interaction, work, ephemeral=False)
+        await bot.reply(interaction, work)
 
     @command("whoami")
     async def whoami(interaction: discord.Interaction) -> None:

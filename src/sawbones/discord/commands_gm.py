@@ -146,7 +146,7 @@ async def action_lines(api: Any, version: int, lang: str) -> list[str]:
 async def odds_text(api: Any, what: str, bonus: Optional[int], lang: str) -> str:
     """A disease's or poison's odds (death, each final stage), or a drop to 0's severities for a damage type."""
     key = quote(what.strip().lower(), safe="")
-    index = await api.request("GET", "/api/tables", lang=lang)
+    index = await api.tables_index(lang)
     names = {e["id"]: e["name"] for k in ("diseases", "poisons", "damage_tables") for e in index[k]}
     if any(e["id"] == key for e in index["damage_tables"]):
         doc = await api.get(f"/odds/injuries/{key}", lang)

@@ -35,7 +35,6 @@ SAY = Words("discord", {
     "bad_number": ("Give a whole number: the d20 (1 to 20) or the total.",
                    "Donnez un nombre entier : le d20 (1 à 20) ou le total."),
     "nothing_pending": ("No saves are waiting for a die.", "Aucun jet n'attend de dé."),
-    "no_odds": ("Name a disease or poison, or a damage type.", "Nommez une maladie ou un poison, ou un type de dégâts."),
     "gm_view_only": ("Only the GM sees another character's status.",
                      "Seul le MJ voit l'état d'un autre personnage."),
     "feed_error": ("sawbones answered with an error; the GM can look at the server's log.",

@@ -195,3 +195,28 @@ async def test_secrets_are_never_logged(server, caplog):
     logged = caplog.text + "\n".join(str(r.args) for r in caplog.records)
     assert "events" in logged or caplog.records  # the bot did log
     assert c.secret not in logged and token not in logged
+
+
+async def test_the_gms_full_lines_go_to_the_gm_channel_only(server):
+    """--gm-channel: the GM's lines (a hidden affliction named, its DC) there; the table channel (here set at
+    start, --table-channel) gets only the players' lines."""
+    import simcord
+
+    c = campaign(server, "Two channels", afflictions_known=False)
+    env_bot = create_bot(c.server, c.name, c.secret)  # the channels' ids exist once the guild does: restarted
+    async with simcord.run(env_bot) as env:
+        guild = env.create_guild("The party")
+        table = guild.create_text_channel("table")
+        secret = guild.create_text_channel("gm-only")
+        gm = guild.add_member(env.create_user("gm"), roles=[guild.create_role("GM")])
+        await close(env_bot)
+        bot = create_bot(c.server, c.name, c.secret, table_channel=table.id, gm_channel=secret.id)
+        await env.restart_bot(bot)
+        try:
+            await gm.slash(table, "expose", character="Brena", affliction="filth_fever", save=1)
+            await until(env, lambda: contents(secret) and contents(table), "both channels")
+            await until(env, lambda: bot.state.last_event_id == c.version(), "the feed caught up")
+            assert any("Filth Fever" in m for m in contents(secret))
+            assert contents(table) and all("Filth" not in m and "DC" not in m for m in contents(table))
+        finally:
+            await close(bot)

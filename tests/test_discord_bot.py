@@ -186,30 +186,6 @@ async def test_slash_commands_have_french_names_and_descriptions(server):
         assert synced["advance"]["options"][0]["name"] == "duration"
 
 
-@pytest.mark.parametrize("lang, line", [
-    (None, "error: set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)"),
-    ("fr", "error: donnez à DISCORD_TOKEN le jeton du bot (portail des développeurs Discord, page Bot)")])
-def test_sawbones_discord_without_its_token_is_one_line(cli, monkeypatch, lang, line):
-    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    monkeypatch.setenv("SAWBONES_API_SECRET", "not-shown")
-    result = cli(*(["--lang", lang] if lang else []), "discord", "--campaign", "Old Road")
-    assert result.code == 2
-    assert result.err.strip() == line
-    assert "not-shown" not in result.out + result.err
-
-
-def test_sawbones_discord_takes_its_secrets_from_the_environment_only(cli, monkeypatch):
-    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
-    monkeypatch.delenv("SAWBONES_API_SECRET", raising=False)
-    result = cli("discord", "--campaign", "Old Road")
-    assert result.code == 2
-    assert result.err.strip() == ("error: set SAWBONES_API_SECRET to the campaign's API secret "
-                                  "(sawbones gm-link makes one)")
-    assert "a-token" not in result.out + result.err
-    help_text = cli("discord", "--help").out
-    assert "--server URL" in help_text and "--token" not in help_text and "--secret" not in help_text
-
-
 async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
     c = campaign(server, "Care")
     async with discord_table(c) as t:
@@ -238,17 +214,3 @@ async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
         assert french == ["Seul le MJ peut faire cela (le rôle GM ou la permission Gérer le serveur) ; rien n'a été fait."]
         bad = said(await t.gm.slash(t.channel, "advance", duration="soon"))
         assert bad[0].startswith("sawbones refused: ")
-
-
-def test_the_invite_asks_for_view_channel_and_send_messages_only():
-    from pathlib import Path
-
-    from sawbones.discord.bot import PERMISSIONS, invite_link
-
-    assert PERMISSIONS.value == 3072 == (1 << 10) + (1 << 11)
-    assert {name for name, on in PERMISSIONS if on} == {"read_messages", "send_messages"}  # (view_channel)
-    link = invite_link(1234)
-    assert link == ("https://discord.com/oauth2/authorize?client_id=1234&scope=bot+applications.commands"
-                    "&permissions=3072")
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "discord.md").read_text(encoding="utf-8")
-    assert "permissions=3072" in doc

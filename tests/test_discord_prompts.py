@@ -112,6 +112,21 @@ async def test_i_rolled_opens_a_modal_for_the_d20_or_the_total(server):
                   or e["type"] == "affliction_exposed"]
         assert any(e["data"].get("d20") == 17 for e in rolled)
         assert c.get("/pending")["pending"] == []
+        # the total, on Aria's roll (her player's answer, from the form)
+        await t.gm.slash(t.channel, "assign", member=t.french, character="Aria")
+        await t.gm.slash(t.channel, "expose", character="Aria", affliction="filth_fever", rolls="players")
+        aria = await until(t.env, lambda: next((m for m in t.channel.history() if "(Aria)" in m.content
+                                                and buttons(m)), None), "Aria's prompt")
+        form = await t.french.click(aria, label="I rolled")
+        assert form.modal["title"] == "J'ai lancé"  # the form in her language
+        answered = await t.french.submit_modal(form, {"total": "4"})
+        assert said(answered)[0].startswith("Réponse :\nAria")  # told in her language
+        edited = await until(t.env, lambda: next((m for m in t.channel.history() if m.id == aria.id
+                                                  and not buttons(m)), None), "her prompt edited")
+        assert "Answered:" in edited.content  # the channel's language
+        saved = [e for e in c.get("/log", limit=1000)["events"] if e["type"] == "affliction_exposed"
+                 and e["data"].get("character") == "aria"]
+        assert saved and saved[-1]["data"]["total"] == 4 and not saved[-1]["data"]["succeeded"]
 
 
 async def test_the_message_is_edited_when_the_roll_is_answered_on_the_page_or_undone(server):

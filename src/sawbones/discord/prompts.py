@@ -87,7 +87,8 @@ class Rolled(discord.ui.Modal):
 
 async def submit(bot: Any, interaction: discord.Interaction, pending: str, how: dict[str, Any]) -> None:
     """Answer the roll once: by the player through the player API (their answer, as from their page; the GM
-    may have to confirm it), by the GM through the GM's `answer` action."""
+    may have to confirm it), by the GM through the GM's `answer` action. The member is told in their language;
+    the prompt's message is edited in the channel's."""
     lang = lang_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     lock = bot.answer_locks.setdefault(pending, asyncio.Lock())
@@ -100,13 +101,13 @@ async def submit(bot: Any, interaction: discord.Interaction, pending: str, how: 
         body = {"pending": pending, **how}
         try:
             if interaction.user.id == entry.get("user"):
-                doc = await bot.api.answer_as_player(entry["character"], body, bot.lang, key)
+                doc = await bot.api.answer_as_player(entry["character"], body, lang, key)
                 lines = doc.get("lines") or []
                 waiting = doc.get("status") == "awaiting_gm"
             else:
-                before = int((await bot.api.get("", bot.lang))["version"])
-                await bot.api.act("answer", body, bot.lang, key=key)
-                view = await bot.api.player(entry["character"], "", bot.lang, since=before)
+                before = int((await bot.api.get("", lang))["version"])
+                await bot.api.act("answer", body, lang, key=key)
+                view = await bot.api.player(entry["character"], "", lang, since=before)
                 lines, waiting = [x["line"] for x in view["since"]["lines"]], False
         except Down:
             await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
@@ -117,8 +118,7 @@ async def submit(bot: Any, interaction: discord.Interaction, pending: str, how: 
             else:
                 await interaction.followup.send(bot.refusal(exc, lang), ephemeral=True)
             return
-        said = page_word("waiting_for_gm", bot.lang) if waiting else \
-            SAY.say("answered", bot.lang) + "\n" + "\n".join(lines)
-        if not waiting:
-            await close_prompt(bot, pending, said)
+        said = page_word("waiting_for_gm", lang) if waiting else SAY.say("answered", lang) + "\n" + "\n".join(lines)
+        if not waiting and lang == bot.lang:
+            await close_prompt(bot, pending, said)  # (in another language, the feed edits it in the channel's)
         await interaction.followup.send(said, ephemeral=True)

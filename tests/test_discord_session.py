@@ -83,14 +83,18 @@ async def test_a_session_at_the_discord_table(server):
         log.note("the prompt, edited: " + " / ".join(edited.content.splitlines()[-2:]) + " (buttons gone)")
         await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
 
-        # /status in both languages
+        # a frost spell drops Aria too; /status in both languages
+        log.feed()
+        log.typed("GM", "/damage character:Aria amount:26 type:cold d20:15",
+                  await t.gm.slash(t.channel, "damage", character="Aria", amount=26, type="cold", d20=15))
+        await until(t.env, lambda: any("Aria: 26" in m for m in contents(t.channel)), "Aria's drop in the feed")
         mine = log.typed("brena_player", "/status", await t.player.slash(t.channel, "status"))
         assert mine[0].startswith("**Brena** 0/20 HP · dying")
         hers = log.typed("aria_joueuse (Discord in French)", "/etat",
                          await t.french.slash(t.channel, "status"))
-        assert hers[0].startswith("**Aria** 24/24 PV")
+        assert hers[0].startswith("**Aria** 0/24 PV · mourant\n__Blessures__")
         party = log.typed("GM", "/status", await t.gm.slash(t.channel, "status"))
-        assert "Brena 0/20 HP" in party[0] and "Aria 24/24 HP" in party[0]
+        assert "Brena 0/20 HP" in party[0] and "Aria 0/24 HP" in party[0]
         log.feed()
 
         # the next day, her daily save: a new prompt; the GM answers it on the dashboard (the API): edited

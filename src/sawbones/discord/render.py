@@ -7,12 +7,13 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
+from ..interfaces.typeset import listed
 from ..interfaces.web.i18n import text as page_word
 
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
 
 
-def rich_text(render: Callable[[Any], None], width: int = 110) -> str:
+def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
     """What a CLI renderer prints, as plain text (no colour)."""
     from rich.console import Console
 
@@ -74,7 +75,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
             lines.append(f"• **{i['name']}**{site} · {i.get('severity_name', '')}")
             lines.append(f"  {_t('effect_in_play', lang)}{colon}{i.get('effect') or i.get('text', '')}")
             if i.get("heals_by"):
-                lines.append(f"  {_t('heals_by', lang)}{colon}{', '.join(i['heals_by'])}")
+                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'], lang)}")
             if i.get("deadline_in_text"):
                 lines.append(f"  {_t('deadline_in', lang)} {i['deadline_in_text']}")
     if c.get("wounds"):
@@ -95,7 +96,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
 def _affliction(a: dict[str, Any], lang: str) -> list[str]:
     colon = _t("colon", lang)
     if not a.get("known", True):
-        symptoms = ", ".join(a.get("symptoms") or ())
+        symptoms = listed(a.get("symptoms") or (), lang)
         return [f"• **{a['name']}**" + (f" — {_t('symptoms', lang)}{colon}{symptoms}" if symptoms else "")]
     status = _t("halted", lang) if a.get("status") == "eliminated" and a.get("kind") == "disease" \
         else _t(f"status_{a.get('status')}", lang) if a.get("status") else ""

@@ -23,6 +23,7 @@ from .state import BotState
 from .words import COMMANDS, OPTIONS, SAY, lang_of
 
 LOG = logging.getLogger("sawbones.discord")
+RETRIES = (1, 2, 4, 8)  # seconds before posting an action again after a fault
 
 
 # what the invite asks for: see the table channel and post in it (prompts, the feed). Editing its own messages,
@@ -178,10 +179,16 @@ class SawbonesBot(commands.Bot):
             last = self.state.last_event_id
             if last is not None and int(doc["id"]) <= last:
                 return  # handled before (a reconnection, or before a restart)
-            try:
-                await post_action(self, doc, last)
-            except (Down, Refused, discord.HTTPException) as exc:
-                LOG.warning("action %s: %s", doc.get("action"), type(exc).__name__)
+            for wait in RETRIES:  # sawbones or Discord blinked: the same action again, a moment later
+                try:
+                    await post_action(self, doc, last)
+                    break
+                except (Down, discord.HTTPException) as exc:
+                    LOG.warning("action %s: %s (again in %s s)", doc.get("action"), type(exc).__name__, wait)
+                    await asyncio.sleep(wait)
+                except Refused as exc:
+                    LOG.warning("action %s: sawbones refused (%s)", doc.get("action"), exc.code)
+                    break
             self.state.last_event_id = int(doc["id"])
 
 

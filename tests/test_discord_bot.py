@@ -214,3 +214,26 @@ async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
         assert french == ["Seul le MJ peut faire cela (le rôle GM ou la permission Gérer le serveur) ; rien n'a été fait."]
         bad = said(await t.gm.slash(t.channel, "advance", duration="soon"))
         assert bad[0].startswith("sawbones refused: ")
+
+
+async def test_it_needs_no_privileged_gateway_intent(server):
+    """The developer portal's three privileged intents left off: the bot connects and answers."""
+    import discord
+    import simcord
+
+    from discord_table import close
+    from sawbones.discord import create_bot
+
+    c = campaign(server, "Intents")
+    bot = create_bot(c.server, c.name, c.secret)
+    portal = discord.Intents.default()  # what an application gets with the privileged intents off
+    assert not (portal.members or portal.presences or portal.message_content)
+    async with simcord.run(bot, approved_intents=portal) as env:
+        try:
+            guild = env.create_guild()
+            channel = guild.create_text_channel("table")
+            member = guild.add_member(env.create_user("someone"))
+            assert said(await member.slash(channel, "whoami")) == [
+                "No character is linked to you yet: ask the GM for /assign."]
+        finally:
+            await close(bot)

@@ -60,10 +60,13 @@ async def test_a_prompt_mentions_the_player_and_roll_for_me_answers_it_once(serv
         before = c.version()
         again = await t.player.click(message, label="Roll for me") if buttons(edited) else None
         assert again is None  # no button left to click; a retried request is refused by sawbones
-        retry = c.http.post(f"/api/player/{c.get('/characters/brena/player-link')['token']}/answer",
-                            json={"pending": pending, "roll": True}, headers={"Idempotency-Key":
-                                                                              f"discord:{c.name}:{pending}"})
-        assert retry.status_code == 409
+        token = c.get('/characters/brena/player-link')['token']
+        retry = c.http.post(f"/api/player/{token}/answer", json={"pending": pending, "roll": True},
+                            headers={"Idempotency-Key": f"discord:{c.name}:{pending}"})  # the bot's request, again
+        assert retry.status_code == 200 and retry.json()["lines"] and retry.json()["status"] == "applied"
+        assert said(first)[0] == "Answered:\n" + "\n".join(retry.json()["lines"])  # the first answer, back
+        other = c.http.post(f"/api/player/{token}/answer", json={"pending": pending, "roll": True})  # no key
+        assert other.status_code == 409
         assert c.version() == before
         assert len(_answers(c)) == 1
 

@@ -77,6 +77,7 @@ def test_translation_carries_the_values_over():
 
 
 def _load_catalogs():
+    import sawbones.discord.words  # noqa: F401
     import sawbones.interfaces.cli.afflictions  # noqa: F401 - modules that speak register their catalogs
     import sawbones.interfaces.sentences  # noqa: F401
     import sawbones.interfaces.views  # noqa: F401

@@ -425,3 +425,13 @@ ERRORS_FR += TABLE_FR + RULES_FR
 # wrapped form too.
 _INVALID = ("Invalid value for {name}: ", "Valeur invalide pour {name} : ")
 ERRORS_FR += [(_INVALID[0] + en, _INVALID[1] + fr) for en, fr in ERRORS_FR if en.startswith("{") and "{name}" not in en]
+
+# sawbones discord (interfaces/cli/discord_bot.py)
+ERRORS_FR += [
+    ("set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)",
+     "donnez à DISCORD_TOKEN le jeton du bot (portail des développeurs Discord, page Bot)"),
+    ("set SAWBONES_API_SECRET to the campaign's API secret (sawbones gm-link makes one)",
+     "donnez à SAWBONES_API_SECRET le secret d'API de la campagne (sawbones gm-link en crée un)"),
+    ("--server must be an http:// or https:// address, not {server}",
+     "--server doit être une adresse http:// ou https://, pas {server}"),
+]

@@ -27,6 +27,7 @@ COMMANDS = {
     "web": ("admin-secret", "gm-link", "player-link", "serve"),
     "storage": ("backup", "export", "import"),
     "players": ("diagnose", "reveal"),
+    "discord_bot": ("discord",),
 }
 _REGISTERED: set[str] = set()
 

@@ -27,8 +27,14 @@ GM_ONLY_EVENTS = ("affliction_known", "affliction_diagnosed", "answer_rejected")
 
 
 def unknown_afflictions(state: Any, options: dict[str, Any], character: Any) -> dict[str, str]:
-    """{instance id: content id} of the character's afflictions the player does not know."""
-    return {a.id: a.affliction for a in character.afflictions if not is_known(state, options, character.id, a.id)}
+    """{instance id: content id} of the character's afflictions the player does not know, and {pending id:
+    content id} of the exposures whose initial save waits while afflictions are secret (afflictions_known false:
+    the save's own line names the affliction and its DC)."""
+    unknown = {a.id: a.affliction for a in character.afflictions if not is_known(state, options, character.id, a.id)}
+    if not options.get("afflictions_known", True):
+        unknown.update({p.id: p.content for p in state.pending
+                        if p.character == character.id and p.kind == "exposure" and p.content})
+    return unknown
 
 
 def mask(value: Any, unknown: dict[str, str], lang: str) -> Any:

@@ -17,7 +17,7 @@ from ....errors import NotFound, RuleViolation
 from .. import access, i18n
 from .. import models as m
 from ..actions import Action, decided, register
-from ..deps import api_lang, open_service, run_action, web
+from ..deps import IdempotencyKey, api_lang, client_request, open_service, run_action, web
 from ..access_errors import Forbidden
 from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
 from ..player_view import player_view, prompts_doc
@@ -61,24 +61,27 @@ def target(service: Any, token: str, lang: str) -> tuple[str, str]:
     return found
 
 
-def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A player's answer to one of their prompts ("roll for me", or the d20 / total they rolled)."""
+def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any], lang: str,
+                     intent: Any = None) -> dict[str, Any]:
+    """A player's answer to one of their prompts ("roll for me", or the d20 / total they rolled). `intent`: the
+    client's Idempotency-Key (the API's): a retry within 24 hours gets the first answer back, nothing applied."""
     from ....domain.afflictions.decide import answer
 
     answer_in = PlayerAnswerIn.model_validate(body)
-    loaded = service.load(campaign)
-    pending = next((p for p in loaded.state.pending if p.id == answer_in.pending), None)
-    if pending is None or pending.character != character_id:
-        # one answer for what is not this player's: another character's roll is as unknown as one never made
-        issued = pending is None and any(
-            e.type == "save_pending" and e.data.get("id") == answer_in.pending
-            and e.data.get("character") == character_id
-            for e in service.store.events(loaded.campaign_id, after=0, upcast=False))
-        if issued:
-            raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)", "pending")
-        raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
 
-    def decide(ctx: Any) -> list[dict]:
+    def decide(ctx: Any) -> list[dict]:  # (a retry with the same key gets the first answer before this runs)
+        pending = next((p for p in ctx.state.pending if p.id == answer_in.pending), None)
+        if pending is None or pending.character != character_id:
+            # one answer for what is not this player's: another character's roll is as unknown as one never made
+            cid = service.store.campaign_id(campaign)
+            issued = pending is None and any(
+                e.type == "save_pending" and e.data.get("id") == answer_in.pending
+                and e.data.get("character") == character_id
+                for e in service.store.events(cid, after=0, upcast=False))
+            if issued:
+                raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)",
+                                    "pending")
+            raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
         return answer(ctx, answer_in.pending, answer_in.total, answer_in.d20, roll=answer_in.roll, by="player",
                       player=character_id)
 
@@ -105,7 +108,7 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
                 if proposed else None,
                 "prompts": prompts_doc(state, rules, options, character_id, lang), "version": state.version}
 
-    return service.answer(campaign, decide, render)[2]
+    return service.answer(campaign, decide, render, request=intent)[2]
 
 
 def _moment_roll(events: list[dict], character_id: str) -> dict[str, Any] | None:
@@ -140,10 +143,13 @@ def prompts(request: Request, token: str = Token, lang: str = Depends(api_lang))
 
 
 @router.post("/{token}/answer", summary="Answer one of the player's prompts: roll for me, or the die I rolled")
-async def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang)):
+async def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang),
+                 key: str | None = IdempotencyKey):
+    intent = await client_request(request, key, None, None)
+
     def run() -> dict[str, Any]:
         with open_service(web(request)) as service:
             campaign, character = target(service, token, lang)
-            return answer_as_player(service, campaign, character, body.model_dump(), lang)
+            return answer_as_player(service, campaign, character, body.model_dump(), lang, intent)
 
     return await run_action(web(request), run)

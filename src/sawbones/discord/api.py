@@ -1,0 +1,156 @@
+"""The bot's one way to sawbones: its JSON API over HTTP (docs/integrations.md), as any outside bot calls it.
+
+`Api` holds the campaign's API secret (sent as a Bearer header, never logged or shown). A refusal is
+`Refused(status, code, message, doc)` (the API's one error shape); a server that does not answer is `Down`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+
+class Down(Exception):
+    """sawbones does not answer (refused connection, timeout, a proxy's 502)."""
+
+
+class Refused(Exception):
+    def __init__(self, status: int, code: str, message: str, doc: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.doc = status, code, message, doc
+
+
+UNDOABLE_NOT = ("action_undone", "campaign_created", "campaign_renamed")  # as the dashboard's undo preview
+INDEX_KEPT = 60.0  # seconds the tables' index is kept (content changes when the server restarts)
+QUIET = ("clock_advanced", "request_keyed")  # no news in an action's lines (as the dashboard)
+
+
+class Api:
+    """The campaign's API: `get`, `act` (a GM action, with Idempotency-Key and If-Match), the player API."""
+
+    def __init__(self, server_url: str, campaign: str, secret: str, timeout: float = 10.0) -> None:
+        self.server_url = server_url.rstrip("/")
+        self.campaign = campaign
+        self.base = f"/api/campaigns/{quote(campaign, safe='')}"
+        self._secret = secret
+        self._timeout = timeout
+        self._client: httpx.AsyncClient | None = None
+        self._tokens: dict[str, str] = {}  # character id -> player token
+        self._index: dict[str, tuple[float, Any]] = {}  # lang -> (when, GET /api/tables)
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self._secret}"}
+
+    def client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            self._client = httpx.AsyncClient(base_url=self.server_url, timeout=self._timeout, trust_env=False)
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+    async def request(self, method: str, path: str, *, lang: str = "en", json: Any = None,
+                      params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
+                      auth: bool = True) -> Any:
+        sent = {**(self.headers() if auth else {}), **(headers or {})}
+        query = {"lang": lang, **(params or {})}
+        try:
+            answer = await self.client().request(method, path, json=json, params=query, headers=sent)
+        except httpx.HTTPError as exc:
+            raise Down(type(exc).__name__) from None
+        if answer.status_code in (502, 503, 504):
+            raise Down(str(answer.status_code))
+        try:
+            doc = answer.json()
+        except ValueError:
+            raise Down(f"{answer.status_code}: not JSON") from None
+        if answer.status_code >= 400:
+            error = doc.get("error", {}) if isinstance(doc, dict) else {}
+            raise Refused(answer.status_code, str(error.get("code", "")), str(error.get("message", "")), doc)
+        return doc
+
+    async def get(self, path: str, lang: str = "en", **params: Any) -> Any:
+        return await self.request("GET", self.base + path, lang=lang, params=params)
+
+    async def act(self, name: str, body: dict[str, Any] | None, lang: str = "en", key: str | None = None,
+                  version: int | None = None) -> Any:
+        headers = {}
+        if key is not None:
+            headers["Idempotency-Key"] = key
+        if version is not None:
+            headers["If-Match"] = str(version)
+        return await self.request("POST", f"{self.base}/{name}", lang=lang, json=body, headers=headers)
+
+    async def tables_index(self, lang: str) -> Any:
+        """GET /api/tables (every table's id and name), kept a minute: autocompletes ask it at each keystroke."""
+        import time
+
+        kept = self._index.get(lang)
+        if kept is not None and time.time() - kept[0] < INDEX_KEPT:
+            return kept[1]
+        index = await self.request("GET", "/api/tables", lang=lang)
+        self._index[lang] = (time.time(), index)
+        return index
+
+    # ------------------------------------------------------------ characters and players
+
+    async def characters(self) -> list[dict[str, Any]]:
+        return (await self.get("/characters"))["characters"]
+
+    async def character_of(self, user_id: int) -> dict[str, Any] | None:
+        found = (await self.get("/characters", external=f"discord:{user_id}"))["characters"]
+        return found[0] if found else None
+
+    async def link(self, user_id: int, character: str) -> dict[str, Any]:
+        """The member plays `character` (external reference discord:<id>), and no other character."""
+        ref = f"discord:{user_id}"
+        before = await self.character_of(user_id)
+        target = (await self.request("GET", f"{self.base}/characters/{quote(character, safe='')}"))
+        if before is not None and before["id"] != target["id"]:
+            await self.request("PATCH", f"{self.base}/characters/{before['id']}",
+                               json={"external": [e for e in before["external"] if e != ref]})
+        listed = next(c for c in await self.characters() if c["id"] == target["id"])
+        if ref not in listed["external"]:
+            await self.request("PATCH", f"{self.base}/characters/{target['id']}",
+                               json={"external": [*listed["external"], ref]})
+        return target
+
+    async def token(self, character_id: str) -> str:
+        if character_id not in self._tokens:
+            doc = await self.request("GET", f"{self.base}/characters/{quote(character_id, safe='')}/player-link")
+            self._tokens[character_id] = doc["token"]
+        return self._tokens[character_id]
+
+    async def player(self, character_id: str, path: str = "", lang: str = "en", **params: Any) -> Any:
+        token = await self.token(character_id)
+        try:
+            return await self.request("GET", f"/api/player/{token}{path}", lang=lang, params=params, auth=False)
+        except Refused as exc:
+            if exc.status != 403:
+                raise
+            self._tokens.pop(character_id, None)  # the link was renewed: ask again, once
+            token = await self.token(character_id)
+            return await self.request("GET", f"/api/player/{token}{path}", lang=lang, params=params, auth=False)
+
+    async def answer_as_player(self, character_id: str, body: dict[str, Any], lang: str, key: str) -> Any:
+        token = await self.token(character_id)
+        return await self.request("POST", f"/api/player/{token}/answer", lang=lang, json=body,
+                                  headers={"Idempotency-Key": key}, auth=False)
+
+    async def last_action(self, lang: str) -> tuple[int, list[str], int] | None:
+        """(action, its lines, the campaign's version) of the action `undo` reverts now, or None."""
+        log = (await self.get("/log", lang=lang, limit=200))["events"]
+        undone = {e["action"] for e in log if e["undone"]}
+        firsts: dict[int, str] = {}
+        for e in log:
+            firsts.setdefault(e["action"], e["type"])
+        candidates = [a for a, first in firsts.items() if a not in undone and first not in UNDOABLE_NOT]
+        if not candidates:
+            return None
+        action = max(candidates)
+        version = max(e["version"] for e in log) if log else 0
+        return action, [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET], version

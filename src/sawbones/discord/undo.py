@@ -1,0 +1,90 @@
+"""/undo: the GM sees the action an undo reverts now ("Undo a14: …?", the dashboard's words) and a button
+that undoes exactly that action: the request names it (`{"action": "a14"}`, the API's named undo) and the
+version it was shown at (If-Match). If the campaign moved on meanwhile, nothing is applied: the GM is told,
+and shown the action an undo would revert now."""
+
+# (no `from __future__ import annotations`: discord.py reads the commands' parameter types at definition)
+import re
+from typing import Any
+
+import discord
+
+from ..interfaces.web.i18n import text as page_word
+from .api import Down, Refused
+from .commands_all import command
+from .words import SAY, lang_of
+
+SHOWN_LINES = 3
+
+
+async def preview(bot: Any, lang: str) -> tuple[str, discord.ui.View | None]:
+    last = await bot.api.last_action(lang)
+    if last is None:
+        return page_word("nothing_to_undo", lang), None
+    action, lines, version = last
+    what = " / ".join(lines[:SHOWN_LINES]) + (" …" if len(lines) > SHOWN_LINES else "")
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(action, version, page_word("undo_action", lang).format(action=action)))
+    return page_word("undo_confirm", lang).format(action=action, what=what or f"a{action}"), view
+
+
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:undo:(?P<action>[0-9]{1,9}):(?P<version>[0-9]{1,12})"):  # type: ignore[call-arg, misc]  # noqa: E501
+    def __init__(self, action: int, version: int, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or f"a{action}", style=discord.ButtonStyle.danger,
+                                           custom_id=f"sawbones:undo:{action}:{version}"))
+        self.action, self.version = action, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> "UndoButton":
+        return cls(int(match["action"]), int(match["version"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Any = interaction.client
+        if await bot.refuse_non_gm(interaction):
+            return
+        lang = lang_of(interaction)
+        await interaction.response.defer()
+        key = f"discord:{bot.api.campaign}:undo:{self.action}:{self.version}"
+        try:
+            doc = await bot.api.act("undo", {"action": f"a{self.action}"}, lang, key=key, version=self.version)
+        except Down:
+            await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
+            return
+        except Refused as exc:
+            said = bot.refusal(exc, lang)
+            if exc.status == 409:  # the campaign moved on: what an undo would revert now
+                try:
+                    now, view = await preview(bot, lang)
+                except (Down, Refused):
+                    now, view = "", None
+                await interaction.edit_original_response(content=f"{said}\n{now}", view=view)
+                return
+            await interaction.followup.send(said, ephemeral=True)
+            return
+        done = [page_word("undone", lang).format(action=doc["undone_action"]), *doc.get("reverted", [])]
+        await interaction.edit_original_response(content="\n".join(done)[:1990], view=None)
+
+
+def install(bot: Any) -> None:
+    @command("undo")
+    async def undo(interaction: discord.Interaction) -> None:
+        if await bot.refuse_non_gm(interaction):
+            return
+        lang = lang_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            text, view = await preview(bot, lang)
+        except Down:
+            await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
+            return
+        except Refused as exc:
+            await interaction.followup.send(bot.refusal(exc, lang), ephemeral=True)
+            return
+        if view is None:
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.followup.send(text, view=view, ephemeral=True)
+
+    bot.tree.add_command(undo)
+    bot.add_dynamic_items(UndoButton)

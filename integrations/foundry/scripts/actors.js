@@ -23,7 +23,8 @@ function hasStatus(actor, id) {
 
 /** Make the actor's sawbones status effects those of `conditions` (sawbones condition documents). */
 export async function syncConditions(actor, conditions) {
-  const wanted = new Set(conditions.map(c => statusOf(c.id)).filter(Boolean));
+  const known = new Set((CONFIG.statusEffects ?? []).map(e => e.id));
+  const wanted = new Set(conditions.map(c => statusOf(c.id)).filter(id => id && known.has(id)));
   const own = ownStatuses(actor);
   for (const [id] of own) {
     if (!wanted.has(id)) await actor.toggleStatusEffect(id, { active: false });

@@ -44,8 +44,13 @@ export class SawbonesModule {
     return next;
   }
 
-  idle() {
-    return this.chain;
+  /** Resolves once every task queued so far, and those they queued, are done. */
+  async idle() {
+    let seen;
+    do {
+      seen = this.chain;
+      await seen;
+    } while (seen !== this.chain);
   }
 
   characterOf(actor) {
@@ -242,4 +247,6 @@ Hooks.once("init", () => {
     onclick: () => sawbones.openWindow(app.actor) }));
 });
 
-Hooks.once("ready", () => sawbones.ready());
+Hooks.once("ready", () => {
+  sawbones.starting = sawbones.ready();
+});

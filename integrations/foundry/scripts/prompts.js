@@ -36,7 +36,12 @@ export async function syncPrompts(actor, prompts) {
   const open = new Map(cards(actor).map(m => [m.getFlag(MODULE, "pending"), m]));
   const waiting = prompts.filter(p => p.awaiting === "player");
   for (const prompt of waiting) {
-    if (open.has(prompt.id)) continue;
+    const card = open.get(prompt.id);
+    if (card && (card.getFlag(MODULE, "closed") || card.getFlag(MODULE, "answered"))) {  // back after an undo
+      await card.update({ [`flags.${MODULE}.closed`]: false, [`flags.${MODULE}.answered`]: false,
+                          content: cardContent(prompt) });
+    }
+    if (card) continue;
     await ChatMessage.create({
       content: cardContent(prompt), whisper: recipients(actor), speaker: ChatMessage.getSpeaker({ actor }),
       flags: { [MODULE]: { actor: actor.id, pending: prompt.id, save: mapping()?.saves?.[prompt.save] ?? null,

@@ -1,0 +1,86 @@
+// Faults: sawbones unreachable (one notification, the changes queued in the GM's browser, sent when it answers
+// again, never twice — even after a reload), a 409 that makes the module read again, and the events stream
+// resumed with Last-Event-ID.
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { startServer } from "./server.mjs";
+import { ACTOR, damages, table } from "./story.mjs";
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { await server?.stop(); });
+
+test("unreachable: one notification, the hits queued and sent once when sawbones answers again", async () => {
+  const t = await table(server, { system: "dnd5e", sawbonesSystem: "dnd5e", seed: 3, name: "faults", hp: 30 });
+  await t.gmClient.run("linkActors");
+  const character = (await t.gm.character(`foundry:Actor.${ACTOR}`)).id;
+  await t.gmClient.run("stopStream");
+  await t.gmClient.run("setSetting", "serverUrl", "http://127.0.0.1:9");  // nothing listens there
+  await t.gmClient.run("applyDamage", ACTOR, [{ value: 4, type: "fire" }]);
+  await t.gmClient.run("applyDamage", ACTOR, [{ value: 3, type: "cold" }]);
+  await t.gmClient.run("idle");
+  let state = await t.gmClient.run("state");
+  const queued = state.queue;
+  assert.equal(queued.length, 2, "both hits wait in the GM's browser");
+  assert.equal(state.notices.filter(n => n.type === "warn").length, 1, "one notification for the outage");
+  assert.equal(damages(await t.gm.log()).length, 0);
+
+  // the GM reloads Foundry: the queue outlives it; sawbones answers again
+  await t.gmClient.close();
+  t.world.worldSettings["sawbones.serverUrl"] = server.base;
+  const again = await t.world.connect("gm", {});
+  await again.run("start");
+  state = await again.run("state");
+  assert.equal(state.queue.length, 0, "sent");
+  const log = damages(await t.gm.log());
+  assert.deepEqual(log.map(e => e.data.parts), [[[4, "fire"]], [[3, "cold"]]], "each hit once, in order");
+  assert.equal((await t.gm.status(character)).hp, 23);
+
+  // the same changes sent again (an answer lost on the way): the Idempotency-Key keeps them from applying twice
+  await again.close();
+  t.world.storage.get("gm")["sawbones.queue"] = queued;
+  const third = await t.world.connect("gm", {});
+  await third.run("start");
+  assert.equal((await third.run("state")).queue.length, 0);
+  assert.equal(damages(await t.gm.log()).length, 2, "still two damages");
+  assert.equal((await t.gm.status(character)).hp, 23);
+  await third.close();
+  await t.player.close();
+});
+
+test("a 409 reads again; the events stream resumes with Last-Event-ID", async () => {
+  const t = await table(server, { system: "pf1", sawbonesSystem: "pf1e", seed: 5, name: "conflicts", hp: 20 });
+  await t.gmClient.run("linkActors");
+  const character = (await t.gm.character(`foundry:Actor.${ACTOR}`)).id;
+  await t.gm.call("POST", "/expose", { character, affliction: "filth_fever", save: 1 });
+  await t.gmClient.run("advanceTime", 24 * 3600);
+  await t.gmClient.run("idle");
+  const [pending] = (await t.gm.call("GET", "/pending")).pending;
+  assert.ok(pending);
+
+  // the stream is down while the GM answers on the dashboard
+  await t.gmClient.run("stopStream");
+  const answered = await t.gm.call("POST", "/answer", { pending: pending.id, total: 3 });
+  // the player rolls anyway: sawbones says 409 (no longer pending); the module reads again, no error shown
+  await t.player.run("rollSave", ACTOR, "fort", 17);
+  await t.gmClient.run("idle");
+  let state = await t.gmClient.run("state");
+  assert.equal(state.notices.filter(n => n.type === "error").length, 0, "a 409 is not an error for the GM");
+  let card = state.messages.find(m => m.flags.sawbones?.pending === pending.id);
+  assert.equal(card.flags.sawbones.closed, true, "re-read: the card is closed");
+  assert.equal((await t.gm.log()).filter(e => e.type === "affliction_saved").length, 1, "the dashboard's answer only");
+
+  // the stream comes back from where it stopped: the undo made meanwhile is not missed
+  const undone = await t.gm.call("POST", "/undo");
+  assert.ok(undone.version > answered.version);
+  await t.gmClient.run("startStream");
+  await t.gmClient.run("caughtUp", undone.version);
+  state = await t.gmClient.run("state");
+  assert.equal((await t.gm.call("GET", "/pending")).pending.length, 1, "the undo brought the save back");
+  card = state.messages.filter(m => m.flags.sawbones?.pending === pending.id);
+  assert.equal(card.length, 1);
+  assert.equal(card[0].flags.sawbones.closed, false, "its card is open again");
+  await t.close();
+});

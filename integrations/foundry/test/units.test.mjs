@@ -1,0 +1,43 @@
+// The module's small pieces: world-time deltas as sawbones durations, the events stream's parser, a hit's
+// parts scaled to the HP it took, the system's save buttons.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { install } from "./stand-in/foundry.mjs";
+import { statusEffects } from "./stand-in/systems.mjs";
+
+await install({ request: async () => ({}), post() {} }, {
+  userId: "gm", users: [{ id: "gm", name: "GM", isGM: true }], system: "dnd5e", actors: [], messages: [],
+  worldSettings: {}, clientSettings: {}, worldTime: 0, origin: "http://localhost:30000", statusEffects: statusEffects("dnd5e") });
+const { duration } = await import("../scripts/main.js");
+const { parseEvents } = await import("../scripts/stream.js");
+const { scaledParts } = await import("../scripts/hits.js");
+const systems = await import("../scripts/systems.js");
+await systems.loadMapping();
+
+test("a world-time delta is a sawbones duration; what is below a round waits", () => {
+  assert.deepEqual(duration(3600), { text: "1h", carry: 0 });
+  assert.deepEqual(duration(90061), { text: "1d1h1min", carry: 1 });
+  assert.deepEqual(duration(13), { text: "2r", carry: 1 });
+  assert.deepEqual(duration(5), { text: "", carry: 5 });
+});
+
+test("the events stream: messages with ids, comments skipped, the unfinished rest kept", () => {
+  const { events, rest } = parseEvents(': keep-alive\n\nid: 14\ndata: {"id": 14}\n\nid: 15\ndata: {"id"');
+  assert.deepEqual(events, [{ id: "14", data: '{"id": 14}' }]);
+  assert.equal(rest, 'id: 15\ndata: {"id"');
+});
+
+test("a hit's parts in sawbones' tables, scaled to the HP it took", () => {
+  assert.deepEqual(scaledParts([{ type: "fire", value: 10 }, { type: "cold", value: 5 }], 15),
+                   [{ type: "fire", amount: 10 }, { type: "cold", amount: 5 }]);
+  assert.deepEqual(scaledParts([{ type: "fire", value: 10 }, { type: "cold", value: 5 }], 6),
+                   [{ type: "fire", amount: 4 }, { type: "cold", amount: 2 }]);
+  assert.deepEqual(scaledParts([{ type: "healing", value: 3 }], 3), [], "not a damage table: untyped");
+});
+
+test("the save buttons of dnd5e; a secret one has no DC", () => {
+  assert.equal(systems.saveButton("fortitude", 14), "[[/save ability=con dc=14]]");
+  assert.equal(systems.saveButton("con", null), "[[/save ability=con]]");
+});

@@ -34,9 +34,13 @@ def module_dir() -> Path:
 
 
 def _version() -> str:
-    from .app import _version as version
+    """The installed package's version (the module's version is sawbones')."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return version()
+    try:
+        return version("sawbones")
+    except PackageNotFoundError:  # pragma: no cover - a source tree without its metadata
+        return "0"
 
 
 def manifest(base: str) -> dict[str, Any]:

@@ -75,7 +75,9 @@ def module_json(request: Request) -> JSONResponse:
     return JSONResponse(manifest(_base(request)), headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/sawbones.zip", summary="The Foundry VTT module, zipped")
+@router.get("/sawbones.zip", summary="The Foundry VTT module, zipped", response_class=Response,
+            responses={200: {"content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+                             "description": "The module's files (a zip), its manifest pointing to this server."}})
 def module_zip(request: Request) -> Response:
     return Response(build_zip(_base(request)), media_type="application/zip", headers={
         "Content-Disposition": 'attachment; filename="sawbones.zip"', "Cache-Control": "no-cache"})

@@ -144,6 +144,12 @@ def test_serve_refuses_a_bad_certificate_in_one_line(tmp_path, cli, args, said):
     assert len(result.err.strip().splitlines()) == 1
 
 
+def test_serve_says_it_in_french(tmp_path, cli):
+    cert, _ = _certificate(tmp_path)
+    result = cli("--lang", "fr", "serve", "--port", str(_free_port()), "--certfile", str(cert))
+    assert result.code != 0 and "--certfile et --keyfile vont ensemble" in result.err
+
+
 def test_the_module_tests_run_with_node(tmp_path):
     """integrations/foundry/test/*.test.mjs: the dnd5e and pf1 stories, hits and heals, faults, on the stand-in."""
     node = shutil.which("node")

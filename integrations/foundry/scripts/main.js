@@ -120,8 +120,8 @@ export class SawbonesModule {
   }
 
   /** A change for sawbones (queued when it is unreachable); its answer brings the characters back. */
-  async change({ method, path, body, key, actor }) {
-    const answer = await this.client.send({ method, path, body, key, actor: actor ?? null });
+  async change({ method, path, body, key, actor, time }) {
+    const answer = await this.client.send({ method, path, body, key, actor: actor ?? null, time: time ?? 0 });
     if (answer) {
       const touched = (answer.characters ?? []).map(c => c.id);
       if (answer.id && !touched.length) touched.push(answer.id);
@@ -132,12 +132,17 @@ export class SawbonesModule {
 
   /** A 409: what the module showed is old; read it again. */
   async reread(change) {
+    if (change.time) {  // a save waits for a die: the time is told once it is answered
+      await setSetting("timeCarry", Number(setting("timeCarry") || 0) + change.time);
+      ui.notifications?.info(t("Time.Waiting"));
+    }
     await this.loadLinks();
     await this.sync(change.actor ? [this.links.get(change.actor)].filter(Boolean) : [...this.links.values()]);
   }
 
   async onEvent(doc) {
     await this.sync(doc.characters ?? []);
+    if (doc.type !== "clock_advanced" && Number(setting("timeCarry") || 0) >= ROUND) await this.tellTime();
   }
 
   async token(character) {
@@ -188,20 +193,29 @@ export class SawbonesModule {
                         body: { pending: card.getFlag(MODULE, "pending"), total: Math.round(roll.total) },
                         key: `foundry:ChatMessage.${message.id}:answer`, actor: actor.id });
     await this.sync([character]);
+    if (Number(setting("timeCarry") || 0) >= ROUND) await this.tellTime();
   }
 
-  /** updateWorldTime: the campaign's clock moves on by the same time (the seconds below a round wait). */
+  /** updateWorldTime: the campaign's clock moves on by the same time. What is below a round, and what a save
+   * waiting for a player's die holds back (sawbones refuses to advance past it), waits in sawbones.timeCarry and
+   * is told with the next change of the world's time or after the next action. */
   async onWorldTime(worldTime, delta) {
     if (!isActiveGM() || !this.client.configured()) return;
     if (delta < 0) {
       ui.notifications?.warn(t("Time.Backwards"));
       return;
     }
-    const { text, carry } = duration(Number(setting("timeCarry") || 0) + delta);
-    await setSetting("timeCarry", carry);
+    await setSetting("timeCarry", Number(setting("timeCarry") || 0) + delta);
+    await this.tellTime(worldTime);
+  }
+
+  async tellTime(worldTime = game.time.worldTime) {
+    const untold = Number(setting("timeCarry") || 0);
+    const { text, carry } = duration(untold);
     if (!text) return;
+    await setSetting("timeCarry", carry);
     await this.change({ method: "POST", path: this.client.campaignPath("/advance"), body: { duration: text },
-                        key: `foundry:World.time:${worldTime - delta}->${worldTime}` });
+                        key: `foundry:World.time:${worldTime - untold}->${worldTime - carry}`, time: untold - carry });
   }
 
   openWindow(actor) {

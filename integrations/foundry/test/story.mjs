@@ -97,9 +97,15 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   assert.ok(cards[0].content.includes(button), `the card has the system's save button ${button}`);
   assert.ok(cards[0].content.includes("Filth Fever"));
 
+  // the world's time moves on while the save waits: sawbones holds it back until the die is in
+  await t.gmClient.run("advanceTime", 3600);
+  await t.gmClient.run("idle");
+  assert.equal((await t.gm.call("GET", "")).clock, 24 * 3600, "sawbones does not advance past a waiting save");
+
   // 4. the player rolls in Foundry; the GM's client sends the total as the answer
   await t.player.run("rollSave", ACTOR, save, 19);
   await t.gmClient.run("idle");
+  assert.equal((await t.gm.call("GET", "")).clock, 25 * 3600, "then the hour held back is told");
   const saved = (await t.gm.log()).filter(e => e.type === "affliction_saved" && !e.undone);
   assert.equal(saved.length, 1, "the roll answered the prompt");
   assert.equal(saved[0].data.total, 19);
@@ -114,6 +120,11 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   await t.gm.call("POST", "/expose", { character: character.id, affliction: "mindfire", save: 1 });
   await t.gmClient.run("advanceTime", 24 * 3600);
   await t.gmClient.run("idle");
+  // Filth Fever's next save comes first (day 3, 00:00): the player rolls it, then the hour held back runs
+  const [again] = (await t.gm.call("GET", "/pending")).pending;
+  assert.equal(again.affliction, pending.affliction);
+  await t.player.run("rollSave", ACTOR, save, 20);
+  await t.gmClient.run("idle");
   const secret = (await t.gm.call("GET", "/pending")).pending.find(p => p.affliction !== pending.affliction);
   assert.ok(secret, "the secret disease's save falls due");
   const card = (await t.player.run("state")).messages.find(m => m.flags.sawbones?.pending === secret.id);
@@ -125,6 +136,6 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   // the player's client never called sawbones
   assert.equal((await t.player.run("state")).requests, 0);
   campaign = await t.gm.call("GET", "");
-  assert.ok(campaign.clock >= 48 * 3600);
+  assert.equal(campaign.clock, 49 * 3600, "sawbones' clock is the world's");
   await t.close();
 }

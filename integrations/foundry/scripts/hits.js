@@ -89,6 +89,21 @@ export class Hits {
   constructor(module) {
     this.module = module;
     this.known = new Map();  // actor id → HP as last seen by this (GM) client
+    this.untold = new Map(); // actor id → HP updates received but not told yet (sawbones' HP must not overwrite them)
+  }
+
+  received(actor, changed) {
+    if (foundry.utils.getProperty(changed, HP_PATH) === undefined) return;
+    if (foundry.utils.getProperty(changed, `flags.${MODULE}.hp.echo`)) return;
+    this.untold.set(actor.id, (this.untold.get(actor.id) ?? 0) + 1);
+  }
+
+  told(actor, changed) {
+    if (foundry.utils.getProperty(changed, HP_PATH) === undefined) return;
+    if (foundry.utils.getProperty(changed, `flags.${MODULE}.hp.echo`)) return;
+    const left = (this.untold.get(actor.id) ?? 1) - 1;
+    if (left > 0) this.untold.set(actor.id, left);
+    else this.untold.delete(actor.id);
   }
 
   remember(actor) {
@@ -142,6 +157,14 @@ export function registerHitHooks(module) {
   }
   if (systemId() === "pf1") Hooks.on("pf1ApplyDamage", onPf1ApplyDamage);
   Hooks.on("preUpdateActor", onPreUpdateActor);
-  Hooks.on("updateActor", (actor, changed, options, userId) => module.serial(
-    () => hits.onUpdateActor(actor, changed, options, userId)));
+  Hooks.on("updateActor", (actor, changed, options, userId) => {
+    hits.received(actor, changed);
+    return module.serial(async () => {
+      try {
+        await hits.onUpdateActor(actor, changed, options, userId);
+      } finally {
+        hits.told(actor, changed);
+      }
+    });
+  });
 }

@@ -170,7 +170,7 @@ export class SawbonesModule {
         continue;
       }
       const me = status.characters[0];
-      if (!this.client.pending()) await followHp(actor, me.hp);
+      if (!this.client.pending() && !this.hits.untold.has(actor.id)) await followHp(actor, me.hp);
       await syncConditions(actor, me.conditions ?? []);
       await keepView(actor, views);
       await syncPrompts(actor, prompts);

@@ -41,3 +41,18 @@ test("the save buttons of dnd5e; a secret one has no DC", () => {
   assert.equal(systems.saveButton("fortitude", 14), "[[/save ability=con dc=14]]");
   assert.equal(systems.saveButton("con", null), "[[/save ability=con]]");
 });
+
+test("the sawbones window speaks the user's language: the player's page's words in it", async () => {
+  const { viewHtml } = await import("../scripts/window.js");
+  const injury = name => ({ id: "i1", name, severity_name: name === "Burns" ? "Minor" : "Mineure", effect: "…",
+                            heals_by: [] });
+  const side = (name, lang) => ({ name: "Brena", hp: 0, max_hp: 20, conditions: [], wounds: [], afflictions: [],
+                                  injuries: [injury(name)], clock: lang === "fr" ? "jour 1" : "day 1" });
+  const actor = { getFlag: (scope, key) => (scope === "sawbones" && key === "view"
+    ? { en: side("Burns", "en"), fr: side("Brûlures", "fr") } : undefined) };
+  game.i18n.lang = "fr";
+  assert.match(viewHtml(actor), /Brûlures.*Mineure/s);
+  game.i18n.lang = "en";
+  assert.match(viewHtml(actor), /Burns.*Minor/s);
+  assert.doesNotMatch(viewHtml(actor), /Brûlures/);
+});

@@ -84,3 +84,13 @@ test("a 409 reads again; the events stream resumes with Last-Event-ID", async ()
   assert.equal(card[0].flags.sawbones.closed, false, "its card is open again");
   await t.close();
 });
+
+test("a Foundry whose origin the server does not allow (no --cors-origin for it) cannot call it", async () => {
+  const t = await table(server, { system: "dnd5e", sawbonesSystem: "dnd5e", seed: 2, name: "elsewhere",
+                                  origin: "https://foundry.elsewhere.example" });
+  const state = await t.gmClient.run("state");
+  assert.ok(state.requests > 0, "the GM's client tried");
+  assert.equal(state.notices.filter(n => n.type === "warn").length, 1, "the browser refused: sawbones unreachable");
+  assert.deepEqual((await t.gm.call("GET", "/characters")).characters, []);
+  await t.close();
+});

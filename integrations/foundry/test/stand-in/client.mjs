@@ -62,6 +62,7 @@ const commands = {
   editHp: (actorId, value) => game.actors.get(actorId).update({ "system.attributes.hp.value": value }),
   rollSave: (actorId, save, total) => ChatMessage.create(system.saveMessage(game.actors.get(actorId), save, total)),
   advanceTime: seconds => game.time.advance(seconds),
+  toggleStatus: (actorId, id, active) => game.actors.get(actorId).toggleStatusEffect(id, { active }).then(() => null),
   dialog(answers) {
     globalThis.nextDialog.push(...answers);
   },

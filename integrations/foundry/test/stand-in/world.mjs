@@ -6,8 +6,9 @@ import { Worker } from "node:worker_threads";
 export const ORIGIN = "http://localhost:30000";  // where the Foundry pages come from (serve --cors-origin)
 
 export class World {
-  constructor({ system, actors, users, worldSettings = {} }) {
+  constructor({ system, actors, users, worldSettings = {}, origin = ORIGIN }) {
     this.system = system;
+    this.origin = origin;
     this.actors = new Map(actors.map(a => [a._id, structuredClone(a)]));
     this.messages = new Map();
     this.users = users;
@@ -23,7 +24,7 @@ export class World {
     const stored = { ...(this.storage.get(userId) ?? {}), ...clientSettings };
     this.storage.set(userId, stored);
     const worker = new Worker(new URL("./client.mjs", import.meta.url), { workerData: {
-      userId, system: this.system, users: this.users, lang, origin: ORIGIN, worldTime: this.worldTime,
+      userId, system: this.system, users: this.users, lang, origin: this.origin, worldTime: this.worldTime,
       actors: [...this.actors.values()], messages: this.visibleMessages(userId), worldSettings: this.worldSettings,
       clientSettings: stored } });
     const client = { userId, worker, pending: new Map() };

@@ -21,10 +21,13 @@ export function viewHtml(actor) {
   if (!view) return `<p>${t("Window.Unlinked")}</p>`;
   const injury = i => `<strong>${escape(i.name)}</strong> (${escape(i.severity_name)})${i.site ? ` — ${escape(i.site)}` : ""}`
     + `: ${escape(i.effect ?? i.text)}${i.next_step ? `<br><em>${escape(i.next_step)}</em>` : ""}`;
-  const wound = w => `<strong>${escape(w.name ?? w.part ?? w.id)}</strong>${w.text ? `: ${escape(w.text)}` : ""}`;
+  const wound = w => `<strong>${escape(w.name ?? w.part ?? w.id)}</strong>${w.affects ? `: ${escape(w.affects)}` : ""}`
+    + (w.heals_by?.length ? `<br><em>${escape([].concat(w.heals_by).join(" · "))}</em>` : "");
+  const stage = a => (a.tracks ?? []).map(track => `${escape(track.name)}: ${escape(track.stage_name)}`).join(" · ");
   const affliction = a => a.known
-    ? `<strong>${escape(a.name)}</strong>${a.status ? ` — ${escape(a.status)}` : ""}${a.next_save?.text ? `<br><em>${escape(a.next_save.text)}</em>` : ""}`
-    : `<strong>${escape(a.name)}</strong>${a.symptoms?.length ? `: ${escape([].concat(a.symptoms).map(s => s.text ?? s).join(", "))}` : ""}`;
+    ? `<strong>${escape(a.name)}</strong>${stage(a) ? ` — ${stage(a)}` : ""}`
+      + `${a.next_save?.in_text ? `<br><em>${escape(a.next_save.in_text)}</em>` : ""}${a.cure ? `<br>${escape(a.cure)}` : ""}`
+    : `<strong>${escape(a.name)}</strong>${a.symptoms?.length ? `: ${escape(a.symptoms.join(" "))}` : ""}`;
   const condition = c => `${escape(c.name)}${c.source ? ` (${escape(c.source)})` : ""}`;
   return `<div class="sawbones-window"><p>${escape(view.name)} — ${view.hp}/${view.max_hp} ${t("Window.Hp")}`
     + ` · ${escape(view.clock)}</p>`

@@ -34,6 +34,8 @@ for (const [system, sawbonesSystem, save, spell] of [["pf1", "pf1e", "fort", "re
     assert.deepEqual(actor.statuses.filter(s => expected.includes(s)).sort(), expected);
     assert.deepEqual(actor.sawbones.sort(), expected.filter(s => s !== byHand), "flagged as sawbones', but not the GM's");
 
+    const html = await t.player.run("openWindow", ACTOR);
+    assert.match(html, /Filth Fever.*Weakened/s, "the window: the disease and its stage, as the player's page says");
     const [affliction] = (await t.gm.call("GET", `/characters/${character}`)).afflictions ?? [{ id: "a1" }];
     const cured = await t.gm.call("POST", "/cure", { character, affliction: affliction.id ?? "a1", spell, cl_check: 40 });
     await t.gmClient.run("caughtUp", cured.version);

@@ -64,3 +64,27 @@ for (const [system, sawbonesSystem] of [["dnd5e", "dnd5e"], ["pf1", "pf1e"]]) {
     await t.close();
   });
 }
+
+test("two GMs' browsers open: only the active GM's tells sawbones", async () => {
+  const { Gm } = await import("./server.mjs");
+  const { World } = await import("./stand-in/world.mjs");
+  const { SYSTEMS } = await import("./stand-in/systems.mjs");
+  const gm = await Gm.create(server.base, "two gms", "dnd5e", 4);
+  const users = [{ id: "gm", name: "GM", isGM: true }, { id: "gm2", name: "Assistant GM", isGM: true },
+                 { id: "pl", name: "Player", isGM: false }];
+  const world = new World({ system: "dnd5e", users, actors: [SYSTEMS.dnd5e.actor(ACTOR, "Brena", 20, "pl")],
+                            worldSettings: { "sawbones.serverUrl": server.base, "sawbones.campaign": "two gms" } });
+  const clients = [];
+  for (const id of ["gm", "gm2", "pl"]) {
+    clients.push(await world.connect(id, { clientSettings: id.startsWith("gm") ? { "sawbones.apiSecret": gm.secret } : {} }));
+  }
+  for (const c of clients) await c.run("start");
+  await clients[0].run("linkActors");
+  const before = (await clients[1].run("state")).requests;
+  await clients[1].run("applyDamage", ACTOR, [{ value: 6, type: "acid" }]);
+  for (const c of clients) await c.run("idle");
+  assert.deepEqual(damages(await gm.log()).map(e => e.data.parts), [[[6, "acid"]]], "told once");
+  assert.equal((await clients[1].run("state")).requests, before, "the other GM's browser sent nothing");
+  assert.equal(before, 0);
+  for (const c of clients) await c.close();
+});

@@ -56,3 +56,13 @@ test("the sawbones window speaks the user's language: the player's page's words 
   assert.match(viewHtml(actor), /Burns.*Minor/s);
   assert.doesNotMatch(viewHtml(actor), /Brûlures/);
 });
+
+test("the settings: sawbones.serverUrl and sawbones.campaign for the world, sawbones.apiSecret for this browser only", () => {
+  Hooks.callAll("init");
+  const scope = key => game.settings.settings.get(`sawbones.${key}`)?.scope;
+  assert.equal(scope("serverUrl"), "world");
+  assert.equal(scope("campaign"), "world");
+  assert.equal(scope("apiSecret"), "client");
+  assert.equal(scope("queue"), "client");
+  assert.ok(game.settings.menus.get("sawbones.linkActors").restricted, "Link actors: GM only");
+});

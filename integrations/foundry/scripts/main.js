@@ -5,7 +5,7 @@ import { followHp, keepView, syncConditions } from "./actors.js";
 import { Client, SawbonesError } from "./client.js";
 import { Hits, registerHitHooks } from "./hits.js";
 import { cardFor, syncPrompts } from "./prompts.js";
-import { MODULE, isActiveGM, registerSettings, setSetting, setting, t } from "./settings.js";
+import { MODULE, isActiveGM, language, registerSettings, setSetting, setting, t } from "./settings.js";
 import { EventStream } from "./stream.js";
 import { isSupported, loadMapping } from "./systems.js";
 import { windowClass } from "./window.js";
@@ -23,6 +23,38 @@ export function duration(seconds) {
     rest -= count * size;
   }
   return { text: parts.join(""), carry: rest };
+}
+
+/** An actor's export without what the sheet importer never reads (descriptions, biography, effects, token):
+ * a request stays under the server's body limit (serve --max-body, 1 MB by default). */
+export function slim(actor) {
+  const data = actor.toObject();
+  delete data.effects;
+  delete data.prototypeToken;
+  if (data.system?.details) delete data.system.details.biography;
+  for (const item of data.items ?? []) {
+    delete item.effects;
+    if (item.system) delete item.system.description;
+  }
+  return data;
+}
+
+/** Files in requests of at most 20 files and about 900 kB. */
+export function batches(files, limit = 900_000) {
+  const out = [];
+  let current = [];
+  let size = 0;
+  for (const file of files) {
+    if (current.length && (current.length === 20 || size + file.content.length > limit)) {
+      out.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(file);
+    size += file.content.length;
+  }
+  if (current.length) out.push(current);
+  return out;
 }
 
 export class SawbonesModule {
@@ -108,8 +140,7 @@ export class SawbonesModule {
     }
     const actors = (game.actors?.contents ?? [...game.actors]).filter(a => a.type === "character");
     const lines = [];
-    for (let i = 0; i < actors.length; i += 20) {
-      const files = actors.slice(i, i + 20).map(a => ({ filename: `${a.id}.json`, content: JSON.stringify(a.toObject()) }));
+    for (const files of batches(actors.map(a => ({ filename: `${a.id}.json`, content: JSON.stringify(slim(a)) })))) {
       const answer = await this.client.request("POST", this.client.campaignPath("/characters/import"), { files });
       lines.push(...answer.lines);
     }
@@ -164,7 +195,7 @@ export class SawbonesModule {
         const token = await this.token(character);
         const path = `/api/player/${encodeURIComponent(token)}`;
         views = { en: await this.client.get(`${path}?lang=en`), fr: await this.client.get(`${path}?lang=fr`) };
-        prompts = views.en.prompts;
+        prompts = views[language()].prompts;
       } catch (error) {
         if (!(error instanceof SawbonesError)) this.client.unreachable(error);
         continue;

@@ -66,3 +66,16 @@ test("the settings: sawbones.serverUrl and sawbones.campaign for the world, sawb
   assert.equal(scope("queue"), "client");
   assert.ok(game.settings.menus.get("sawbones.linkActors").restricted, "Link actors: GM only");
 });
+
+test("Link actors sends the actors in requests under the server's body limit, without their descriptions", async () => {
+  const { batches, slim } = await import("../scripts/main.js");
+  const files = Array.from({ length: 45 }, (_, i) => ({ filename: `${i}.json`, content: "x".repeat(100_000) }));
+  const sent = batches(files);
+  assert.deepEqual(sent.map(b => b.length), [9, 9, 9, 9, 9]);
+  assert.equal(batches(files.slice(0, 30).map(f => ({ ...f, content: "{}" }))).map(b => b.length).join(), "20,10");
+  const actor = { toObject: () => ({ _id: "a", effects: [{}], prototypeToken: {},
+                                     system: { details: { biography: "long", originalClass: "c" } },
+                                     items: [{ type: "class", system: { description: { value: "<p>…</p>" }, levels: 3 } }] }) };
+  assert.deepEqual(slim(actor), { _id: "a", system: { details: { originalClass: "c" } },
+                                  items: [{ type: "class", system: { levels: 3 } }] });
+});

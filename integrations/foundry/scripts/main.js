@@ -117,6 +117,18 @@ export class SawbonesModule {
     this.client.stop();
   }
 
+  /** A setting changed: talk to the (new) server or campaign from now on; another campaign's events are not
+   * resumed. */
+  async restart(key) {
+    if (!isActiveGM()) return;
+    this.stream?.stop();
+    this.stream = null;
+    this.tokens.clear();
+    if (key === "campaign" || key === "serverUrl") await setSetting("lastEventId", "");
+    this.starting = this.ready();
+    await this.starting;
+  }
+
   async loadLinks() {
     try {
       const doc = await this.client.get(this.client.campaignPath("/characters"));
@@ -278,7 +290,7 @@ function linkMenu() {
 }
 
 Hooks.once("init", () => {
-  registerSettings(linkMenu());
+  registerSettings(linkMenu(), key => sawbones.restart(key));
   const module = game.modules?.get(MODULE);
   if (module) module.api = sawbones;
   registerHitHooks(sawbones);

@@ -3,16 +3,16 @@
 
 export const MODULE = "sawbones";
 
-export function registerSettings(LinkActorsMenu) {
+export function registerSettings(LinkActorsMenu, onChange = () => {}) {
   const world = (key, extra = {}) => game.settings.register(MODULE, key, {
     name: `SAWBONES.Settings.${key}.Name`, hint: `SAWBONES.Settings.${key}.Hint`, scope: "world", config: true,
-    type: String, default: "", ...extra,
+    type: String, default: "", onChange: () => onChange(key), ...extra,
   });
   world("serverUrl");
   world("campaign");
   game.settings.register(MODULE, "apiSecret", {
     name: "SAWBONES.Settings.apiSecret.Name", hint: "SAWBONES.Settings.apiSecret.Hint", scope: "client",
-    config: true, type: String, default: "",
+    config: true, type: String, default: "", onChange: () => onChange("apiSecret"),
   });
   // Kept by the module itself, in the GM's browser: changes waiting for the server, the last event read.
   game.settings.register(MODULE, "queue", { scope: "client", config: false, type: Array, default: [] });

@@ -94,3 +94,24 @@ test("a Foundry whose origin the server does not allow (no --cors-origin for it)
   assert.deepEqual((await t.gm.call("GET", "/characters")).characters, []);
   await t.close();
 });
+
+test("the GM fills the settings in a running world: the module starts talking to sawbones then", async () => {
+  const { Gm } = await import("./server.mjs");
+  const { World } = await import("./stand-in/world.mjs");
+  const { SYSTEMS } = await import("./stand-in/systems.mjs");
+  const { USERS } = await import("./story.mjs");
+  const gm = await Gm.create(server.base, "late settings", "pf1e", 8);
+  const world = new World({ system: "pf1", users: USERS, actors: [SYSTEMS.pf1.actor(ACTOR, "Brena", 20, "pl")] });
+  const client = await world.connect("gm", {});
+  await client.run("start");
+  assert.equal((await client.run("state")).requests, 0, "not configured: nothing sent");
+  await client.run("setSetting", "serverUrl", server.base);
+  await client.run("setSetting", "campaign", "late settings");
+  await client.run("setSetting", "apiSecret", gm.secret);
+  await client.run("idle");
+  await client.run("linkActors");
+  await client.run("applyDamage", ACTOR, [{ value: 5, type: "slashing" }]);
+  await client.run("idle");
+  assert.equal(damages(await gm.log()).length, 1);
+  await client.close();
+});

@@ -348,6 +348,7 @@ class ClientSettings {
     } else {
       this.client[id] = structuredClone(value);
       world.post({ op: "clientSetting", id, value });  // the browser's storage outlives a reload
+      config.onChange?.(value);
     }
     return value;
   }
@@ -480,5 +481,6 @@ export function receive(message) {
     Hooks.callAll("updateWorldTime", message.worldTime, message.delta, {}, message.userId);
   } else if (message.op === "setting") {
     game.settings.world[message.id] = message.value;
+    game.settings.settings.get(message.id)?.onChange?.(message.value);
   }
 }

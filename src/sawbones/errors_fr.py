@@ -417,6 +417,13 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("wrong admin secret for this server", "mauvais secret d'administration pour ce serveur"),
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
+    ("--certfile and --keyfile go together (the certificate and its private key)",
+     "--certfile et --keyfile vont ensemble (le certificat et sa clé privée)"),
+    ("cannot read {path} ({reason})", "impossible de lire {path} ({reason})"),
+    ("{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key ({reason})",
+     "{certfile} et {keyfile} ne sont pas un certificat PEM et sa clé privée non chiffrée ({reason})"),
+    ("the Foundry VTT module's files are not installed with this sawbones",
+     "les fichiers du module Foundry VTT ne sont pas installés avec ce sawbones"),
 ]
 ERRORS_FR += TABLE_FR + RULES_FR
 

@@ -69,13 +69,13 @@ def _host_in_url(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def listening_base(host: str, port: int) -> str:
-    """Where the devices meant to use a server listening on host:port reach it."""
+def listening_base(host: str, port: int, scheme: str = "http") -> str:
+    """Where the devices meant to use a server listening on host:port reach it (`scheme`: https with TLS)."""
     if host in EVERYWHERE:
         shown = lan_address(ipv6=host == "::") or ("::1" if host == "::" else "127.0.0.1")
     else:
         shown = host
-    return f"http://{_host_in_url(shown)}:{port}"
+    return f"{scheme}://{_host_in_url(shown)}:{port}"
 
 
 def is_loopback_host(host: str | None) -> bool:

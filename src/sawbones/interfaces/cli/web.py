@@ -132,6 +132,31 @@ def sign_in_link(base: str, store: Any, campaign: str) -> str:
     return base + path(store, campaign)
 
 
+def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
+    """uvicorn's TLS settings from `--certfile/--keyfile`: both or neither, readable, and a pair that loads."""
+    import ssl
+
+    from ...errors import UsageError
+
+    if certfile is None and keyfile is None:
+        return {}
+    if certfile is None or keyfile is None:
+        raise UsageError("--certfile and --keyfile go together (the certificate and its private key)",
+                         "--keyfile" if certfile else "--certfile")
+    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        try:
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            raise UsageError(f"cannot read {path} ({exc.strerror or exc})", option) from None
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, ValueError) as exc:
+        raise UsageError(f"{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key "
+                         f"({getattr(exc, 'reason', None) or exc})", "--certfile") from None
+    return {"ssl_certfile": certfile, "ssl_keyfile": keyfile}
+
+
 def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max_body: int) -> dict[str, Any]:
     """Closed unless asked open or listening on the loopback only; the loopback names only, on the loopback;
     beyond it, the machine's own names and addresses (own_names.py); `--allowed-host '*'`: any."""
@@ -177,9 +202,14 @@ def register(cli: click.Group) -> None:
     @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
                   help="Let pages of this origin call the API with the API secret (repeatable; "
                        "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
+    @click.option("--certfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
+                  help="Serve https with this certificate (PEM, the chain included); needs --keyfile. An https "
+                       "Foundry VTT may call only https servers, or http on 127.0.0.1/localhost.")
+    @click.option("--keyfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
+                  help="The certificate's private key (PEM, unencrypted); needs --certfile.")
     @pass_env
     def serve(env, host, port, workers, demo, qr, access, allowed_hosts, max_body, base, forwarded_allow_ips,
-              cors_origins) -> None:
+              cors_origins, certfile, keyfile) -> None:
         """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import json
 
@@ -187,6 +217,7 @@ def register(cli: click.Group) -> None:
 
         from ..web import security
 
+        tls = tls_files(certfile, keyfile)
         check_port(host, port)  # a busy port is one error line, before any banner
         from ..web.cors import ENV, normalize
 
@@ -200,7 +231,7 @@ def register(cli: click.Group) -> None:
         service = env.service  # opens (and checks) the database before anything listens
         security.cookie_key(service.store)  # made once, before the workers share it
         settings = server_settings(host, access, allowed_hosts, max_body)
-        listening = links.listening_base(host, port)
+        listening = links.listening_base(host, port, scheme="https" if tls else "http")
         settings.update(public_base=public, listening_base=listening)
         base = public or listening
         links.remember(service.store, base)  # gm-link and player-link print links to this server
@@ -224,7 +255,7 @@ def register(cli: click.Group) -> None:
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
                                   "timeout_graceful_shutdown": 3, "proxy_headers": True,
                                   "forwarded_allow_ips": trusted,
-                                  "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol"}
+                                  "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol", **tls}
         if workers > 1:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db

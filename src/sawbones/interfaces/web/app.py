@@ -189,6 +189,9 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
 
     app.include_router(pages_gm.router)
     app.include_router(pages_player.router)
+    from . import foundry
+
+    app.include_router(foundry.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.add_middleware(guard.Guard, allowed_hosts=allowed_hosts, max_body=max_body)
     app.guarded = (guard.allow_list(allowed_hosts), max_body)

@@ -1,0 +1,115 @@
+// One Foundry client (a browser) in a worker thread: the stand-in's globals, the sawbones module loaded as
+// Foundry loads it (init, then ready), and the commands a test gives this user (apply damage, roll a save, ...).
+
+import { parentPort, workerData } from "node:worker_threads";
+
+import { install, receive } from "./foundry.mjs";
+import { SYSTEMS } from "./systems.mjs";
+
+let next = 0;
+const waiting = new Map();
+
+const link = {
+  request(message) {
+    const id = ++next;
+    parentPort.postMessage({ ...message, requestId: id });
+    return new Promise(resolve => waiting.set(id, resolve));
+  },
+  post(message) {
+    parentPort.postMessage(message);
+  },
+};
+
+const system = SYSTEMS[workerData.system];
+const seen = await install(link, { ...workerData, statusEffects: system.statusEffects });
+Object.assign(game.system, system.hooks);
+globalThis.dialogAnswer = () => (globalThis.nextDialog ? globalThis.nextDialog.shift() : null);
+globalThis.nextDialog = [];
+await import("../../scripts/main.js");
+const api = () => game.modules.get("sawbones").api;
+
+const commands = {
+  async start() {
+    Hooks.callAll("init");
+    Hooks.callAll("setup");
+    Hooks.callAll("ready");
+    await api().starting;
+    await api().idle();
+  },
+  async idle() {
+    await api().idle();
+  },
+  /** Wait until the GM's client has read the events stream up to `version`, and acted on it. */
+  async caughtUp(version) {
+    for (let i = 0; i < 400; i++) {
+      await api().idle();
+      if (Number(game.settings.get("sawbones", "lastEventId") || 0) >= version) {
+        await api().idle();
+        return true;
+      }
+      await new Promise(resolve => setTimeout(resolve, 25));
+    }
+    throw new Error(`the events stream did not reach version ${version}`);
+  },
+  linkActors: () => api().linkActors(),
+  async applyDamage(actorId, parts) {
+    const actor = game.actors.get(actorId);
+    if (workerData.system === "pf1") await system.applyDamage(actor, parts);
+    else await system.applyDamage(actor, parts.map(p => ({ value: p.value, type: p.type })), {});
+  },
+  heal: (actorId, amount) => system.heal(game.actors.get(actorId), amount),
+  tokenBar: (actorId, value, isDelta) => system.tokenBar(game.actors.get(actorId), value, isDelta),
+  editHp: (actorId, value) => game.actors.get(actorId).update({ "system.attributes.hp.value": value }),
+  rollSave: (actorId, save, total) => ChatMessage.create(system.saveMessage(game.actors.get(actorId), save, total)),
+  advanceTime: seconds => game.time.advance(seconds),
+  toggleStatus: (actorId, id, active) => game.actors.get(actorId).toggleStatusEffect(id, { active }).then(() => null),
+  dialog(answers) {
+    globalThis.nextDialog.push(...answers);
+  },
+  setSetting: (key, value) => game.settings.set("sawbones", key, value),
+  stopStream: () => api().stream?.stop(),
+  startStream() {
+    api().stream.running = false;
+    api().stream.start();
+  },
+  flush: () => api().client.flush(),
+  async openWindow(actorId) {
+    const app = api().openWindow(game.actors.get(actorId));
+    await new Promise(resolve => setTimeout(resolve, 10));
+    return app.element?.innerHTML ?? "";
+  },
+  stop() {
+    api().stop();
+  },
+  state() {
+    return {
+      actors: game.actors.map(a => ({ id: a.id, name: a.name, hp: a.system.attributes.hp.value,
+                                      statuses: [...a.statuses],
+                                      sawbones: a.effects.filter(e => e.getFlag("sawbones", "condition")).map(e => [...e.statuses][0]),
+                                      view: a.getFlag("sawbones", "view") ?? null })),
+      messages: game.messages.map(m => ({ id: m.id, content: m.content, whisper: m.whisper, flags: m.flags,
+                                         rolls: m.rolls ?? [] })),
+      notices: seen.notices, dialogs: seen.dialogs.length, requests: seen.requests.length,
+      queue: game.settings.get("sawbones", "queue"), hooks: Hooks.fired,
+    };
+  },
+};
+
+parentPort.on("message", async message => {
+  if (message.op === "ack") {
+    waiting.get(message.requestId)?.(message);
+    waiting.delete(message.requestId);
+    return;
+  }
+  if (message.op === "command") {
+    try {
+      const value = await commands[message.name](...(message.args ?? []));
+      parentPort.postMessage({ op: "result", id: message.id, value: value === undefined ? null : JSON.parse(JSON.stringify(value ?? null)) });
+    } catch (error) {
+      parentPort.postMessage({ op: "result", id: message.id, error: String(error?.stack ?? error) });
+    }
+    return;
+  }
+  receive(message);
+});
+parentPort.postMessage({ op: "loaded" });

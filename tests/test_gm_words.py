@@ -122,3 +122,21 @@ def test_wound_rolls_keep_the_french_marks(cli):
         for system in (None, "dnd5e"):
             text = affects(part, rules, system, "fr")
             assert not re.search(r"\w;", text), text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_injury_gone_in_the_action_is_still_named(cli, lang):
+    """The README's tour: `treat Borin i1` said "treatment of i1 begins", "i1 turns worse" once the burn had
+    turned worse (gone from Borin), the log and `heal` too; now the id comes with the injury's name."""
+    assert cli("campaign", "create", "Sword Coast", "--seed", "7").code == 0
+    for args in (("character", "add", "Aria", "--max-hp", "24", "--prof", "medicine,herbalism_kit", "--skills",
+                  "medicine=5"), ("character", "add", "Borin", "--max-hp", "31"), ("damage", "Borin", "35", "fire", "--d20", "2")):
+        assert cli(*args).code == 0
+    burn = "Severe Burn (Hands or Feet)" if lang == "en" else "Brûlure sévère (Mains ou pieds)"
+    out = cli("--lang", lang, "treat", "Borin", "i1", "--healer", "Aria").out
+    lines = [line for line in out.splitlines() if "i1" in line]
+    assert lines and all(f"i1 {burn}" in line for line in lines), out
+    out = cli("--lang", lang, "heal", "Borin", "--spell", "regenerate").out
+    assert re.search(r"i2 \w", out), out
+    log = [line for line in cli("--lang", lang, "log").out.splitlines() if re.search(r"\bi1\b", line)]
+    assert log and all(f"i1 {burn}" in line or "i1 —" in line for line in log), log

@@ -181,8 +181,9 @@ def named(rules: Any, value: Any, lang: str, *sections: str) -> str:
 
 
 class _Ctx:
-    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str) -> None:
-        self.d, self.state, self.rules, self.lang = d, state, rules, lang
+    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str,
+                 known: dict[tuple[str, str], str] | None = None) -> None:
+        self.d, self.state, self.rules, self.lang, self.known = d, state, rules, lang, known or {}
 
     def who(self, key: str = "character") -> str:
         cid = self.d.get(key)
@@ -200,11 +201,13 @@ class _Ctx:
         return say(key, self.lang, **fields)
 
     def injury(self) -> str:
-        """"i3 Frostbite" while the injury is known, else its id."""
+        """"i3 Frostbite" while the injury is known (on the character, or gone but named in `known`: the
+        injuries of the events told with it, and of the state before the action), else its id."""
         iid = self.d.get("injury")
         character = self.character()
         current = next((i for i in character.injuries if i.id == iid), None) if character else None
-        return f"{iid} {self.name(current.injury, 'injuries')}" if current else str(iid)
+        content = current.injury if current else self.known.get((str(self.d.get("character")), str(iid)))
+        return f"{iid} {self.name(content, 'injuries')}" if content else str(iid)
 
     def wound(self, wid: Any = None) -> str:
         wid = wid or self.d.get("wound")
@@ -427,12 +430,28 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
 }
 
 
-def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str:
-    """Any stored event as the GM reads it (one or more lines)."""
+def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str,
+             known: dict[tuple[str, str], str] | None = None) -> str:
+    """Any stored event as the GM reads it (one or more lines). `known`: the injuries no longer on their
+    character, by (character, injury id), so that "treatment of i1 begins" names it (`injury_names`)."""
     kind = event["type"]
     fn = SENTENCES.get(kind)
     data = event.get("data") if isinstance(event.get("data"), dict) else {}
     if fn is None:
         return say("unknown", lang, type=kind.replace("_", " "))
-    return fn(_Ctx(data, state, rules, lang))
+    return fn(_Ctx(data, state, rules, lang, known))
+
+
+def injury_names(events: Any = (), state: Any = None) -> dict[tuple[str, str], str]:
+    """(character, injury id) -> the injury's content id, from the injuries gained in `events` and those on the
+    characters of `state` (the state before an action): what a sentence names once the injury is gone."""
+    known: dict[tuple[str, str], str] = {}
+    for c in getattr(state, "characters", ()):
+        known.update({(c.id, i.id): i.injury for i in c.injuries})
+    for e in events:
+        d = e.get("data") if isinstance(e, dict) else getattr(e, "data", None)
+        kind = e.get("type") if isinstance(e, dict) else getattr(e, "type", None)
+        if kind == "injury_gained" and isinstance(d, dict) and d.get("id") and d.get("injury"):
+            known[(str(d.get("character")), str(d["id"]))] = str(d["injury"])
+    return known
 

@@ -233,11 +233,12 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...domain.engine.clock import describe
 
-    from ..sentences import sentence
+    from ..sentences import injury_names, sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
+    known = injury_names(told)
     return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
-            "story": [sentence(e, state, rules, lang) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
+            "story": [sentence(e, state, rules, lang, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules, lang), "pending": pending_doc(state, rules, lang)}
 
 

@@ -91,6 +91,8 @@ def test_no_page_is_wider_than_the_screen(browser, table, size, lang):  # noqa: 
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], f"{name} ({lang}) scrolls sideways: {width} px for a {size['width']} px screen"
         assert page.evaluate(SPLIT) == [], f"{name} ({lang}): a date or a DC split across two lines"
+        # where the page is, whole ("› Sword Coast", not "› Swor…" squeezed between the brand and the links)
+        assert page.evaluate("(c => c.scrollWidth <= c.clientWidth)(document.querySelector('.crumbs'))"), name
     assert seen == ["sign-in", "error", "dashboard", "tables", "table", "player"]
 
 

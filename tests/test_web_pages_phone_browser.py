@@ -51,9 +51,13 @@ def _gm_link(table) -> str:
     return _cli(table["db"], "gm-link", "--base", table["base"]).strip()
 
 
-SPLIT = """() => {  /* elements kept whole (a date, "DC 12") that the browser laid out on two lines */
+SPLIT = """() => {  /* elements kept whole (a date, "DC 12") that the browser laid out on two lines, and a DC
+    whose number may go to the next line (an ordinary space between them) */
     const out = [];
     document.querySelectorAll('.nowrap').forEach(el => { if (el.getClientRects().length > 1) out.push(el.textContent); });
+    document.querySelectorAll('.line, .prompt-what, .pending-save p, .odds-chart p, .treatment-odds p').forEach(el => {
+        const loose = el.innerText.match(/\\b(DC|DD) \\d+/);
+        if (loose) out.push(loose[0]); });
     return out; }"""
 
 

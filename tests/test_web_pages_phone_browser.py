@@ -6,7 +6,7 @@ disease with a save waiting for the player's die. On each page (the GM's dashboa
 open and the injury odds shown, the tables, a table, the player's page with its prompt, the sign-in page, an
 error page): nothing wider than the screen (no sideways scrolling), a date or a DC never split across two
 lines, no English on the French page where a GM reads it (the wound's rolls, an unknown table's error), the
-sign-in page names the command for this campaign.
+sign-in page names the command for this campaign, the player's page no id of the GM's.
 """
 
 from __future__ import annotations
@@ -97,6 +97,10 @@ def test_no_page_is_wider_than_the_screen(browser, table, size, lang):  # noqa: 
         assert page.evaluate(SPLIT) == [], f"{name} ({lang}): a date or a DC split across two lines"
         # where the page is, whole ("› Sword Coast", not "› Swor…" squeezed between the brand and the links)
         assert page.evaluate("(c => c.scrollWidth <= c.clientWidth)(document.querySelector('.crumbs'))"), name
+        if name == "player":  # the save waiting, without the GM's handle for it ("…the player's die: p2")
+            since = page.locator("#since").inner_text()
+            assert "Filth Fever" in since or "Fièvre des marais" in since
+            assert not re.search(r"\bp\d+\b", since), since
     assert seen == ["sign-in", "error", "dashboard", "tables", "table", "player"]
 
 

@@ -13,7 +13,8 @@ from ..domain.engine.clock import describe
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
                lang: str) -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
-    from .sentences import injury_names, sentence
+    from .sentence_parts import injury_names
+    from .sentences import sentence
 
     tail = service.store.events(campaign_id, after=max(0, head - limit))
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
@@ -36,7 +37,7 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
     the caller means (refused when another came last)."""
     from .sentences import sentence
 
-    from .sentences import injury_names
+    from .sentence_parts import injury_names
 
     state, action = service.undo(campaign, action=meant)
     rules = service.rules_for(state)
@@ -98,7 +99,7 @@ def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: st
                   known: dict[tuple[str, str], str] | None = None) -> None:
     """The action's events in sentences; `known`: the injuries of the state before it (sentences.injury_names)."""
     from rich.markup import escape
-    from .sentences import injury_names
+    from .sentence_parts import injury_names
 
     known = {**(known or {}), **injury_names(events)}
     for event in events:

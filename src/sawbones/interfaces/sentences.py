@@ -441,17 +441,3 @@ def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str,
         return say("unknown", lang, type=kind.replace("_", " "))
     return fn(_Ctx(data, state, rules, lang, known))
 
-
-def injury_names(events: Any = (), state: Any = None) -> dict[tuple[str, str], str]:
-    """(character, injury id) -> the injury's content id, from the injuries gained in `events` and those on the
-    characters of `state` (the state before an action): what a sentence names once the injury is gone."""
-    known: dict[tuple[str, str], str] = {}
-    for c in getattr(state, "characters", ()):
-        known.update({(c.id, i.id): i.injury for i in c.injuries})
-    for e in events:
-        d = e.get("data") if isinstance(e, dict) else getattr(e, "data", None)
-        kind = e.get("type") if isinstance(e, dict) else getattr(e, "type", None)
-        if kind == "injury_gained" and isinstance(d, dict) and d.get("id") and d.get("injury"):
-            known[(str(d.get("character")), str(d["id"]))] = str(d["injury"])
-    return known
-

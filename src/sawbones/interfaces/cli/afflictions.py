@@ -233,7 +233,8 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...domain.engine.clock import describe
 
-    from ..sentences import injury_names, sentence
+    from ..sentence_parts import injury_names
+    from ..sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)

@@ -21,7 +21,7 @@ def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
 
 def _act(env, decide):
     """`env.act`, and the injuries of the state it decided on: the sentences name those it takes away."""
-    from ..sentences import injury_names
+    from ..sentence_parts import injury_names
 
     known: dict = {}
 

@@ -21,7 +21,7 @@ def _tracks():
 
 def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str) -> list[str]:
     """One line per event that means something to people (log_view.describe_event, cli_tracks' summary)."""
-    from ..sentences import injury_names
+    from ..sentence_parts import injury_names
 
     lines: list[str] = []
     known = injury_names(events)  # an injury gained and gone in the same action is named

@@ -335,7 +335,7 @@ def _condition_gained(c: _Ctx) -> str:
 
 
 def check_text(d: dict[str, Any], lang: str) -> str:
-    """A check with its roll: "12 (1d20: 7, +5)", or "12 (typed)" when the table gave the total.
+    """A check with its roll: "12 (1d20: 7, +5)" / "12 (1d20 : 7, +5)", or "12 (typed)" when the table gave the total.
 
     The die is the last one the check rolled (the event's `rolls`); the rest of the total is the healer's
     bonus with what the roll query added (its breakdown)."""
@@ -344,7 +344,8 @@ def check_text(d: dict[str, Any], lang: str) -> str:
     if rolls and not rolls[-1].get("typed") and isinstance(check, int) and isinstance(rolls[-1].get("total"), int):
         r = rolls[-1]
         bonus = check - r["total"]
-        return f"{check} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])}" \
+        colon = " : " if lang == "fr" else ": "  # "(1d20 : 7, +5)" in French, as every other colon
+        return f"{check} ({r.get('formula')}{colon}{', '.join(str(f) for f in r.get('faces') or [])}" \
                f"{f', {bonus:+d}' if bonus else ''})"
     return f"{check} ({say('typed', lang)})"
 

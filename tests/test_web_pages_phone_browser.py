@@ -97,6 +97,11 @@ def test_no_page_is_wider_than_the_screen(browser, table, size, lang):  # noqa: 
         assert page.evaluate(SPLIT) == [], f"{name} ({lang}): a date or a DC split across two lines"
         # where the page is, whole ("› Sword Coast", not "› Swor…" squeezed between the brand and the links)
         assert page.evaluate("(c => c.scrollWidth <= c.clientWidth)(document.querySelector('.crumbs'))"), name
+        if name == "table":  # the column heads alike, each with its capital ("Gravité", "Blessure", not "blessure")
+            heads = dict(page.evaluate("[...document.querySelectorAll('thead th')].map(th => "
+                                       "[th.textContent, getComputedStyle(th, '::first-letter').textTransform])"))
+            assert heads.pop("d20") == "none", heads  # the die stays "d20"
+            assert heads and set(heads.values()) == {"uppercase"}, heads
         if name == "player":  # the save waiting, without the GM's handle for it ("…the player's die: p2")
             since = page.locator("#since").inner_text()
             assert "Filth Fever" in since or "Fièvre des marais" in since

@@ -115,6 +115,7 @@ def test_the_french_pages_say_it_in_french(browser, table):  # noqa: F811
     pages = dict.fromkeys(["sign-in", "error", "dashboard"])
     for name, page in _pages(browser, table, PHONE, "fr"):
         if name == "sign-in":
+            expect(page.locator("h1")).to_have_text("Connexion du MJ requise")  # not "Erreur"
             # the command for this campaign, its name as a shell takes it
             expect(page.locator(".error-message")).to_contain_text("sawbones --campaign 'Sword Coast' gm-link")
         elif name == "error":

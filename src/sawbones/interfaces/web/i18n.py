@@ -28,6 +28,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm_link_made": ("Your GM link — keep it: it is shown only now, and opens this dashboard on any device:",
                      "Votre lien de MJ — gardez-le : il n'est affiché qu'une fois et ouvre ce tableau de bord "
                      "sur n'importe quel appareil :"),
+    "sign_in_needed": ("GM sign-in needed", "Connexion du MJ requise"),
     "need_gm_link": ("This dashboard needs a GM sign-in link (/c/NAME?code=…): `sawbones --campaign {campaign} gm-link` "
                      "prints one, and so does the dashboard of a browser already signed in.",
                      "Ce tableau de bord demande un lien de connexion du MJ (/c/NOM?code=…) : "

@@ -88,3 +88,55 @@ def test_the_dashboard_says_it_in_words(db):
     assert not re.search(r'class="count">1</span> saves', page) and not re.search(r'class="count">1</span> jets', fr)
     flash = re.search(r'id="flash"[^>]*>(.*?)</div>', bad.text, re.S).group(1)
     assert "parts.0" not in flash and re.search(r"(amount|montant)\s?: ", flash), flash
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Summary: 2 saves (1 made, 1 failed), 1 stage change."),
+    ("fr", "Bilan : 2 jets (1 réussi, 1 raté), 1 changement de cran."),
+])
+def test_the_advance_summary_counts_agree_with_their_nouns(cli, lang, said):
+    """The README's tour: `advance 2d --auto` said "saves 2 (1 made, 1 failed), stage changes 1" and, in French,
+    "jets 2 (1 réussis, 1 ratés)"."""
+    assert cli("campaign", "create", "Sword Coast", "--seed", "7").code == 0
+    assert cli("character", "add", "Aria", "--max-hp", "24").code == 0
+    assert cli("expose", "Aria", "filth_fever", "--save", "3").code == 0
+    out = cli("--lang", lang, "advance", "2d", "--auto").out
+    assert said in out, out
+
+
+def test_an_unknown_table_is_said_in_french_whole(cli):
+    """`tables nope` in French ended in English ("; or KIND:ID with KIND one of …") and named leprosy twice."""
+    r = cli("--lang", "fr", "tables", "nope")
+    assert r.code == 2
+    assert "pas de table 'nope'" in r.err and " with " not in r.err and "one of" not in r.err
+    assert " ; ou TYPE:ID" in r.err and r.err.count("leprosy") == 1
+
+
+def test_wound_rolls_keep_the_french_marks(cli):
+    """A wound's rolls, read on the page and the CLI: "Jet d'attaque ; …" (the 3.5 list was "Jet d'attaque;")."""
+    from sawbones.content.loader import load_rules
+    from sawbones.domain.wounds.words import affects
+
+    rules = load_rules()
+    for part in rules.body_parts.values():
+        for system in (None, "dnd5e"):
+            text = affects(part, rules, system, "fr")
+            assert not re.search(r"\w;", text), text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_injury_gone_in_the_action_is_still_named(cli, lang):
+    """The README's tour: `treat Borin i1` said "treatment of i1 begins", "i1 turns worse" once the burn had
+    turned worse (gone from Borin), the log and `heal` too; now the id comes with the injury's name."""
+    assert cli("campaign", "create", "Sword Coast", "--seed", "7").code == 0
+    for args in (("character", "add", "Aria", "--max-hp", "24", "--prof", "medicine,herbalism_kit", "--skills",
+                  "medicine=5"), ("character", "add", "Borin", "--max-hp", "31"), ("damage", "Borin", "35", "fire", "--d20", "2")):
+        assert cli(*args).code == 0
+    burn = "Severe Burn (Hands or Feet)" if lang == "en" else "Brûlure sévère (Mains ou pieds)"
+    out = cli("--lang", lang, "treat", "Borin", "i1", "--healer", "Aria").out
+    lines = [line for line in out.splitlines() if "i1" in line]
+    assert lines and all(f"i1 {burn}" in line for line in lines), out
+    out = cli("--lang", lang, "heal", "Borin", "--spell", "regenerate").out
+    assert re.search(r"i2 \w", out), out
+    log = [line for line in cli("--lang", lang, "log").out.splitlines() if re.search(r"\bi1\b", line)]
+    assert log and all(f"i1 {burn}" in line or "i1 —" in line for line in log), log

@@ -240,4 +240,5 @@ def test_a_rolled_treatment_check_shows_its_die_and_bonus_not_typed(tmp_path, ca
     assert not die["typed"]
     line = check_text(check["data"], "en")
     assert "typed" not in line and f"1d20: {die['faces'][0]}, +5" in line, line
+    assert f"1d20 : {die['faces'][0]}, +5" in check_text(check["data"], "fr")  # the French colon, as the page sets it
     assert check_text({"check": 14, "rolls": []}, "fr") == "14 (tapé)"

@@ -234,6 +234,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{text} : donnez un nombre entier (5, -2) ou un intervalle A..B (-5..25)"),
     ("{text}: a range goes up, at most 200 apart", "{text} : un intervalle monte, de 200 au plus"),
     ("give an AFFLICTION, or --all", "donnez une AFFECTION, ou --all"),
+    ("no table {table_id} (try one of: {join_known}; or KIND:ID with KIND one of {join_kinds})",
+     "pas de table {table_id} (essayez l'une de : {join_known} ; ou TYPE:ID, TYPE étant l'un de : {join_kinds})"),
     ("no table {table_id} (try one of: {join_known})", "pas de table {table_id} (essayez : {join_known})"),
     ("standard input is not JSON ({exc_msg} at line {exc_lineno})",
      "l'entrée standard n'est pas du JSON ({exc_msg} ligne {exc_lineno})"),

@@ -13,13 +13,15 @@ from ..domain.engine.clock import describe
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
                lang: str) -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    from .sentence_parts import injury_names
     from .sentences import sentence
 
     tail = service.store.events(campaign_id, after=max(0, head - limit))
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
+    known = injury_names(tail)
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in tail]
+             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang, known)} for e in tail]
 
 
 def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
@@ -35,6 +37,8 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
     the caller means (refused when another came last)."""
     from .sentences import sentence
 
+    from .sentence_parts import injury_names
+
     state, action = service.undo(campaign, action=meant)
     rules = service.rules_for(state)
     cid = service.store.campaign_id(state.name)
@@ -45,8 +49,9 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
             break
         window *= 4
     events = [e for e in tail if e.action == action]
+    known = injury_names(tail, state)  # (the state after the undo has the injuries the action had taken away)
     return {"undone_action": action, "version": state.version,
-            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang) for e in events]}
+            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang, known) for e in events]}
 
 
 def action_id(text: Any) -> int | None:
@@ -80,20 +85,25 @@ QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_
                    "request_keyed"})
 
 
-def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str | None:
+def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str,
+                   known: dict[tuple[str, str], str] | None = None) -> str | None:
     """One line for people (sentences.py); None for events the action's own output tells."""
     from .sentences import sentence
 
     if event["type"] in QUIET or (event["type"] == "injury_changed" and not event["data"].get("note")):
         return None
-    return sentence(event, state, rules, lang)
+    return sentence(event, state, rules, lang, known)
 
 
-def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any) -> None:
+def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any,
+                  known: dict[tuple[str, str], str] | None = None) -> None:
+    """The action's events in sentences; `known`: the injuries of the state before it (sentences.injury_names)."""
     from rich.markup import escape
+    from .sentence_parts import injury_names
 
+    known = {**(known or {}), **injury_names(events)}
     for event in events:
-        line = describe_event(event, state, rules, lang)
+        line = describe_event(event, state, rules, lang, known)
         if line:
             con.print(escape(line))
     con.print(f"[dim]{describe(state.clock, lang)}[/]")

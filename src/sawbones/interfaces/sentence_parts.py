@@ -114,3 +114,18 @@ def _patient(c: Any) -> str:
     injury = patient.injury(args.get("injury")) if patient is not None else None
     who = patient.name if patient is not None else str(args.get("patient"))
     return f"{who} ({c.name(injury.injury, 'injuries')})" if injury is not None else who
+
+
+def injury_names(events: Any = (), state: Any = None) -> dict[tuple[str, str], str]:
+    """(character, injury id) -> the injury's content id, from the injuries gained in `events` and those on the
+    characters of `state` (the state before an action): what a sentence names once the injury is gone."""
+    known: dict[tuple[str, str], str] = {}
+    for c in getattr(state, "characters", ()):
+        known.update({(c.id, i.id): i.injury for i in c.injuries})
+    for e in events:
+        d = e.get("data") if isinstance(e, dict) else getattr(e, "data", None)
+        kind = e.get("type") if isinstance(e, dict) else getattr(e, "type", None)
+        if kind == "injury_gained" and isinstance(d, dict) and d.get("id") and d.get("injury"):
+            known[(str(d.get("character")), str(d["id"]))] = str(d["injury"])
+    return known
+

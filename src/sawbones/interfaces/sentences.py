@@ -181,8 +181,9 @@ def named(rules: Any, value: Any, lang: str, *sections: str) -> str:
 
 
 class _Ctx:
-    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str) -> None:
-        self.d, self.state, self.rules, self.lang = d, state, rules, lang
+    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str,
+                 known: dict[tuple[str, str], str] | None = None) -> None:
+        self.d, self.state, self.rules, self.lang, self.known = d, state, rules, lang, known or {}
 
     def who(self, key: str = "character") -> str:
         cid = self.d.get(key)
@@ -200,11 +201,13 @@ class _Ctx:
         return say(key, self.lang, **fields)
 
     def injury(self) -> str:
-        """"i3 Frostbite" while the injury is known, else its id."""
+        """"i3 Frostbite" while the injury is known (on the character, or gone but named in `known`: the
+        injuries of the events told with it, and of the state before the action), else its id."""
         iid = self.d.get("injury")
         character = self.character()
         current = next((i for i in character.injuries if i.id == iid), None) if character else None
-        return f"{iid} {self.name(current.injury, 'injuries')}" if current else str(iid)
+        content = current.injury if current else self.known.get((str(self.d.get("character")), str(iid)))
+        return f"{iid} {self.name(content, 'injuries')}" if content else str(iid)
 
     def wound(self, wid: Any = None) -> str:
         wid = wid or self.d.get("wound")
@@ -332,7 +335,7 @@ def _condition_gained(c: _Ctx) -> str:
 
 
 def check_text(d: dict[str, Any], lang: str) -> str:
-    """A check with its roll: "12 (1d20: 7, +5)", or "12 (typed)" when the table gave the total.
+    """A check with its roll: "12 (1d20: 7, +5)" / "12 (1d20 : 7, +5)", or "12 (typed)" when the table gave the total.
 
     The die is the last one the check rolled (the event's `rolls`); the rest of the total is the healer's
     bonus with what the roll query added (its breakdown)."""
@@ -341,7 +344,8 @@ def check_text(d: dict[str, Any], lang: str) -> str:
     if rolls and not rolls[-1].get("typed") and isinstance(check, int) and isinstance(rolls[-1].get("total"), int):
         r = rolls[-1]
         bonus = check - r["total"]
-        return f"{check} ({r.get('formula')}: {', '.join(str(f) for f in r.get('faces') or [])}" \
+        colon = " : " if lang == "fr" else ": "  # "(1d20 : 7, +5)" in French, as every other colon
+        return f"{check} ({r.get('formula')}{colon}{', '.join(str(f) for f in r.get('faces') or [])}" \
                f"{f', {bonus:+d}' if bonus else ''})"
     return f"{check} ({say('typed', lang)})"
 
@@ -427,12 +431,14 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
 }
 
 
-def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str) -> str:
-    """Any stored event as the GM reads it (one or more lines)."""
+def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str,
+             known: dict[tuple[str, str], str] | None = None) -> str:
+    """Any stored event as the GM reads it (one or more lines). `known`: the injuries no longer on their
+    character, by (character, injury id), so that "treatment of i1 begins" names it (`injury_names`)."""
     kind = event["type"]
     fn = SENTENCES.get(kind)
     data = event.get("data") if isinstance(event.get("data"), dict) else {}
     if fn is None:
         return say("unknown", lang, type=kind.replace("_", " "))
-    return fn(_Ctx(data, state, rules, lang))
+    return fn(_Ctx(data, state, rules, lang, known))
 

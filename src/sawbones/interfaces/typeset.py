@@ -27,6 +27,18 @@ _UNITS = {  # unit id (tracks' frequencies, the odds' documents, what they count
     "condition": ("condition", "conditions", "état", "états"),
     "save_waiting": ("save waiting", "saves waiting", "jet en attente", "jets en attente"),
     "attempt": ("attempt", "attempts", "essai", "essais"),
+    # what `advance` sums up: "2 saves (1 made, 1 failed), 1 stage change" / "2 jets (1 réussi, 1 raté), 1 changement…"
+    "save": ("save", "saves", "jet", "jets"), "save_made": ("made", "made", "réussi", "réussis"),
+    "save_failed": ("failed", "failed", "raté", "ratés"),
+    "stage_change": ("stage change", "stage changes", "changement de cran", "changements de cran"),
+    "cure": ("cure", "cures", "guérison", "guérisons"),
+    "poison_out": ("poison out of the system", "poisons out of the system", "poison éliminé", "poisons éliminés"),
+    "end_state": ("end state", "end states", "état final", "états finaux"), "death": ("death", "deaths", "mort", "morts"),
+    "new_injury": ("new injury", "new injuries", "nouvelle blessure", "nouvelles blessures"),
+    "injury_healed_or_worse": ("injury healed or turned worse", "injuries healed or turned worse",
+                               "blessure guérie ou aggravée", "blessures guéries ou aggravées"),
+    "wound_healed": ("wound healed", "wounds healed", "blessure localisée guérie", "blessures localisées guéries"),
+    "hp_change": ("HP change", "HP changes", "changement de PV", "changements de PV"),
 }
 
 

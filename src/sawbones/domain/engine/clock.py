@@ -56,13 +56,16 @@ def describe_in(seconds: int, lang: str = "en") -> str:
 
 
 def describe_span(seconds: int, lang: str = "en") -> str:
-    """A span for people: '2 days 3 h', '4 rounds'."""
+    """A span for people: '2 days 3 h', '1 day', '4 rounds' / '2 jours 3 h', '1 jour' (days in words: "the clock
+    moves 1 day", not "1 d"; hours and minutes as the clock writes them)."""
     if seconds < MINUTE:
         n = seconds // ROUND
         return f"{n} {'tour' if lang == 'fr' else 'round'}{'s' if n != 1 else ''}"
     parts = []
-    for size, fr, en in ((DAY, "j", "d"), (HOUR, "h", "h"), (MINUTE, "min", "min")):
+    for size, fr, en in ((DAY, "jour", "day"), (HOUR, "h", "h"), (MINUTE, "min", "min")):
         n, seconds = divmod(seconds, size)
         if n:
-            parts.append(f"{n} {fr if lang == 'fr' else en}")
+            word = fr if lang == "fr" else en
+            plural = size == DAY and (n >= 2 if lang == "fr" else n != 1)
+            parts.append(f"{n} {word}{'s' if plural else ''}")
     return " ".join(parts) or "0"

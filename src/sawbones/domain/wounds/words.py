@@ -38,7 +38,7 @@ def affects(part: Any, rules: Any, system: str | None, lang: str) -> str:
                 continue  # skills this system has no word for: the engine leaves them out too
             names = groups.setdefault(words, [])
             names += [n for n in named if n not in names]
-    text = "; ".join(f"{words} ({', '.join(names)})" if names else words for words, names in groups.items())
+    text = (" ; " if fr else "; ").join(f"{words} ({', '.join(names)})" if names else words for words, names in groups.items())
     return text[:1].upper() + text[1:]
 
 

@@ -145,30 +145,27 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
 SUMMARY = Words("advance_summary", {
     "head": ("Summary: {parts}.", "Bilan : {parts}."),
     "nothing": ("Summary: nothing happened.", "Bilan : rien ne s'est passé."),
-    "saves": ("saves {n} ({succeeded} made, {failed} failed)", "jets {n} ({succeeded} réussis, {failed} ratés)"),
-    "stages_changed": ("stage changes {n}", "changements de cran {n}"),
-    "cured": ("cures {n}", "guérisons {n}"),
-    "eliminated": ("poisons out of the system {n}", "poisons éliminés {n}"),
-    "end_states": ("end states {n}", "états finaux {n}"),
-    "deaths": ("deaths {n}", "morts {n}"),
-    "injuries_gained": ("new injuries {n}", "nouvelles blessures {n}"),
-    "injuries_healed": ("injuries healed or turned worse {n}", "blessures guéries ou aggravées {n}"),
-    "wounds_healed": ("wounds healed {n}", "blessures localisées guéries {n}"),
-    "hp_changes": ("HP changes {n}", "changements de PV {n}"),
 })
 SUMMARY_COUNTS = {"injury_gained": "injuries_gained", "injury_healed": "injuries_healed",
                   "wound_healed": "wounds_healed", "hp_changed": "hp_changes"}
+# each count with its noun, agreeing with it: "2 saves (1 made, 1 failed), 1 stage change" (typeset's units)
+SUMMARY_UNITS = {"stages_changed": "stage_change", "cured": "cure", "eliminated": "poison_out",
+                 "end_states": "end_state", "deaths": "death", "injuries_gained": "new_injury",
+                 "injuries_healed": "injury_healed_or_worse", "wounds_healed": "wound_healed", "hp_changes": "hp_change"}
 
 
 def summary_text(summary: dict[str, Any], lang: str) -> str:
-    """Only what happened, as counts: "Summary: new injuries 1, injuries healed or turned worse 1."."""
+    """Only what happened, as counts: "Summary: 1 new injury, 1 injury healed or turned worse."."""
+    from ..typeset import counted
+
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(SUMMARY.say("saves", lang, n=t["saves"], succeeded=t["succeeded"], failed=t["failed"]))
+        parts.append(f"{counted(t['saves'], 'save', lang)} ({counted(t['succeeded'], 'save_made', lang)}, "
+                     f"{counted(t['failed'], 'save_failed', lang)})")
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
-            parts.append(SUMMARY.say(key, lang, n=t[key]))
+            parts.append(counted(t[key], SUMMARY_UNITS[key], lang))
     return SUMMARY.say("head", lang, parts=", ".join(parts)) if parts else SUMMARY.say("nothing", lang)
 
 
@@ -236,11 +233,13 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...domain.engine.clock import describe
 
+    from ..sentence_parts import injury_names
     from ..sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
+    known = injury_names(told)
     return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
-            "story": [sentence(e, state, rules, lang) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
+            "story": [sentence(e, state, rules, lang, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules, lang), "pending": pending_doc(state, rules, lang)}
 
 

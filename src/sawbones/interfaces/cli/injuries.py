@@ -19,21 +19,36 @@ def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
     return parts
 
 
-def _report(env, state, events) -> None:
+def _act(env, decide):
+    """`env.act`, and the injuries of the state it decided on: the sentences name those it takes away."""
+    from ..sentence_parts import injury_names
+
+    known: dict = {}
+
+    def decision(ctx):
+        known.update(injury_names((), ctx.state))
+        return decide(ctx)
+
+    state, events = env.act(decision)
+    return state, (events, known)
+
+
+def _report(env, state, told) -> None:
     from .. import log_view, views
 
+    events, known = told
     rules = env.service.rules_for(state)
     doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
     if not any(e["type"] == "save_pending" for e in events):
-        env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang))
+        env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang, known=known))
         return
     from .afflictions import pending_doc, render_pending  # the action waits for a player's die: say which, and how
 
     doc["pending"] = pending_doc(state, rules, env.lang)
 
     def render(con) -> None:
-        log_view.render_events(events, state, rules, env.lang, con)
+        log_view.render_events(events, state, rules, env.lang, con, known)
         render_pending(doc["pending"], env.lang, con)
 
     env.emit(doc, render)
@@ -57,8 +72,8 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.damage import damage as decide
 
         parts = _damage_parts(damage)
-        state, events = env.act(lambda ctx: decide(ctx, name, parts, d20, site, injury_type))
-        _report(env, state, events)
+        state, told = _act(env, lambda ctx: decide(ctx, name, parts, d20, site, injury_type))
+        _report(env, state, told)
 
     @cli.command()
     @click.argument("name")
@@ -77,8 +92,8 @@ def register(cli: click.Group) -> None:
                 raise RuleViolation("injuries on critical failures are off (campaign set trigger_on_critical_failure true)")
             return decide(ctx, name, table.lower(), d20, site, "critical failure" if critical_failure else "GM's call")
 
-        state, events = env.act(decision)
-        _report(env, state, events)
+        state, told = _act(env, decision)
+        _report(env, state, told)
 
     @cli.command()
     @click.argument("name")
@@ -92,8 +107,8 @@ def register(cli: click.Group) -> None:
         """Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."""
         from ...domain.injuries.care import treat as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, name, injury, check, healer, rolls))
-        _report(env, state, events)
+        state, told = _act(env, lambda ctx: decide(ctx, name, injury, check, healer, rolls))
+        _report(env, state, told)
 
     @cli.command()
     @click.argument("names", nargs=-1)
@@ -115,8 +130,8 @@ def register(cli: click.Group) -> None:
             decision = lambda ctx: short_rest(ctx, names[0], hit_dice, list(injuries), list(rolls))  # noqa: E731
         else:
             decision = lambda ctx: long_rest(ctx, list(names))  # noqa: E731
-        state, events = env.act(decision)
-        _report(env, state, events)
+        state, told = _act(env, decision)
+        _report(env, state, told)
 
     @cli.command()
     @click.argument("name")
@@ -128,8 +143,8 @@ def register(cli: click.Group) -> None:
         """Magical healing: one injury per casting, if the spell's tier reaches its severity."""
         from ...domain.injuries.care import heal as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, name, spell, injury, hp))
-        _report(env, state, events)
+        state, told = _act(env, lambda ctx: decide(ctx, name, spell, injury, hp))
+        _report(env, state, told)
 
     @cli.command()
     @click.argument("name")
@@ -138,8 +153,8 @@ def register(cli: click.Group) -> None:
         """A dying character at 0 HP becomes stable."""
         from ...domain.injuries.care import stabilize as decide
 
-        state, events = env.act(lambda ctx: decide(ctx, name))
-        _report(env, state, events)
+        state, told = _act(env, lambda ctx: decide(ctx, name))
+        _report(env, state, told)
 
     @cli.command("combat-end")
     @pass_env
@@ -147,8 +162,8 @@ def register(cli: click.Group) -> None:
         """The combat is over: conditions lasting until its end stop (option temporary_condition_duration)."""
         from ...domain.engine.conditions import end_combat
 
-        state, events = env.act(end_combat)
-        _report(env, state, events)
+        state, told = _act(env, end_combat)
+        _report(env, state, told)
 
     for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
                                        "a dying pf1e character's turn is its check to stabilize "
@@ -166,8 +181,8 @@ def register(cli: click.Group) -> None:
             def command(env, name, saves, rolls) -> None:
                 from ...domain.engine.turns import run_moment
 
-                state, events = env.act(lambda ctx: run_moment(ctx, name, moment, list(saves), rolls))
-                _report(env, state, events)
+                state, told = _act(env, lambda ctx: run_moment(ctx, name, moment, list(saves), rolls))
+                _report(env, state, told)
 
             return command
 

@@ -154,7 +154,7 @@ def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
         tables = [t for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]
         return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
                 "tables": [t.id for t in tables], "tables_text": ", ".join(t.name(lang) for t in tables)}
-    known = ["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions]
+    known = dict.fromkeys(["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions])
     from ...errors import NotFound
 
     raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)}; or KIND:ID with KIND one of "

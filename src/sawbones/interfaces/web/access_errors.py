@@ -22,3 +22,10 @@ class Unauthorized(WebError):
 class Forbidden(WebError):
     code = "forbidden"
     status = 403
+    heading: str | None = None  # the error page's title (an i18n key); None: "Error"
+
+
+class SignInNeeded(Forbidden):
+    """A GM's page opened without signing in: the same 403 "forbidden" for programs; the page says what it is."""
+
+    heading = "sign_in_needed"

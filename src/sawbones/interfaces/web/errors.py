@@ -61,12 +61,12 @@ def _wants_html(request: Request) -> bool:
 
 
 def _respond(request: Request, status: int, code: str, message: str, where: str,
-             headers: dict[str, str] | None = None, **more: Any) -> Response:
+             headers: dict[str, str] | None = None, heading: str | None = None, **more: Any) -> Response:
     """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
     from ...i18n import for_the_web
 
     if _wants_html(request):
-        return render_error(request, status, code, for_the_web(message, page_lang(request)), headers)
+        return render_error(request, status, code, for_the_web(message, page_lang(request)), headers, heading)
     return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where, **more), status_code=status,
                         headers=headers)
 
@@ -199,7 +199,8 @@ def answer(request: Request, exc: SawbonesError) -> Response:
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
         more["current_version"] = exc.current_version
         headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
-    return _respond(request, status, exc.code, message, exc.where or _where(request), headers, **more)
+    return _respond(request, status, exc.code, message, exc.where or _where(request), headers,
+                    getattr(exc, "heading", None), **more)
 
 
 def respond(request: Request, status: int, code: str, message: str, where: str,

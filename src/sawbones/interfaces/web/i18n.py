@@ -28,11 +28,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "gm_link_made": ("Your GM link — keep it: it is shown only now, and opens this dashboard on any device:",
                      "Votre lien de MJ — gardez-le : il n'est affiché qu'une fois et ouvre ce tableau de bord "
                      "sur n'importe quel appareil :"),
-    "need_gm_link": ("This dashboard needs a GM sign-in link (/c/NAME?code=…): `sawbones --campaign NAME gm-link` "
+    "sign_in_needed": ("GM sign-in needed", "Connexion du MJ requise"),
+    "need_gm_link": ("This dashboard needs a GM sign-in link (/c/NAME?code=…): `sawbones --campaign {campaign} gm-link` "
                      "prints one, and so does the dashboard of a browser already signed in.",
                      "Ce tableau de bord demande un lien de connexion du MJ (/c/NOM?code=…) : "
-                     "`sawbones --campaign NOM gm-link` en affiche un, tout comme le tableau de bord d'un navigateur "
-                     "déjà connecté."),
+                     "`sawbones --campaign {campaign} gm-link` en affiche un, tout comme le tableau de bord d'un "
+                     "navigateur déjà connecté."),
     "wrong_gm_link": ("Links with ?key= no longer sign in (they put the API secret in the browser's history): "
                       "ask for a sign-in link with `sawbones --campaign NAME gm-link`.",
                       "Les liens avec ?key= ne connectent plus (ils laissaient le secret d'API dans l'historique "

@@ -18,7 +18,7 @@ from fastapi.responses import Response
 from ...errors import NotFound
 from . import access, i18n, security
 from .deps import open_service, web
-from .access_errors import Forbidden
+from .access_errors import Forbidden, SignInNeeded
 from .pages_common import campaign_url, checked_form, page_lang, public_base, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
@@ -39,9 +39,17 @@ def gm_check(request: Request, service: Any, campaign: str) -> None:
     except NotFound:
         if not web(request).closed:
             raise
-        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign) from None
+        raise SignInNeeded(_need_gm_link(request, campaign), campaign) from None
     if not is_gm(request, service, campaign):
-        raise Forbidden(i18n.text("need_gm_link", page_lang(request)), campaign)
+        raise SignInNeeded(_need_gm_link(request, campaign), campaign)
+
+
+def _need_gm_link(request: Request, campaign: str) -> str:
+    """What a browser not signed in reads: the command that prints a sign-in link, with this campaign's name as a
+    shell takes it."""
+    import shlex
+
+    return i18n.text("need_gm_link", page_lang(request)).replace("{campaign}", shlex.quote(campaign))
 
 
 def is_admin(request: Request, service: Any) -> bool:

@@ -19,6 +19,7 @@ W = Words("player_secrets", {
     "unknown": ("a sickness you cannot name", "un mal que vous ne savez pas nommer"),
     "secret_event": ("{who}: a sickness you cannot name takes its course",
                      "{who} : un mal que vous ne savez pas nommer suit son cours"),
+    "answers_the_roll": ("answers the roll asked", "répond au jet demandé"),
 })
 AFFLICTION_EVENTS = ("affliction_contracted", "affliction_changed", "affliction_saved", "affliction_recovered",
                      "affliction_spell", "affliction_exposed", "affliction_removed", "affliction_diagnosed",
@@ -79,7 +80,19 @@ def player_line(event: dict[str, Any], text: str, character: Any, unknown: dict[
         return None
     if about_unknown(event, unknown):
         return W.say("secret_event", lang, who=character.name)
-    return text
+    return _without_id(event, text, lang)
+
+
+def _without_id(event: dict[str, Any], text: str, lang: str) -> str:
+    """The line without the pending roll's id (the GM's handle for `answer p7`; the player answers on the page):
+    "…waits for the player's die: p7" ends at "die"; "answers p7", "answers the roll asked"."""
+    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    pid = str(data.get("id") or "")
+    if not pid or not pid.startswith("p") or event["type"] not in ("save_pending", "answer_proposed"):
+        return text
+    if text.endswith(pid):
+        return text[:-len(pid)].rstrip().rstrip(":").rstrip()
+    return text.replace(("répond à " if lang == "fr" else "answers ") + pid, W.say("answers_the_roll", lang))
 
 
 SECRET_KEYS = frozenset({"rolls", "d20", "deadline_at", "deadline_in", "seed", "notes", "next_save", "remaining",

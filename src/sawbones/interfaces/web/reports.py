@@ -21,9 +21,12 @@ def _tracks():
 
 def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str) -> list[str]:
     """One line per event that means something to people (log_view.describe_event, cli_tracks' summary)."""
+    from ..sentence_parts import injury_names
+
     lines: list[str] = []
+    known = injury_names(events)  # an injury gained and gone in the same action is named
     for event in events:
-        line = log_view.describe_event(event, state, rules, lang)
+        line = log_view.describe_event(event, state, rules, lang, known)
         if line:
             lines.extend(line.splitlines())
     tracks = _tracks()

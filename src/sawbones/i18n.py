@@ -72,11 +72,11 @@ def template_for(text: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _web() -> list[tuple[re.Pattern[str], str, str]]:
+@lru_cache(maxsize=2)
+def _web(audience: str) -> list[tuple[re.Pattern[str], str, str]]:
     from .errors_web import WEB_WORDING
 
-    return [(_pattern(en), web_en, web_fr) for en, web_en, web_fr in WEB_WORDING]
+    return [(_pattern(w.cli), *w.said(audience)) for w in WEB_WORDING]
 
 
 def _pattern(en: str) -> re.Pattern[str]:
@@ -89,18 +89,29 @@ def _pattern(en: str) -> re.Pattern[str]:
     return re.compile(pattern + r"\Z", re.S)
 
 
-def for_the_web(text: str, lang: str) -> str:
-    """`text` as the web shows it: in `lang`, pointing to the page rather than to a command line."""
-    for pattern, web_en, web_fr in _web():
+def for_the_web(text: str, lang: str, audience: str = "page") -> str:
+    """`text` as the web shows it, in `lang`: a page names its form's labels (audience "page"), the API the fields
+    of its request bodies and its parameters ("api"), never the command line's flags (errors_web.py)."""
+    for pattern, web_en, web_fr in _web(audience):
         found = pattern.match(text)
         if found:
             if lang != "fr":
                 return web_en.format(**found.groupdict())
             return web_fr.format(**{k: _field_fr(k, v, None) for k, v in found.groupdict().items()})
     head, sep, tail = text.partition(": ")
-    if sep and for_the_web(tail, lang) != translate(tail, lang):
-        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang)}"
+    if sep and FLAG_HEAD.match(head):  # "--d20: a d20 shows 1 to 20": the web's parameter, named as its field
+        return f"{head[2:].replace('-', '_')}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang, audience)}"
+    if sep and for_the_web(tail, lang, audience) != translate(tail, lang):
+        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang, audience)}"
     return translate(text, lang)
+
+
+FLAG_HEAD = re.compile(r"--[a-z][a-z0-9-]*\Z")
+
+
+def for_the_api(text: str, lang: str) -> str:
+    """`text` as the JSON API (and the tools that show its errors, the Discord bot) says it."""
+    return for_the_web(text, lang, "api")
 
 
 def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:

@@ -6,6 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.engine.clock import describe
+from ..domain.engine.evolve import KEYED
+
+# the store's own records kept in an action (its idempotency key and first answer): not a sentence of the game,
+# left out of every document people read (the log, undo, the feed's and the actions' lines)
+BOOKKEEPING = frozenset({KEYED})
+
+
+def for_people(events: Any) -> list[Any]:
+    """`events` (stored rows or event dicts) without the store's bookkeeping."""
+    return [e for e in events if (e["type"] if isinstance(e, dict) else e.type) not in BOOKKEEPING]
 
 # sentences.py is imported inside the functions, as views.py did: `sawbones --help` stays light
 
@@ -19,7 +29,7 @@ def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in tail]
+             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in for_people(tail)]
 
 
 def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
@@ -44,7 +54,7 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
         if not tail or tail[0].version == 1 or tail[0].action < action:
             break
         window *= 4
-    events = [e for e in tail if e.action == action]
+    events = for_people(e for e in tail if e.action == action)
     return {"undone_action": action, "version": state.version,
             "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang) for e in events]}
 

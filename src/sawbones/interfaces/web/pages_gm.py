@@ -37,7 +37,7 @@ def undo_preview(loaded: Any, log: list[dict[str, Any]]) -> dict[str, Any] | Non
 
 
 ANSWER_EVENTS = ("answer_proposed", "pending_cleared")
-QUIET = ("clock_advanced", "request_keyed")  # no news in an answer's lines
+QUIET = ("clock_advanced",)  # no news in an answer's lines (the bookkeeping is never in the log: log_view.BOOKKEEPING)
 RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 
 

@@ -157,6 +157,10 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     # options
     ("option {option_id} takes true or false, not {text}", "l'option {option_id} vaut true ou false, pas {text}"),
     ("option {option_id} takes a {opt_type}, not {text}", "l'option {option_id} attend un {opt_type}, pas {text}"),
+    ("unknown option {option_id} value {typed}: did you mean {join_close}?",
+     "valeur inconnue pour l'option {option_id} : {typed} ; vouliez-vous dire {join_close} ?"),
+    ("unknown option {option_id} value {typed} (known: {known})",
+     "valeur inconnue pour l'option {option_id} : {typed} (au choix : {known})"),
     ("option {option_id} takes one of {join_opt_choices}, not {text}",
      "l'option {option_id} vaut l'une de {join_opt_choices}, pas {text}"),
     ("option {option_id} takes a whole number, not {text}", "l'option {option_id} attend un nombre entier, pas {text}"),
@@ -291,7 +295,10 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
-    ("{name} is not a {system} spell; {system} has {own}", "{name} n'est pas un sort de {system} ; {system} a {own}"),
+    ("{spell_name_en} is not a pf1e spell; pf1e has {spells_pf1e_names_en}",
+     "{spell_name_en} n'est pas un sort de pf1e ; pf1e a {spells_pf1e_names_en}"),
+    ("{spell_name_en} is not a dnd5e spell; dnd5e has {spells_dnd5e_names_en}",
+     "{spell_name_en} n'est pas un sort de dnd5e ; dnd5e a {spells_dnd5e_names_en}"),
     ("option {option_id} takes a whole number from {opt_minimum}, not {number}",
      "l'option {option_id} prend un nombre entier à partir de {opt_minimum}, pas {number}"),
     ("No such command {name}. Did you mean {other}?", "Commande inconnue : {name}. Vouliez-vous dire {other} ?"),

@@ -137,6 +137,10 @@ def _field_fr(field: str, value: str, name: Callable[[str], str] | None) -> str:
         return " ; ".join(translate(part, "fr", name) for part in value.split("; "))
     if field.endswith("_text"):
         return translate(value, "fr", name)
+    if field.endswith("_names_en"):  # one section's names listed with ", " (`{spells_pf1e_names_en}`: the spells'
+        section, _, system = field[:-9].partition("_")  # titles in pf1e's books), said in French, in French order
+        names = _section_names(section, system)
+        return ", ".join(sorted((names.get(part.casefold(), part) for part in value.split(", ")), key=str.casefold))
     if "name_en" in field:  # (a name may hold "or" itself: "Lose a Foot or Hand")
         whole = french_name(value, field)
         return whole if whole != value else " ou ".join(french_name(part, field) for part in value.split(" or "))
@@ -155,6 +159,20 @@ def french_name(english: str, field: str = "") -> str:
     if found is None:
         return english
     return found.lower() if lower else found
+
+
+@lru_cache(maxsize=8)
+def _section_names(section: str, system: str) -> dict[str, str]:
+    """English name → French, of one section's entries (`system`: the titles that system's books give first)."""
+    from .content.loader import load_rules
+
+    out: dict[str, str] = {}
+    for entry in load_rules().sections.get(section, {}).values():
+        titles = getattr(entry, "system_names", None) or {}
+        for named in (titles.get(system) or getattr(entry, "name", None), getattr(entry, "name", None), *titles.values()):
+            if isinstance(getattr(named, "en", None), str) and isinstance(getattr(named, "fr", None), str):
+                out.setdefault(named.en.casefold(), named.fr)
+    return out
 
 
 @lru_cache(maxsize=2)

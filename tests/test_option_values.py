@@ -57,11 +57,15 @@ def test_every_value_shown_in_french_is_taken_back_accents_optional():
 
 @pytest.mark.parametrize("lang, typed, said", [
     ("fr", "joeurs", "vouliez-vous dire joueurs ?"),
+    ("fr", "playrs", "vouliez-vous dire joueurs ?"),  # typed in English, offered in the reader's French
     ("en", "playrs", "did you mean players?"),
+    ("en", "joeurs", "did you mean players?"),
+    ("fr", "baremes clemants", "vouliez-vous dire barèmes cléments ou"),
 ])
 def test_did_you_mean_in_the_readers_language(cli, lang, typed, said):
     cli("campaign", "create", "Alpha")
-    refused = cli("--lang", lang, "campaign", "set", "who_rolls", typed)
+    option = "severity_bands" if typed.startswith("baremes") else "who_rolls"
+    refused = cli("--lang", lang, "campaign", "set", option, typed)
     assert refused.code != 0 and said in refused.err, refused.err
 
 

@@ -157,8 +157,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     # options
     ("option {option_id} takes true or false, not {text}", "l'option {option_id} vaut true ou false, pas {text}"),
     ("option {option_id} takes a {opt_type}, not {text}", "l'option {option_id} attend un {opt_type}, pas {text}"),
-    ("unknown option {option_id} value {typed}: did you mean {join_close}?",
-     "valeur inconnue pour l'option {option_id} : {typed} ; vouliez-vous dire {join_close} ?"),
+    ("unknown option {option_id} value {typed}: did you mean {or_join_choice_names_en}?",
+     "valeur inconnue pour l'option {option_id} : {typed} ; vouliez-vous dire {or_join_choice_names_en} ?"),
     ("unknown option {option_id} value {typed} (known: {known})",
      "valeur inconnue pour l'option {option_id} : {typed} (au choix : {known})"),
     ("option {option_id} takes one of {join_opt_choices}, not {text}",

@@ -137,6 +137,9 @@ def _field_fr(field: str, value: str, name: Callable[[str], str] | None) -> str:
         return " ; ".join(translate(part, "fr", name) for part in value.split("; "))
     if field.endswith("_text"):
         return translate(value, "fr", name)
+    if field.endswith("choice_names_en"):  # option values by their English names (options.yaml choice_names)
+        names = _choice_names()
+        return " ou ".join(names.get(part.casefold(), part) for part in value.split(" or "))
     if field.endswith("_names_en"):  # one section's names listed with ", " (`{spells_pf1e_names_en}`: the spells'
         section, _, system = field[:-9].partition("_")  # titles in pf1e's books), said in French, in French order
         names = _section_names(section, system)
@@ -159,6 +162,15 @@ def french_name(english: str, field: str = "") -> str:
     if found is None:
         return english
     return found.lower() if lower else found
+
+
+@lru_cache(maxsize=1)
+def _choice_names() -> dict[str, str]:
+    """English name → French, of every option's values."""
+    from .content.loader import load_rules
+
+    return {name.en.casefold(): name.fr for option in load_rules().options.values()
+            for name in option.choice_names.values()}
 
 
 @lru_cache(maxsize=8)

@@ -53,6 +53,10 @@ class Rules:
 
         spelled = {folded: shown for eid, entry in entries.items() for folded, shown in _shown(eid, entry)}
         close = difflib.get_close_matches(key, list(spelled), n=3, cutoff=0.6)
+        if close and values_of is not None:  # an option's values, offered by their English names: the reader's
+            owner = {folded: eid for eid, entry in entries.items() for folded, _ in _shown(eid, entry)}
+            offered = dict.fromkeys(_english(owner[c], entries[owner[c]]) for c in close)  # language by i18n
+            raise NotFound(f"unknown {what} {typed!r}: did you mean {' or '.join(offered)}?")
         if close:
             raise NotFound(f"unknown {what} {typed!r}: did you mean {' or '.join(dict.fromkeys(spelled[c] for c in close))}?")
         known = ", ".join((list(entries) if values_of is not None else sorted(entries))[:30])
@@ -90,6 +94,11 @@ def _names(entry: Any) -> list[str]:
         if text is not None and hasattr(text, "en"):
             out += [text.en, text.fr]
     return out + [piece for name in out if "/" in name for piece in name.split("/")]  # "Foot/Leg": foot, leg
+
+
+def _english(entry_id: str, entry: Any) -> str:
+    name: Any = getattr(entry, "name", None)
+    return str(name.en) if hasattr(name, "en") else entry_id
 
 
 def _spellings(entry_id: str, entry: Any) -> set[str]:

@@ -101,3 +101,14 @@ def test_a_query_number_is_digits(gm, query):
     assert refused.status_code == 422 and refused.json()["error"]["where"] == "query.limit", refused.text
     assert client.get("/api/campaigns/eloise/log?limit=10", headers=auth).status_code == 200
     assert client.get("/api/rules/tables/fire/roll?d20=1_2").status_code in (404, 422)
+
+
+@pytest.mark.parametrize("field, typed", [("parts.0.amount", "1_0"), ("parts.0.amount", "2.0"), ("d20", "1_2")])
+def test_a_forms_number_is_digits_too(gm, field, typed):
+    """A dashboard form's whole numbers are read as the query's are: "1_0" is not ten."""
+    client, auth = gm
+    page = client.get("/c/eloise")
+    form = {"csrf": csrf_of(page), "character": "nia", "parts.0.amount": "2", "parts.0.type": "fire", field: typed}
+    done = client.post("/c/eloise/act/damage", data=form)
+    assert "a whole number, not" in done.text, done.text[-1500:]
+    assert client.get("/api/campaigns/eloise/characters/Nia", headers=auth).json()["hp"] == 9

@@ -163,6 +163,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "valeur inconnue pour l'option {option_id} : {typed} (au choix : {known})"),
     ("option {option_id} takes one of {join_opt_choices}, not {text}",
      "l'option {option_id} vaut l'une de {join_opt_choices}, pas {text}"),
+    ("{where}: a whole number, not {value}", "{where} : un nombre entier, pas {value}"),
     ("option {option_id} takes a whole number, not {text}", "l'option {option_id} attend un nombre entier, pas {text}"),
     ("option {option_id}: not valid JSON ({exc_msg})", "option {option_id} : JSON invalide ({exc_msg})"),
     ("option {option_id} takes key=value pairs separated by commas, not {text}",

@@ -112,3 +112,23 @@ def test_a_forms_number_is_digits_too(gm, field, typed):
     done = client.post("/c/eloise/act/damage", data=form)
     assert "a whole number, not" in done.text, done.text[-1500:]
     assert client.get("/api/campaigns/eloise/characters/Nia", headers=auth).json()["hp"] == 9
+
+
+def test_every_campaign_page_route_reads_its_name_through_the_one_resolver(db):
+    """A walk of the GM pages under /c/{campaign}/…: each reads its campaign through page_campaign (the dashboard
+    itself, /c/{campaign}, calls the same security.stored_name and redirects to the stored name)."""
+    from fastapi.routing import APIRoute
+
+    from sawbones.interfaces.web.pages_common import page_campaign
+
+    app = create_app(lambda: Service.open(db))
+
+    def routes(items):
+        for route in items:
+            inner = getattr(route, "original_router", None)
+            yield from routes(inner.routes) if inner is not None else [route]
+
+    pages = [r for r in routes(app.router.routes) if isinstance(r, APIRoute) and r.path.startswith("/c/{campaign}/")]
+    assert len(pages) >= 7, [r.path for r in pages]
+    loose = [r.path for r in pages if not any(d.call is page_campaign for d in r.dependant.dependencies)]
+    assert not loose, loose

@@ -86,6 +86,9 @@ def test_the_api_takes_a_french_value(db):
         assert done.status_code == 200 and done.json()["value"] == "players", done.text
         typo = client.put("/api/campaigns/Alpha/options/who_rolls?lang=fr", json={"value": "joeurs"}, headers=auth)
         assert typo.status_code == 422 and "vouliez-vous dire joueurs" in typo.json()["error"]["message"]
+        client.get(made["gm_link"].split("testserver", 1)[-1])  # the GM's browser signs in
+        assert "who_rolls = joueurs" in client.get("/c/Alpha?lang=fr").text
+        assert "who_rolls = players" in client.get("/c/Alpha?lang=en").text
 
 
 OPTION = """\

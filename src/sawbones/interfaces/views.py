@@ -121,6 +121,12 @@ def _choice(value: str, option: dict[str, Any]) -> str:
     return name if fold(name) == fold(value.replace("_", " ")) else f"{name} ({value})"
 
 
+def shown_option(option: dict[str, Any]) -> str:
+    """An option's value as a page shows it: a choice by its name in the page's language (options_doc)."""
+    value = option["value"]
+    return option.get("choice_names", {}).get(value, shown(value)) if isinstance(value, str) else shown(value)
+
+
 def shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

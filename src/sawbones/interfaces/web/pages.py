@@ -242,7 +242,7 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown(o["value"])} for o in views.options_doc(rules, options, lang)["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, lang)["options"]],
     }
 
 

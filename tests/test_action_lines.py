@@ -114,9 +114,12 @@ def test_no_document_people_read_carries_the_idempotency_record(table, db):
     undone = client.post("/api/campaigns/Alpha/undo", headers={**auth, "Idempotency-Key": "k-2"}).json()
     assert undone["reverted"] and not _keyed(undone["reverted"]), undone
     log = client.get("/api/campaigns/Alpha/log", headers=auth).json()["events"]
-    assert log and not _keyed(e["text"] for e in log) and all(e["type"] != "request_keyed" for e in log)
+    assert log and not _keyed(e["text"] for e in log)  # (the record stays, versions whole, without a sentence)
+    assert all(e["text"] == "" for e in log if e["type"] == "request_keyed")
+    assert [e["version"] for e in log] == list(range(1, len(log) + 1))
     dashboard = client.get("/api/campaigns/Alpha/dashboard", headers=auth)
     assert dashboard.status_code == 200 and not _keyed([dashboard.text])
+    assert all(e["line"] for e in dashboard.json()["log"])
     from sawbones.interfaces.web.event_docs import event_documents
 
     from contextlib import closing

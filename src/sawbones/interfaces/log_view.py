@@ -22,14 +22,16 @@ def for_people(events: Any) -> list[Any]:
 
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
                lang: str) -> list[dict[str, Any]]:
-    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence (none for the
+    store's bookkeeping: people's views leave those out)."""
     from .sentences import sentence
 
     tail = service.store.events(campaign_id, after=max(0, head - limit))
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang)} for e in for_people(tail)]
+             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, lang)}
+            for e in tail]  # (every stored event, its version for programs; the bookkeeping without a sentence)
 
 
 def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
@@ -77,6 +79,8 @@ def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
     from rich.markup import escape
 
     for e in doc["events"]:
+        if not e["text"]:  # the store's bookkeeping
+            continue
         mark = f" [dim]({say('undone', lang)})[/]" if e["undone"] else ""
         text = escape(e["text"]).replace("\n", "\n" + " " * 12)
         con.print(f"{e['version']:>5} a{e['action']:<4} {text}{mark}")

@@ -95,7 +95,8 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))]
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))
+           if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
         "clock_text": describe(state.clock, lang), "characters": characters,

@@ -13,6 +13,7 @@ from .errors_fr_hardening import HARDENING_FR  # bounds on what clients send and
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_rules import RULES_FR  # the rules' refusals of the third audit (issue 40)
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
+from .errors_fr_typed import TYPED_FR  # what a GM types, read as they read it (option values, forms' numbers)
 
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
 _UNKNOWN_TYPE = (
@@ -157,13 +158,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     # options
     ("option {option_id} takes true or false, not {text}", "l'option {option_id} vaut true ou false, pas {text}"),
     ("option {option_id} takes a {opt_type}, not {text}", "l'option {option_id} attend un {opt_type}, pas {text}"),
-    ("unknown option {option_id} value {typed}: did you mean {or_join_choice_names_en}?",
-     "valeur inconnue pour l'option {option_id} : {typed} ; vouliez-vous dire {or_join_choice_names_en} ?"),
-    ("unknown option {option_id} value {typed} (known: {known})",
-     "valeur inconnue pour l'option {option_id} : {typed} (au choix : {known})"),
     ("option {option_id} takes one of {join_opt_choices}, not {text}",
      "l'option {option_id} vaut l'une de {join_opt_choices}, pas {text}"),
-    ("{where}: a whole number, not {value}", "{where} : un nombre entier, pas {value}"),
     ("option {option_id} takes a whole number, not {text}", "l'option {option_id} attend un nombre entier, pas {text}"),
     ("option {option_id}: not valid JSON ({exc_msg})", "option {option_id} : JSON invalide ({exc_msg})"),
     ("option {option_id} takes key=value pairs separated by commas, not {text}",
@@ -296,10 +292,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
-    ("{spell_name_en} is not a pf1e spell; pf1e has {spells_pf1e_names_en}",
-     "{spell_name_en} n'est pas un sort de pf1e ; pf1e a {spells_pf1e_names_en}"),
-    ("{spell_name_en} is not a dnd5e spell; dnd5e has {spells_dnd5e_names_en}",
-     "{spell_name_en} n'est pas un sort de dnd5e ; dnd5e a {spells_dnd5e_names_en}"),
     ("option {option_id} takes a whole number from {opt_minimum}, not {number}",
      "l'option {option_id} prend un nombre entier à partir de {opt_minimum}, pas {number}"),
     ("No such command {name}. Did you mean {other}?", "Commande inconnue : {name}. Vouliez-vous dire {other} ?"),
@@ -426,7 +418,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("{name}: a whole number from {low} to {high}, not {value}", "{name} : un nombre entier de {low} à {high}, pas {value}"),
     ("no campaign named {campaign}", "aucune campagne nommée {campaign}"),
 ]
-ERRORS_FR += TABLE_FR + RULES_FR
+ERRORS_FR += TABLE_FR + RULES_FR + TYPED_FR
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
 # that starts with a field would swallow that head (the template with the most words wins), so each has its

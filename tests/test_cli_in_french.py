@@ -61,5 +61,5 @@ def test_a_french_error_names_the_content_in_french_and_says_ou(cli):
     assert not {args: err for args, err in said.items() if english.search(err)}, said
     heal = said[("heal", "Cy", "--spell", "cure_wounds")]
     assert "Perte d'un pied ou d'une main, Sérieuse) demande Régénération" in heal, heal
-    assert "--side left ou --side right" in said[("wound", "Cy", "hand", "--damage", "2")]
+    assert "--side left ou right" in said[("wound", "Cy", "hand", "--damage", "2")]  # (the flag once: the API says `side`)
     assert "(aucune blessure)" in said[("wound-heal", "Cy", "w1", "--gm")]

@@ -258,8 +258,61 @@ def test_web_errors_name_no_command_line():
     from sawbones.i18n import for_the_web
 
     for where, sample in raised_messages():
-        if "`" not in sample or sample.startswith(CLI_ONLY) or "interfaces/cli" in where:
+        if ("`" not in sample and not CLI_FLAG.search(sample)) or sample.startswith(CLI_ONLY) \
+                or "interfaces/cli" in where:
             continue
         for lang in ("en", "fr"):
-            said = for_the_web(sample, lang)
-            assert not re.search(r"`(sawbones|character|heal|campaign)\b", said), f"{where} ({lang}): {said}"
+            for audience in ("page", "api"):
+                said = for_the_web(sample, lang, audience)
+                assert not CLI_FLAG.search(said) and not CLI_COMMAND.search(said), f"{where} ({lang}, {audience}): {said}"
+
+
+CLI_FLAG = re.compile(r"(?<![\w-])--[a-z]")
+CLI_COMMAND = re.compile(r"`(sawbones|character|heal|campaign|damage|answer|pending)\b")
+
+
+def _flag_templates():
+    """Every English error template (errors_fr*.py, the rule modules' texts) that names a CLI flag or command."""
+    import sawbones.interfaces.sentences  # noqa: F401 - the modules that register their texts
+    import sawbones.interfaces.views  # noqa: F401
+    from sawbones.errors_fr import ERRORS_FR
+    from sawbones.i18n import TEXTS
+
+    return sorted({en for en, _ in [*ERRORS_FR, *TEXTS] if CLI_FLAG.search(en) or CLI_COMMAND.search(en)})
+
+
+def test_every_template_naming_a_flag_has_the_apis_words():
+    """A message the engine raises in the CLI's words (a flag, a command) is said by the API with the fields of its
+    request bodies and by the pages with their forms' words, in both languages; only the CLI's own are left out."""
+    from sawbones.errors_web import CLI_ONLY
+    from sawbones.i18n import fields_of, for_the_web
+
+    templates = _flag_templates()
+    assert len(templates) > 30 and any("--cl-check" in t for t in templates)
+    for template in templates:
+        if template.startswith(CLI_ONLY):
+            continue
+        sample = template.format(**{name: f"⟨{i}⟩" for i, name in enumerate(dict.fromkeys(fields_of(template)))})
+        for lang in ("en", "fr"):
+            for audience in ("api", "page"):
+                said = for_the_web(sample, lang, audience)
+                assert not CLI_FLAG.search(said) and not CLI_COMMAND.search(said), \
+                    f"{template!r} ({lang}, {audience}): {said}"
+                assert lang == "en" or said != sample, f"{template!r} has no French for the {audience}"
+
+
+def test_the_api_says_its_fields_and_the_page_its_labels():
+    """The user's steps: a wound with no side, a cure with no caster level check, a treatment by a healer without
+    the proficiencies, through the API; the API names the body's fields, never a flag or a page's form."""
+    from sawbones.i18n import for_the_api, for_the_web
+
+    side = "a hand wound needs a side: --side left or right"
+    assert for_the_api(side, "en") == "a hand wound needs a side: side left or right"
+    assert for_the_api(side, "fr") == "une blessure (main) demande un côté : side left ou right"
+    assert "côté" in for_the_web(side, "fr") and "--side" not in for_the_web(side, "fr")
+    cure = "Neutralize Poison needs a caster level check against DC 14: give --cl-check TOTAL or --cl N (caster level) " \
+           "to roll it"
+    assert "give cl_check (its total) or cl (the caster level)" in for_the_api(cure, "en")
+    treat = "Aria cannot treat injuries: needs medicine (add with `character edit Aria --prof medicine,herbalism_kit`)"
+    assert "proficiencies" in for_the_api(treat, "en") and "Edit form" not in for_the_api(treat, "en")
+    assert "Edit form" in for_the_web(treat, "en")

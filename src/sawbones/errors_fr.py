@@ -13,6 +13,7 @@ from .errors_fr_hardening import HARDENING_FR  # bounds on what clients send and
 from .errors_fr_storage import STORAGE_FR  # storage and export / import, first
 from .errors_fr_rules import RULES_FR  # the rules' refusals of the third audit (issue 40)
 from .errors_fr_table import TABLE_FR  # live streams and players' rolls
+from .errors_fr_typed import TYPED_FR  # what a GM types, read as they read it (option values, forms' numbers)
 
 # an event this sawbones does not know (application/folding.py), alone or inside an import's error
 _UNKNOWN_TYPE = (
@@ -196,8 +197,8 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("a wound needs at least 1 point of damage (--damage N)", "une blessure demande au moins 1 point de dégâts (--damage N)"),
     ("{damage} damage is below min_damage_for_wound ({minimum}): no wound",
      "{damage} dégâts, c'est moins que min_damage_for_wound ({minimum}) : pas de blessure"),
-    ("a {part_name_en_lower} wound needs a side: --side {or_side_join_part_sides}",
-     "une blessure ({part_name_en_lower}) demande un côté : --side {or_side_join_part_sides}"),
+    ("a {part_name_en_lower} wound needs a side: --side {or_join_part_sides}",
+     "une blessure ({part_name_en_lower}) demande un côté : --side {or_join_part_sides}"),
     ("the {part_name_en_lower} has no sides: leave out --side", "cette partie ({part_name_en_lower}) n'a pas de côté : ôtez --side"),
     ("side {side} is not one of {join_part_sides}", "le côté {side} n'est pas l'un de {join_part_sides}"),
     ("{character_name} has no {body_field} left to wound", "{character_name} n'a plus de {body_field} à blesser"),
@@ -293,7 +294,6 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
      "{item} n'est pas une adresse ou un réseau comme 10.0.0.0/8"),
     # the command line's own usage errors (click)
     ("No such command {name}.", "Commande inconnue : {name}."),
-    ("{name} is not a {system} spell; {system} has {own}", "{name} n'est pas un sort de {system} ; {system} a {own}"),
     ("option {option_id} takes a whole number from {opt_minimum}, not {number}",
      "l'option {option_id} prend un nombre entier à partir de {opt_minimum}, pas {number}"),
     ("No such command {name}. Did you mean {other}?", "Commande inconnue : {name}. Vouliez-vous dire {other} ?"),
@@ -427,7 +427,7 @@ ERRORS_FR: list[tuple[str, str]] = STORAGE_FR + UNKNOWN_ENTRIES_FR + CONTENT_FR 
     ("the Foundry VTT module's files are not installed with this sawbones",
      "les fichiers du module Foundry VTT ne sont pas installés avec ce sawbones"),
 ]
-ERRORS_FR += TABLE_FR + RULES_FR
+ERRORS_FR += TABLE_FR + RULES_FR + TYPED_FR
 
 # click wraps an option's own error: "Invalid value for '--bonus': 'abc': give a whole number ...". A message
 # that starts with a field would swallow that head (the template with the most words wins), so each has its

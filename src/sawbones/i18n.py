@@ -72,11 +72,11 @@ def template_for(text: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def _web() -> list[tuple[re.Pattern[str], str, str]]:
+@lru_cache(maxsize=2)
+def _web(audience: str) -> list[tuple[re.Pattern[str], str, str]]:
     from .errors_web import WEB_WORDING
 
-    return [(_pattern(en), web_en, web_fr) for en, web_en, web_fr in WEB_WORDING]
+    return [(_pattern(w.cli), *w.said(audience)) for w in WEB_WORDING]
 
 
 def _pattern(en: str) -> re.Pattern[str]:
@@ -89,18 +89,29 @@ def _pattern(en: str) -> re.Pattern[str]:
     return re.compile(pattern + r"\Z", re.S)
 
 
-def for_the_web(text: str, lang: str) -> str:
-    """`text` as the web shows it: in `lang`, pointing to the page rather than to a command line."""
-    for pattern, web_en, web_fr in _web():
+def for_the_web(text: str, lang: str, audience: str = "page") -> str:
+    """`text` as the web shows it, in `lang`: a page names its form's labels (audience "page"), the API the fields
+    of its request bodies and its parameters ("api"), never the command line's flags (errors_web.py)."""
+    for pattern, web_en, web_fr in _web(audience):
         found = pattern.match(text)
         if found:
             if lang != "fr":
                 return web_en.format(**found.groupdict())
             return web_fr.format(**{k: _field_fr(k, v, None) for k, v in found.groupdict().items()})
     head, sep, tail = text.partition(": ")
-    if sep and for_the_web(tail, lang) != translate(tail, lang):
-        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang)}"
+    if sep and FLAG_HEAD.match(head):  # "--d20: a d20 shows 1 to 20": the web's parameter, named as its field
+        return f"{head[2:].replace('-', '_')}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang, audience)}"
+    if sep and for_the_web(tail, lang, audience) != translate(tail, lang):
+        return f"{translate(head, lang)}{' : ' if lang == 'fr' else ': '}{for_the_web(tail, lang, audience)}"
     return translate(text, lang)
+
+
+FLAG_HEAD = re.compile(r"--[a-z][a-z0-9-]*\Z")
+
+
+def for_the_api(text: str, lang: str) -> str:
+    """`text` as the JSON API (and the tools that show its errors, the Discord bot) says it."""
+    return for_the_web(text, lang, "api")
 
 
 def translate(text: str, lang: str, name: Callable[[str], str] | None = None) -> str:
@@ -126,6 +137,13 @@ def _field_fr(field: str, value: str, name: Callable[[str], str] | None) -> str:
         return " ; ".join(translate(part, "fr", name) for part in value.split("; "))
     if field.endswith("_text"):
         return translate(value, "fr", name)
+    if field.endswith("choice_names_en"):  # option values by their English names (options.yaml choice_names)
+        names = _choice_names()
+        return " ou ".join(names.get(part.casefold(), part) for part in value.split(" or "))
+    if field.endswith("_names_en"):  # one section's names listed with ", " (`{spells_pf1e_names_en}`: the spells'
+        section, _, system = field[:-9].partition("_")  # titles in pf1e's books), said in French, in French order
+        names = _section_names(section, system)
+        return ", ".join(sorted((names.get(part.casefold(), part) for part in value.split(", ")), key=str.casefold))
     if "name_en" in field:  # (a name may hold "or" itself: "Lose a Foot or Hand")
         whole = french_name(value, field)
         return whole if whole != value else " ou ".join(french_name(part, field) for part in value.split(" or "))
@@ -144,6 +162,29 @@ def french_name(english: str, field: str = "") -> str:
     if found is None:
         return english
     return found.lower() if lower else found
+
+
+@lru_cache(maxsize=1)
+def _choice_names() -> dict[str, str]:
+    """English name → French, of every option's values."""
+    from .content.loader import load_rules
+
+    return {name.en.casefold(): name.fr for option in load_rules().options.values()
+            for name in option.choice_names.values()}
+
+
+@lru_cache(maxsize=8)
+def _section_names(section: str, system: str) -> dict[str, str]:
+    """English name → French, of one section's entries (`system`: the titles that system's books give first)."""
+    from .content.loader import load_rules
+
+    out: dict[str, str] = {}
+    for entry in load_rules().sections.get(section, {}).values():
+        titles = getattr(entry, "system_names", None) or {}
+        for named in (titles.get(system) or getattr(entry, "name", None), getattr(entry, "name", None), *titles.values()):
+            if isinstance(getattr(named, "en", None), str) and isinstance(getattr(named, "fr", None), str):
+                out.setdefault(named.en.casefold(), named.fr)
+    return out
 
 
 @lru_cache(maxsize=2)

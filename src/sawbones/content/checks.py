@@ -292,10 +292,33 @@ class _Checker:
                 except UsageError as exc:
                     self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", str(exc))
             self.int_bounds(opt_id, opt)
+            self.choice_names(opt_id, opt)
             default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default
             if isinstance(default, str) and default in opt.not_modelled:
                 self.fail("options", opt_id, f"options[{opt_id}].not_modelled", "the default cannot be refused")
 
+
+    def choice_names(self, opt_id: str, opt: s.OptionDef) -> None:
+        """A choice option names each of its values, and no other, in both languages (`campaign options --lang fr`
+        shows them, `campaign set` takes them); two values never read alike (case and accents aside)."""
+        from .rules import fold
+
+        where = f"options[{opt_id}].choice_names"
+        if opt.type != "choice":
+            if opt.choice_names:
+                self.fail("options", opt_id, where, "only a choice option (type: choice) names its values")
+            return
+        for value in opt.choices:
+            if value not in opt.choice_names:
+                self.fail("options", opt_id, f"{where}.{value}", f"the value {value!r} has no name (fr and en)")
+        seen: dict[str, str] = {}
+        for value, name in opt.choice_names.items():
+            if value not in opt.choices:
+                self.fail("options", opt_id, f"{where}.{value}",
+                          f"{value!r} is not one of the values ({', '.join(opt.choices)})")
+            for spelled in {fold(x).replace("_", " ") for x in (value, name.en, name.fr)}:
+                if seen.setdefault(spelled, value) != value:
+                    self.fail("options", opt_id, f"{where}.{value}", f"{value!r} reads as {seen[spelled]!r} does")
 
     def int_bounds(self, opt_id: str, opt: s.OptionDef) -> None:
         """An int option's minimum and maximum: only on an int, a maximum with its minimum, the default between."""

@@ -328,6 +328,7 @@ class OptionDef(Strict):
     type: Literal["bool", "choice", "int", "dice", "list", "mapping"]
     default: Any
     choices: tuple[str, ...] = ()
+    choice_names: dict[str, Text] = field(default_factory=dict)  # choice -> its name, as a GM reads and types it
     original: Any = None  # value under follow_original_text (None: same as default)
     help: Text
     durations: dict[str, str] = field(default_factory=dict)  # choice -> a span of game time ("1min"), or end_of_combat

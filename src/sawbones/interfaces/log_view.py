@@ -6,13 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.engine.clock import describe
+from ..domain.engine.evolve import KEYED
+
+# the store's own records kept in an action (its idempotency key and first answer): not a sentence of the game,
+# left out of every document people read (the log, undo, the feed's and the actions' lines)
+BOOKKEEPING = frozenset({KEYED})
+
+
+def for_people(events: Any) -> list[Any]:
+    """`events` (stored rows or event dicts) without the store's bookkeeping."""
+    return [e for e in events if (e["type"] if isinstance(e, dict) else e.type) not in BOOKKEEPING]
 
 # sentences.py is imported inside the functions, as views.py did: `sawbones --help` stays light
 
 
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
                lang: str) -> list[dict[str, Any]]:
-    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence."""
+    """The last `limit` stored events (read from the tail, not the whole log), each with its sentence (none for the
+    store's bookkeeping: people's views leave those out)."""
     from .sentence_parts import injury_names
     from .sentences import sentence
 
@@ -21,7 +32,8 @@ def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any
     known = injury_names(tail)
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": sentence({"type": e.type, "data": e.data}, state, rules, lang, known)} for e in tail]
+             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, lang, known)}
+            for e in tail]  # (every stored event, its version for programs; the bookkeeping without a sentence)
 
 
 def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
@@ -48,7 +60,7 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
         if not tail or tail[0].version == 1 or tail[0].action < action:
             break
         window *= 4
-    events = [e for e in tail if e.action == action]
+    events = for_people(e for e in tail if e.action == action)
     known = injury_names(tail, state)  # (the state after the undo has the injuries the action had taken away)
     return {"undone_action": action, "version": state.version,
             "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang, known) for e in events]}
@@ -72,6 +84,8 @@ def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
     from rich.markup import escape
 
     for e in doc["events"]:
+        if not e["text"]:  # the store's bookkeeping
+            continue
         mark = f" [dim]({say('undone', lang)})[/]" if e["undone"] else ""
         text = escape(e["text"]).replace("\n", "\n" + " " * 12)
         con.print(f"{e['version']:>5} a{e['action']:<4} {text}{mark}")

@@ -71,6 +71,7 @@ def options_doc(rules: Any, values: dict[str, Any], lang: str) -> dict[str, Any]
     return {"options": [
         {"id": o.id, "group": o.group, "type": o.type, "value": values[o.id], "default": o.default,
          "choices": [c for c in (o.choices or (("true", "false") if o.type == "bool" else ())) if c not in o.not_modelled],
+         "choice_names": {c: name(lang) for c, name in o.choice_names.items() if c not in o.not_modelled},
          "help": plain_help(o.help(lang)), "ref": o.ref}
         for o in sorted(rules.options.values(), key=lambda o: order[o.group])]}
 
@@ -102,13 +103,28 @@ def render_options(doc: dict[str, Any], lang: str, con: Any) -> None:
         value = f"[bold]{escape(shown(o['value']))}[/]" if changed else escape(shown(o["value"]))
         facts = [V.say("option_default", lang, value=shown(o["default"]))] if changed else [V.say("option_is_default", lang)]
         if o["choices"]:
-            facts.append(V.say("option_choices", lang, choices=", ".join(o["choices"])))
+            facts.append(V.say("option_choices", lang, choices=", ".join(_choice(c, o) for c in o["choices"])))
         con.print(f"  {o['id']} = {value}")
         for line in textwrap.wrap(f"({(' ; ' if lang == 'fr' else '; ').join(facts)})", width - 6,
                                   break_on_hyphens=False):
             con.print("      [dim]" + escape(line) + "[/]")
         for line in textwrap.wrap(o["help"], width - 6):
             con.print("      " + escape(line))
+
+
+def _choice(value: str, option: dict[str, Any]) -> str:
+    """An option's value as `campaign options` lists it: its name in the reader's language, then the id when it
+    reads otherwise (`campaign set` takes either)."""
+    from ..content.rules import fold
+
+    name = option.get("choice_names", {}).get(value, value)
+    return name if fold(name) == fold(value.replace("_", " ")) else f"{name} ({value})"
+
+
+def shown_option(option: dict[str, Any]) -> str:
+    """An option's value as a page shows it: a choice by its name in the page's language (options_doc)."""
+    value = option["value"]
+    return option.get("choice_names", {}).get(value, shown(value)) if isinstance(value, str) else shown(value)
 
 
 def shown(value: Any) -> str:

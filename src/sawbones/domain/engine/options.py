@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from ... import dice
-from ...errors import RuleViolation, UsageError
+from ...errors import NotFound, RuleViolation, UsageError
 
 _TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
 _FALSE = {"false", "no", "off", "0", "non", "faux"}
@@ -38,11 +38,15 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
             _refuse_not_modelled(opt, flag, str(flag).lower())
             return flag
         raise UsageError(f"option {option_id} takes true or false, not {text!r}")
-    if opt.type == "choice":
-        if raw not in opt.choices:
-            raise UsageError(f"option {option_id} takes one of {', '.join(opt.choices)}, not {text!r}")
-        _refuse_not_modelled(opt, raw, raw)
-        return raw
+    if opt.type == "choice":  # its id or its name in either language, accents optional (`who_rolls joueurs`)
+        try:
+            chosen: str = rules.resolve("options", raw, values_of=opt.id)
+        except NotFound as exc:
+            if "did you mean" in exc.message:
+                raise UsageError(exc.message) from None
+            raise UsageError(f"option {option_id} takes one of {', '.join(opt.choices)}, not {text!r}") from None
+        _refuse_not_modelled(opt, chosen, chosen)
+        return chosen
     if opt.type == "int":
         try:
             number = int(raw)

@@ -105,7 +105,7 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
     if damage < minimum:
         raise RuleViolation(f"{damage} damage is below min_damage_for_wound ({minimum}): no wound")
     if part.sides and side is None:
-        raise UsageError(f"a {part.name.en.lower()} wound needs a side: --side {' or --side '.join(part.sides)}")
+        raise UsageError(f"a {part.name.en.lower()} wound needs a side: --side {' or '.join(part.sides)}")
     if not part.sides and side is not None:
         raise UsageError(f"the {part.name.en.lower()} has no sides: leave out --side")
     if side is not None and side not in part.sides:

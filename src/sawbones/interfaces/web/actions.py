@@ -93,7 +93,36 @@ def form_to_body(act: Action, form: Any) -> dict[str, Any]:
             out[key] = value
     for name, items in nested.items():
         out[name] = [items[i] for i in sorted(items)]
-    return out
+    return {key: _whole(key, value, fields[key].annotation) if key in fields else value for key, value in out.items()}
+
+
+def _whole(where: str, value: Any, annotation: Any) -> Any:
+    """A form's text meant for a whole number, read by numbers.parse_int (pydantic would take "1_000" and "12.0"),
+    in lists, pairs and nested objects too; text that is not one is a clear 422 naming the field."""
+    import types
+    import typing
+
+    from ...errors import UsageError
+
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _whole(where, value, args[0])
+    if origin in (typing.Union, types.UnionType):
+        meant = [a for a in args if a is not type(None)]
+        return _whole(where, value, meant[0]) if len(meant) == 1 else value
+    if annotation is int and isinstance(value, str):
+        number = parse_int(value, signed=True)
+        if number is None:
+            raise UsageError(f"{where}: a whole number, not {value[:20]!r}", where)
+        return number
+    if origin is list and args and isinstance(value, list):
+        return [_whole(f"{where}[{i}]", item, args[0]) for i, item in enumerate(value)]
+    if origin is dict and len(args) == 2 and isinstance(value, dict):
+        return {k: _whole(f"{where}.{k}", v, args[1]) for k, v in value.items()}
+    fields = getattr(annotation, "model_fields", None)
+    if isinstance(fields, dict) and isinstance(value, dict):
+        return {k: _whole(f"{where}.{k}", v, fields[k].annotation) if k in fields else v for k, v in value.items()}
+    return value
 
 
 def _pairs(text: str) -> dict[str, str] | str:

@@ -23,6 +23,7 @@ from ...adapters import locks
 from ...errors import NotFound, SawbonesError, UsageError
 from ...numbers import parse_int
 from .access_errors import Forbidden, Unauthorized
+from .params import WholeQuery
 
 LANGS = ("en", "fr")
 KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
@@ -268,7 +269,7 @@ IdempotencyKey = Header(None, alias="Idempotency-Key", max_length=200, descripti
 IfMatch = Header(None, alias="If-Match", max_length=40, pattern=r'^(W/)?"?[0-9]{1,18}"?$', description=(
     "The campaign version you saw (`13` or `\"13\"`): if the campaign moved on, 409 with the current version, "
     "nothing applied."))
-ExpectedVersion = Query(None, ge=0, description="The campaign version you saw (like If-Match).")
+ExpectedVersion = WholeQuery(None, ge=0, description="The campaign version you saw (like If-Match).")
 
 
 async def client_request(request: Request, key: str | None, if_match: str | None,

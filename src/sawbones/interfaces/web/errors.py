@@ -63,11 +63,11 @@ def _wants_html(request: Request) -> bool:
 def _respond(request: Request, status: int, code: str, message: str, where: str,
              headers: dict[str, str] | None = None, heading: str | None = None, **more: Any) -> Response:
     """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
-    from ...i18n import for_the_web
+    from ...i18n import for_the_api, for_the_web
 
     if _wants_html(request):
         return render_error(request, status, code, for_the_web(message, page_lang(request)), headers, heading)
-    return JSONResponse(error_body(code, for_the_web(message, _api_lang(request)), where, **more), status_code=status,
+    return JSONResponse(error_body(code, for_the_api(message, _api_lang(request)), where, **more), status_code=status,
                         headers=headers)
 
 

@@ -9,7 +9,7 @@ import json
 from itertools import groupby
 from typing import Any
 
-from ...domain.engine.evolve import KEYED
+from .. import log_view
 from ..sentences import sentence
 from .reports import event_lines, touched
 
@@ -48,7 +48,7 @@ def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, 
     docs = []
     for action, group in groupby(rows, key=lambda e: e.action):
         stored = list(group)
-        events = [e.as_event() for e in stored if e.type != KEYED]
+        events = [e.as_event() for e in log_view.for_people(stored)]
         first = events[0] if events else stored[0].as_event()
         characters = {c for e in events for c in _ids(e)}
         doc = {"id": stored[-1].version, "type": first["type"], "action": action, "version": stored[-1].version,
@@ -76,7 +76,7 @@ def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit
         events = doc["events"]
         lines = event_lines(events, state, rules, lang) if doc["type"] != UNDO else []
         if not lines:
-            lines = [sentence(e, state, rules, lang) for e in events]
+            lines = [sentence(e, state, rules, lang) for e in log_view.for_people(events)]
         known = {c.id for c in touched(events, state)} | {
             e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
         if doc["type"] == UNDO:

@@ -26,8 +26,8 @@ from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
-from .pages_common import (campaign_url, checked_form, page_lang, public_base, query_int, redirect, render,
-                           session_of)
+from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, page_lang, public_base, query_int,
+                           redirect, render, session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
 
 router = APIRouter(include_in_schema=False)
@@ -98,7 +98,7 @@ async def create_campaign(request: Request) -> Response:
 
 
 @router.get("/c/{campaign}/part/party")
-def party_part(request: Request, campaign: str) -> Response:
+def party_part(request: Request, campaign: PageCampaign) -> Response:
     """The dashboard's cards, as HTML to put in place when the campaign changes (a player's answer on their phone
     changes a save, a cure streak: the card says it without the GM reloading)."""
     lang = page_lang(request)
@@ -242,12 +242,12 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown(o["value"])} for o in views.options_doc(rules, options, lang)["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, lang)["options"]],
     }
 
 
 @router.post("/c/{campaign}/act/{name}")
-async def act(request: Request, campaign: str, name: str) -> Response:
+async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
     form = await checked_form(request)
     lang = page_lang(request)
     session = session_of(request)
@@ -306,15 +306,15 @@ async def gm_events(request: Request, campaign: str) -> live.Opened:
     state = web(request)
     session = session_of(request)
 
-    def check() -> None:
+    def check() -> str:
         with open_service(state) as service:
-            gm_check(request, service, campaign)
+            return gm_check(request, service, page_campaign(request, campaign))
 
     def still() -> bool:
         with open_service(state) as service:
             return is_gm(request, service, campaign)
 
-    await run_in_threadpool(check)
+    campaign = await run_in_threadpool(check)
     return await live.page_stream(request, campaign, still, token=session.sid)
 
 

@@ -19,7 +19,7 @@ from ...errors import NotFound
 from . import access, i18n, security
 from .deps import open_service, web
 from .access_errors import Forbidden, SignInNeeded
-from .pages_common import campaign_url, checked_form, page_lang, public_base, redirect, render, session_of
+from .pages_common import PageCampaign, campaign_url, checked_form, page_lang, public_base, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -31,9 +31,10 @@ def is_gm(request: Request, service: Any, campaign: str) -> bool:
     return held is not None and fingerprint is not None and hmac.compare_digest(held, fingerprint)
 
 
-def gm_check(request: Request, service: Any, campaign: str) -> None:
+def gm_check(request: Request, service: Any, campaign: str) -> str:
     """Forbidden unless this browser is GM of the campaign; NotFound for a campaign that does not exist, except on
-    a closed server, which answers the same for both (its campaigns' names are not told to a guess)."""
+    a closed server, which answers the same for both (its campaigns' names are not told to a guess). Returns the
+    name checked (a page's address read by pages_common.page_campaign already holds the stored name)."""
     try:
         security.require_campaign(service.store, campaign)
     except NotFound:
@@ -42,6 +43,7 @@ def gm_check(request: Request, service: Any, campaign: str) -> None:
         raise SignInNeeded(_need_gm_link(request, campaign), campaign) from None
     if not is_gm(request, service, campaign):
         raise SignInNeeded(_need_gm_link(request, campaign), campaign)
+    return campaign
 
 
 def _need_gm_link(request: Request, campaign: str) -> str:
@@ -91,7 +93,7 @@ async def _as_gm(request: Request, campaign: str, work: Any) -> Any:
 
 
 @router.post("/c/{campaign}/sign-in-link")
-async def new_sign_in_link(request: Request, campaign: str) -> Response:
+async def new_sign_in_link(request: Request, campaign: PageCampaign) -> Response:
     from .api.campaigns import sign_in_link
 
     path = await _as_gm(request, campaign, lambda service: sign_in_link(service.store, campaign))
@@ -101,7 +103,7 @@ async def new_sign_in_link(request: Request, campaign: str) -> Response:
 
 
 @router.post("/c/{campaign}/api-secret")
-async def api_secret(request: Request, campaign: str) -> Response:
+async def api_secret(request: Request, campaign: PageCampaign) -> Response:
     form = await checked_form(request)
     renew = form.get("do") == "new"
 
@@ -116,14 +118,14 @@ async def api_secret(request: Request, campaign: str) -> Response:
 
 
 @router.post("/c/{campaign}/end-sessions")
-async def end_sessions(request: Request, campaign: str) -> Response:
+async def end_sessions(request: Request, campaign: PageCampaign) -> Response:
     await _as_gm(request, campaign, lambda service: security.end_gm_sessions(service.store, campaign))
     session_of(request).flash("done", [i18n.text("sessions_ended", page_lang(request))])
     return await run_in_threadpool(redirect, request, "/")
 
 
 @router.post("/c/{campaign}/player-link/{character}")
-async def player_link(request: Request, campaign: str, character: str) -> Response:
+async def player_link(request: Request, campaign: PageCampaign, character: str) -> Response:
     from ...domain.engine.campaign import find_character
 
     form = await checked_form(request)

@@ -4,10 +4,10 @@ cross-site request checks (CSRF token and Origin)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
-from fastapi import Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
@@ -171,3 +171,14 @@ def public_base(request: Request) -> str:
 
     settings = web(request)
     return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)
+
+
+def page_campaign(request: Request, campaign: str) -> str:
+    """The campaign a GM page's address names, as stored: typed case- and accent-blind ("alpha", "eloise" for Éloïse),
+    as the API and the CLI read it (security.stored_name, the one resolver); a name that means none stays as typed
+    (the page's own check refuses it)."""
+    with open_service(web(request)) as service:
+        return security.stored_name(service.store, campaign)
+
+
+PageCampaign = Annotated[str, Depends(page_campaign)]

@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from . import i18n
 from .deps import open_service, web
 from .pages_access import gm_check
-from .pages_common import page_lang, render
+from .pages_common import PageCampaign, page_lang, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,7 +37,7 @@ def undo_preview(loaded: Any, log: list[dict[str, Any]]) -> dict[str, Any] | Non
 
 
 ANSWER_EVENTS = ("answer_proposed", "pending_cleared")
-QUIET = ("clock_advanced", "request_keyed")  # no news in an answer's lines
+QUIET = ("clock_advanced",)  # no news in an answer's lines (the bookkeeping is never in the log: log_view.BOOKKEEPING)
 RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 
 
@@ -92,7 +92,7 @@ def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
 
 
 @router.get("/c/{campaign}/part/{part}")
-def gm_part(request: Request, campaign: str, part: str) -> Response:
+def gm_part(request: Request, campaign: PageCampaign, part: str) -> Response:
     """One live part of the dashboard (`bar`, `pending` or `log`; `party` is pages.py's), as HTML to put in place."""
     from ...errors import NotFound
     from .actions import ACTIONS

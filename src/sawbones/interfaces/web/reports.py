@@ -19,18 +19,22 @@ def _tracks():
     return cli_tracks
 
 
-def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str) -> list[str]:
-    """One line per event that means something to people (log_view.describe_event, cli_tracks' summary)."""
+def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
+                quiet: frozenset[str] = frozenset()) -> list[str]:
+    """What the events did, one line each for people: every event's sentence (the web has no output of its own
+    to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
+    (what the document says its own way) and the saves, told by cli_tracks' summary."""
     from ..sentence_parts import injury_names
+    from ..sentences import sentence
 
-    lines: list[str] = []
     known = injury_names(events)  # an injury gained and gone in the same action is named
-    for event in events:
-        line = log_view.describe_event(event, state, rules, lang, known)
-        if line:
-            lines.extend(line.splitlines())
     tracks = _tracks()
-    saves = [e for e in events if e["type"] in TRACK_LINE_EVENTS]
+    summed = TRACK_LINE_EVENTS if tracks is not None else ()
+    lines: list[str] = []
+    for event in log_view.for_people(events):
+        if event["type"] not in quiet and event["type"] not in summed:
+            lines.extend(line for line in sentence(event, state, rules, lang, known).splitlines() if line)
+    saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
         lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
     return lines
@@ -59,7 +63,7 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: st
         doc = {"clock": state.clock, "text": describe(state.clock, lang),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
     doc["characters"] = [views.character_doc(c, state, rules, lang) for c in touched(events, state)]
-    doc["lines"] = event_lines(events, state, rules, lang) + [
+    doc["lines"] = event_lines(events, state, rules, lang, quiet=frozenset({"clock_advanced"})) + [
         ("Horloge : " if lang == "fr" else "Clock: ") + describe(state.clock, lang)]
     return doc
 
@@ -93,7 +97,8 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))]
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))
+           if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
         "clock_text": describe(state.clock, lang), "characters": characters,

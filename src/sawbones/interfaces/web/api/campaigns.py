@@ -14,6 +14,7 @@ from .. import reports, security
 from ..actions import Action, decided, register
 from .. import access
 from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access, gm_read
+from ..params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 
@@ -301,7 +302,7 @@ def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
 
 @router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
-def log(limit: int = Query(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
+def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
         lang: str = Depends(api_lang)):
     with gm.open() as service:
         return log_view.log_doc(service, gm.campaign, limit, lang)

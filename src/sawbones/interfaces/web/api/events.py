@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
@@ -27,6 +27,7 @@ from ....errors import SawbonesError, UsageError
 from .. import live
 from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_read, open_service, web
 from ..event_docs import event_documents, frame
+from ..params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 
@@ -61,7 +62,7 @@ def _lang(request: Request) -> str:
                              "description": "One `data:` JSON document per action, `id:` its log version."}})
 async def events(request: Request, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
-                 after: int | None = Query(None, ge=0, description="Start after this log version (default: now).")):
+                 after: int | None = WholeQuery(None, ge=0, description="Start after this log version (default: now).")):
     """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here
     only a cross-origin call (through CORS)."""
     return live.Served(api_events, gm.campaign)

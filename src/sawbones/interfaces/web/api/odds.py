@@ -13,13 +13,14 @@ from . import odds_injury as api_odds_injury
 from .. import models as m
 from ..costly import BUSY, costly
 from ..deps import GmAccess, gm_read, open_service, web
+from ..params import WholeQuery
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
 Affliction = PathParam(..., min_length=1, max_length=60, description="A disease or poison (content id).")
-Bonus = Query(0, ge=-30, le=60, description="The victim's save bonus (without the affliction's own stage penalties).")
+Bonus = WholeQuery(0, ge=-30, le=60, description="The victim's save bonus (without the affliction's own stage penalties).")
 FromStage = Query(None, min_length=1, max_length=40, description="Start on this stage (a deadly start).")
-Doses = Query(0, ge=0, le=5, description="Extra doses taken at the same moment.")
+Doses = WholeQuery(0, ge=0, le=5, description="Extra doses taken at the same moment.")
 Curve = Query(False, description="Also the stage distribution after each periodic save.")
 Days = Query(None, ge=0, le=3650, allow_inf_nan=False, description="Horizon of the curve in game days (implies curve).")
 System = Query(None, description="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's, "
@@ -89,7 +90,7 @@ class OddsTable(m.Doc):
 @router.get("/odds", responses=BUSY, response_model=OddsTable, tags=["rules"],
             summary="Death chance of every disease and poison by save bonus (default options)")
 @costly
-def odds_table(request: Request, bonus_from: int = Query(-5, ge=-30, le=60), bonus_to: int = Query(25, ge=-30, le=60),
+def odds_table(request: Request, bonus_from: int = WholeQuery(-5, ge=-30, le=60), bonus_to: int = WholeQuery(25, ge=-30, le=60),
                system: Literal["dnd5e", "pf1e"] | None = System):
     """`sawbones odds --all --bonus A..B`."""
     from ....errors import UsageError

@@ -19,11 +19,12 @@ from ....errors import UsageError
 from .. import models as m
 from ..costly import BUSY, checkpoint, costly
 from ..deps import GmAccess, gm_read, open_service, web
+from ..params import WholeQuery
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
-D20 = Query(..., ge=1, le=20, description="The injury d20's face.")
-HealerBonus = Query(5, ge=MIN_BONUS, le=MAX_BONUS, description="The healer's check bonus (Wisdom (Medicine)).")
+D20 = WholeQuery(..., ge=1, le=20, description="The injury d20's face.")
+HealerBonus = WholeQuery(5, ge=MIN_BONUS, le=MAX_BONUS, description="The healer's check bonus (Wisdom (Medicine)).")
 Wait = Query(0, ge=0, le=MAX_WAIT_DAYS, allow_inf_nan=False, description="Game days before treatment starts.")
 Self = Query(False, description="The injured treats themself (self_treatment: disadvantage by default).")
 PerSession = odds_party.MAX_PER_SESSION

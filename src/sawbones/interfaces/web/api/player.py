@@ -9,7 +9,7 @@ not know says only what the page says (no total, no success: they would narrow i
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Request
 from pydantic import Field
 
 from ....domain.afflictions.secrets import diagnose, reveal
@@ -22,6 +22,7 @@ from ..access_errors import Forbidden
 from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
 from ..player_view import player_view, prompts_doc
 from ..reports import action_doc
+from ..params import WholeQuery
 
 router = APIRouter(prefix="/player", tags=["players"])
 Token = Path(..., description="The player's token (the end of their link /p/{token}).", min_length=1, max_length=80)
@@ -123,7 +124,7 @@ def _moment_roll(events: list[dict], character_id: str) -> dict[str, Any] | None
 
 @router.get("/{token}", summary="The player's view of their character (no GM secret)")
 def view(request: Request, token: str = Token, lang: str = Depends(api_lang),
-         since: int | None = Query(None, ge=0, description="The version the player last saw: what happened since.")):
+         since: int | None = WholeQuery(None, ge=0, description="The version the player last saw: what happened since.")):
     with open_service(web(request)) as service:
         campaign, character = target(service, token, lang)
         doc = player_view(service, campaign, character, lang, since)

@@ -10,6 +10,7 @@ from ...cli.rules import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m
 from ..deps import GmAccess, api_lang, gm_read, open_service, web
+from ..params import WholeQuery
 
 router = APIRouter()
 TableId = PathParam(..., min_length=1, max_length=60, description="A table id: severity, body_parts, fire, a track, "
@@ -35,7 +36,7 @@ def options(request: Request, lang: str = Depends(api_lang)):
         return views.options_doc(rules, effective_options(rules, {}), lang)
 
 
-D20 = Query(None, ge=1, le=20, description="The d20 the player rolled (default: rolled for you).")
+D20 = WholeQuery(None, ge=1, le=20, description="The d20 the player rolled (default: rolled for you).")
 Bands = Query(None, description="Severity bands (default: the campaign's, else standard).")
 
 

@@ -123,7 +123,8 @@ class SawbonesBot(commands.Bot):
     # ------------------------------------------------------------ answering members
 
     async def reply(self, interaction: discord.Interaction, work: Any, *, ephemeral: bool = True) -> None:
-        """Acknowledge at once (defer), then `await work(lang) -> list of messages`; a fault is one ephemeral
+        """Acknowledge at once (defer), then `await work(lang) -> list of messages` (a message may come with its
+        buttons: `(text, view)`); a fault is one ephemeral
         line (sawbones down, the campaign moved on, a refusal in sawbones' words), never a traceback."""
         lang = lang_of(interaction)
         if not interaction.response.is_done():
@@ -136,8 +137,12 @@ class SawbonesBot(commands.Bot):
         except Refused as exc:
             await interaction.followup.send(self.refusal(exc, lang), ephemeral=True)
             return
-        for message in messages or [""]:
-            await interaction.followup.send(message or "…", ephemeral=ephemeral)
+        for message in messages or [""]:  # a message, or (a message, its buttons)
+            text, view = message if isinstance(message, tuple) else (message, None)
+            if view is None:
+                await interaction.followup.send(text or "…", ephemeral=ephemeral)
+            else:
+                await interaction.followup.send(text or "…", view=view, ephemeral=ephemeral)
 
     def refusal(self, exc: Refused, lang: str) -> str:
         if exc.status == 409 and exc.code == "version_mismatch":

@@ -71,20 +71,11 @@ def install(bot: Any) -> None:
     async def undo(interaction: discord.Interaction) -> None:
         if await bot.refuse_non_gm(interaction):
             return
-        lang = lang_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            text, view = await preview(bot, lang)
-        except Down:
-            await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
-            return
-        except Refused as exc:
-            await interaction.followup.send(bot.refusal(exc, lang), ephemeral=True)
-            return
-        if view is None:
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.followup.send(text, view=view, ephemeral=True)
+
+        async def shown(lang: str) -> list[tuple[str, Any]]:
+            return [await preview(bot, lang)]
+
+        await bot.reply(interaction, shown)
 
     bot.tree.add_command(undo)
     bot.add_dynamic_items(UndoButton)

@@ -1,8 +1,10 @@
-"""`sawbones --help` in French (issue 39): each command's help by its path, each option's by (path, name); what is
-not here stays in English (the options of the less common commands). cli/parsing.py puts them in place when the
-language is French (--lang fr before the command, or $SAWBONES_LANG=fr)."""
+"""`sawbones --help` in French (issue 39): each command's help by its path, each option's by (path, name), the
+options of the less common commands in help_fr_options.py (tests/test_help_in_french.py: none is left out).
+cli/parsing.py puts them in place when the language is French (--lang fr before the command, or $SAWBONES_LANG=fr)."""
 
 from __future__ import annotations
+
+from .help_fr_options import MORE_OPTIONS
 
 COMMANDS: dict[str, str] = {
     "": "sawbones : blessures persistantes, blessures localisées et échelles de maladies et de poisons, tenues pour vous.",
@@ -38,6 +40,9 @@ COMMANDS: dict[str, str] = {
     "cure": "Lance un sort sur une des afflictions de NAME (un id comme a3, ou le nom de l'affliction).",
     "damage": "Inflige des dégâts : `damage NOM MONTANT TYPE [MONTANT TYPE...]` ; à 0 PV suit une blessure "
               "persistante. Le type se tape comme on le lit, en français ou en anglais (tranchant, feu).",
+    "discord": "Lance le bot Discord : demandes de jets, jets, état et fil des événements dans le salon du groupe. "
+               "Le jeton du bot vient de $DISCORD_TOKEN et le secret d'API de la campagne de $SAWBONES_API_SECRET "
+               "(jamais un argument).",
     "dash": "Un personnage fait l'action Foncer (jet de Blessure à la jambe, pied perdu...).",
     "diagnose": "Un test de Premiers secours (5e : Médecine) contre le DD de l'affliction ; avec l'option "
                 "check_reveals_affliction, une réussite la montre au joueur de NAME.",
@@ -123,6 +128,8 @@ OPTIONS: dict[tuple[str, str], str] = {
                          "jet qui attend le dé d'un joueur).",
     ("wound", "side"): "Gauche ou droite (main, bras, œil, oreille, pied/jambe ; left, right).",
 }
+
+OPTIONS.update(MORE_OPTIONS)  # the rest, in help_fr_options.py (this module stays under the size limit)
 
 WORDS = (("Usage:", "Utilisation :"), ("Options:", "Options :"), ("Commands:", "Commandes :"),
          ("Show this message and exit.", "Affiche ce message et quitte."),

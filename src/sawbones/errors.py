@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from .message import Message
+
 
 class SawbonesError(Exception):
-    """Base: a message for people, a stable code for programs, and where it happened."""
+    """Base: a message for people, a stable code for programs, and where it happened.
+
+    `text` is what the engine said (a Message, said in the reader's language by presentation.locale.say; plain
+    text for what has no words of its own, a path, a library's message); `message` is its English."""
 
     code = "error"
     exit_code = 1
 
-    def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Message, where: str = "") -> None:
+        super().__init__(str(message))
+        self.text: str | Message = message
+        self.message = str(message)
         self.where = where
 
     def __str__(self) -> str:

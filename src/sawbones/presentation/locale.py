@@ -1,0 +1,207 @@
+"""The reader's language, as a context, and the words of the catalogs in it.
+
+Each edge sets the language once — the CLI from `--lang` / `$SAWBONES_LANG`, the web from `?lang`, the session or
+`Accept-Language`, a bot from the member's locale — with `speaking(lang)` (a block) or `set_language(lang)` (the
+rest of this thread or task); everything below reads it where words are made:
+
+    _("{who} joins the party", who=name)            # a sentence, translated then filled
+    ngettext("{n} day", "{n} days", n)               # plural forms come from the catalog's Plural-Forms
+    pgettext("verdict", "stable")                    # a word whose English alone is ambiguous
+    say(error.message)                               # a Message the engine made (sawbones.message)
+    name(entry.name)                                 # a content entry's own words (data: en, fr, …)
+
+The catalogs are gettext files: `sawbones/locale/<lang>/LC_MESSAGES/sawbones.po`, compiled to `.mo` when the
+project is installed (scripts/catalogs.sh compile). A catalog whose `.mo` is missing or older than its `.po` is
+compiled in memory the first time it is read, so an edited `.po` is read as it is. `$SAWBONES_LOCALE_PATH`
+(directories, separated like $PATH) adds catalogs of other languages: a language is a file.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+import os
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..message import Message, Option, PerAudience
+
+DOMAIN = "sawbones"
+SOURCE = "en"  # the language of the templates (the catalog's msgids)
+PACKAGE_LOCALES = Path(__file__).resolve().parent.parent / "locale"
+
+_LANGUAGE: ContextVar[str] = ContextVar("sawbones_language", default=SOURCE)
+_AUDIENCE: ContextVar[str] = ContextVar("sawbones_audience", default="cli")
+AUDIENCES = ("cli", "api", "page")  # who reads: the command line (and the bots' own words), the API, a page
+
+
+# ------------------------------------------------------------------ which language
+
+def locale_dirs() -> list[Path]:
+    """Where catalogs are looked for: $SAWBONES_LOCALE_PATH's directories first, then the package's own."""
+    extra = [Path(p) for p in os.environ.get("SAWBONES_LOCALE_PATH", "").split(os.pathsep) if p]
+    return [*extra, PACKAGE_LOCALES]
+
+
+def languages() -> tuple[str, ...]:
+    """Every language sawbones speaks: English (the templates) and each language that has a catalog."""
+    found = {SOURCE}
+    for folder in locale_dirs():
+        if folder.is_dir():
+            found.update(child.name for child in folder.iterdir()
+                         if (child / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()
+                         or (child / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file())
+    return tuple(sorted(found, key=lambda lang: (lang != SOURCE, lang)))
+
+
+def normalize(lang: str | None) -> str:
+    """A language tag as sawbones names its catalogs: "fr-FR", "fr_CA" and "FR" are "fr"; an unknown one is English."""
+    if not lang:
+        return SOURCE
+    tag = lang.strip().replace("-", "_")
+    known = languages()
+    for candidate in (tag, tag.lower(), tag.split("_")[0].lower()):
+        if candidate in known:
+            return candidate
+    return SOURCE
+
+
+def language() -> str:
+    """The language of whoever is reading now."""
+    return _LANGUAGE.get()
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[str]:
+    """Words made inside this block are in `lang` (normalized); the language before it comes back after."""
+    token = _LANGUAGE.set(normalize(lang))
+    try:
+        yield _LANGUAGE.get()
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def set_language(lang: str | None) -> str:
+    """From now on, in this thread or task, words are in `lang` (an edge that owns the whole run: the CLI)."""
+    _LANGUAGE.set(normalize(lang))
+    return _LANGUAGE.get()
+
+
+def audience() -> str:
+    """Who reads now: "cli" (the default), "api" (the JSON API and the clients that show its errors) or "page"."""
+    return _AUDIENCE.get()
+
+
+@contextmanager
+def addressing(who: str) -> Iterator[str]:
+    """Words made inside this block are for `who` (one of AUDIENCES): it names options and fixes as they do."""
+    if who not in AUDIENCES:
+        raise ValueError(f"unknown audience {who!r}")
+    token = _AUDIENCE.set(who)
+    try:
+        yield who
+    finally:
+        _AUDIENCE.reset(token)
+
+
+# ------------------------------------------------------------------ the catalogs
+
+@lru_cache(maxsize=16)
+def _catalog(lang: str, where: tuple[str, ...]) -> _gettext.NullTranslations:
+    for folder in map(Path, where):
+        base = folder / lang / "LC_MESSAGES" / DOMAIN
+        po, mo = base.with_suffix(".po"), base.with_suffix(".mo")
+        if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+            with mo.open("rb") as handle:
+                return _gettext.GNUTranslations(handle)
+        if po.is_file():
+            return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+    return _gettext.NullTranslations()
+
+
+def catalog(lang: str | None = None) -> _gettext.NullTranslations:
+    """The translations of `lang` (default: the reader's); English is the templates themselves."""
+    lang = lang or language()
+    if lang == SOURCE:
+        return _ENGLISH
+    return _catalog(lang, tuple(str(p) for p in locale_dirs()))
+
+
+_ENGLISH = _gettext.NullTranslations()
+
+
+def compile_po(po: Path) -> bytes:
+    """A .po file as the bytes of its .mo (Babel; fuzzy entries are left out, as msgfmt does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        messages = read_po(handle, abort_invalid=True)
+    out = io.BytesIO()
+    write_mo(out, messages, use_fuzzy=False)
+    return out.getvalue()
+
+
+def forget_catalogs() -> None:
+    """Read the catalogs again (a test that writes a language, a server that reloads)."""
+    _catalog.cache_clear()
+
+
+# ------------------------------------------------------------------ words
+
+def _fill(template: str, fields: dict[str, Any]) -> str:
+    if not fields:
+        return template
+    return template.format_map({key: say(value) for key, value in fields.items()})
+
+
+def _(text: str, **fields: Any) -> str:
+    """`text` (an English template) in the reader's language, its {fields} filled (each said in that language)."""
+    return _fill(catalog().gettext(text), fields)
+
+
+def ngettext(singular: str, plural: str, n: int, **fields: Any) -> str:
+    """The form of a counted sentence that `n` asks for in the reader's language ({n} is filled with n)."""
+    return _fill(catalog().ngettext(singular, plural, n), {"n": n, **fields})
+
+
+def pgettext(context: str, text: str, **fields: Any) -> str:
+    """`text` in the sense `context` gives it (the catalog's msgctxt), in the reader's language."""
+    return _fill(catalog().pgettext(context, text), fields)
+
+
+def say(value: Any) -> str:
+    """Anything a reader sees, in their language: a Message, a content entry's name (en/fr… attributes), text."""
+    if isinstance(value, Message):
+        words = catalog()
+        if value.plural is not None:
+            template = words.npgettext(value.context, value.text, value.plural, value.n or 0) if value.context \
+                else words.ngettext(value.text, value.plural, value.n or 0)
+        else:
+            template = words.pgettext(value.context, value.text) if value.context else words.gettext(value.text)
+        return _fill(template, value.fields)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, PerAudience):
+        return say(value.for_audience(audience()))
+    if isinstance(value, Option):
+        who = audience()
+        if who == "cli":
+            return value.flag()
+        return pgettext("field", value.name) if who == "page" else value.name
+    if getattr(value, "en", None) is not None:
+        return name(value)
+    return str(value)
+
+
+def name(words: Any) -> str:
+    """A content entry's own words (an object or a mapping with one attribute per language) in the reader's
+    language, English when the content does not name it in that language."""
+    lang = language()
+    if isinstance(words, dict):
+        return str(words.get(lang) or words.get(SOURCE) or next(iter(words.values()), ""))
+    said = getattr(words, lang, None) if lang.isidentifier() else None
+    return said if isinstance(said, str) and said else str(getattr(words, SOURCE))

@@ -98,9 +98,32 @@ class PerAudience:
         return hash(str(self))
 
 
+class Listed:
+    """Several values said as one list in the reader's language: "a, b or c" / "a, b ou c" (`last`: "or", "and",
+    or "" for a plain ", " list). Its items are said as fields are (Messages, content names, text)."""
+
+    __slots__ = ("items", "last")
+
+    def __init__(self, items: Any, last: str = "and") -> None:
+        self.items = tuple(items)
+        self.last = last
+
+    def __str__(self) -> str:
+        words = [english(item) for item in self.items]
+        if self.last and len(words) > 1:
+            return f"{', '.join(words[:-1])} {self.last} {words[-1]}"
+        return ", ".join(words)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Listed) and (self.items, self.last) == (other.items, other.last)
+
+    def __hash__(self) -> int:
+        return hash((self.items, self.last))
+
+
 def english(value: Any) -> str:
     """A field's value in English: a Message as its English, a content name by its `en`, anything else by str()."""
-    if isinstance(value, (Message, Option, PerAudience)):
+    if isinstance(value, (Message, Option, PerAudience, Listed)):
         return str(value)
     en = getattr(value, "en", None)
     if isinstance(en, str):

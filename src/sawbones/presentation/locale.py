@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..message import Message, Option, PerAudience
+from ..message import Listed, Message, Option, PerAudience
 
 DOMAIN = "sawbones"
 SOURCE = "en"  # the language of the templates (the catalog's msgids)
@@ -185,6 +185,12 @@ def say(value: Any) -> str:
         return _fill(template, value.fields)
     if isinstance(value, str):
         return value
+    if isinstance(value, Listed):
+        words = [say(item) for item in value.items]
+        if value.last and len(words) > 1:
+            last = pgettext("list", " or ") if value.last == "or" else pgettext("list", " and ")
+            return pgettext("list", ", ").join(words[:-1]) + last + words[-1]
+        return pgettext("list", ", ").join(words)
     if isinstance(value, PerAudience):
         return say(value.for_audience(audience()))
     if isinstance(value, Option):

@@ -6,7 +6,7 @@ not the GM gets one ephemeral line and nothing is applied."""
 
 # (no `from __future__ import annotations`: discord.py reads the commands' parameter types at definition)
 import re
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 from urllib.parse import quote
 
 import discord
@@ -16,6 +16,9 @@ from ..presentation.locale import _, pgettext
 from . import render
 from .api import Refused
 from .commands_all import afflictions_ac, characters_ac, command, damage_types_ac, injuries_ac, spells_ac
+
+if TYPE_CHECKING:
+    from .api import Api
 
 Rolls = Optional[Literal["gm", "players"]]
 PART = re.compile(r"\s*(\d{1,6})\s+([A-Za-z_]{1,40})\s*")
@@ -133,7 +136,7 @@ def install(bot: Any) -> None:
     undo.install(bot)
 
 
-async def action_lines(api: Any, version: int) -> list[str]:
+async def action_lines(api: "Api", version: int) -> list[str]:
     """The log's sentences of the action that ended at `version` (an answer without lines: a wound's)."""
     from .api import QUIET
 
@@ -142,7 +145,7 @@ async def action_lines(api: Any, version: int) -> list[str]:
     return [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET]
 
 
-async def odds_text(api: Any, what: str, bonus: Optional[int]) -> str:
+async def odds_text(api: "Api", what: str, bonus: Optional[int]) -> str:
     """A disease's or poison's odds (death, each final stage), or a drop to 0's severities for a damage type."""
     key = quote(what.strip().lower(), safe="")
     index = await api.tables_index()

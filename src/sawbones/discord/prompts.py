@@ -47,9 +47,9 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
         entry = bot.state.prompts.get(self.pending)
         if entry is None:
             said = bot.answered.get(self.pending)
-            await interaction.response.send_message(
-                _("This roll was already answered.") if said else _("No longer pending (answered elsewhere, or undone)."),
-                ephemeral=True)
+            gone = _("This roll was already answered.") if said else \
+                _("No longer pending (answered elsewhere, or undone).")
+            await interaction.response.send_message(gone, ephemeral=True)
             return
         if interaction.user.id != entry.get("user") and not bot.is_gm(interaction.user):
             await interaction.response.send_message(_("This roll is not yours to answer; nothing was done."),

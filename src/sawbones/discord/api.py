@@ -2,6 +2,8 @@
 
 `Api` holds the campaign's API secret (sent as a Bearer header, never logged or shown). A refusal is
 `Refused(status, code, message, doc)` (the API's one error shape); a server that does not answer is `Down`.
+Each request asks for the reader's language (`?lang=`, presentation.locale.language()): the API's lines and
+refusals come in it.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+
+from ..presentation.locale import language
 
 
 class Down(Exception):
@@ -38,7 +42,7 @@ class Api:
         self._timeout = timeout
         self._client: httpx.AsyncClient | None = None
         self._tokens: dict[str, str] = {}  # character id -> player token
-        self._index: dict[str, tuple[float, Any]] = {}  # lang -> (when, GET /api/tables)
+        self._index: dict[str, tuple[float, Any]] = {}  # language -> (when, GET /api/tables)
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._secret}"}
@@ -53,11 +57,11 @@ class Api:
             await self._client.aclose()
             self._client = None
 
-    async def request(self, method: str, path: str, *, lang: str = "en", json: Any = None,
+    async def request(self, method: str, path: str, *, json: Any = None,
                       params: dict[str, Any] | None = None, headers: dict[str, str] | None = None,
                       auth: bool = True) -> Any:
         sent = {**(self.headers() if auth else {}), **(headers or {})}
-        query = {"lang": lang, **(params or {})}
+        query = {"lang": language(), **(params or {})}
         try:
             answer = await self.client().request(method, path, json=json, params=query, headers=sent)
         except httpx.HTTPError as exc:
@@ -73,26 +77,27 @@ class Api:
             raise Refused(answer.status_code, str(error.get("code", "")), str(error.get("message", "")), doc)
         return doc
 
-    async def get(self, path: str, lang: str = "en", **params: Any) -> Any:
-        return await self.request("GET", self.base + path, lang=lang, params=params)
+    async def get(self, path: str, **params: Any) -> Any:
+        return await self.request("GET", self.base + path, params=params)
 
-    async def act(self, name: str, body: dict[str, Any] | None, lang: str = "en", key: str | None = None,
+    async def act(self, name: str, body: dict[str, Any] | None, key: str | None = None,
                   version: int | None = None) -> Any:
         headers = {}
         if key is not None:
             headers["Idempotency-Key"] = key
         if version is not None:
             headers["If-Match"] = str(version)
-        return await self.request("POST", f"{self.base}/{name}", lang=lang, json=body, headers=headers)
+        return await self.request("POST", f"{self.base}/{name}", json=body, headers=headers)
 
-    async def tables_index(self, lang: str) -> Any:
+    async def tables_index(self) -> Any:
         """GET /api/tables (every table's id and name), kept a minute: autocompletes ask it at each keystroke."""
         import time
 
+        lang = language()
         kept = self._index.get(lang)
         if kept is not None and time.time() - kept[0] < INDEX_KEPT:
             return kept[1]
-        index = await self.request("GET", "/api/tables", lang=lang)
+        index = await self.request("GET", "/api/tables")
         self._index[lang] = (time.time(), index)
         return index
 
@@ -125,25 +130,25 @@ class Api:
             self._tokens[character_id] = doc["token"]
         return self._tokens[character_id]
 
-    async def player(self, character_id: str, path: str = "", lang: str = "en", **params: Any) -> Any:
+    async def player(self, character_id: str, path: str = "", **params: Any) -> Any:
         token = await self.token(character_id)
         try:
-            return await self.request("GET", f"/api/player/{token}{path}", lang=lang, params=params, auth=False)
+            return await self.request("GET", f"/api/player/{token}{path}", params=params, auth=False)
         except Refused as exc:
             if exc.status != 403:
                 raise
             self._tokens.pop(character_id, None)  # the link was renewed: ask again, once
             token = await self.token(character_id)
-            return await self.request("GET", f"/api/player/{token}{path}", lang=lang, params=params, auth=False)
+            return await self.request("GET", f"/api/player/{token}{path}", params=params, auth=False)
 
-    async def answer_as_player(self, character_id: str, body: dict[str, Any], lang: str, key: str) -> Any:
+    async def answer_as_player(self, character_id: str, body: dict[str, Any], key: str) -> Any:
         token = await self.token(character_id)
-        return await self.request("POST", f"/api/player/{token}/answer", lang=lang, json=body,
+        return await self.request("POST", f"/api/player/{token}/answer", json=body,
                                   headers={"Idempotency-Key": key}, auth=False)
 
-    async def last_action(self, lang: str) -> tuple[int, list[str], int] | None:
+    async def last_action(self) -> tuple[int, list[str], int] | None:
         """(action, its lines, the campaign's version) of the action `undo` reverts now, or None."""
-        log = (await self.get("/log", lang=lang, limit=200))["events"]
+        log = (await self.get("/log", limit=200))["events"]
         undone = {e["action"] for e in log if e["undone"]}
         firsts: dict[int, str] = {}
         for e in log:

@@ -2,8 +2,9 @@
 that `sawbones discord` runs (and that tests run under SimCord as it is).
 
 Options: gm_role ("GM"), gm_channel (id: the GM's full lines), table_channel (id: prompts and the feed;
-else the one `/bind` chose, kept in the state file), state_file (path; None keeps nothing), lang ("en" or
-"fr": the language of what the bot posts in channels; each member's answers follow their Discord locale).
+else the one `/bind` chose, kept in the state file), state_file (path; None keeps nothing), lang (a language
+tag, "en", "fr"…: the language of what the bot posts in channels, default the one it is started in; each
+member's answers follow their Discord locale, words.heard).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from discord.ext import commands
 from .api import Api, Down, Refused
 from .feed import Feed
 from .state import BotState
-from .words import COMMANDS, OPTIONS, SAY, lang_of
+from ..presentation.locale import _, language, normalize, speaking
+from .words import CatalogTranslator, heard
 
 LOG = logging.getLogger("sawbones.discord")
 RETRIES = (1, 2, 4, 8)  # seconds before posting an action again after a fault
@@ -37,34 +39,15 @@ def invite_link(application_id: int | str) -> str:
             f"&permissions={PERMISSIONS.value}")
 
 
-FRENCH_DESCRIPTIONS = {en: fr for _, en, fr in [*COMMANDS.values(), *OPTIONS.values()]}
-
-
-class Translator(app_commands.Translator):
-    """French names and descriptions of the slash commands and their options (Discord localizations)."""
-
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContext) -> str | None:
-        if locale is not discord.Locale.french:
-            return None
-        where, data = context.location, context.data
-        where_kind = app_commands.TranslationContextLocation
-        if where is where_kind.command_name:
-            return COMMANDS.get(data.name, (None,))[0]
-        if where is where_kind.parameter_name:
-            return OPTIONS[data.name][0] if data.name in OPTIONS else None
-        if where in (where_kind.command_description, where_kind.parameter_description):
-            return FRENCH_DESCRIPTIONS.get(string.message)
-        return None
-
-
 class SawbonesBot(commands.Bot):
     def __init__(self, api: Api, *, gm_role: str = "GM", gm_channel: int | None = None,
-                 table_channel: int | None = None, state_file: str | None = None, lang: str = "en") -> None:
+                 table_channel: int | None = None, state_file: str | None = None,
+                 channel_language: str | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intent
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
-        self.api, self.gm_role, self.gm_channel, self.lang = api, gm_role, gm_channel, lang
+        self.api, self.gm_role, self.gm_channel = api, gm_role, gm_channel
+        self.channel_language = normalize(channel_language or language())  # what the bot posts in channels
         self.state = BotState(state_file)
         if table_channel:
             self.state.data["table_channel"] = table_channel
@@ -79,7 +62,7 @@ class SawbonesBot(commands.Bot):
     async def setup_hook(self) -> None:
         from . import commands_all, commands_gm, prompts
 
-        await self.tree.set_translator(Translator())
+        await self.tree.set_translator(CatalogTranslator())
         commands_all.install(self)
         commands_gm.install(self)
         self.tree.on_error = self.on_tree_error
@@ -91,9 +74,10 @@ class SawbonesBot(commands.Bot):
             except (Down, Refused) as exc:
                 LOG.warning("sawbones does not answer yet (%s): the feed starts when it does", type(exc).__name__)
         await self.tree.sync()
-        self.feed = Feed(self.api.server_url + self.api.base + "/events", self.api.headers, self.lang,
+        self.feed = Feed(self.api.server_url + self.api.base + "/events", self.api.headers,
                          self.state.last_event_id, self.hand_over)
-        self.feed.start()
+        with speaking(self.channel_language):
+            self.feed.start()  # (the stream's documents, in the channels' language)
 
     async def on_ready(self) -> None:
         LOG.info("connected to Discord as %s; invite link: %s", self.user, invite_link(self.application_id or ""))
@@ -116,26 +100,26 @@ class SawbonesBot(commands.Bot):
         """True (and one ephemeral line) when the member is not the GM: nothing is applied."""
         if self.is_gm(interaction.user):
             return False
-        await interaction.response.send_message(SAY.say("not_gm", lang_of(interaction), role=self.gm_role),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            _("Only the GM may do that (the role {role} or the Manage Server permission); nothing was done.",
+              role=self.gm_role), ephemeral=True)
         return True
 
     # ------------------------------------------------------------ answering members
 
     async def reply(self, interaction: discord.Interaction, work: Any, *, ephemeral: bool = True) -> None:
-        """Acknowledge at once (defer), then `await work(lang) -> list of messages` (a message may come with its
-        buttons: `(text, view)`); a fault is one ephemeral
-        line (sawbones down, the campaign moved on, a refusal in sawbones' words), never a traceback."""
-        lang = lang_of(interaction)
+        """Acknowledge at once (defer), then `await work() -> list of messages` (a message may come with its
+        buttons: `(text, view)`); a fault is one ephemeral line (sawbones down, the campaign moved on, a refusal
+        in sawbones' words), never a traceback. In the member's language (the handler runs in it: words.heard)."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         try:
-            messages = await work(lang)
+            messages = await work()
         except Down:
-            await interaction.followup.send(SAY.say("down", lang, url=self.api.server_url), ephemeral=True)
+            await interaction.followup.send(self.down(), ephemeral=True)
             return
         except Refused as exc:
-            await interaction.followup.send(self.refusal(exc, lang), ephemeral=True)
+            await interaction.followup.send(self.refusal(exc), ephemeral=True)
             return
         for message in messages or [""]:  # a message, or (a message, its buttons)
             text, view = message if isinstance(message, tuple) else (message, None)
@@ -144,15 +128,23 @@ class SawbonesBot(commands.Bot):
             else:
                 await interaction.followup.send(text or "…", view=view, ephemeral=ephemeral)
 
-    def refusal(self, exc: Refused, lang: str) -> str:
-        if exc.status == 409 and exc.code == "version_mismatch":
-            return SAY.say("moved_on", lang, version=exc.doc.get("error", {}).get("current_version", "?"))
-        return SAY.say("refused", lang, message=exc.message)
+    def down(self) -> str:
+        return _("sawbones at {url} does not answer; nothing was done. Try again in a moment.",
+                 url=self.api.server_url)
 
+    def refusal(self, exc: Refused) -> str:
+        """sawbones' refusal (its message already in the reader's language: the API answers in the one asked)."""
+        if exc.status == 409 and exc.code == "version_mismatch":
+            return _("The campaign moved on meanwhile (now at version {version}); nothing was applied. Look again, "
+                     "then retry if you still mean it.",
+                     version=exc.doc.get("error", {}).get("current_version", "?"))
+        return _("sawbones refused: {message}", message=exc.message)
+
+    @heard
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         LOG.error("command %s failed: %s", getattr(interaction.command, "name", "?"), type(error).__name__,
                   exc_info=error)
-        line = SAY.say("feed_error", lang_of(interaction))
+        line = _("sawbones answered with an error; the GM can look at the server's log.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(line, ephemeral=True)
@@ -186,7 +178,8 @@ class SawbonesBot(commands.Bot):
                 return  # handled before (a reconnection, or before a restart)
             for wait in RETRIES:  # sawbones or Discord blinked: the same action again, a moment later
                 try:
-                    await post_action(self, doc, last)
+                    with speaking(self.channel_language):
+                        await post_action(self, doc, last)
                     break
                 except (Down, discord.HTTPException) as exc:
                     LOG.warning("action %s: %s (again in %s s)", doc.get("action"), type(exc).__name__, wait)
@@ -205,6 +198,7 @@ def create_bot(server_url: str, campaign: str, api_secret: str, **options: Any) 
     if unknown:
         raise TypeError(f"create_bot: unknown options {', '.join(unknown)} (known: {', '.join(sorted(known))})")
     api = Api(server_url, campaign, api_secret, timeout=float(options.pop("timeout", 10.0)))
+    options["channel_language"] = options.pop("lang", None)
     # httpx logs each request's address at INFO, and a player's address holds their link's token: never logged
     logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
     return SawbonesBot(api, **options)

@@ -11,21 +11,24 @@ from discord import app_commands
 
 from . import render
 from .api import Down, Refused
-from .words import COMMANDS, OPTIONS, SAY
+from ..presentation.locale import _, name
+from .words import COMMANDS, OPTIONS, heard
 
 Choice = app_commands.Choice
 MAX_CHOICES = 25
 
 
 def command(name: str, **described_as: str) -> Callable[[Any], app_commands.Command[Any, Any, Any]]:
-    """A slash command named `name`, its description and its options' descriptions from words.py (the French
-    ones come from the bot's Translator); `described_as`: an option described by another entry of OPTIONS."""
+    """A slash command named `name`, its description and its options' descriptions from words.py (in other
+    languages: the catalogs', through the bot's translator); `described_as`: an option described by another
+    entry of OPTIONS. It runs in the member's language (words.heard)."""
     def wrap(fn: Any) -> app_commands.Command[Any, Any, Any]:
-        described = {p: OPTIONS[described_as.get(p, p)][1] for p in inspect.signature(fn).parameters
+        described = {p: OPTIONS[described_as.get(p, p)] for p in inspect.signature(fn).parameters
                      if described_as.get(p, p) in OPTIONS}
+        fn = heard(fn)
         if described:
             fn = app_commands.describe(**described)(fn)
-        return app_commands.command(name=name, description=COMMANDS[name][1])(fn)
+        return app_commands.command(name=name, description=COMMANDS[name])(fn)
 
     return wrap
 
@@ -36,6 +39,7 @@ def _matching(pairs: list[tuple[str, str]], current: str) -> list[Choice[str]]:
             if typed in label.casefold() or typed in value.casefold()][:MAX_CHOICES]
 
 
+@heard
 async def characters_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     try:
         listed = await interaction.client.api.characters()  # type: ignore[attr-defined]
@@ -45,11 +49,10 @@ async def characters_ac(interaction: discord.Interaction, current: str) -> list[
 
 
 async def _index(interaction: discord.Interaction) -> dict[str, Any]:
-    from .words import lang_of
-
-    return await interaction.client.api.tables_index(lang_of(interaction))  # type: ignore[attr-defined]
+    return await interaction.client.api.tables_index()  # type: ignore[attr-defined]
 
 
+@heard
 async def damage_types_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     try:
         index = await _index(interaction)
@@ -58,6 +61,7 @@ async def damage_types_ac(interaction: discord.Interaction, current: str) -> lis
     return _matching([(f"{e['name']} ({e['id']})", e["id"]) for e in index["damage_tables"]], current)
 
 
+@heard
 async def afflictions_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     try:
         index = await _index(interaction)
@@ -66,6 +70,7 @@ async def afflictions_ac(interaction: discord.Interaction, current: str) -> list
     return _matching([(f"{e['name']} ({e['id']})", e["id"]) for e in index["diseases"] + index["poisons"]], current)
 
 
+@heard
 async def tables_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     try:
         index = await _index(interaction)
@@ -76,15 +81,15 @@ async def tables_ac(interaction: discord.Interaction, current: str) -> list[Choi
     return _matching(pairs, current)
 
 
+@heard
 async def spells_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     """The spells of the installed rules (the API lists none): name in the member's language, id as value."""
     from ..content.loader import load_rules
-    from .words import lang_of
 
-    lang = lang_of(interaction)
-    return _matching([(f"{s.name(lang)} ({s.id})", s.id) for s in load_rules().spells.values()], current)
+    return _matching([(f"{name(s.name)} ({s.id})", s.id) for s in load_rules().spells.values()], current)
 
 
+@heard
 async def injuries_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     who = getattr(interaction.namespace, "character", None)
     if not who:
@@ -106,19 +111,19 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
-        async def work(lang: str) -> list[str]:
+        async def work() -> list[str]:
             found = await bot.api.link(member.id, character)
-            return [SAY.say("assigned", lang, member=member.mention, character=found["name"])]
+            return [_("{member} plays {character}.", member=member.mention, character=found["name"])]
 
         await bot.reply(interaction, work)
 
     @command("whoami")
     async def whoami(interaction: discord.Interaction) -> None:
-        async def work(lang: str) -> list[str]:
+        async def work() -> list[str]:
             found = await bot.api.character_of(interaction.user.id)
             if found is None:
-                return [SAY.say("no_character", lang)]
-            return [SAY.say("whoami", lang, character=found["name"])]
+                return [_("No character is linked to you yet: ask the GM for /assign.")]
+            return [_("You play {character}.", character=found["name"])]
 
         await bot.reply(interaction, work)
 
@@ -127,26 +132,24 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
         bot.state.table_channel = interaction.channel_id
-        from .words import lang_of
-
-        await interaction.response.send_message(
-            SAY.say("bound", lang_of(interaction), channel=f"<#{interaction.channel_id}>"))
+        here = f"<#{interaction.channel_id}>"
+        await interaction.response.send_message(_("Prompts and the feed now go to {channel}.", channel=here))
 
     @command("status")
     @app_commands.autocomplete(character=characters_ac)
     async def status(interaction: discord.Interaction, character: Optional[str] = None) -> None:
         gm = bot.is_gm(interaction.user)
 
-        async def work(lang: str) -> list[str]:
+        async def work() -> list[str]:
             if gm:
-                doc = await bot.api.get("/status", lang, **({"character": character} if character else {}))
-                return render.chunks(render.gm_status(doc, lang), fence=True)
+                doc = await bot.api.get("/status", **({"character": character} if character else {}))
+                return render.chunks(render.gm_status(doc), fence=True)
             mine = await bot.api.character_of(interaction.user.id)
             if mine is None:
-                return [SAY.say("no_character", lang)]
+                return [_("No character is linked to you yet: ask the GM for /assign.")]
             if character and character.casefold() not in (mine["name"].casefold(), mine["id"]):
-                return [SAY.say("gm_view_only", lang)]
-            return render.chunks(render.player_card(await bot.api.player(mine["id"], "", lang), lang))
+                return [_("Only the GM sees another character's status.")]
+            return render.chunks(render.player_card(await bot.api.player(mine["id"], "")))
 
         await bot.reply(interaction, work)
 
@@ -154,10 +157,10 @@ def install(bot: Any) -> None:
     @app_commands.autocomplete(type=tables_ac)
     async def tables(interaction: discord.Interaction, type: Optional[str] = None) -> None:
         table = type
-        async def work(lang: str) -> list[str]:
+        async def work() -> list[str]:
             path = "/api/tables" + (f"/{quote(table, safe='')}" if table else "")
-            doc = await bot.api.request("GET", path, lang=lang)
-            return render.chunks(render.tables_text(doc, lang, index=table is None), fence=True)
+            doc = await bot.api.request("GET", path)
+            return render.chunks(render.tables_text(doc, index=table is None), fence=True)
 
         await bot.reply(interaction, work)
 

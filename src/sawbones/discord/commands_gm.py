@@ -6,18 +6,19 @@ not the GM gets one ephemeral line and nothing is applied."""
 
 # (no `from __future__ import annotations`: discord.py reads the commands' parameter types at definition)
 import re
-from typing import Any, Literal, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 from urllib.parse import quote
 
 import discord
 from discord import app_commands
 
-from ..interfaces.typeset import percent
-from ..interfaces.web.i18n import text as page_word
+from ..presentation.locale import _, pgettext
 from . import render
 from .api import Refused
 from .commands_all import afflictions_ac, characters_ac, command, damage_types_ac, injuries_ac, spells_ac
-from .words import SAY
+
+if TYPE_CHECKING:
+    from .api import Api
 
 Rolls = Optional[Literal["gm", "players"]]
 PART = re.compile(r"\s*(\d{1,6})\s+([A-Za-z_]{1,40})\s*")
@@ -29,7 +30,8 @@ def parts(amount: int, kind: str, more: Optional[str]) -> list[dict[str, Any]]:
     for piece in filter(str.strip, (more or "").split(",")):
         found = PART.fullmatch(piece)
         if found is None:
-            raise Refused(422, "usage", f"more: {piece.strip()!r} is not AMOUNT TYPE (5 cold)", {})
+            raise Refused(422, "usage", _("{option}: {given} is not AMOUNT TYPE (5 cold)",
+                                          option=pgettext("discord option", "more"), given=repr(piece.strip())), {})
         out.append({"amount": int(found[1]), "type": found[2].lower()})
     return out
 
@@ -43,9 +45,9 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
-        async def work(lang: str) -> list[str]:
-            doc = await bot.api.act(name, make(), lang, key=f"discord:{bot.api.campaign}:{bot.started}:{interaction.id}")
-            lines = doc.get("lines") or await action_lines(bot.api, int(doc["version"]), lang)
+        async def work() -> list[str]:
+            doc = await bot.api.act(name, make(), key=f"discord:{bot.api.campaign}:{bot.started}:{interaction.id}")
+            lines = doc.get("lines") or await action_lines(bot.api, int(doc["version"]))
             return render.chunks("\n".join(lines) or "…")
 
         await bot.reply(interaction, work)
@@ -108,10 +110,10 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
-        async def work(lang: str) -> list[str]:
-            waiting = (await bot.api.get("/pending", lang))["pending"]
-            return render.chunks(render.pending_text(waiting, lang)) if waiting else \
-                [SAY.say("nothing_pending", lang)]
+        async def work() -> list[str]:
+            waiting = (await bot.api.get("/pending"))["pending"]
+            return render.chunks(render.pending_text(waiting)) if waiting else \
+                [_("No saves are waiting for a die.")]
 
         await bot.reply(interaction, work)
 
@@ -122,8 +124,8 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
-        async def work(lang: str) -> list[str]:
-            return [await odds_text(bot.api, what, bonus, lang)]
+        async def work() -> list[str]:
+            return [await odds_text(bot.api, what, bonus)]
 
         await bot.reply(interaction, work)
 
@@ -134,26 +136,26 @@ def install(bot: Any) -> None:
     undo.install(bot)
 
 
-async def action_lines(api: Any, version: int, lang: str) -> list[str]:
+async def action_lines(api: "Api", version: int) -> list[str]:
     """The log's sentences of the action that ended at `version` (an answer without lines: a wound's)."""
     from .api import QUIET
 
-    log = (await api.get("/log", lang, limit=30))["events"]
+    log = (await api.get("/log", limit=30))["events"]
     action = next((e["action"] for e in log if e["version"] == version), None)
     return [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET]
 
 
-async def odds_text(api: Any, what: str, bonus: Optional[int], lang: str) -> str:
+async def odds_text(api: "Api", what: str, bonus: Optional[int]) -> str:
     """A disease's or poison's odds (death, each final stage), or a drop to 0's severities for a damage type."""
     key = quote(what.strip().lower(), safe="")
-    index = await api.tables_index(lang)
+    index = await api.tables_index()
     names = {e["id"]: e["name"] for k in ("diseases", "poisons", "damage_tables") for e in index[k]}
     if any(e["id"] == key for e in index["damage_tables"]):
-        doc = await api.get(f"/odds/injuries/{key}", lang)
+        doc = await api.get(f"/odds/injuries/{key}")
         first = next(iter(doc["odds"].values()))
         return f"**{names.get(key, key)}** · " + " · ".join(
-            f"{severity} {percent(p, lang)}" for severity, p in first["severity"].items())
-    doc = await api.get(f"/odds/{key}", lang, **({"bonus": bonus} if bonus is not None else {}))
-    finals = " · ".join(f"{label} {percent(p, lang)}" for label, p in doc["final"].items())
-    return (f"**{names.get(key, key)}** · {page_word('dc', lang)} {doc['dc']} · {page_word('your_bonus', lang)} "
-            f"{doc['bonus']:+d}\n{page_word('dead', lang)} **{percent(doc['death'], lang)}** · {finals}")
+            f"{severity} {render.chance(p)}" for severity, p in first["severity"].items())
+    doc = await api.get(f"/odds/{key}", **({"bonus": bonus} if bonus is not None else {}))
+    finals = " · ".join(f"{label} {render.chance(p)}" for label, p in doc["final"].items())
+    return (f"**{names.get(key, key)}** · {_('DC')} {doc['dc']} · {_('your bonus')} "
+            f"{doc['bonus']:+d}\n{_('dead')} **{render.chance(doc['death'])}** · {finals}")

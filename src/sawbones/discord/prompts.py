@@ -15,18 +15,18 @@ from typing import Any
 
 import discord
 
-from ..interfaces.web.i18n import text as page_word
+from ..presentation.locale import _, language
 from .api import Down, Refused
 from .posts import close_prompt
-from .words import SAY, lang_of
+from .words import heard
 
 TEMPLATE = r"sawbones:(?P<how>roll|rolled):(?P<pending>[A-Za-z0-9_-]{1,40})"
 
 
-def buttons(pending: str, lang: str) -> discord.ui.View:
+def buttons(pending: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(Answer("roll", pending, page_word("roll_for_me", lang)))
-    view.add_item(Answer("rolled", pending, page_word("i_rolled", lang)))
+    view.add_item(Answer("roll", pending, _("Roll for me")))
+    view.add_item(Answer("rolled", pending, _("I rolled")))
     return view
 
 
@@ -41,20 +41,22 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
                              match: re.Match[str]) -> "Answer":
         return cls(match["how"], match["pending"], item.label)
 
+    @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        lang = lang_of(interaction)
         entry = bot.state.prompts.get(self.pending)
         if entry is None:
             said = bot.answered.get(self.pending)
-            await interaction.response.send_message(SAY.say("answered_already" if said else "no_longer", lang),
-                                                    ephemeral=True)
+            gone = _("This roll was already answered.") if said else \
+                _("No longer pending (answered elsewhere, or undone).")
+            await interaction.response.send_message(gone, ephemeral=True)
             return
         if interaction.user.id != entry.get("user") and not bot.is_gm(interaction.user):
-            await interaction.response.send_message(SAY.say("not_yours", lang), ephemeral=True)
+            await interaction.response.send_message(_("This roll is not yours to answer; nothing was done."),
+                                                    ephemeral=True)
             return
         if self.how == "rolled":
-            await interaction.response.send_modal(Rolled(self.pending, lang))
+            await interaction.response.send_modal(Rolled(self.pending))
             return
         await submit(bot, interaction, self.pending, {"roll": True})
 
@@ -62,16 +64,17 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
 class Rolled(discord.ui.Modal):
     """The player page's "I rolled": my d20, or the total."""
 
-    def __init__(self, pending: str, lang: str) -> None:
-        super().__init__(title=page_word("i_rolled", lang), timeout=600, custom_id=f"sawbones:modal:{pending}")
+    def __init__(self, pending: str) -> None:
+        super().__init__(title=_("I rolled"), timeout=600, custom_id=f"sawbones:modal:{pending}")
         self.pending = pending
         self.d20: discord.ui.TextInput[Rolled] = discord.ui.TextInput(
-            label=page_word("my_d20", lang), custom_id="d20", max_length=2, required=False)
+            label=_("my d20"), custom_id="d20", max_length=2, required=False)
         self.total: discord.ui.TextInput[Rolled] = discord.ui.TextInput(
-            label=page_word("or_total", lang), custom_id="total", max_length=3, required=False)
+            label=_("or the total"), custom_id="total", max_length=3, required=False)
         self.add_item(self.d20)
         self.add_item(self.total)
 
+    @heard
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
         d20, total = str(self.d20.value or "").strip(), str(self.total.value or "").strip()
@@ -80,45 +83,45 @@ class Rolled(discord.ui.Modal):
         elif total and re.fullmatch(r"-?[0-9]{1,2}", total) and not d20:
             how = {"total": int(total)}
         else:
-            await interaction.response.send_message(SAY.say("bad_number", lang_of(interaction)), ephemeral=True)
+            await interaction.response.send_message(_("Give a whole number: the d20 (1 to 20) or the total."),
+                                                    ephemeral=True)
             return
         await submit(bot, interaction, self.pending, how)
 
 
 async def submit(bot: Any, interaction: discord.Interaction, pending: str, how: dict[str, Any]) -> None:
     """Answer the roll once: by the player through the player API (their answer, as from their page; the GM
-    may have to confirm it), by the GM through the GM's `answer` action. The member is told in their language;
-    the prompt's message is edited in the channel's."""
-    lang = lang_of(interaction)
+    may have to confirm it), by the GM through the GM's `answer` action. The member is told in their language
+    (the handler's); the prompt's message is edited in the channel's."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     lock = bot.answer_locks.setdefault(pending, asyncio.Lock())
     async with lock:
         entry = bot.state.prompts.get(pending)
         if entry is None:
-            await interaction.followup.send(SAY.say("answered_already", lang), ephemeral=True)
+            await interaction.followup.send(_("This roll was already answered."), ephemeral=True)
             return
         key = f"discord:{bot.api.campaign}:{pending}"
         body = {"pending": pending, **how}
         try:
             if interaction.user.id == entry.get("user"):
-                doc = await bot.api.answer_as_player(entry["character"], body, lang, key)
+                doc = await bot.api.answer_as_player(entry["character"], body, key)
                 lines = doc.get("lines") or []
                 waiting = doc.get("status") == "awaiting_gm"
             else:
-                before = int((await bot.api.get("", lang))["version"])
-                await bot.api.act("answer", body, lang, key=key)
-                view = await bot.api.player(entry["character"], "", lang, since=before)
+                before = int((await bot.api.get(""))["version"])
+                await bot.api.act("answer", body, key=key)
+                view = await bot.api.player(entry["character"], "", since=before)
                 lines, waiting = [x["line"] for x in view["since"]["lines"]], False
         except Down:
-            await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
+            await interaction.followup.send(bot.down(), ephemeral=True)
             return
         except Refused as exc:
             if exc.status in (409, 422):  # answered meanwhile (elsewhere, or by a retried request)
-                await interaction.followup.send(SAY.say("answered_already", lang), ephemeral=True)
+                await interaction.followup.send(_("This roll was already answered."), ephemeral=True)
             else:
-                await interaction.followup.send(bot.refusal(exc, lang), ephemeral=True)
+                await interaction.followup.send(bot.refusal(exc), ephemeral=True)
             return
-        said = page_word("waiting_for_gm", lang) if waiting else SAY.say("answered", lang) + "\n" + "\n".join(lines)
-        if not waiting and lang == bot.lang:
+        said = _("Sent: waiting for the GM to confirm.") if waiting else _("Answered:") + "\n" + "\n".join(lines)
+        if not waiting and language() == bot.channel_language:
             await close_prompt(bot, pending, said)  # (in another language, the feed edits it in the channel's)
         await interaction.followup.send(said, ephemeral=True)

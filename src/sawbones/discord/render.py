@@ -1,14 +1,17 @@
-"""What the bot shows, in sawbones' own words: the CLI's status and tables (rendered from the API's JSON
-documents by the CLI's own renderers), the player page's card and prompt (the page's words, web/words_table.py),
-the API's `lines`. Discord takes 2,000 characters a message: `chunks` cuts longer text at line ends."""
+"""What the bot shows, in sawbones' own words and in the reader's language (presentation.locale): the CLI's
+status and tables (rendered from the API's JSON documents by the presentation layer's own renderers), the player
+page's card and prompt (the page's words, from the catalog), the API's `lines`. Discord takes 2,000 characters a
+message: `chunks` cuts longer text at line ends."""
 
 from __future__ import annotations
 
+import inspect
 import io
 from typing import Any, Callable
 
-from ..interfaces.typeset import listed
-from ..interfaces.web.i18n import text as page_word
+from ..interfaces.typeset import listed, percent
+from ..message import N_
+from ..presentation.locale import _, language, pgettext
 
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
 
@@ -22,18 +25,34 @@ def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
     return con.export_text().rstrip()
 
 
-def gm_status(doc: dict[str, Any], lang: str) -> str:
+def told(renderer: Callable[..., Any], *args: Any) -> Any:
+    """`renderer(*args)` in the reader's language. (Issue 38, while it lasts: a renderer of another part that
+    still takes a `lang` argument is given the reader's language there; one that reads it from the context, as
+    they all will, is called as it is.)"""
+    names = list(inspect.signature(renderer).parameters)
+    if "lang" in names:
+        at = names.index("lang")
+        args = (*args[:at], language(), *args[at:])
+    return renderer(*args)
+
+
+def gm_status(doc: dict[str, Any]) -> str:
     from ..interfaces.views import render_status
 
-    return rich_text(lambda con: render_status(doc, lang, con))
+    return rich_text(lambda con: told(render_status, doc, con))
 
 
-def tables_text(doc: dict[str, Any], lang: str, index: bool) -> str:
+def tables_text(doc: dict[str, Any], index: bool) -> str:
     from ..interfaces.cli.rules import render_index, render_table
 
     if index:
-        return rich_text(lambda con: render_index(doc, lang, con), width=100)
-    return rich_text(lambda con: render_table(doc, con, lang), width=100)
+        return rich_text(lambda con: told(render_index, doc, con), width=100)
+    return rich_text(lambda con: told(render_table, doc, con), width=100)
+
+
+def chance(p: float) -> str:
+    """A chance as sawbones writes it ("18.9%" / "18,9 %")."""
+    return str(told(percent, p))
 
 
 def chunks(text: str, fence: bool = False) -> list[str]:
@@ -55,81 +74,85 @@ def chunks(text: str, fence: bool = False) -> list[str]:
     return [f"```\n{part}\n```" if fence else part for part in out]
 
 
-def _t(key: str, lang: str) -> str:
-    return page_word(key, lang)
+SITES = {"hand": N_("hand"), "foot": N_("foot")}  # the site an injury strikes (the player page's words)
+KINDS = {"disease": N_("disease"), "poison": N_("poison")}
+STATUSES = {"active": N_("active"), "eliminated": N_("eliminated, recovering"), "end_state": N_("end state"),
+            "cured": N_("cured (after-effects)")}
 
 
-def player_card(doc: dict[str, Any], lang: str) -> str:
+def player_card(doc: dict[str, Any]) -> str:
     """The player's page (player view document) as a message: the card, what is asked of them, the clock."""
-    c, colon = doc["character"], _t("colon", lang)
-    life = _t("dead", lang) if c.get("dead") else (_t("stable", lang) if c.get("stable") else _t("dying", lang)) \
+    c, colon = doc["character"], _(": ")
+    life = _("dead") if c.get("dead") else (_("stable") if c.get("stable") else pgettext("web.dying", "dying")) \
         if c["hp"] <= 0 else ""
-    lines = [f"**{c['name']}** {c['hp']}/{c['max_hp']} {_t('hp', lang)}{' · ' + life if life else ''}"]
+    lines = [f"**{c['name']}** {c['hp']}/{c['max_hp']} {_('HP')}{' · ' + life if life else ''}"]
     if c.get("conditions"):
-        lines.append(_t("conditions", lang) + colon + ", ".join(
-            f"{x['name']} ({_t('sources', lang)} {x['source']['name']})" for x in c["conditions"]))
+        lines.append(_("Conditions") + colon + ", ".join(
+            f"{x['name']} ({_('from')} {x['source']['name']})" for x in c["conditions"]))
     if c.get("injuries"):
-        lines.append(f"__{_t('injuries', lang)}__")
+        lines.append(f"__{_('Injuries')}__")
         for i in c["injuries"]:
-            site = f" ({_t(i['site'], lang)})" if i.get("site") else ""
+            site = f" ({_(SITES.get(i['site'], i['site']))})" if i.get("site") else ""
             lines.append(f"• **{i['name']}**{site} · {i.get('severity_name', '')}")
-            lines.append(f"  {_t('effect_in_play', lang)}{colon}{i.get('effect') or i.get('text', '')}")
+            lines.append(f"  {_('in play')}{colon}{i.get('effect') or i.get('text', '')}")
             if i.get("heals_by"):
-                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'], lang)}")
+                lines.append(f"  {_('heals by')}{colon}{told(listed, i['heals_by'])}")
             if i.get("deadline_in_text"):
-                lines.append(f"  {_t('deadline_in', lang)} {i['deadline_in_text']}")
+                lines.append(f"  {_('the limb is lost unless treated within')} {i['deadline_in_text']}")
     if c.get("wounds"):
-        lines.append(f"__{_t('wounds', lang)}__")
+        lines.append(f"__{_('Wounds')}__")
         for w in c["wounds"]:
             penalty = f" {w['penalty']}" if w.get("penalty") is not None else ""
             lines.append(f"• **{w['name']}**{penalty}" + (f" — {w['affects']}" if w.get("affects") else ""))
     if c.get("afflictions"):
-        lines.append(f"__{_t('afflictions', lang)}__")
+        lines.append(f"__{_('Diseases and poisons')}__")
         for a in c["afflictions"]:
-            lines += _affliction(a, lang)
+            lines += _affliction(a)
     for p in doc.get("prompts") or ():
-        lines.append(prompt_text(p, lang))
-    lines.append(f"{_t('clock', lang)}{colon}{doc['clock']['text']}")
+        lines.append(prompt_text(p))
+    lines.append(f"{_('Clock')}{colon}{doc['clock']['text']}")
     return "\n".join(lines)
 
 
-def _affliction(a: dict[str, Any], lang: str) -> list[str]:
-    colon = _t("colon", lang)
+def _affliction(a: dict[str, Any]) -> list[str]:
+    colon = _(": ")
     if not a.get("known", True):
-        symptoms = listed(a.get("symptoms") or (), lang)
-        return [f"• **{a['name']}**" + (f" — {_t('symptoms', lang)}{colon}{symptoms}" if symptoms else "")]
-    status = _t("halted", lang) if a.get("status") == "eliminated" and a.get("kind") == "disease" \
-        else _t(f"status_{a.get('status')}", lang) if a.get("status") else ""
-    out = [f"• **{a['name']}** · {_t('kind_' + str(a.get('kind')), lang)}{' · ' + status if status else ''}"]
+        symptoms = told(listed, a.get("symptoms") or ())
+        return [f"• **{a['name']}**" + (f" — {_('symptoms')}{colon}{symptoms}" if symptoms else "")]
+    said = a.get("status")
+    status = _("halted") if said == "eliminated" and a.get("kind") == "disease" \
+        else _(STATUSES.get(said, f"status_{said}")) if said else ""
+    kind = str(a.get("kind"))
+    out = [f"• **{a['name']}** · {_(KINDS.get(kind, 'kind_' + kind))}{' · ' + status if status else ''}"]
     for track in a.get("tracks") or ():
         out.append("  " + " → ".join(f"**{s['name']}**" if s.get("current") else s["name"]
                                      for s in track.get("ladder", ())))
     more = []
     if a.get("next_save"):
-        more.append(f"{_t('next_save_in', lang)} {a['next_save'].get('in_text', '')}")
+        more.append(f"{_('next save')} {a['next_save'].get('in_text', '')}")
     if a.get("cure"):
-        more.append(f"{_t('cure_text', lang)}{colon}{a['cure']}")
+        more.append(f"{_('cure')}{colon}{a['cure']}")
     return out + (["  " + " · ".join(more)] if more else [])
 
 
-def prompt_text(p: dict[str, Any], lang: str, mention: str = "") -> str:
+def prompt_text(p: dict[str, Any], mention: str = "") -> str:
     """A prompt as the player's page shows it: the save, against what (a secret affliction is not named, and
     its DC not given), the player's bonus and its modifiers."""
     save = p.get("save_name") or p.get("save") or ""
-    dc = f" · {_t('dc', lang)} {p['dc']}" if p.get("dc") is not None else ""
+    dc = f" · {_('DC')} {p['dc']}" if p.get("dc") is not None else ""
     head = f"{mention} " if mention else ""
-    lines = [f"{head}**{_t('prompt_title', lang)}** ({p['name']})",
-             f"{save[:1].upper()}{save[1:]} {_t('prompt_against', lang)} **{p['against']}**{dc}",
-             f"{_t('your_bonus', lang)} **{p['bonus']:+d}**"]
+    lines = [f"{head}**{_('Your GM asks for a roll')}** ({p['name']})",
+             f"{save[:1].upper()}{save[1:]} {_('against')} **{p['against']}**{dc}",
+             f"{_('your bonus')} **{p['bonus']:+d}**"]
     if p.get("modifiers_text"):
         lines.append(p["modifiers_text"])
     if p.get("proposed"):
-        lines.append(_t("waiting_for_gm", lang))
+        lines.append(_("Sent: waiting for the GM to confirm."))
     return "\n".join(lines)
 
 
-def pending_text(pending: list[dict[str, Any]], lang: str) -> str:
+def pending_text(pending: list[dict[str, Any]]) -> str:
     """The GM's list of saves waiting for a die (GET …/pending): the dashboard's words."""
-    colon = _t("colon", lang)
-    return "\n".join(f"{p['id']} · **{p['name']}** · {p['save']} {_t('prompt_against', lang)} {p['affliction']} · "
-                     f"{_t('dc', lang)} {p['dc']}{colon}{p['at_text']}" for p in pending)
+    colon = _(": ")
+    return "\n".join(f"{p['id']} · **{p['name']}** · {p['save']} {_('against')} {p['affliction']} · "
+                     f"{_('DC')} {p['dc']}{colon}{p['at_text']}" for p in pending)

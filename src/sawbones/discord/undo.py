@@ -9,23 +9,24 @@ from typing import Any
 
 import discord
 
-from ..interfaces.web.i18n import text as page_word
+from ..presentation.locale import _
 from .api import Down, Refused
 from .commands_all import command
-from .words import SAY, lang_of
+from .words import heard
 
 SHOWN_LINES = 3
 
 
-async def preview(bot: Any, lang: str) -> tuple[str, discord.ui.View | None]:
-    last = await bot.api.last_action(lang)
+async def preview(bot: Any) -> tuple[str, discord.ui.View | None]:
+    last = await bot.api.last_action()
     if last is None:
-        return page_word("nothing_to_undo", lang), None
+        return _("nothing to undo"), None
     action, lines, version = last
     what = " / ".join(lines[:SHOWN_LINES]) + (" …" if len(lines) > SHOWN_LINES else "")
     view = discord.ui.View(timeout=None)
-    view.add_item(UndoButton(action, version, page_word("undo_action", lang).format(action=action)))
-    return page_word("undo_confirm", lang).format(action=action, what=what or f"a{action}"), view
+    view.add_item(UndoButton(action, version, _("Undo")))
+    named = what or f"a{action}"
+    return _("Undo: {what}?", what=named), view
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:undo:(?P<action>[0-9]{1,9}):(?P<version>[0-9]{1,12})"):  # type: ignore[call-arg, misc]  # noqa: E501
@@ -39,30 +40,30 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:
                              match: re.Match[str]) -> "UndoButton":
         return cls(int(match["action"]), int(match["version"]), item.label)
 
+    @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
         if await bot.refuse_non_gm(interaction):
             return
-        lang = lang_of(interaction)
         await interaction.response.defer()
         key = f"discord:{bot.api.campaign}:undo:{self.action}:{self.version}"
         try:
-            doc = await bot.api.act("undo", {"action": f"a{self.action}"}, lang, key=key, version=self.version)
+            doc = await bot.api.act("undo", {"action": f"a{self.action}"}, key=key, version=self.version)
         except Down:
-            await interaction.followup.send(SAY.say("down", lang, url=bot.api.server_url), ephemeral=True)
+            await interaction.followup.send(bot.down(), ephemeral=True)
             return
         except Refused as exc:
-            said = bot.refusal(exc, lang)
+            said = bot.refusal(exc)
             if exc.status == 409:  # the campaign moved on: what an undo would revert now
                 try:
-                    now, view = await preview(bot, lang)
+                    now, view = await preview(bot)
                 except (Down, Refused):
                     now, view = "", None
                 await interaction.edit_original_response(content=f"{said}\n{now}", view=view)
                 return
             await interaction.followup.send(said, ephemeral=True)
             return
-        done = [page_word("undone", lang).format(action=doc["undone_action"]), *doc.get("reverted", [])]
+        done = [_("Action {action} undone.", action=doc["undone_action"]), *doc.get("reverted", [])]
         await interaction.edit_original_response(content="\n".join(done)[:1990], view=None)
 
 
@@ -72,8 +73,8 @@ def install(bot: Any) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
-        async def shown(lang: str) -> list[tuple[str, Any]]:
-            return [await preview(bot, lang)]
+        async def shown() -> list[tuple[str, Any]]:
+            return [await preview(bot)]
 
         await bot.reply(interaction, shown)
 

@@ -6,7 +6,7 @@
 "Save: 12 vs DC {dc}" reads "⟦Šåvéé: 12 vš ÐÇ {dc}⟧": still legible, about 30 % longer (the room a translation
 takes: a label that overflows shows it), and any text outside the markers did not come from the catalog —
 tests/test_pseudo_locale.py renders every CLI document and every page in it and fails on such text.
-{fields} (with their format specs), HTML markup and entities, `--options`, `code` in backticks and URLs are kept
+{fields} (with their format specs), HTML and Rich markup, entities, `--options`, `code` in backticks and URLs are kept
 as they are. "qps" is a private-use language tag (ISO 639 qaa–qtz): no real language is shadowed.
 """
 
@@ -24,8 +24,9 @@ ACCENTS = dict(zip("aAbcCdDeEgGhHiIjJkKlLnNoOrRsStTuUwWyYzZ",
                    "åÅƀçÇðÐéÉĝĜĥĤíÍĵĴķĶľĽñÑöÖŕŔšŠţŢûÛŵŴýÝžŽ"))
 VOWELS = set("aeiouyAEIOUY")
 LONGER = 0.3  # each text grows by about this much (a French or German translation is often 20–40 % longer)
-# kept as they are: {fields} and {{ }}, markup, entities, --options, `code`, URLs, %-placeholders
-KEPT = re.compile(r"\{\{|\}\}|\{[^{}]*\}|<[^<>]*>|&[#\w]+;|--?[A-Za-z][\w-]*|`[^`]*`|https?://\S+|%\(?\w*\)?[sd]")
+# kept as they are: {fields} and {{ }}, HTML and Rich markup ([bold]…[/]), entities, --options, `code`, URLs
+KEPT = re.compile(r"\{\{|\}\}|\{[^{}]*\}|<[^<>]*>|\[/?[a-z][a-z0-9 _.#=:/-]*\]|\[/\]|&[#\w]+;"
+                  r"|(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|https?://\S+")
 
 
 def accent(words: str, extra: int) -> str:

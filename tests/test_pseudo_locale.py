@@ -83,7 +83,12 @@ def _content_data() -> tuple[list[str], set[str]]:
 
 
 TEXTS, IDS = _content_data()
-DATA_TEXT = re.compile("|".join(re.escape(t) for t in TEXTS if len(t) > 1)) if TEXTS else None
+def _as_pattern(text: str) -> str:
+    """A content text as a pattern: its {fields} (an option's explanation may have some) match what fills them."""
+    return re.sub(r"\\\{\w+\\\}", ".+?", re.escape(text)).replace("\\ ", r"\s+")  # (wrapped: any space)
+
+
+DATA_TEXT = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(_as_pattern(t) for t in TEXTS if len(t) > 1)) if TEXTS else None
 NOT_WORDS = re.compile(r"[a-z][\w+]*://\S*|\$\w+|(?<![\w/])/\S*|(?<![\w-])--?[A-Za-z][\w-]*|`[^`]*`|\b\w*\d\w*\b")  # URLs, paths, options, ids
 WORD = re.compile(r"[^\W\d_]{2,}(?:[_'’-][^\W\d_]+)*")
 
@@ -91,12 +96,13 @@ WORD = re.compile(r"[^\W\d_]{2,}(?:[_'’-][^\W\d_]+)*")
 def escaped(text: str, *, help_text: bool = False) -> list[str]:
     """The lines of `text` that hold words outside the markers that are no data, each with those words."""
     out = []
-    for line in pseudo.strip_marked(text).splitlines():
-        rest = line
+    lines = pseudo.strip_marked(text).splitlines()
+    rest_of_all = "\n".join(lines)
+    if DATA_TEXT:  # a content text may be wrapped over lines: blanked out whole, its line breaks kept
+        rest_of_all = DATA_TEXT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), rest_of_all)
+    for line, rest in zip(lines, rest_of_all.split("\n")):
         for name in sorted(NAMES, key=len, reverse=True):
             rest = rest.replace(name, " ")
-        if DATA_TEXT:
-            rest = DATA_TEXT.sub(" ", rest)
         rest = NOT_WORDS.sub(" ", rest)
         words = [w for w in WORD.findall(rest) if w not in IDS and w not in LANGUAGE_SWITCH
                  and not (help_text and w.isupper())]  # a metavar (NAME, AMOUNT) is the syntax, not words
@@ -149,6 +155,8 @@ def documents(pseudo_locale, tmp_path_factory) -> dict[str, tuple[str, bool]]:
     """Every CLI document in the pseudo-locale: {"sawbones --lang qps status": (output, is_help)}."""
     folder = tmp_path_factory.mktemp("cli")
     said: dict[str, tuple[str, bool]] = {}
+    columns = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "1000"  # no table cell wrapped or cut: a content text stays whole, as data
     stories = {"readme": RECORD.readme_commands(), "tour": [shlex.split(c) for c in RECORD.TOUR],
                "extra": [shlex.split(c) for c in ["campaign create Extra --seed 11",
                                                    "character add Aria --max-hp 24 --skills medicine=5",
@@ -180,6 +188,10 @@ def documents(pseudo_locale, tmp_path_factory) -> dict[str, tuple[str, bool]]:
         todo += [[*path, name] for name in RECORD.command_names(cli([*path, "--help"])[1])]
         said[shlex.join(["sawbones", "--lang", LANG, *path, "--help"])] = (cli(["--lang", LANG, *path, "--help"])[1],
                                                                            True)
+    if columns is None:
+        os.environ.pop("COLUMNS", None)
+    else:
+        os.environ["COLUMNS"] = columns
     return said
 
 

@@ -13,6 +13,7 @@ One file per output, under OUT_DIR/<lang>/:
                     refused rules, usage mistakes
   help/….txt        `--help` of every command and subcommand (found by walking `sawbones --help`)
   pages/….html      the pages: home, dashboard, player page, tables, error pages (?lang=en|fr)
+  api/….txt         the JSON API's errors (?lang=en|fr)
 Each text file holds the command, its exit code, its stdout and its stderr. What changes from run to run
 (sign-in codes, tokens, nonces, ports, wall-clock times) is masked, so two runs compare with `diff -r`.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import http.cookiejar
+import json
 import os
 import re
 import shlex
@@ -239,7 +241,8 @@ def record_pages(runner: Runner, out: Path, db: str, campaign: str, player: str)
     """Serve `db` on 127.0.0.1; sign in with a GM link; read each page in both languages."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    gm_link = runner.run(["--campaign", campaign, "gm-link", "--base", base], db)[1].split()[0]
+    made = json.loads(runner.run(["--json", "--campaign", campaign, "gm-link", "--api-secret", "--base", base], db)[1])
+    gm_link, secret = made["gm_link"], made["gm_secret"]
     links = runner.run(["--campaign", campaign, "player-link", "--base", base], db)[1]
     player_link = next(w for line in links.splitlines() if player in line for w in line.split() if "://" in w)
     server = subprocess.Popen([runner.sawbones, "--db", db, "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -277,12 +280,54 @@ def record_pages(runner: Runner, out: Path, db: str, campaign: str, player: str)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(f"<!-- GET {mask(path, '')} → {status} -->\n{mask(body, str(runner.folder))}",
                                   encoding="utf-8")
+        record_api(out, base, c, secret, runner)
     finally:
         server.terminate()
         try:
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+# the JSON API's errors (method, path, body or None, with the GM's secret?)
+API_ERRORS = [
+    ("unknown-campaign", "GET", "/api/campaigns/Nowhere", None, True),
+    ("no-secret", "GET", "/api/campaigns/{c}", None, False),
+    ("unknown-table", "GET", "/api/tables/nothing-here", None, False),
+    ("unknown-damage-type", "POST", "/api/campaigns/{c}/damage",
+     {"character": "Aria", "parts": [{"amount": 5, "type": "fyre"}]}, True),
+    ("unknown-character", "POST", "/api/campaigns/{c}/damage",
+     {"character": "Nobody", "parts": [{"amount": 5, "type": "fire"}]}, True),
+    ("d20-not-used", "POST", "/api/campaigns/{c}/damage",
+     {"character": "Aria", "parts": [{"amount": 1, "type": "fire"}], "d20": 2}, True),
+    ("unknown-affliction", "POST", "/api/campaigns/{c}/expose",
+     {"character": "Aria", "affliction": "no_such_fever", "save": 1}, True),
+    ("bad-body", "POST", "/api/campaigns/{c}/damage", {"character": "Aria", "parts": "lots"}, True),
+]
+
+
+def record_api(out: Path, base: str, campaign: str, secret: str, runner: Runner) -> None:
+    """The API's error documents, in each language (?lang=)."""
+    for lang in LANGS:
+        for name, method, path, body, signed in API_ERRORS:
+            url = f"{base}{path.format(c=campaign)}?lang={lang}"
+            request = urllib.request.Request(url, method=method, data=None if body is None else
+                                             json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+            if signed:
+                request.add_header("Authorization", f"Bearer {secret}")
+            try:
+                answer = urllib.request.urlopen(request, timeout=60)
+                status, said = answer.status, answer.read().decode("utf-8", "replace")
+            except urllib.error.HTTPError as exc:
+                status, said = exc.code, exc.read().decode("utf-8", "replace")
+            try:
+                said = json.dumps(json.loads(said), ensure_ascii=False, indent=1, sort_keys=True)
+            except ValueError:
+                pass
+            target = out / lang / "api" / f"{name}.txt"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(f"{method} {mask(path.format(c=campaign), '')} {json.dumps(body)} → {status}\n"
+                              f"{mask(said, str(runner.folder))}\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

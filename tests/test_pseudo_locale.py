@@ -10,6 +10,7 @@ still written in the code (or a template) rather than marked with _() / ngettext
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import importlib.util
 import io
 import os
@@ -124,6 +125,38 @@ def test_pseudo_keeps_fields_markup_and_options():
     assert "Save" not in said and len(said) > len("Save {who:>3}: <b>{n}</b> &amp; --d20 `sawbones status`")
 
 
+def test_the_pseudo_catalog_is_read_by_the_locale(tmp_path, monkeypatch):
+    """write_catalog's .po, found through $SAWBONES_LOCALE_PATH, is what _() / ngettext / pgettext say in qps."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    from sawbones.presentation import locale
+
+    template = Catalog(project="sawbones")
+    template.add("{who} joins the party", flags=("python-brace-format",))
+    template.add(("{n} day", "{n} days"), flags=("python-brace-format",))
+    template.add("stable", context="verdict")
+    pot = tmp_path / "sawbones.pot"
+    with pot.open("wb") as handle:
+        write_po(handle, template)
+    pseudo.write_catalog(tmp_path / "locales", pot=pot)
+    monkeypatch.setenv("SAWBONES_LOCALE_PATH", str(tmp_path / "locales"))
+    locale.forget_catalogs()
+    try:
+        assert LANG in locale.languages()
+        with locale.speaking(LANG):
+            joined = locale._("{who} joins the party", who="Aria")
+            days = [locale.ngettext("{n} day", "{n} days", n) for n in (1, 2)]
+            verdict = locale.pgettext("verdict", "stable")
+    finally:
+        monkeypatch.delenv("SAWBONES_LOCALE_PATH")
+        locale.forget_catalogs()
+    assert joined.startswith(pseudo.OPEN + "Aria ") and "joins" not in joined
+    assert pseudo.strip_marked(joined) == "" and escaped(joined) == []
+    assert days[0].startswith(pseudo.OPEN + "1 ") and days[1].startswith(pseudo.OPEN + "2 ") and days[0] != days[1]
+    assert verdict != "stable" and verdict.startswith(pseudo.OPEN)
+
+
 @pytest.fixture(scope="module")
 def pseudo_locale(tmp_path_factory):
     from sawbones.presentation import locale
@@ -146,7 +179,7 @@ def cli(argv: list[str]) -> tuple[int, str]:
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(argv)
+        code = contextvars.copy_context().run(main, argv)  # the language it sets stays in its own context
     return code, out.getvalue() + err.getvalue()
 
 

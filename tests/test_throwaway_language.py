@@ -9,6 +9,7 @@ letters as the English one once both are lowercased (the names, numbers and cont
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import io
 import os
@@ -99,7 +100,7 @@ def cli(*argv: str) -> tuple[int, str]:
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(argv))
+        code = contextvars.copy_context().run(main, list(argv))  # the language it sets stays in its own context
     return code, out.getvalue() + err.getvalue()
 
 

@@ -1,5 +1,10 @@
 """The house's shape (docs/architecture.md): three rules on one engine, layers that point one way, no circles.
 
+Layers, bottom to top (issue 38): message/errors/numbers/dice/frozen → content → domain → adapters → application
+→ presentation → interfaces (cli, web) and discord; each imports only below it and only public names across
+packages; the web and the bots never import the CLI; the domain, the application, the adapters and the content
+take no `lang` and hold no French text.
+
 The import graph is read from the source with `ast`: every `import` and `from` statement of a module,
 at any depth (an import inside a function, or under TYPE_CHECKING, counts like one at the top).
 """
@@ -7,6 +12,7 @@ at any depth (an import inside a function, or under TYPE_CHECKING, counts like o
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -239,3 +245,210 @@ def test_damage_on_sqlite_imports_no_sqlalchemy(tmp_path):
             "print(sorted(m for m in ('sqlalchemy', 'alembic') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+# ------------------------------------------------------------------ layers (issue 38)
+# Each layer imports only below it. Bottom to top; a module belongs to the first layer whose prefix it has.
+# The adapters sit below the application (the service opens the store: docs/architecture.md).
+# The modules of the regular-expression translation (i18n.py, errors_fr*.py, errors_web.py) are counted as
+# presentation until they are deleted.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("bottom", ("sawbones.message", "sawbones.errors", "sawbones.numbers", "sawbones.dice", "sawbones.frozen",
+                "sawbones.cache_files")),
+    ("content", ("sawbones.content",)),
+    ("domain", ("sawbones.domain",)),
+    ("adapters", ("sawbones.adapters",)),
+    ("application", ("sawbones.application",)),
+    ("presentation", ("sawbones.presentation", "sawbones.i18n", "sawbones.errors_fr", "sawbones.errors_web")),
+    ("interfaces", ("sawbones.interfaces", "sawbones.discord", "sawbones.docs", "sawbones.demo",
+                    "sawbones.__main__")),
+]
+# one code base, one root: sawbones/__init__.py holds nothing and sits below everything
+ROOT_PACKAGE = "sawbones"
+
+
+def _under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".") or name.startswith(prefix + "_")
+
+
+def layer_of(name: str) -> int:
+    if name == ROOT_PACKAGE:
+        return -1
+    for rank, (_, prefixes) in enumerate(LAYERS):
+        if any(_under(name, p) for p in prefixes):
+            return rank
+    raise AssertionError(f"{name} is in no layer: add it to LAYERS in tests/test_architecture.py")
+
+
+def test_every_module_has_a_layer():
+    assert [name for name in MODULES if name != ROOT_PACKAGE and not _has_layer(name)] == []
+
+
+def _has_layer(name: str) -> bool:
+    try:
+        layer_of(name)
+    except AssertionError:
+        return False
+    return True
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a higher layer: "a (layer) -> b (layer)"."""
+    found = []
+    for a, targets in graph.items():
+        if not _has_layer(a):
+            continue
+        for b in targets:
+            if _has_layer(b) and layer_of(b) > layer_of(a):
+                found.append(f"{a} ({LAYERS[layer_of(a)][0]}) -> {b} ({LAYERS[layer_of(b)][0]})")
+    return sorted(found)
+
+
+def test_the_layer_check_can_fail():
+    graph = {"sawbones.domain.engine.state": {"sawbones.presentation.locale"}}
+    assert upward_imports(graph) == ["sawbones.domain.engine.state (domain) -> sawbones.presentation.locale "
+                                     "(presentation)"]
+
+
+def test_each_layer_imports_only_below_it():
+    """bottom (message, errors, numbers, dice, frozen, cache_files) → content → domain → adapters → application →
+    presentation → interfaces (cli, web, discord, docs, demo). Today: content takes the domain's parse_duration,
+    the domain imports i18n, the interfaces' words live in interfaces/ where the web and the bot read them."""
+    wrong = upward_imports(GRAPH)
+    assert wrong == [], "imports from a higher layer:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("outer", ["sawbones.interfaces.web", "sawbones.discord"])
+def test_the_web_and_the_bots_never_import_the_cli(outer):
+    """The read models the web and the bots show live in presentation/, not in interfaces/cli."""
+    wrong = _edges(outer, ("sawbones.interfaces.cli",))
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_presentation_imports_no_interface():
+    wrong = _edges("sawbones.presentation", ("sawbones.interfaces", "sawbones.discord"))
+    assert wrong == [], "\n".join(wrong)
+
+
+def _package_of(name: str) -> str:
+    return name if MODULES[name][1] else name.rpartition(".")[0]
+
+
+def _top_package(name: str) -> str:
+    """sawbones.domain, sawbones.adapters, …; the interfaces by their own: sawbones.interfaces.cli, ….web."""
+    parts = name.split(".")
+    inner = ".".join(parts[:3])
+    return inner if parts[1:2] == ["interfaces"] and MODULES.get(inner, (None, False))[1] else ".".join(parts[:2])
+
+
+def private_imports() -> list[str]:
+    """`from x import _name` where x is a module of another top package (another layer, or the CLI from the web):
+    a private name used across packages."""
+    found = []
+    for name, (path, _) in MODULES.items():
+        package = _package_of(name)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("sawbones"):
+                continue
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                source = module if module in MODULES else _nearest(module)
+                if private and source and _top_package(source) != _top_package(name):
+                    found.append(f"{name}: from {module} import {alias.name}")
+    return sorted(found)
+
+
+def test_only_public_names_cross_packages():
+    """A name that starts with `_` belongs to its package: another package imports only public names."""
+    wrong = private_imports()
+    assert wrong == [], "\n".join(wrong)
+
+
+# ------------------------------------------------------------------ no language below the presentation (issue 38)
+LANGUAGE_FREE = ("domain", "application", "adapters", "content")
+ACCENTED = re.compile(r"[àâäçéèêëîïôöùûüÿœæÀÂÄÇÉÈÊËÎÏÔÖÙÛÜŸŒÆ«»]|\u202f|\xa0[:;!?]")
+FRENCH_WORDS = re.compile(r"(?i)\b(les|des|une|avec|sans|pour|dans|aucun|aucune|jour|jours|heures|blessure|blessures|"
+                          r"soins|jet|jets|raté|réussi|dégâts|personnage|campagne|guérison|sauvegarde|pas de|"
+                          r"n'est|c'est|d'un|d'une|l'|qu'|est|sont|ou bien)\b")
+
+
+def _files(package: str) -> list[Path]:
+    return sorted((PACKAGE / package).rglob("*.py"))
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                ids.add(id(first.value))
+    return ids
+
+
+def french_literals(path: Path) -> list[str]:
+    """The string literals of a module (docstrings left out) that hold French: an accented letter, French
+    punctuation, or one of a few French words."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = _docstring_nodes(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+            if len(text.strip()) > 2 and (ACCENTED.search(text) or FRENCH_WORDS.search(text)):
+                found.append((node.lineno, f"{path.relative_to(SRC)}:{node.lineno}: {text[:70]!r}"))
+    return [line for _, line in sorted(found)]  # (a letter or two is no text: a folding table's "œ")
+
+
+def test_the_french_check_can_fail(tmp_path):
+    module = tmp_path / "sawbones" / "m.py"
+    module.parent.mkdir()
+    module.write_text('"""Docstrings may quote « le jour »."""\nX = "day"\nY = f"{X} jours"\nZ = "sévère"\n',
+                      encoding="utf-8")
+    global SRC
+    kept, SRC = SRC, tmp_path
+    try:
+        assert [line.split(": ", 1)[0] for line in french_literals(module)] == ["sawbones/m.py:3", "sawbones/m.py:4"]
+    finally:
+        SRC = kept
+
+
+@pytest.mark.parametrize("package", LANGUAGE_FREE)
+def test_no_french_text_below_the_presentation(package):
+    """French lives in the catalog (locale/fr/LC_MESSAGES/sawbones.po) and in the content's YAML `fr:` fields;
+    the code of the domain, the application, the adapters and the content holds none (docstrings and comments
+    may quote it)."""
+    found = [line for path in _files(package) for line in french_literals(path)]
+    assert found == [], "\n".join(found)
+
+
+def lang_parameters(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = node.args
+            names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+            if "lang" in names or "language" in names:
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: {getattr(node, 'name', 'lambda')}")
+        elif isinstance(node, ast.Compare):
+            said = [c.value for c in (node.left, *node.comparators) if isinstance(c, ast.Constant)]
+            if any(v in ("fr", "en") for v in said):
+                found.append(f"{path.relative_to(SRC)}:{node.lineno}: compares with a language")
+    return found
+
+
+@pytest.mark.parametrize("package", LANGUAGE_FREE)
+def test_no_lang_parameter_below_the_presentation(package):
+    """The language is a context the edge sets (presentation/locale.py): no function of the domain, the
+    application, the adapters or the content takes a `lang`, and none asks which language it is."""
+    found = [line for path in _files(package) for line in lang_parameters(path)]
+    assert found == [], "\n".join(found)

@@ -122,7 +122,7 @@ class Service:
         return self.resolve(name)
 
     def resolve(self, name: str) -> str:
-        """The stored campaign name a typed one means: exact, else case- and accent-blind (domain/names.py)."""
+        """The stored campaign name a typed one means: exact, else case- and accent-blind (domain/engine/names.py)."""
         from ..domain.engine.names import pick
 
         found = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")

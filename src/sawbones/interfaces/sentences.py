@@ -132,7 +132,7 @@ W = Words("sentences", {
     "fact_duration": ("its duration changes", "sa durée change"), "fact_note": ("{text}", "{text}"),
     "fact_other": ("a change", "un changement"),
     "counted": ("{n} {what}", "{n} {what}"),
-    # players roll their own saves; secrets (domain/player_rolls.py, domain/secrets.py)
+    # players roll their own saves; secrets (domain/engine/player_rolls.py, domain/afflictions/secrets.py)
     "save_pending_wound": ("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the player's die: "
                            "{id}", "{who} : un jet de Vigueur (DD {dc}) pour ignorer une blessure ({part}) attend le dé "
                            "du joueur : {id}"),

@@ -2,7 +2,7 @@
 
 An affliction instance sits on one or more tracks (mummy rot: two) at a stage index per track. The
 pure function `step` is the whole per-save transition (advance, cure streak, elimination, end
-state, permanent effects); decisions (afflictions_decide.py) roll dice around it, and an odds
+state, permanent effects); decisions (decide.py) roll dice around it, and an odds
 calculator can run the very same function over a Markov chain.
 
 Statuses: ``active`` (periodic saves run), ``eliminated`` (a poison out of the system, or a disease

@@ -2,9 +2,9 @@
 Rules: docs/rules.md "The roll query: `mods NAME ROLL`" (every seed's modifiers, read one way).
 
 `query(character, rules, options, system, RollContext(...))` reads every active effect
-(domain/effects.py), expands conditions through their reading in the campaign's game system
+(effects.py), expands conditions through their reading in the campaign's game system
 (content/data/condition_readings.yaml), matches each effect's roll selectors against the roll
-(domain/roll_match.py, which also gives the roll vocabulary), and returns the total flat modifier,
+(roll_match.py, which also gives the roll vocabulary), and returns the total flat modifier,
 advantage/disadvantage (5e: any of each cancel out; several do not stack), automatic failure, the
 conditions that matter, restrictions, triggers and notes, each line with its source.
 

@@ -4,7 +4,7 @@ Checks (an injury's treatment, first aid on a wound) go the same way: `read_chec
 query for the healer's check on top of the sheet's bonus, `roll(..., kind="check")` rolls it.
 
 One way for every automatic save (affliction exposure and periodic saves, answers to pending
-saves: afflictions_decide.py; the triggers of a turn, a Dash or an action: turns.py) and for the
+saves: afflictions/decide.py; the triggers of a turn, a Dash or an action: turns.py) and for the
 odds (odds.py, odds_reference.py): `query(...)` (roll_query.py) with a save roll, so conditions
 count (PF1 sickened and shaken: -2 on saves; 5e exhausted: disadvantage on saves; 5e paralyzed:
 Strength and Dexterity saves fail), not only raw modifiers.

@@ -74,7 +74,7 @@ class Injury:
 
 @frozen
 class TimedCondition:
-    """A condition with a duration on the game clock, from one source (domain/conditions.py)."""
+    """A condition with a duration on the game clock, from one source (conditions.py)."""
 
     id: str  # "<source id>:<condition>"
     condition: str
@@ -105,9 +105,9 @@ class Character:
     hit_dice_max: int = 1
     body: Body = field(default_factory=Body)
     injuries: tuple[Injury, ...] = ()
-    wounds: tuple[Any, ...] = ()  # localized wounds (domain/wounds.py)
-    afflictions: tuple[Any, ...] = ()  # diseases and poisons on their tracks (domain/afflictions.py)
-    conditions: tuple[TimedCondition, ...] = ()  # conditions with a duration on the clock (domain/conditions.py)
+    wounds: tuple[Any, ...] = ()  # localized wounds (domain/wounds/)
+    afflictions: tuple[Any, ...] = ()  # diseases and poisons on their tracks (domain/afflictions/)
+    conditions: tuple[TimedCondition, ...] = ()  # conditions with a duration on the clock (conditions.py)
     dead: bool = False
     stable: bool = False
     notes: str = ""
@@ -142,10 +142,10 @@ class Campaign:
     content_packs: tuple[str, ...] = ()
     pending: tuple[Any, ...] = ()  # rolls waiting for a die (domain/engine/player_rolls.py)
     requests: tuple[tuple[str, str, int, float], ...] = ()  # recent idempotency keys: (key, digest, version, at)
-    known: tuple[tuple[str, str, bool], ...] = ()  # (character, affliction, known to the player): domain/secrets.py
+    known: tuple[tuple[str, str, bool], ...] = ()  # (character, affliction, known to the player): domain/afflictions/secrets.py
 
     def character(self, key: str) -> Character | None:
-        """By id or name, case- and accent-blind (domain/names.py); two folded matches are an error."""
+        """By id or name, case- and accent-blind (names.py); two folded matches are an error."""
         for c in self.characters:  # the exact match first, as `pick` would: the fold's hot path
             if c.id == key or c.name == key:
                 return c

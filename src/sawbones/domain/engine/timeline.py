@@ -53,7 +53,7 @@ class AdvanceContext:
     roller: Any
     auto: bool = False
     target: int = 0
-    rolls: str = "gm"  # who rolls a save that falls due (domain/player_rolls.py): gm | players | ask
+    rolls: str = "gm"  # who rolls a save that falls due (player_rolls.py): gm | players | ask
 
 
 def next_due(ctx: Context) -> int | None:

@@ -1,7 +1,7 @@
 """The GM's actions, declared once: each becomes `POST /api/campaigns/{campaign}/{name}` (JSON body)
 and a dashboard form posted to `/c/{campaign}/act/{name}` (same model, same decision, same document).
 
-A rule module adds its actions in its own web module (api_*.py) with `@action(...)`.
+A rule module adds its actions in its own web module (api/*.py) with `@action(...)`.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def needs(path: str) -> tuple[str, str] | None:
         return "odds", ""
     if path.startswith("/api/campaigns/"):
         return "gm", path[len("/api/campaigns/"):].split("/", 1)[0]  # (an ASGI path is already decoded)
-    if path.startswith("/api/player/") and path.endswith("/answer"):  # a player's answer (api_player.py)
+    if path.startswith("/api/player/") and path.endswith("/answer"):  # a player's answer (api/player.py)
         return "player", path[len("/api/player/"):].split("/", 1)[0]
     return None
 

@@ -1,6 +1,6 @@
 """Pydantic models of the API: requests (strict: unknown fields are errors) and responses.
 
-Responses are the CLI's JSON documents (views.py, cli_rules.py, cli_tracks.py); their models name
+Responses are the CLI's JSON documents (views.py, cli/rules.py, cli/afflictions.py); their models name
 the fields every client can rely on and allow more (rule modules add sections to a character).
 """
 
@@ -26,7 +26,7 @@ def Str(max_length: int = 80, min_length: int = 1, pattern: str | None = None) -
 
 
 def _name_rule(what: str) -> Any:
-    """The one name rule (domain/names.py), as a pydantic validator."""
+    """The one name rule (domain/engine/names.py), as a pydantic validator."""
     def check(text: str) -> str:
         try:
             return check_name(text, what)

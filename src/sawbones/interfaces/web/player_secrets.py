@@ -1,6 +1,6 @@
 """What a player may see (issue 12): the GM's secrets kept out of everything a player's link shows.
 
-- An affliction the player does not know (domain/secrets.py) shows its symptoms (the texts of the stages
+- An affliction the player does not know (domain/afflictions/secrets.py) shows its symptoms (the texts of the stages
   reached, the conditions they give) and nothing else: no name, DC, track, ladder or cure; wherever it is
   the source of a modifier or a condition, it is "a sickness you cannot name".
 - Secret deadlines (an injury's 1d4 days) only with the option `reveal_deadline`; no rolls, no GM notes.

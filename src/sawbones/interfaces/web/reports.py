@@ -1,4 +1,4 @@
-"""Read models of the web app, built from the CLI's (views.py, cli_tracks.py): what an action did, in
+"""Read models of the web app, built from the CLI's (views.py, cli/afflictions.py): what an action did, in
 lines for people; the GM dashboard (the player's view is player_view.py)."""
 
 from __future__ import annotations

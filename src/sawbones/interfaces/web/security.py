@@ -48,7 +48,7 @@ def well_formed(token: str | None) -> bool:
 
 def require_campaign(store: Any, campaign: str) -> int:
     """The campaign's id: its exact name, else the one it folds like (case and accents, as the command line
-    reads a name: domain/names.py); NotFound without the list of campaign names (a web client may not know
+    reads a name: domain/engine/names.py); NotFound without the list of campaign names (a web client may not know
     them)."""
     try:
         return store.campaign_id(campaign)

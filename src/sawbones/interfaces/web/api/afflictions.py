@@ -1,4 +1,4 @@
-"""API: diseases and poisons on their progression tracks — the same decisions as cli_tracks.py."""
+"""API: diseases and poisons on their progression tracks — the same decisions as cli/afflictions.py."""
 
 from typing import Literal
 

@@ -1,4 +1,4 @@
-"""API: damage and lingering injuries (5e) — the same decisions as cli_injuries.py."""
+"""API: damage and lingering injuries (5e) — the same decisions as cli/injuries.py."""
 
 from fastapi import APIRouter
 

@@ -1,4 +1,4 @@
-"""API: exact odds of a disease or poison (domain/odds.py, as `sawbones odds`), with the defaults or a
+"""API: exact odds of a disease or poison (domain/afflictions/odds.py, as `sawbones odds`), with the defaults or a
 campaign's options and system."""
 
 from typing import Any, Literal

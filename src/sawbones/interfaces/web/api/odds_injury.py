@@ -1,4 +1,4 @@
-"""API: exact odds of lingering injuries (issue 17; domain/odds_injury.py, odds_treatment.py, odds_party.py, as
+"""API: exact odds of lingering injuries (issue 17; domain/injuries/odds.py, odds_treatment.py, odds_party.py, as
 `sawbones odds --injury` and `--party`), with the defaults or a campaign's options.
 
 Included by api_odds before its `/odds/{affliction}` routes, so `/odds/party` and `/odds/injuries/...` are

@@ -1,4 +1,4 @@
-"""API: the rule tables and rolling on them, with or without a campaign (cli_rules.py's documents)."""
+"""API: the rule tables and rolling on them, with or without a campaign (cli/rules.py's documents)."""
 
 from typing import Literal
 

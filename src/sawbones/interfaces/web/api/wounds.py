@@ -1,4 +1,4 @@
-"""API: localized wounds (3.5) and the roll query — the same decisions and documents as cli_wounds.py."""
+"""API: localized wounds (3.5) and the roll query — the same decisions and documents as cli/wounds.py."""
 
 from typing import Literal
 

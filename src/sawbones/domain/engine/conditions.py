@@ -39,7 +39,7 @@ def gained(character: Character, condition: str, until: int | None, source: Acti
     return {"type": "condition_gained", "data": {
         "character": character.id, "id": f"{source.source_id}:{condition}", "condition": condition, "until": until,
         "source": {"kind": source.kind, "id": source.source_id, "content_id": source.content_id,
-                   "name": {"fr": source.name("fr"), "en": source.name("en")}},
+                   "name": {"fr": source.name.fr, "en": source.name.en}},
         "replaces": replaces, **({"until_combat_end": True} if until_combat_end else {})}}
 
 

@@ -180,8 +180,8 @@ def dying_reading(ctx: Context, character: Character) -> Any:
     modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
     penalty = check.penalty_per_negative_hp * max(0, -character.hp)
     lines = [{"type": "modifier", "value": -penalty, "source": {
-        "kind": "hit_points", "id": hp_model.id, "name": hp_model.name("en"),
-        "names": {"en": hp_model.name("en"), "fr": hp_model.name("fr")}}}] if penalty else []
+        "kind": "hit_points", "id": hp_model.id, "name": hp_model.name.en,
+        "names": {"en": hp_model.name.en, "fr": hp_model.name.fr}}}] if penalty else []
     return saves.SaveReading(check.ability, modifier, saves.SaveTerms(-penalty), {
         "sheet": modifier, "modifier": -penalty, "mode": saves.NORMAL, "auto_fail": False, "lines": lines})
 

@@ -24,9 +24,11 @@ class ActiveEffect:
     name: Any  # schema.Text: the source's display name
     detail: dict[str, Any] = field(default_factory=dict)  # side, site, stage ...
 
-    def source(self, lang: str) -> dict[str, Any]:
+    def source(self) -> dict[str, Any]:
+        """Where a line comes from, as event data keeps it (its name in English: presentation/roll_answer.py's
+        effect_source says it in the reader's language)."""
         return {"kind": self.kind, "id": self.source_id, "content_id": self.content_id,
-                "name": self.name(lang), **self.detail}
+                "name": self.name.en, **self.detail}
 
 
 Provider = Callable[[Any, Any, dict[str, Any]], Iterable[ActiveEffect]]

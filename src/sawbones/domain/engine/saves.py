@@ -138,7 +138,7 @@ def read_check(character: Any, rules: Any, options: dict[str, Any], system: str,
 def _names(name: Any) -> dict[str, Any]:
     """A source's name in English (`name`, as event data always had it) and in each language (`names`), so
     a French line says the content's French name."""
-    return {"name": name("en"), "names": {"en": name("en"), "fr": name("fr")}}
+    return {"name": name.en, "names": {"en": name.en, "fr": name.fr}}
 
 
 def _source(source: Source, rules: Any) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def _source(source: Source, rules: Any) -> dict[str, Any]:
     cond = rules.conditions.get(source.condition)
     out = {"kind": "condition", "id": source.condition,
            **(_names(cond.name) if cond else {"name": source.condition}),
-           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": o.name("en")}
+           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": o.name.en}
                     for o in source.origins]}
     if source.via:
         out["via"] = list(source.via)
@@ -169,7 +169,7 @@ def _line(line: Line, rules: Any) -> dict[str, Any]:
         out["stacks"] = False
     out["source"] = _source(line.source, rules)
     if line.needs:
-        out["if"] = [describe_needs(n, rules, "en") for n in line.needs]
+        out["if"] = [str(describe_needs(n, rules)) for n in line.needs]
     return out
 
 
@@ -189,23 +189,6 @@ def breakdown(answer: Answer, sheet: int, terms: SaveTerms, rules: Any) -> dict[
     if left_out:
         out["not_applied"] = [_line(x, rules) for x in left_out]
     return out
-
-
-def describe(breakdown: dict[str, Any], lang: str = "en") -> str:
-    """What makes the bonus, for a line: "sheet +4, Sickened -2", plus disadvantage / automatic failure."""
-    fr = lang == "fr"
-    parts = [f"{'fiche' if fr else 'sheet'} {breakdown.get('sheet', 0):+d}"]
-    for line in breakdown.get("lines", ()):
-        source = line.get("source", {})
-        name = (source.get("names") or {}).get(lang) or source.get("name", "?")
-        if line["type"] == "modifier" and line.get("stacks", True):
-            parts.append(f"{name} {line['value']:+d}")
-        elif line["type"] in (ADVANTAGE, DISADVANTAGE):
-            word = {ADVANTAGE: ("avantage", "advantage"), DISADVANTAGE: ("désavantage", "disadvantage")}[line["type"]]
-            parts.append(f"{name} : {word[0]}" if fr else f"{name}: {word[1]}")
-        elif line["type"] == "auto_fail":
-            parts.append(f"{name} : échec automatique" if fr else f"{name}: automatic failure")
-    return ", ".join(parts)
 
 
 # ---------------------------------------------------------------- the die

@@ -127,7 +127,7 @@ class _Moment:
             return
         if effect.outcome.lose_action and not can_act(current, ctx.rules, ctx.options, self.state.system):
             return  # no action to lose (unconscious, stunned...): the check is not made
-        result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
+        result: dict[str, Any] = {"on": on, "source": active.source(), "outcome": dump(effect.outcome)}
         failed = True
         if effect.save is not None:
             dc = _dc(ctx, active)

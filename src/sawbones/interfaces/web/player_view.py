@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import log_view, save_words, views
-from ...domain.engine.clock import describe, describe_in
+from ...presentation.time_words import describe, describe_in
+from ...presentation.roll_answer import answer_doc
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
 from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
@@ -51,7 +52,7 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
                   for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
-        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
+        answer = answer_doc(query(character, rules, options, state.system, RollContext(**fields)), lang)
         said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
         label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)

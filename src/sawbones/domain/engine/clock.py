@@ -7,6 +7,7 @@ import re
 
 from ...errors import UsageError
 from .state import DAY, HOUR, MINUTE, ROUND, WEEK
+from ...message import msg
 
 _UNITS = {
     "r": ROUND, "rd": ROUND, "round": ROUND, "rounds": ROUND, "tour": ROUND, "tours": ROUND,
@@ -24,17 +25,18 @@ def parse_duration(text: str) -> int:
     source = text.strip()
     total, pos = 0, 0
     if not source:
-        raise UsageError("empty duration (try 3r, 10min, 8h, 2d or 1w)")
+        raise UsageError(msg("empty duration (try 3r, 10min, 8h, 2d or 1w)"))
     if source.startswith("-"):
-        raise UsageError(f"the clock only moves forward: {text!r} is negative (undo takes an advance back)")
+        raise UsageError(msg("the clock only moves forward: {text} is negative (undo takes an advance back)",
+                             text=repr(text)))
     while pos < len(source):
         match = _PART.match(source, pos)
         if not match or match.group(2).lower() not in _UNITS:
-            raise UsageError(f"cannot read duration {text!r} (try 3r, 10min, 8h, 2d or 1w)")
+            raise UsageError(msg("cannot read duration {text} (try 3r, 10min, 8h, 2d or 1w)", text=repr(text)))
         total += int(match.group(1)) * _UNITS[match.group(2).lower()]
         pos = match.end()
     if total <= 0:
-        raise UsageError(f"duration {text!r} is zero")
+        raise UsageError(msg("duration {text} is zero", text=repr(text)))
     if total > MAX_ADVANCE:
-        raise UsageError(f"duration {text!r} is longer than ten years")
+        raise UsageError(msg("duration {text} is longer than ten years", text=repr(text)))
     return total

@@ -31,6 +31,7 @@ from ...content import schema as s
 from ...errors import UsageError
 from .effects import ActiveEffect
 from .state import ABILITIES
+from ...message import Option, msg
 
 KINDS: tuple[str, ...] = get_args(s.RollKind)
 HANDS = ("left", "right", "both")
@@ -99,7 +100,7 @@ def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
         named.sort(key=lambda k: k.system != system)
         found = named[0] if named else None
     if found is None:
-        raise UsageError(f"unknown skill {text!r} (try one of: {', '.join(sorted(skills))})")
+        raise UsageError(msg("unknown skill {text} (try one of: {skills})", text=repr(text), skills=", ".join(sorted(skills))))
     if found.system == system:
         return found.id, found.id
     if system == "dnd5e":
@@ -109,8 +110,9 @@ def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
     into = [k.id for k in skills.values() if k.system == system and k.maps_to.get(found.system) == found.id]
     if len(into) == 1:
         return into[0], found.id
-    raise UsageError(f"{found.name.en} is a {found.system} skill; in this {system} campaign say which: "
-                     f"{', '.join(into) or 'none maps to it'}")
+    raise UsageError(msg("{skill} is a {skill_system} skill; in this {system} campaign say which: {choices}",
+                         skill=found.name, skill_system=found.system, system=system,
+                         choices=", ".join(into) if into else msg("none maps to it")))
 
 
 def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
@@ -120,7 +122,8 @@ def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
     ability = named.ability if named else next(
         (a.id for a in rules.abilities.values() if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
     if ability is None:
-        raise UsageError(f"unknown save {text!r} (fortitude, reflex, will, or an ability: {', '.join(ABILITIES)})")
+        raise UsageError(msg("unknown save {text} (fortitude, reflex, will, or an ability: {abilities})", text=repr(text),
+                             abilities=", ".join(ABILITIES)))
     if system == "dnd5e":
         save = named.maps_to.get("dnd5e", ability) if named else ability
         return save, save
@@ -128,7 +131,7 @@ def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
         return named.id, named.ability
     pf = next((v for v in rules.saves.values() if v.system == system and v.ability == ability), None)
     if pf is None:
-        raise UsageError(f"{system} has no {ability} save (fortitude, reflex or will)")
+        raise UsageError(msg("{system} has no {ability} save (fortitude, reflex or will)", system=system, ability=ability))
     return pf.id, pf.ability
 
 
@@ -143,25 +146,27 @@ def senses_of(rules: Any, *skills: str | None) -> tuple[str, ...]:
 def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: str) -> ReadRoll:
     kind = roll.kind
     if kind not in KINDS:
-        raise UsageError(f"unknown roll {kind!r} (one of: {', '.join(KINDS)})")
+        raise UsageError(msg("unknown roll {kind} (one of: {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
     for value, allowed, what in ((roll.hand, HANDS, "hand"), (roll.range, RANGES, "range"),
                                  (roll.sense, SENSES, "sense")):
         if value is not None and value not in allowed:
-            raise UsageError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+            raise UsageError(msg("{what} must be one of {allowed}, not {value}", what=what, allowed=", ".join(allowed),
+                                 value=repr(value)))
     ability = roll.ability
     if ability is not None and ability not in ABILITIES:
-        raise UsageError(f"unknown ability {ability!r} (one of: {', '.join(ABILITIES)})")
+        raise UsageError(msg("unknown ability {ability} (one of: {abilities})", ability=repr(ability),
+                         abilities=", ".join(ABILITIES)))
     skill = typed = save = None
     if roll.skill:
         if kind not in ("skill", "check"):
-            raise UsageError("--skill goes with a skill or check roll")
+            raise UsageError(msg("{option} goes with a skill or check roll", option=Option("skill")))
         kind = "skill"
         skill, typed = resolve_skill(rules, system, roll.skill)
         ability = ability or rules.skills[skill].ability
     if kind == "save" and (roll.save or ability):
         save, ability = resolve_save(rules, system, roll.save or ability or "")
     elif roll.save:
-        raise UsageError("--save goes with a save roll")
+        raise UsageError(msg("{option} goes with a save roll", option=Option("save")))
     if kind == "concentration" and system == "dnd5e":
         save, ability = "con", ability or "con"
     if ability is None:

@@ -35,6 +35,7 @@ from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
 from .context import Context
+from ...message import PerAudience, msg
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
@@ -186,7 +187,11 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
                 break
     if run.typed:
         name = run.current().name
-        raise UsageError(f"{len(run.typed)} --save value(s) left over: {name} has fewer saves to make")
+        left = len(run.typed)
+        raise UsageError(msg("{said}", said=PerAudience(
+            cli=msg("{n} --save value(s) left over: {character} has fewer saves to make", n=left, character=name),
+            api=msg("{n} value(s) of saves left over: {character} has fewer saves to make", n=left, character=name),
+            page=msg("{n} save total(s) left over: {character} has fewer saves to make", n=left, character=name))))
     told: dict[str, Any] = {"character": character_id, "moment": moment, "results": run.results,
                             "rolls": list(ctx.roller.made[mark:])}
     if run.paused is None:
@@ -199,17 +204,17 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: st
     """A turn, a Dash or an action of one character; `saves`: the totals the GM typed (the dying check's first),
     for the rolls that are the GM's; `rolls`: who rolls the others (player_rolls.route)."""
     if moment not in MOMENTS:
-        raise UsageError(f"unknown moment {moment!r} (turn, dash, action)")
+        raise UsageError(msg("unknown moment {moment} (turn, dash, action)", moment=repr(moment)))
     character = find_character(ctx.state, name)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character} is dead", character=character.name))
     refuse_if_forbidden(character, ctx.rules, ctx.options, ctx.state.system, moment)
     how = player_rolls.route(ctx.options, rolls)
     waiting = next((p for p in ctx.state.pending if p.character == character.id
                     and p.kind in (player_rolls.MOMENT, player_rolls.DYING)), None)
     if waiting is not None:
-        raise RuleViolation(f"{character.name}'s {dict(waiting.args)['moment']} waits for a roll ({waiting.id}): "
-                            "answer it first")
+        raise RuleViolation(msg("{name}'s {moment} waits for a roll ({id}): answer it first", name=character.name,
+                                moment=dict(waiting.args)["moment"], id=waiting.id))
     return _play(ctx, character.id, moment, list(saves), how)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from .. import log_view, save_words, views
 from ...presentation.time_words import describe, describe_in
 from ...presentation.roll_answer import answer_doc
+from ...presentation import save_breakdown
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
 from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
@@ -133,7 +134,7 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
                     "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
-                    "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
+                    "modifiers_text": save_breakdown.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
 

@@ -25,7 +25,7 @@ def effect_source(active: ActiveEffect, lang: str | None = None) -> dict[str, An
     if lang:
         with speaking(lang):
             return effect_source(active)
-    return {**active.source(), "name": name(active.name)}
+    return {**active.source(), "name": say(active.name)}
 
 
 def source_doc(source: Source, rules: Rules) -> dict[str, Any]:

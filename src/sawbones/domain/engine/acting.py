@@ -69,7 +69,7 @@ def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str,
         restriction = rules.restrictions.get(restriction_id)
         if restriction is not None and moment in restriction.forbids:
             name = _cause(origin, rules, condition) if origin is not None else _cause_hp(rules, condition)
-            source = origin.name if origin is not None and origin.name.en != english(name) else None
+            source = origin.name if origin is not None and english(origin.name) != english(name) else None
             if Cause(name, source) not in causes:
                 causes.append(Cause(name, source))
     return causes

@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from ...content import schema as s
 from .clock import parse_duration
-from .effects import ActiveEffect, option_matches, provider
+from .effects import ActiveEffect, option_matches, provider, stored_names
 from .evolve import handles
 from .state import Campaign, Character, TimedCondition
 from .timeline import scheduler
@@ -39,7 +39,7 @@ def gained(character: Character, condition: str, until: int | None, source: Acti
     return {"type": "condition_gained", "data": {
         "character": character.id, "id": f"{source.source_id}:{condition}", "condition": condition, "until": until,
         "source": {"kind": source.kind, "id": source.source_id, "content_id": source.content_id,
-                   "name": {"fr": source.name.fr, "en": source.name.en}},
+                   "name": stored_names(source.name)},
         "replaces": replaces, **({"until_combat_end": True} if until_combat_end else {})}}
 
 

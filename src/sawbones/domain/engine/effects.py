@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable
 
 from ...frozen import frozen
 from ...content import schema as s
+from ...message import english
 
 
 @frozen
@@ -21,14 +22,22 @@ class ActiveEffect:
     kind: str  # "injury" | "wound" | "affliction"
     source_id: str  # the instance id on the character (i3, w2, a5)
     content_id: str  # the content entry (fire/severe_burn, hand, giant_scorpion_venom)
-    name: Any  # schema.Text: the source's display name
+    name: Any  # schema.Text (the content's words) or a Message: the source's display name
     detail: dict[str, Any] = field(default_factory=dict)  # side, site, stage ...
 
     def source(self) -> dict[str, Any]:
         """Where a line comes from, as event data keeps it (its name in English: presentation/roll_answer.py's
         effect_source says it in the reader's language)."""
         return {"kind": self.kind, "id": self.source_id, "content_id": self.content_id,
-                "name": self.name.en, **self.detail}
+                "name": english(self.name), **self.detail}
+
+
+def stored_names(name: Any) -> dict[str, str]:
+    """A source's name as event data keeps it, {"en": …, "fr": …} (the shape old campaigns have): the content's own
+    words, or a Message's English in both when the engine named it itself (a reader falls back to English)."""
+    en = english(name)
+    fr = getattr(name, "fr", None)
+    return {"en": en, "fr": fr if isinstance(fr, str) else en}
 
 
 Provider = Callable[[Any, Any, dict[str, Any]], Iterable[ActiveEffect]]

@@ -28,8 +28,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...frozen import frozen
+from .effects import stored_names
 from .roll_query import Answer, Line, Source, describe_needs, query
 from .roll_match import RollContext
+from ...message import english
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
 D20 = {NORMAL: "1d20", ADVANTAGE: "2d20kh1", DISADVANTAGE: "2d20kl1"}
@@ -138,7 +140,8 @@ def read_check(character: Any, rules: Any, options: dict[str, Any], system: str,
 def _names(name: Any) -> dict[str, Any]:
     """A source's name in English (`name`, as event data always had it) and in each language (`names`), so
     a French line says the content's French name."""
-    return {"name": name.en, "names": {"en": name.en, "fr": name.fr}}
+    names = stored_names(name)
+    return {"name": names["en"], "names": names}
 
 
 def _source(source: Source, rules: Any) -> dict[str, Any]:
@@ -154,7 +157,7 @@ def _source(source: Source, rules: Any) -> dict[str, Any]:
     cond = rules.conditions.get(source.condition)
     out = {"kind": "condition", "id": source.condition,
            **(_names(cond.name) if cond else {"name": source.condition}),
-           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": o.name.en}
+           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": english(o.name)}
                     for o in source.origins]}
     if source.via:
         out["via"] = list(source.via)

@@ -33,6 +33,7 @@ from ..engine.odds_engine import (VICTIM, ReadOptions, _freeze, campaign, contex
 from ..engine.state import DAY, Body, Injury, with_fields
 from ..engine.odds_symbolic import Marker, Sym, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
+from ...message import Option, msg
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
 UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
@@ -306,9 +307,10 @@ def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait
     engine meanwhile: a deadline may pass)."""
     table = rules.resolve("damage_tables", table)
     if not 1 <= d20 <= 20:
-        raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
+        raise UsageError(msg("{option}: a d20 shows 1 to 20, not {d20}", option=Option("d20"), d20=d20))
     if not 0 <= wait_days <= MAX_WAIT_DAYS:
-        raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}")
+        raise UsageError(msg("{option}: from 0 to {most} days, not {days}", option=Option("wait"), most=MAX_WAIT_DAYS,
+                             days=wait_days))
     formula = odds_check.check_formula(rules, options, self_treatment)
     check = dice.distribution(formula)
     wait = round(wait_days * DAY)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ... import dice
 from ...errors import RuleViolation
+from ...message import msg
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, victim
@@ -42,7 +43,7 @@ def _ask_the_engine(rules: Any, options: dict[str, Any], self_treatment: bool) -
                 return branch.formula
             script += (dice.parse(branch.formula).minimum,)
             continue
-        raise RuleViolation("the engine rolled no treatment check")  # unreachable: the DC is out of reach
+        raise RuleViolation(msg("the engine rolled no treatment check"))  # unreachable: the DC is out of reach
 
 
 HUGE_DC = 10 ** 6

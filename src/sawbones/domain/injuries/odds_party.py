@@ -20,6 +20,7 @@ from typing import Any, Callable, ContextManager
 from ...errors import UsageError
 from .odds import MAX_WAIT_DAYS, treatment_cached
 from .odds_treatment import rest_healing, solve
+from ...message import Option, msg
 
 MAX_PER_SESSION = 20  # drops to 0, NPC drops or critical failures per session the profile accepts
 PER = 10  # permanent losses are counted per ten sessions
@@ -42,13 +43,16 @@ def check_profile(rules: Any, p: Profile) -> None:
     for name in ("drops", "npc_drops", "critical_failures"):
         value = getattr(p, name)
         if not (0 <= value <= MAX_PER_SESSION):  # also refuses nan
-            raise UsageError(f"--{name.replace('_', '-')}: from 0 to {MAX_PER_SESSION} per session, not {value}")
+            raise UsageError(msg("{option}: from 0 to {most} per session, not {value}", option=Option(name),
+                                 most=MAX_PER_SESSION, value=value))
     if not (0 <= p.wait_days <= MAX_WAIT_DAYS):
-        raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {p.wait_days}")
+        raise UsageError(msg("{option}: from 0 to {most} days, not {days}", option=Option("wait"), most=MAX_WAIT_DAYS,
+                             days=p.wait_days))
     for table, weight in p.types:
         rules.get("damage_tables", table)
         if not (0 < weight <= 1000):
-            raise UsageError(f"--types: a weight is above 0 and at most 1000, not {weight} ({table})")
+            raise UsageError(msg("{option}: a weight is above 0 and at most 1000, not {weight} ({table})",
+                                 option=Option("types"), weight=weight, table=table))
 
 
 def _weights(rules: Any, p: Profile) -> dict[str, Fraction]:
@@ -110,7 +114,8 @@ def _alternatives(rules: Any, options: dict[str, Any], compare: list[str] | None
         opt = rules.get("options", oid)
         values = [True, False] if opt.type == "bool" else list(opt.choices or ())
         if not values:
-            raise UsageError(f"--compare: option {oid} has no choices to compare")
+            raise UsageError(msg("{option}: option {option_id} has no choices to compare", option=Option("compare"),
+                                 option_id=oid))
         out += [(oid, v) for v in values if v != options.get(oid)]
     return out
 

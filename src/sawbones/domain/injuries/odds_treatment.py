@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import RuleViolation, UsageError
+from ...message import Option, msg
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import ScriptRoller, campaign, context, per_options_read, victim
@@ -27,7 +28,8 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
     Attempts go layer by layer (each attempt adds one: a topological order). With `timeline` the mass is
     kept per game time, exactly (the time distribution); without it, only its probability-weighted sum."""
     if not MIN_BONUS <= bonus <= MAX_BONUS:
-        raise UsageError(f"--bonus: a healer's check bonus from {MIN_BONUS} to {MAX_BONUS}, not {bonus}")
+        raise UsageError(msg("{option}: a healer's check bonus from {low} to {high}, not {bonus}", option=Option("bonus"),
+                             low=MIN_BONUS, high=MAX_BONUS, bonus=bonus))
     key = (bonus, exact, timeline)
     hit = t.solved.get(key)
     if hit is not None:

@@ -7,6 +7,7 @@ from typing import Any
 from ...frozen import frozen
 from ...content.checks import band_of, parse_range
 from ...errors import UsageError
+from ...message import msg
 
 
 @frozen
@@ -25,7 +26,7 @@ def _severity_for(rules: Any, band_set: str, d20: int) -> str:
         if low <= d20 <= high:
             severity: str = band.severity
             return severity
-    raise UsageError(f"d20 {d20} is outside the {band_set} bands")  # unreachable: coverage is checked at load
+    raise UsageError(msg("d20 {d20} is outside the {band_set} bands", d20=d20, band_set=band_set))  # unreachable: coverage is checked at load
 
 
 def pick_row(rules: Any, table_id: str, d20: int, bands: str = "standard", mapping: str = "by_tier") -> Pick:
@@ -33,7 +34,7 @@ def pick_row(rules: Any, table_id: str, d20: int, bands: str = "standard", mappi
     table_id = rules.resolve("damage_tables", table_id)
     table = rules.damage_tables[table_id]
     if not 1 <= d20 <= 20:
-        raise UsageError(f"a d20 shows 1 to 20, not {d20}")
+        raise UsageError(msg("a d20 shows 1 to 20, not {d20}", d20=d20))
     standard = rules.band_sets["standard"]
     raw_index = next(i for i, r in enumerate(table.rows) if _holds(r.d20, d20))
     raw_severity = band_of(standard, table.rows[raw_index].d20)

@@ -15,6 +15,7 @@ from .locale import name, say, speaking
 if TYPE_CHECKING:
     from ..content.rules import Rules
 
+
 # TRANSITION (issue 38): `lang` is optional and only for callers not converted yet (they pass the language they
 # were given); a converted caller passes none and the reader's language (the context) is used. The integrator drops
 # the parameter once no caller passes it.
@@ -80,6 +81,7 @@ def answer_doc(answer: Answer, lang: str | None = None) -> dict[str, Any]:
         with speaking(lang):
             return answer_doc(answer)
     rules = answer.rules
+    assert rules is not None, "the roll query keeps the rules it read"
     return {
         "system": answer.system, "roll": answer.roll.as_dict(), "modifier": answer.modifier, "mode": answer.mode,
         "auto_fail": answer.auto_fail,

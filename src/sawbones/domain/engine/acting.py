@@ -26,6 +26,7 @@ from ...message import N_, english, msg
 if TYPE_CHECKING:
     from ...content.rules import Rules
 
+
 # what each moment is, in the refusal's words
 DOING = {"action": N_("take an action"), "dash": N_("take the Dash action")}
 UNCONSCIOUS = "unconscious"  # the condition the hit point model's unconsciousness is
@@ -51,7 +52,7 @@ class Cause:
     source: Any | None
 
 
-def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
+def forbidding(character: Any, rules: Rules, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
     """What on `character` forbids `moment`, nearest first."""
     causes: list[Cause] = []
     found: list[tuple[Any, ActiveEffect | None, str | None]] = []
@@ -75,7 +76,7 @@ def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str,
     return causes
 
 
-def _brought(condition: str, ae: ActiveEffect | None, rules: Any, system: str,
+def _brought(condition: str, ae: ActiveEffect | None, rules: Rules, system: str,
              seen: frozenset[str] = frozenset()) -> list[tuple[str, ActiveEffect | None, str | None]]:
     """The restrictions a condition brings through its reading in this system (and the conditions it brings)."""
     entry = rules.condition_readings.get(condition)
@@ -89,7 +90,7 @@ def _brought(condition: str, ae: ActiveEffect | None, rules: Any, system: str,
     return out
 
 
-def _down(character: Any, rules: Any, system: str) -> bool:
+def _down(character: Any, rules: Rules, system: str) -> bool:
     """Unconscious by its hit points: at or below the model's dying line, unless stable where a stable character
     may have come to (PF1)."""
     hp_model = hit_points.model(rules, system)
@@ -103,7 +104,7 @@ def _cause_hp(rules: Rules, condition: str | None) -> Any:
     return found.name if found is not None else UNCONSCIOUS
 
 
-def refuse_if_forbidden(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> None:
+def refuse_if_forbidden(character: Any, rules: Rules, options: dict[str, Any], system: str, moment: str) -> None:
     """Raise (one line, nothing applied) when the character's state forbids the moment, saying why."""
     if moment not in DOING:
         return
@@ -118,6 +119,6 @@ def refuse_if_forbidden(character: Any, rules: Any, options: dict[str, Any], sys
                             cause=cause.name, source=cause.source))
 
 
-def can_act(character: Any, rules: Any, options: dict[str, Any], system: str) -> bool:
+def can_act(character: Any, rules: Rules, options: dict[str, Any], system: str) -> bool:
     """Whether the character may take an action at all (a check that costs the action needs one to cost)."""
     return not forbidding(character, rules, options, system, "action")

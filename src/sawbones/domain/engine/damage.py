@@ -3,7 +3,7 @@ lingering injury (INJ-1 to INJ-3) through the rule registered with `injury_rule`
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ...errors import NotFound, RuleViolation, UsageError
 from . import hit_points
@@ -14,6 +14,10 @@ from .evolve import fold
 from .state import Character
 from .context import Context
 from ...message import Option, PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 InjuryRule = Callable[..., list[Event]]
@@ -160,7 +164,7 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     return events
 
 
-def is_standing(character: Character, rules: Any, options: dict[str, Any]) -> bool:
+def is_standing(character: Character, rules: Rules, options: dict[str, Any]) -> bool:
     """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
     down = {"unconscious", "paralyzed", "stunned", "dead"}
     return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))

@@ -9,11 +9,14 @@ guards that depend on the roll (metal armour, standing, in combat) are left to t
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ...frozen import frozen
 from ...content import schema as s
 from ...message import english
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 @frozen
@@ -63,7 +66,7 @@ def replaced(character: Any, active: ActiveEffect) -> bool:
                for t in getattr(character, "conditions", ()))
 
 
-def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[ActiveEffect]:
+def active_effects(character: Any, rules: Rules, options: dict[str, Any]) -> list[ActiveEffect]:
     _load_providers()
     out: list[ActiveEffect] = []
     for fn in _PROVIDERS:
@@ -74,7 +77,7 @@ def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[
     return out
 
 
-def _worst_affliction_only(found: list[ActiveEffect], rules: Any) -> list[ActiveEffect]:
+def _worst_affliction_only(found: list[ActiveEffect], rules: Rules) -> list[ActiveEffect]:
     """multi_affliction_stacking worst_only: of several afflictions, only the stage effects of the one furthest
     down its track count (the share of its track it has gone through; a tie: the first contracted). Lasting
     harm (ability damage, permanent conditions) stays."""
@@ -93,12 +96,12 @@ def _worst_affliction_only(found: list[ActiveEffect], rules: Any) -> list[Active
     return [ae for ae in found if ae not in staged or ae.source_id == keep]
 
 
-def triggers_on(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[ActiveEffect]:
+def triggers_on(character: Any, rules: Rules, options: dict[str, Any], on: str) -> list[ActiveEffect]:
     """The active triggers that fire on `on` (turn_start, damaged, dash, ...)."""
     return [e for e in active_effects(character, rules, options) if isinstance(e.effect, s.Trigger) and e.effect.on == on]
 
 
-def conditions(character: Any, rules: Any, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
+def conditions(character: Any, rules: Rules, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
     """Conditions imposed by the rules, each with its source (unguarded ones only)."""
     return [(e.effect.condition, e) for e in active_effects(character, rules, options)
             if isinstance(e.effect, s.ConditionEffect) and not e.effect.while_]

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import dice
 from ...errors import NotFound, RuleViolation, UsageError
 from ...message import msg
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
+
 _TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
 _FALSE = {"false", "no", "off", "0", "non", "faux"}
 
 
-def effective_options(rules: Any, overrides: dict[str, Any]) -> dict[str, Any]:
+def effective_options(rules: Rules, overrides: dict[str, Any]) -> dict[str, Any]:
     """Every option's value for a campaign: its own setting, else the default (or the original-text value)."""
     declared = rules.options
     follow = overrides.get("follow_original_text", declared["follow_original_text"].default
@@ -29,7 +33,7 @@ def effective_options(rules: Any, overrides: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
+def parse_option_value(rules: Rules, option_id: str, text: str) -> Any:
     """Turn a GM's text into a checked option value, or raise UsageError saying what is allowed."""
     opt = rules.get("options", option_id)
     raw = text.strip()

@@ -12,13 +12,17 @@ GM confirms or rejects.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...frozen import frozen
 from ...errors import RuleViolation, UsageError
 from .evolve import handles
 from .state import Campaign
 from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from .context import Context
+
 
 PENDING_EVENT = "save_pending"  # a due decision that needs a die (the GM's or a player's) returns this event type
 GM, PLAYERS, ASK = "gm", "players", "ask"
@@ -85,7 +89,7 @@ def resumes(fn: Resume) -> Resume:
     return fn
 
 
-def defer(ctx: Any, character: Any, kind: str, save: str, dc: int, args: dict[str, Any], rolls: str | None,
+def defer(ctx: Context, character: Any, kind: str, save: str, dc: int, args: dict[str, Any], rolls: str | None,
           ) -> list[Event] | None:
     """The pending roll that stands for an action when it routes this roll to the character's player (the action
     is made again with the die once answered, see DEFERRED), else None: the GM's roll, made now."""
@@ -158,7 +162,7 @@ def find_pending(state: Campaign, pending_id: str) -> Any:
     return pending
 
 
-def reading(ctx: Any, character: Any, pending: Any) -> Any:
+def reading(ctx: Context, character: Any, pending: Any) -> Any:
     """What applies to the roll a pending save waits for (saves.SaveReading): the check its kind registered (a
     healer's, a dying character's), else the character's save `pending.save` as the roll query reads it."""
     from . import saves
@@ -168,7 +172,7 @@ def reading(ctx: Any, character: Any, pending: Any) -> Any:
         saves.read(character, ctx.rules, ctx.options, ctx.state.system, pending.save)
 
 
-def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
+def _proposal_die(ctx: Context, pending: Any) -> dict[str, Any]:
     """'Roll for me' under confirm_player_answers: the die is rolled now (the player sees it), applied later."""
     from . import saves
 
@@ -178,7 +182,7 @@ def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
     return {"d20": ctx.roller.roll(saves.D20[read.terms.mode], f"{pending.save} save for {pending.id}")}
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None, auto: bool = False, *,
+def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None, auto: bool = False, *,
            roll: bool = False, by: str = GM, player: str | None = None, confirm: bool = False,
            reject: bool = False) -> list[Event]:
     """Someone's die for a pending roll (see the module's doc). `player`: the character whose player answers

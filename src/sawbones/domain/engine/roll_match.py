@@ -24,7 +24,7 @@ metal armour...): a detail the GM did not give is never guessed.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from ...frozen import frozen
 from ...content import schema as s
@@ -32,6 +32,10 @@ from ...errors import UsageError
 from .effects import ActiveEffect
 from .state import ABILITIES
 from ...message import Option, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 KINDS: tuple[str, ...] = get_args(s.RollKind)
 HANDS = ("left", "right", "both")
@@ -90,7 +94,7 @@ class ReadRoll:
 # ---------------------------------------------------------------- reading the roll
 
 
-def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
+def resolve_skill(rules: Rules, system: str, text: str) -> tuple[str, str]:
     """(skill id in the campaign's system, skill id as given) from an id or a name of either system."""
     key = text.strip().casefold()
     skills = rules.skills
@@ -115,7 +119,7 @@ def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
                          choices=", ".join(into) if into else msg("none maps to it")))
 
 
-def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
+def resolve_save(rules: Rules, system: str, text: str) -> tuple[str, str]:
     """(save in the campaign's system, its ability) from 'reflex', 'dex', 'Réflexes'..."""
     key = text.strip().casefold()
     named = next((v for v in rules.saves.values() if key in (v.id, v.name.fr.casefold(), v.name.en.casefold())), None)
@@ -135,7 +139,7 @@ def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
     return pf.id, pf.ability
 
 
-def senses_of(rules: Any, *skills: str | None) -> tuple[str, ...]:
+def senses_of(rules: Rules, *skills: str | None) -> tuple[str, ...]:
     for skill in skills:
         entry = rules.skill_senses.get(skill) if skill else None
         if entry is not None:
@@ -143,7 +147,7 @@ def senses_of(rules: Any, *skills: str | None) -> tuple[str, ...]:
     return ()
 
 
-def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: str) -> ReadRoll:
+def read_roll(roll: RollContext, rules: Rules, options: dict[str, Any], system: str) -> ReadRoll:
     kind = roll.kind
     if kind not in KINDS:
         raise UsageError(msg("unknown roll {kind} (one of: {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
@@ -191,7 +195,7 @@ def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: st
 # ---------------------------------------------------------------- matching
 
 
-def _skills_in(rules: Any, system: str, skill_id: str) -> set[str]:
+def _skills_in(rules: Rules, system: str, skill_id: str) -> set[str]:
     """A selector's skill, read in the campaign's system (maps_to, both ways)."""
     entry = rules.skills.get(skill_id)
     if entry is None or entry.system == system:
@@ -202,7 +206,7 @@ def _skills_in(rules: Any, system: str, skill_id: str) -> set[str]:
                          if k.system == system and k.maps_to.get(entry.system) == skill_id}
 
 
-def _saves_in(rules: Any, system: str, save_id: str) -> str:
+def _saves_in(rules: Rules, system: str, save_id: str) -> str:
     entry = rules.saves.get(save_id)
     if entry is None or entry.system == system:
         return save_id
@@ -221,7 +225,7 @@ def _sense(required: str | None, r: ReadRoll) -> tuple[str, tuple[Need, ...]]:
     return (MAYBE, (("sense", required),)) if r.skill is None else (NO, ())
 
 
-def _selector(sel: s.Rolls, r: ReadRoll, ae: ActiveEffect | None, rules: Any,
+def _selector(sel: s.Rolls, r: ReadRoll, ae: ActiveEffect | None, rules: Rules,
               system: str) -> tuple[str, tuple[Need, ...]]:
     kinds = set(sel.kinds)
     if "check" in kinds and sel.skills:  # a 5e-style skill check selector reads as a skill check in pf1e
@@ -290,7 +294,7 @@ def _guards(effect: Any, r: ReadRoll, ae: ActiveEffect | None) -> tuple[str, tup
     return (MAYBE, tuple(needs)) if needs else (YES, ())
 
 
-def applies(effect: Any, rolls: tuple[s.Rolls, ...] | None, r: ReadRoll, ae: ActiveEffect | None, rules: Any,
+def applies(effect: Any, rolls: tuple[s.Rolls, ...] | None, r: ReadRoll, ae: ActiveEffect | None, rules: Rules,
              system: str) -> tuple[str, tuple[tuple[Need, ...], ...]]:
     """YES / MAYBE (with the alternatives of what it depends on) / NO."""
     guard, guard_needs = _guards(effect, r, ae)

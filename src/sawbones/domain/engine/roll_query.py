@@ -29,6 +29,7 @@ from .state import ABILITIES
 if TYPE_CHECKING:
     from ...content.rules import Rules
 
+
 TRIGGERS_BEFORE = {"attack": ("standard_action", "action_in_combat"),
                    "spell_dc": ("standard_action", "action_in_combat")}
 
@@ -107,7 +108,7 @@ class Answer:
     restrictions: tuple[Line, ...] = ()
     triggers: tuple[Line, ...] = ()
     notes: tuple[Line, ...] = ()
-    rules: Any = field(default=None, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)
 
     def by_source(self) -> dict[tuple[str, str], int]:
         """The flat modifier each source gives (kind, id) -> total; a condition counts under its own id."""
@@ -146,7 +147,7 @@ def describe_needs(needs: tuple[Need, ...], rules: Rules) -> Listed:
 # ---------------------------------------------------------------- the query
 
 
-def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any, system: str) -> list[ConditionLine]:
+def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Rules, system: str) -> list[ConditionLine]:
     """Conditions from the effects, plus those their readings bring; one line each, with every origin."""
     found: dict[str, dict[str, Any]] = {}
     queue: list[tuple[str, ActiveEffect, tuple[Any, ...], tuple[str, ...]]] = [
@@ -178,12 +179,12 @@ def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any,
     return out
 
 
-def _reading(rules: Any, cond: str, system: str) -> Any:
+def _reading(rules: Rules, cond: str, system: str) -> Any:
     entry = rules.condition_readings.get(cond)
     return entry.reading(system) if entry else None
 
 
-def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll: RollContext) -> Answer:
+def query(character: Any, rules: Rules, options: dict[str, Any], system: str, roll: RollContext) -> Answer:
     """Everything that applies to one roll of one character, each line with its source."""
     r = read_roll(roll, rules, options, system)
     lines: dict[str, list[Line]] = {k: [] for k in (
@@ -289,7 +290,7 @@ class _Note:
     reason: Message
 
 
-def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, notes: list[Any],
+def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Rules, notes: list[Any],
               direct_conditions: list[Any]) -> None:
     """A load effect: at least a medium / heavy load is the condition `<load>_load` (its reading in the system
     says what the load does); the carrying capacity is outside the sheet, so its change is a note."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ...frozen import frozen
 from ...errors import RuleViolation
@@ -18,6 +18,10 @@ from .player_rolls import PENDING_EVENT, route
 from .state import Campaign, with_fields
 from .context import Context
 from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Due = tuple[int, str, Callable[[Any], list[dict[Any, Any]]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
@@ -49,7 +53,7 @@ class AdvanceContext:
     """
 
     state: Any
-    rules: Any
+    rules: Rules
     options: dict[Any, Any]
     roller: Any
     auto: bool = False

@@ -21,7 +21,7 @@ next roll of the player. Each step is told once, in the `noted` event of the act
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...content.models import dump
 from ...errors import RuleViolation, UsageError
@@ -36,6 +36,10 @@ from .evolve import fold
 from .state import MINUTE
 from .context import Context
 from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
@@ -52,7 +56,7 @@ def _dc(ctx: Context, active: Any) -> int:
     return dc
 
 
-def keyed_triggers(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[tuple[str, Any]]:
+def keyed_triggers(character: Any, rules: Rules, options: dict[str, Any], on: str) -> list[tuple[str, Any]]:
     """The triggers of one phase of a moment, each with a key that finds it again when the moment resumes:
     its source and its rank among that source's triggers of the phase."""
     seen: dict[tuple[str, str, str], int] = {}

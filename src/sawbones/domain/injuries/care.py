@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from ...content import schema as s
@@ -20,6 +20,10 @@ from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
 from ..engine.timeline import advance_folded
 from ..engine.context import Context
 from ...message import Listed, Message, PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 
@@ -276,7 +280,7 @@ def _tier_rank(ctx: Context, tier: str) -> int:
     return rank
 
 
-def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
+def magic_tiers(rules: Rules, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
     """The magic tiers that heal this injury: its own (a lost part: regenerate), else its severity's, as the
     severity's option picks them (critical: critical_magic, heal / regenerate / either)."""
     definition = rules.injuries[injury.injury]

@@ -9,7 +9,7 @@ node and bonus, shared by every injury whose chain meets that node (the fast pat
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RuleViolation, UsageError
 from ...message import Option, msg
@@ -19,6 +19,9 @@ from ..engine.odds_engine import ScriptRoller, campaign, context, per_options_re
 from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, rebuild, treatment_cached
 from .odds_check import check_formula
 from ..engine.state import DAY, with_fields
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False) -> dict[str, Any]:
@@ -226,7 +229,7 @@ def _rests(t: Treatment, k: int, options: dict[str, Any]) -> tuple[bool, int | N
     return hit_die, None
 
 
-def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,
+def treatment_doc(rules: Rules, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,
                   self_treatment: bool = False, exact: bool = False) -> dict[str, Any]:
     """`sawbones odds --injury TYPE --d20 N --bonus B [--wait D] [--self]`: one JSON-ready document.
 

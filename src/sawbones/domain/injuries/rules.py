@@ -6,7 +6,7 @@ effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
@@ -20,6 +20,10 @@ from ..engine.state import DAY, HOUR, Campaign, Character, Injury, with_fields
 from ..engine.timeline import scheduler
 from ..engine.context import Context
 from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 MAX_REROLLS = 50
@@ -329,7 +333,7 @@ def daily_ticks_on_long_rest(ctx: Context, character: Character) -> list[Event]:
 
 
 @provider
-def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def _injury_effects(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     for injury in character.injuries:
         definition = rules.injuries.get(injury.injury)
         if definition is None:

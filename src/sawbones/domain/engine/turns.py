@@ -35,7 +35,7 @@ from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
 from .context import Context
-from ...message import PerAudience, msg
+from ...message import PerAudience, msg, msgs
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -193,9 +193,12 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
         name = run.current().name
         left = len(run.typed)
         raise UsageError(msg("{said}", said=PerAudience(
-            cli=msg("{n} --save value(s) left over: {character} has fewer saves to make", n=left, character=name),
-            api=msg("{n} value(s) of saves left over: {character} has fewer saves to make", n=left, character=name),
-            page=msg("{n} save total(s) left over: {character} has fewer saves to make", n=left, character=name))))
+            cli=msgs("{n} --save value left over: {character} has fewer saves to make",
+                     "{n} --save values left over: {character} has fewer saves to make", left, character=name),
+            api=msgs("{n} value of saves left over: {character} has fewer saves to make",
+                     "{n} values of saves left over: {character} has fewer saves to make", left, character=name),
+            page=msgs("{n} save total left over: {character} has fewer saves to make",
+                      "{n} save totals left over: {character} has fewer saves to make", left, character=name))))
     told: dict[str, Any] = {"character": character_id, "moment": moment, "results": run.results,
                             "rolls": list(ctx.roller.made[mark:])}
     if run.paused is None:

@@ -19,7 +19,7 @@ from ..engine.evolve import fold
 from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
 from ..engine.timeline import advance_folded
 from ..engine.context import Context
-from ...message import Listed, Message, PerAudience, msg
+from ...message import Listed, Message, PerAudience, msg, msgs
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -241,8 +241,8 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
     """1 hour passes; each Hit Die spent heals one minor injury (INJ-10) and HP as usual."""
     character = find_character(ctx.state, name)
     if hit_dice > character.hit_dice:
-        raise RuleViolation(msg("{character} has only {n} Hit Dice left", character=character.name,
-                                n=character.hit_dice))
+        raise RuleViolation(msgs("{character} has only {n} Hit Die left", "{character} has only {n} Hit Dice left",
+                                 character.hit_dice, character=character.name))
     chosen = [find_injury(character, k) for k in injury_keys]
     for injury in chosen:
         if not _heals_by_rest(ctx, injury, "hit_die"):

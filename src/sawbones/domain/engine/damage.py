@@ -9,7 +9,7 @@ from ...errors import NotFound, RuleViolation, UsageError
 from . import hit_points
 from .abilities import effective_abilities
 from .campaign import find_character
-from .effects import _load_providers, conditions, triggers_on
+from .effects import _load_providers, conditions, stored_names, triggers_on
 from .evolve import fold
 from .state import Character
 from .context import Context
@@ -192,7 +192,7 @@ def dying_reading(ctx: Context, character: Character) -> Any:
     penalty = check.penalty_per_negative_hp * max(0, -character.hp)
     lines = [{"type": "modifier", "value": -penalty, "source": {
         "kind": "hit_points", "id": hp_model.id, "name": hp_model.name.en,
-        "names": {"en": hp_model.name.en, "fr": hp_model.name.fr}}}] if penalty else []
+        "names": stored_names(hp_model.name)}}] if penalty else []
     return saves.SaveReading(check.ability, modifier, saves.SaveTerms(-penalty), {
         "sheet": modifier, "modifier": -penalty, "mode": saves.NORMAL, "auto_fail": False, "lines": lines})
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, TypeVar
 
 from ...content.rules import fold  # the one fold, for content names too (Rules.resolve)
 from ...errors import UsageError
-from ...message import msg
+from ...message import Message, msg, pmsg
 
 MAX_LENGTH = 80
 URL_RESERVED = "/\\?#%"
@@ -28,20 +28,25 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X}{' ' + name if name else ''}"
 
 
+def _named(what: str) -> Message:
+    """What a name names, said in the reader's words ("character", "campaign")."""
+    return pmsg("named", "campaign") if what == "campaign" else pmsg("named", "character")
+
+
 def check_name(text: str, what: str = "character") -> str:
     """The name as stored (trimmed, NFC), or a UsageError saying which character is refused.
     what: "campaign" or "character"."""
     if not isinstance(text, str):
-        raise UsageError(msg("a {what} name must be text", what=what))
+        raise UsageError(msg("a {what} name must be text", what=_named(what)))
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
             raise UsageError(msg("a {what} name cannot contain {character} (control or invisible character)",
-                                 what=what, character=_describe(ch)))
+                                 what=_named(what), character=_describe(ch)))
     name = unicodedata.normalize("NFC", text).strip()
     if not name:
-        raise UsageError(msg("a {what} needs a name", what=what))
+        raise UsageError(msg("a {what} needs a name", what=_named(what)))
     if len(name) > MAX_LENGTH:
-        raise UsageError(msg("a {what} name has at most {most} characters", what=what, most=MAX_LENGTH))
+        raise UsageError(msg("a {what} name has at most {most} characters", what=_named(what), most=MAX_LENGTH))
     if what == "campaign":
         bad = next((ch for ch in name if ch in URL_RESERVED), None)
         if bad is not None:

@@ -48,25 +48,46 @@ def _template(node: ast.AST) -> str | None:
     return None
 
 
-def raised_messages():
+def _catalog_template(node: ast.AST) -> str | None:
+    """A message made with sawbones.message.msg / msgs: its template (the catalog's msgid)."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in ("msg", "msgs") \
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def raised_messages(catalog: bool = False):
+    """(where, sample) of each message raised as an f-string or a string (catalog=False), or of each raised as a
+    Message (catalog=True: its template, which fr.po translates)."""
     for path in sorted(ROOT.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
                 func = node.exc.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-                sample = _template(node.exc.args[0]) if name in PEOPLE else None
+                if name not in PEOPLE:
+                    continue
+                sample = (_catalog_template if catalog else _template)(node.exc.args[0])
                 if sample:  # messages built elsewhere (a variable) are checked where they are built
                     yield f"{path.relative_to(ROOT)}:{node.lineno}", sample
 
 
 def test_the_scan_finds_the_raised_messages():
-    found = list(raised_messages())
+    found = list(raised_messages()) + list(raised_messages(catalog=True))
     assert len(found) > 150 and any("no character named" in s for _, s in found)
 
 
 def test_every_raised_message_has_its_french():
     missing = [f"{where}: {sample!r}" for where, sample in raised_messages() if translate(sample, "fr") == sample]
     assert not missing, "no French in errors_fr.py for:\n" + "\n".join(missing)
+
+
+def test_every_raised_message_is_in_the_catalog():
+    from sawbones.presentation.locale import catalog
+
+    french = catalog("fr")
+    missing = [f"{where}: {sample!r}" for where, sample in raised_messages(catalog=True)
+               if french.gettext(sample) == sample and sample not in ("{said}",)]
+    assert not missing, "no French in fr.po for:\n" + "\n".join(missing)
 
 
 def test_translation_carries_the_values_over():

@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from sawbones.message import english
+from sawbones.presentation.roll_answer import answer_doc
 from sawbones.application.service import Context
 from sawbones.content import schema as s
 from sawbones.content.models import validate
@@ -207,7 +209,7 @@ def test_conditions_bring_other_conditions(give):
     by_id = {c.id: c for c in dex_save.conditions}
     assert by_id["incapacitated"].source.via == ("paralyzed",)
     assert {r.extra[0][1] for r in dex_save.restrictions} == {"cannot_move_or_speak", "no_actions_or_reactions"}
-    assert any("critical hit" in n.text("en") for n in mods(five, "ac").notes)
+    assert any("critical hit" in english(n.text) for n in mods(five, "ac").notes)
     pf = campaign("pf1e")
     assert "helpless" in {c.id for c in mods(pf, "ac").conditions}
 
@@ -263,7 +265,7 @@ def test_advantage_and_disadvantage_cancel(give):
     give({"type": "advantage", "rolls": [{"kinds": ["attack"]}]}, kind="injury", source_id="i3")
     answer = mods(five, "attack")
     assert answer.mode == "normal" and answer.advantages and answer.disadvantages
-    assert mods(campaign("pf1e"), "attack").notes[-1].text("en").startswith("Advantage and disadvantage are 5e")
+    assert english(mods(campaign("pf1e"), "attack").notes[-1].text).startswith("Advantage and disadvantage are 5e")
 
 
 def test_roll_guards_armour_standing_combat(give):
@@ -316,7 +318,7 @@ def test_burnt_hand_blisters_and_str_poison(system, give):
     assert answer.mode == "disadvantage"
     heavy = system == "dnd5e"  # Impaired: at least a heavy load, read in 5e as heavily encumbered (seed 004 L61)
     assert [d.source.key() for d in answer.disadvantages] == [("injury", injury_id)] + ([poison_key] if heavy else [])
-    doc = answer.as_dict("en")
+    doc = answer_doc(answer)
     names = {m["source"]["name"] for m in doc["modifiers"]} | {d["source"]["name"] for d in doc["disadvantage"]}
     assert names == {"Hand (right)", "Giant Scorpion Venom", "Blisters"} | ({"Heavy load"} if heavy else set())
     assert {m["source"].get("stage") for m in doc["modifiers"] if m["source"]["kind"] == "affliction"} == \
@@ -342,8 +344,8 @@ def test_library_and_json_give_the_same_answer(cli, db):
     assert doc["modifiers"][0]["source"] == {"kind": "wound", "id": "w1", "content_id": "hand", "name": "Hand (right)",
                                              "part": "hand", "side": "right", "stack_group": "wound:hand"}
     state = Service.open(db).load("T").state
-    library = query(state.character("vex"), RULES, effective_options(RULES, state.option_overrides()), state.system,
-                    RollContext("attack", hand="right", range="melee")).as_dict("en")
+    library = answer_doc(query(state.character("vex"), RULES, effective_options(RULES, state.option_overrides()),
+                               state.system, RollContext("attack", hand="right", range="melee")))
     assert {k: v for k, v in doc.items() if k not in ("character", "name")} == library
 
 

@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from sawbones.presentation.locale import speaking
+from sawbones.presentation.roll_answer import answer_doc
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
 from sawbones.domain.engine.campaign import add_character
@@ -58,8 +60,9 @@ def test_psychic_fright_disadvantage_only_while_the_source_is_in_sight():
     unknown = mods(state, "mira", "attack")
     assert unknown.mode == "normal" and not unknown.disadvantages
     assert [line.needs for line in unknown.conditional] == [((("fear_source_in_sight", True),),)]
-    assert "source of its fear is in sight" in unknown.as_dict("en")["conditional"][0]["if"][0]
-    assert "source de sa peur est en vue" in unknown.as_dict("fr")["conditional"][0]["if"][0]
+    assert "source of its fear is in sight" in answer_doc(unknown)["conditional"][0]["if"][0]
+    with speaking("fr"):
+        assert "source de sa peur est en vue" in answer_doc(unknown)["conditional"][0]["if"][0]
     assert mods(state, "mira", "check", ability="wis", fear_source_in_sight=True).mode == "disadvantage"
     assert mods(state, "mira", "attack", fear_source_in_sight=False).mode == "normal"
 

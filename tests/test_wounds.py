@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from sawbones.message import english
+from sawbones.presentation.roll_answer import answer_doc
 from sawbones.application.service import Context
 from sawbones.content.loader import load_rules
 from sawbones.domain.wounds import rules as w
@@ -95,7 +97,7 @@ def test_one_wound_gives_minus_2(part, kind, roll):
     assert wound_total(answer) == -2
     assert answer.modifier == -2
     [line] = [m for m in answer.modifiers if m.stacks]
-    assert line.source.effect.source("en")["part"] == part
+    assert line.source.effect.source()["part"] == part
 
 
 @pytest.mark.parametrize("part, kind, roll", TABLE, ids=lambda v: str(v))
@@ -128,7 +130,7 @@ def test_attack_without_a_hand_is_conditional():
     assert answer.modifier == 0
     [line] = answer.conditional
     assert line.value == -2 and line.needs == ((("hand", "left"),),)
-    assert answer.as_dict("en")["conditional"][0]["if"] == ["if made with the left hand or arm"]
+    assert answer_doc(answer)["conditional"][0]["if"] == ["if made with the left hand or arm"]
 
 
 @pytest.mark.parametrize("part, kind, roll", [
@@ -207,7 +209,7 @@ def test_blinded_by_both_eyes_in_5e_and_pf1e():
         if system == "dnd5e":
             assert attack.mode == "disadvantage" and attack.disadvantages[0].source.condition == "blinded"
         else:
-            assert any("50%" in n.text("en") for n in attack.notes)
+            assert any("50%" in english(n.text) for n in attack.notes)
         assert mods(state, "skill", skill="spot").auto_fail
         assert not mods(state, "skill", skill="listen").auto_fail
 
@@ -267,7 +269,7 @@ def test_fortitude_success_suppresses_until_healed():
     assert answer.modifier == 0
     [line] = answer.suppressed
     assert line.value == -2 and dict(line.extra)["suppressed_until"] is None
-    assert answer.as_dict("en")["suppressed"][0]["suppressed_until"] is None
+    assert answer_doc(answer)["suppressed"][0]["suppressed_until"] is None
     # the save never removes blindness (LOC-7 default)
     state = hurt(hurt(state, "eye", "left", fort_total=30), "eye", "right", fort_total=30)
     assert "blinded" in conditions(state)

@@ -17,29 +17,31 @@ import sys
 from typing import Any
 
 from .interfaces.cli import main
+from .message import N_
+from .presentation.locale import _, language, speaking
 
 DB = "sawbones-demo.db"
 WEB_DB = "sawbones.db"
 DEMO_CAMPAIGN = "Phandalin"
 
 TOUR: list[tuple[str, str]] = [
-    ("A campaign keeps its own dice seed, clock, options and characters.", "campaign create 'Tour of the Sword Coast' --seed 7"),
-    ("Add the party (HP, abilities, proficiencies).",
+    (N_("A campaign keeps its own dice seed, clock, options and characters."), "campaign create 'Tour of the Sword Coast' --seed 7"),
+    (N_("Add the party (HP, abilities, proficiencies)."),
      "character add Aria --max-hp 24 --abilities str=10,dex=16,con=12,wis=14 --skills medicine=5 "
      "--prof medicine,herbalism_kit --hit-die d8 --hit-dice 3"),
     ("", "character add Borin --max-hp 31 --abilities str=16,con=16 --hit-die d10 --hit-dice 3"),
-    ("Every table of the three rules is data you can browse, in French or English.", "tables fire"),
-    ("Borin drops to 0 HP: one d20 (the player's own, typed with --d20) picks severity and row.",
+    (N_("Every table of the three rules is data you can browse, in French or English."), "tables fire"),
+    (N_("Borin drops to 0 HP: one d20 (the player's own, typed with --d20) picks severity and row."),
      "damage Borin 35 fire --d20 12"),
-    ("The party in plain words: HP, dying or stable, the injury, its DC and how it heals.", "status"),
-    ("Aria treats the injury: its time passes on the clock, then her Medicine check.", "treat Borin i1 --healer Aria"),
-    ("A long rest heals minor and moderate injuries.", "rest --long"),
-    ("Aria catches filth fever (Pathfinder's disease tracks run in any campaign).", "expose Aria filth_fever --save 3"),
-    ("Days pass: every save that falls due is rolled (--auto), stage by stage.", "advance 3d --auto"),
+    (N_("The party in plain words: HP, dying or stable, the injury, its DC and how it heals."), "status"),
+    (N_("Aria treats the injury: its time passes on the clock, then her Medicine check."), "treat Borin i1 --healer Aria"),
+    (N_("A long rest heals minor and moderate injuries."), "rest --long"),
+    (N_("Aria catches filth fever (Pathfinder's disease tracks run in any campaign)."), "expose Aria filth_fever --save 3"),
+    (N_("Days pass: every save that falls due is rolled (--auto), stage by stage."), "advance 3d --auto"),
     ("", "status Aria"),
-    ("Every change is an event, told in words; undo reverts the last action and says what it undid.", "log --limit 8"),
+    (N_("Every change is an event, told in words; undo reverts the last action and says what it undid."), "log --limit 8"),
     ("", "undo"),
-    ("The same, in French.", "--lang fr status"),
+    (N_("The same, in French."), "--lang fr status"),
 ]
 
 
@@ -48,15 +50,17 @@ def run_tour(db: str = DB) -> int:
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(db + suffix):
             os.remove(db + suffix)
+    here = language()
     for comment, command in TOUR:
         if comment:
-            print(f"\n# {comment}")
+            print(f"\n# {_(comment)}")
         print(f"$ sawbones {command}")
         sys.stdout.flush()
-        code = main(["--db", db, *shlex.split(command)])
+        with speaking(here):  # a step's --lang is that step's (the CLI sets the language it is given)
+            code = main(["--db", db, *shlex.split(command)])
         if code:
             return code
-    print(f"\nThe demo campaign is in {db}: try `.venv/bin/sawbones --db {db} status`.")
+    print("\n" + _("The demo campaign is in {db}: try `.venv/bin/sawbones --db {db} status`.", db=db))
     return 0
 
 

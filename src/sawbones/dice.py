@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 
 from .frozen import frozen
 from .errors import DiceError
+from .message import msg
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -81,7 +82,8 @@ class Formula:
     def with_value(self, total: int) -> Roll:
         """A roll the GM typed in (the player's physical dice): checked against the formula's range."""
         if not self.minimum <= total <= self.maximum:
-            raise DiceError(f"{total} is not a possible result of {self.text} ({self.minimum}..{self.maximum})")
+            raise DiceError(msg("{total} is not a possible result of {formula} ({low}..{high})", total=total, formula=self.text,
+                                low=self.minimum, high=self.maximum))
         return Roll(self.text, total, ())
 
 
@@ -109,12 +111,13 @@ def _roll_term(t: Term, rng: random.Random) -> TermRoll:
 def parse(text: str) -> Formula:
     """Parse a formula, or raise DiceError saying what is wrong."""
     if not isinstance(text, str):
-        raise DiceError(f"a dice formula must be text, not {type(text).__name__}")
+        raise DiceError(msg("a dice formula must be text, not {type_name}", type_name=type(text).__name__))
     source = text.strip()
     if not source:
-        raise DiceError("empty dice formula")
+        raise DiceError(msg("empty dice formula"))
     if len(source) > MAX_LENGTH:
-        raise DiceError(f"dice formula too long ({len(source)} characters, at most {MAX_LENGTH})")
+        raise DiceError(msg("dice formula too long ({length} characters, at most {most})", length=len(source),
+                            most=MAX_LENGTH))
     terms: list[Term] = []
     pos = 0
     while pos < len(source):
@@ -122,7 +125,7 @@ def parse(text: str) -> Formula:
             pos += 1
         match = _TERM.match(source, pos)
         if not match or match.end() == pos or (terms and not match.group(1)):
-            raise DiceError(f"bad dice formula {text!r}: cannot read {source[pos:]!r}")
+            raise DiceError(msg("bad dice formula {text}: cannot read {rest}", text=repr(text), rest=repr(source[pos:])))
         sign = -1 if match.group(1) == "-" else 1
         if match.group(6) is not None:
             terms.append(Term(sign, 0, int(match.group(6))))
@@ -132,14 +135,17 @@ def parse(text: str) -> Formula:
             keep = match.group(4).lower() if match.group(4) else None
             keep_n = int(match.group(5)) if match.group(5) else 0
             if count < 1 or count > MAX_DICE:
-                raise DiceError(f"bad dice formula {text!r}: {count} dice (1..{MAX_DICE} allowed)")
+                raise DiceError(msg("bad dice formula {text}: {count} dice (1..{most} allowed)", text=repr(text), count=count,
+                                    most=MAX_DICE))
             if sides < 1 or sides > MAX_SIDES:
-                raise DiceError(f"bad dice formula {text!r}: d{sides} (d1..d{MAX_SIDES} allowed)")
+                raise DiceError(msg("bad dice formula {text}: d{sides} (d1..d{most} allowed)", text=repr(text), sides=sides,
+                                    most=MAX_SIDES))
             if keep and not 1 <= keep_n <= count:
-                raise DiceError(f"bad dice formula {text!r}: cannot keep {keep_n} of {count} dice")
+                raise DiceError(msg("bad dice formula {text}: cannot keep {keep_n} of {count} dice", text=repr(text),
+                                    keep_n=keep_n, count=count))
             terms.append(Term(sign, count, sides, keep, keep_n))
         if len(terms) > MAX_TERMS:
-            raise DiceError(f"bad dice formula {text!r}: more than {MAX_TERMS} terms")
+            raise DiceError(msg("bad dice formula {text}: more than {most} terms", text=repr(text), most=MAX_TERMS))
         pos = match.end()
     return Formula(source, tuple(terms))
 
@@ -169,7 +175,7 @@ def distribution(text: str) -> tuple[tuple[int, "Fraction"], ...]:
             term = {t.sign * t.sides: Fraction(1)}
         elif t.keep:
             if t.sides ** t.count > 10 ** 6:
-                raise DiceError(f"{text!r}: too many combinations to count exactly")
+                raise DiceError(msg("{text}: too many combinations to count exactly", text=repr(text)))
             term = {}
             share = Fraction(1, t.sides ** t.count)
             for faces in product(range(1, t.sides + 1), repeat=t.count):

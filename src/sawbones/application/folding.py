@@ -16,6 +16,7 @@ from typing import Any
 from ..domain.engine.evolve import UnknownEventType, evolve, passed_over
 from ..domain.engine.state import Campaign
 from ..errors import StoreError
+from ..message import PerAudience, msg
 
 UNDO = "action_undone"
 
@@ -24,11 +25,15 @@ def _apply(state: Campaign, event: Any) -> Campaign:
     try:
         return evolve(state, event.as_event())
     except UnknownEventType:
-        raise StoreError(
-            f"campaign {state.name!r}: event {event.version} has type {event.type!r}, unknown to this sawbones "
-            f"(written with event schema {event.schema_version}, rules {event.content_version or '?'}): a newer "
-            "sawbones or a content pack that is not loaded wrote it; upgrade sawbones or pass the pack with "
-            "--content. Nothing was written") from None
+        fields = {"campaign": repr(state.name), "version": event.version, "type": repr(event.type),
+                  "schema": event.schema_version, "rules": event.content_version or "?"}
+        raise StoreError(msg("{said}", said=PerAudience(
+            cli=msg("campaign {campaign}: event {version} has type {type}, unknown to this sawbones (written with event "
+                    "schema {schema}, rules {rules}): a newer sawbones or a content pack that is not loaded wrote it; "
+                    "upgrade sawbones or pass the pack with --content. Nothing was written", **fields),
+            api=msg("campaign {campaign}: event {version} has type {type}, unknown to this sawbones (written with event "
+                    "schema {schema}, rules {rules}): a newer sawbones or a content pack that is not loaded wrote it; the "
+                    "server's administrator upgrades sawbones or loads the pack. Nothing was written", **fields)))) from None
 
 
 def replay(stored: list[Any]) -> tuple[Campaign, tuple[tuple[int, str, bool], ...]]:

@@ -20,6 +20,7 @@ from ..frozen import frozen
 from ..domain.engine.evolve import KEYED, REQUEST_WINDOW
 from ..domain.engine.state import Campaign
 from ..errors import ConflictError, UsageError
+from ..message import msg
 
 MAX_KEY = 200
 
@@ -37,8 +38,9 @@ class VersionMismatch(ConflictError):
     code = "version_mismatch"
 
     def __init__(self, expected: int, current: int) -> None:
-        super().__init__(f"the campaign is at version {current}, not {expected}: someone acted meanwhile; "
-                         "nothing was applied (reload, then try again if you still mean it)", "expected_version")
+        super().__init__(msg("the campaign is at version {current}, not {expected}: someone acted meanwhile; nothing was "
+                             "applied (reload, then try again if you still mean it)", current=current, expected=expected),
+                         "expected_version")
         self.current_version = current
 
 
@@ -46,8 +48,8 @@ class KeyReused(UsageError):
     code = "idempotency_key_reused"
 
     def __init__(self, key: str) -> None:
-        super().__init__(f"the Idempotency-Key {key!r} was already used for another request "
-                         "(within 24 hours): use a new key for a new request", "Idempotency-Key")
+        super().__init__(msg("the Idempotency-Key {key} was already used for another request (within 24 hours): use a new "
+                             "key for a new request", key=repr(key)), "Idempotency-Key")
 
 
 def digest(*parts: Any) -> str:
@@ -60,7 +62,7 @@ def check_key(key: str | None) -> str | None:
     if key is None:
         return None
     if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
-        raise UsageError(f"an Idempotency-Key has 1 to {MAX_KEY} printable characters", "Idempotency-Key")
+        raise UsageError(msg("an Idempotency-Key has 1 to {most} printable characters", most=MAX_KEY), "Idempotency-Key")
     return key
 
 

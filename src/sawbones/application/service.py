@@ -33,6 +33,7 @@ from ..domain.engine.options import effective_options
 from ..domain.engine.rolls import Roller
 from ..domain.engine.state import Campaign
 from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, UsageError
+from ..message import Option, PerAudience, msg
 from . import requests
 from .memory import MEMORY, _Base, _writer_turn
 from .folding import code_version, fold_tail, read_snapshot, replay, seal  # noqa: F401 (replay: re-exported)
@@ -94,11 +95,11 @@ class Service:
             path = os.path.expanduser(target.removeprefix("sqlite:///"))
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise StoreError(f"cannot open the database: the folder {folder} does not exist "
-                                 "(create it, or choose another --db)")
+                raise StoreError(msg("cannot open the database: the folder {folder} does not exist (create it, or choose "
+                                     "another {option})", folder=folder, option=Option("db")))
             if not create and not os.path.exists(path):
-                raise NoDatabase(f"no database at {path} yet: create a campaign first "
-                                 "(`sawbones campaign create NAME`), or choose another --db")
+                raise NoDatabase(msg("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), "
+                                     "or choose another {option}", path=path, option=Option("db")))
         from ..adapters.backends import open_store  # a current database: the DB-API driver, no SQLAlchemy
 
         return cls(open_store(target), packs)
@@ -109,8 +110,11 @@ class Service:
     def rules_for(self, state: Campaign | None = None) -> Rules:
         for pack in state.content_packs if state else ():
             if not os.path.isdir(pack):
-                raise PackMissing(f"campaign {state.name!r} loads the content pack {pack}, which is not there: "
-                                  "put it back, or point the campaign to it with `campaign set --pack DIR`")
+                raise PackMissing(msg("{said}", said=PerAudience(
+                    cli=msg("campaign {campaign} loads the content pack {pack}, which is not there: put it back, or point "
+                            "the campaign to it with `campaign set --pack DIR`", campaign=repr(state.name), pack=pack),
+                    api=msg("campaign {campaign} loads the content pack {pack}, which is not there: put it back on the "
+                            "server", campaign=repr(state.name), pack=pack))))
         packs = tuple(dict.fromkeys((state.content_packs if state else ()) + self.packs))
         return load_rules(packs)
 
@@ -118,7 +122,8 @@ class Service:
     def current(self, explicit: str | None = None) -> str:
         name = explicit or self.store.get_meta(CURRENT_KEY)
         if not name:
-            raise UsageError("no campaign chosen: create one with `sawbones campaign create NAME` or pass --campaign")
+            raise UsageError(msg("no campaign chosen: create one with `sawbones campaign create NAME` or pass {option}",
+                                 option=Option("campaign")))
         return self.resolve(name)
 
     def resolve(self, name: str) -> str:
@@ -154,7 +159,7 @@ class Service:
         new_name = check_name(new_name, "campaign")
         other = pick(new_name, self.store.campaign_names(), lambda n: (n,), "campaign")
         if other is not None and other != name:
-            raise UsageError(f"a campaign named {other!r} already exists")
+            raise UsageError(msg("a campaign named {name} already exists", name=repr(other)))
         cid = self.store.campaign_id(name)
         loaded = self._load(cid)
         event = {"type": RENAMED, "data": {"name": new_name, "was": name}}
@@ -171,9 +176,9 @@ class Service:
         name = check_name(name, "campaign")
         other = pick(name, self.store.campaign_names(), lambda n: (n,), "campaign")
         if other is not None:
-            raise UsageError(f"a campaign named {other!r} already exists")
+            raise UsageError(msg("a campaign named {name} already exists", name=repr(other)))
         if system not in ("dnd5e", "pf1e"):
-            raise UsageError(f"unknown game system {system!r} (dnd5e or pf1e)")
+            raise UsageError(msg("unknown game system {system} (dnd5e or pf1e)", system=repr(system)))
         packs = resolve_packs(packs)  # stored resolved: the campaign works from any directory
         load_rules(tuple(packs) + self.packs)  # a bad pack must fail before anything is written
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -387,14 +392,14 @@ class Service:
                 return loaded.state, int(recorded.get("undone_action", 0))
             candidates = [a for a, first, undone in loaded.actions if not undone and first not in (UNDO, CREATED, RENAMED)]
             if not candidates:
-                raise RuleViolation("nothing to undo")
+                raise RuleViolation(msg("nothing to undo"))
             action = candidates[-1]
             if meant is not None and action != meant:
-                raise ConflictError(f"the last action is a{action}, not a{meant}: nothing was undone; look at the "
-                                    "log and undo the action that came last if you mean it")
+                raise ConflictError(msg("the last action is a{action}, not a{meant}: nothing was undone; look at the log "
+                                        "and undo the action that came last if you mean it", action=action, meant=meant))
             if target is not None and action != target:
-                raise ConflictError("the campaign changed while you undid (another action came last); "
-                                    "nothing was undone: look at the log and undo again if you still mean it")
+                raise ConflictError(msg("the campaign changed while you undid (another action came last); nothing was "
+                                        "undone: look at the log and undo again if you still mean it"))
             target = action
             events = [{"type": UNDO, "data": {"action": action}}] + requests.keyed_event(request)
             for event in events[1:]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..domain.engine.clock import describe
+from ..presentation.time_words import describe
 from ..domain.engine.evolve import KEYED
 
 # the store's own records kept in an action (its idempotency key and first answer): not a sentence of the game,

@@ -52,7 +52,7 @@ def system_saves(rules: Any, system: str | None) -> list[str]:
 def save_total(d: dict[str, Any], lang: str) -> str:
     """A save's total for a line, with what made its bonus when more than the sheet did: "12",
     "12 (sheet +4, Sickened -2)", "automatic failure (Paralyzed: automatic failure)"."""
-    from ..domain.engine.saves import describe
+    from ..presentation.save_breakdown import describe
 
     breakdown = d.get("breakdown") or {}
     why = describe(breakdown, lang) if breakdown.get("lines") else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..domain.engine.clock import describe, describe_span
+from ..presentation.time_words import describe, describe_span
 from ..i18n import Words, translate
 from .typeset import counted
 from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
@@ -309,8 +309,10 @@ def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
     from ..content.models import validate
     from ..content.schema import Outcome
     from ..domain.engine.outcomes import outcome_text
+    from ..presentation.locale import say, speaking
 
-    said = outcome_text(validate(Outcome, outcome), c.rules)(c.lang)
+    with speaking(c.lang):
+        said = say(outcome_text(validate(Outcome, outcome), c.rules))
     return "" if said == "—" else said
 
 

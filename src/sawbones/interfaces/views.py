@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from ..domain.engine import hit_points
-from ..domain.engine.clock import describe, describe_in, describe_span
+from ..presentation.time_words import describe, describe_in, describe_span
+from ..presentation.roll_answer import effect_source
 from ..domain.engine.options import effective_options
 from ..i18n import Words
 from .typeset import listed
@@ -237,7 +238,7 @@ def conditions_of(character: Any, rules: Any, options: dict[str, Any], lang: str
     for condition, active in conditions(character, rules, options):
         known = rules.conditions.get(condition)
         out.append({"id": condition, "name": known.name(lang) if known else condition,
-                    "source": active.source(lang)})
+                    "source": effect_source(active, lang)})
     return out
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...content import schema as s
 from .effects import active_effects
 from .state import Character
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
-def effective_abilities(character: Character, rules: Any, options: dict[str, Any]) -> dict[str, int]:
+
+def effective_abilities(character: Character, rules: Rules, options: dict[str, Any]) -> dict[str, int]:
     """Ability scores after injury reductions (score, not modifier; at least the effect's minimum)."""
     scores = dict(character.abilities)
     floors: dict[str, int] = {}
@@ -27,7 +30,7 @@ def effective_abilities(character: Character, rules: Any, options: dict[str, Any
     return {a: max(v, floors.get(a, v)) if a in floors else v for a, v in scores.items()}
 
 
-def heal_bonus(character: Character, rules: Any) -> int:
+def heal_bonus(character: Character, rules: Rules) -> int:
     """The Heal skill bonus on the sheet (5e: Medicine), else the Wisdom modifier."""
     skills = dict(character.skills)
     heal = rules.skills.get("heal")

@@ -14,39 +14,45 @@ costs the action are not made by a character who cannot act (turns.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...content import schema as s
 from ...frozen import frozen
 from ...errors import RuleViolation
 from . import hit_points
 from .effects import ActiveEffect, active_effects
+from ...message import N_, english, msg
 
-# what each moment is, in the refusal's words (errors_fr.py has their French)
-DOING = {"action": "take an action", "dash": "take the Dash action"}
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
+
+# what each moment is, in the refusal's words
+DOING = {"action": N_("take an action"), "dash": N_("take the Dash action")}
 UNCONSCIOUS = "unconscious"  # the condition the hit point model's unconsciousness is
 
 
-def _cause(ae: ActiveEffect, rules: Any, condition: str | None) -> str:
-    """What forbids it, by its English name: the condition on the character, else the stage or the entry."""
+def _cause(ae: ActiveEffect, rules: Rules, condition: str | None) -> Any:
+    """What forbids it, by its name (the content's words): the condition on the character, else the stage or the
+    entry."""
     if condition is not None:
         found = rules.conditions.get(condition)
-        return str(found.name("en")) if found is not None else condition
+        return found.name if found is not None else condition
     track = rules.tracks.get(ae.detail.get("track") or "")
     stage = next((st for st in track.stages if st.id == ae.detail.get("stage")), None) if track else None
-    return str(stage.name("en")) if stage is not None else str(ae.name("en"))
+    return stage.name if stage is not None else ae.name
 
 
 @frozen
 class Cause:
-    """What forbids a moment, by English names: a condition, stage or entry, and where it comes from (None: the
-    hit points)."""
+    """What forbids a moment, by name (the content's words: `.en`, `.fr`): a condition, stage or entry, and where it
+    comes from (None: the hit points)."""
 
-    name_en: str
-    source_name_en: str | None
+    name: Any
+    source: Any | None
 
 
-def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
+def forbidding(character: Any, rules: Rules, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
     """What on `character` forbids `moment`, nearest first."""
     causes: list[Cause] = []
     found: list[tuple[Any, ActiveEffect | None, str | None]] = []
@@ -64,13 +70,13 @@ def forbidding(character: Any, rules: Any, options: dict[str, Any], system: str,
         restriction = rules.restrictions.get(restriction_id)
         if restriction is not None and moment in restriction.forbids:
             name = _cause(origin, rules, condition) if origin is not None else _cause_hp(rules, condition)
-            source = str(origin.name("en")) if origin is not None and origin.name("en") != name else None
+            source = origin.name if origin is not None and english(origin.name) != english(name) else None
             if Cause(name, source) not in causes:
                 causes.append(Cause(name, source))
     return causes
 
 
-def _brought(condition: str, ae: ActiveEffect | None, rules: Any, system: str,
+def _brought(condition: str, ae: ActiveEffect | None, rules: Rules, system: str,
              seen: frozenset[str] = frozenset()) -> list[tuple[str, ActiveEffect | None, str | None]]:
     """The restrictions a condition brings through its reading in this system (and the conditions it brings)."""
     entry = rules.condition_readings.get(condition)
@@ -84,7 +90,7 @@ def _brought(condition: str, ae: ActiveEffect | None, rules: Any, system: str,
     return out
 
 
-def _down(character: Any, rules: Any, system: str) -> bool:
+def _down(character: Any, rules: Rules, system: str) -> bool:
     """Unconscious by its hit points: at or below the model's dying line, unless stable where a stable character
     may have come to (PF1)."""
     hp_model = hit_points.model(rules, system)
@@ -93,24 +99,26 @@ def _down(character: Any, rules: Any, system: str) -> bool:
     return not (character.stable and hp_model.stable_may_act)
 
 
-def _cause_hp(rules: Any, condition: str | None) -> str:
+def _cause_hp(rules: Rules, condition: str | None) -> Any:
     found = rules.conditions.get(condition or UNCONSCIOUS)
-    return str(found.name("en")) if found is not None else UNCONSCIOUS
+    return found.name if found is not None else UNCONSCIOUS
 
 
-def refuse_if_forbidden(character: Any, rules: Any, options: dict[str, Any], system: str, moment: str) -> None:
+def refuse_if_forbidden(character: Any, rules: Rules, options: dict[str, Any], system: str, moment: str) -> None:
     """Raise (one line, nothing applied) when the character's state forbids the moment, saying why."""
     if moment not in DOING:
         return
     causes = forbidding(character, rules, options, system, moment)
     if not causes:
         return
-    cause, doing_text = causes[0], DOING[moment]
-    if cause.source_name_en is None:
-        raise RuleViolation(f"{character.name} can't {doing_text}: {cause.name_en}")
-    raise RuleViolation(f"{character.name} can't {doing_text}: {cause.name_en} ({cause.source_name_en})")
+    cause, doing = causes[0], msg(DOING[moment])
+    if cause.source is None:
+        raise RuleViolation(msg("{character} can't {doing}: {cause}", character=character.name, doing=doing,
+                                cause=cause.name))
+    raise RuleViolation(msg("{character} can't {doing}: {cause} ({source})", character=character.name, doing=doing,
+                            cause=cause.name, source=cause.source))
 
 
-def can_act(character: Any, rules: Any, options: dict[str, Any], system: str) -> bool:
+def can_act(character: Any, rules: Rules, options: dict[str, Any], system: str) -> bool:
     """Whether the character may take an action at all (a check that costs the action needs one to cost)."""
     return not forbidding(character, rules, options, system, "action")

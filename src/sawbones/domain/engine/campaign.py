@@ -10,6 +10,7 @@ from .names import check_name
 from .options import parse_option_value
 from .state import ABILITIES, Body, Campaign, Character, slug
 from .context import Context
+from ...message import Listed, msg
 
 Event = dict[str, Any]
 
@@ -22,9 +23,11 @@ def find_character(state: Campaign, key: str) -> Character:
     character = state.character(key)
     if character is None:
         if not state.characters:
-            raise NotFound(f"no character named {key!r} in {state.name}: the party is empty")
+            raise NotFound(msg("no character named {key} in {campaign}: the party is empty", key=repr(key),
+                               campaign=state.name))
         known = ", ".join(c.name for c in state.characters)
-        raise NotFound(f"no character named {key!r} in {state.name} (characters: {known})")
+        raise NotFound(msg("no character named {key} in {campaign} (characters: {known})", key=repr(key),
+                           campaign=state.name, known=known))
     return character
 
 
@@ -49,60 +52,63 @@ PROFICIENCY = re.compile(r"^[A-Za-z0-9_\-]{1,40}$")
 def _check_bounds(out: dict[str, Any]) -> None:
     for key, (low, high) in SHEET_BOUNDS.items():
         if key in out and (not isinstance(out[key], int) or isinstance(out[key], bool)):
-            raise UsageError(f"{key} must be a whole number")
+            raise UsageError(msg("{key} must be a whole number", key=key))
         if key in out and not low <= out[key] <= high:
-            raise UsageError(f"{key} goes from {low} to {high}, not {out[key]}", key)
+            raise UsageError(msg("{key} goes from {low} to {high}, not {value}", key=key, low=low, high=high,
+                                 value=out[key]), key)
     for key in ("abilities", "saves", "skills", "body"):
         if key in out:
             if not isinstance(out[key], dict) or len(out[key]) > MAX_PAIRS:
-                raise UsageError(f"{key} is a mapping of at most {MAX_PAIRS} names to numbers", key)
+                raise UsageError(msg("{key} is a mapping of at most {most} names to numbers", key=key, most=MAX_PAIRS),
+                                 key)
             for name, value in out[key].items():
                 if not isinstance(name, str) or not PROFICIENCY.match(name):
-                    raise UsageError(f"{key}: a name is letters, digits, _ or - (at most 40)", key)
+                    raise UsageError(msg("{key}: a name is letters, digits, _ or - (at most 40)", key=key), key)
                 if not isinstance(value, int) or isinstance(value, bool) or not -MAX_PAIR <= value <= MAX_PAIR:
-                    raise UsageError(f"{key}: {name} is a whole number from {-MAX_PAIR} to {MAX_PAIR}", key)
+                    raise UsageError(msg("{key}: {name} is a whole number from {low} to {high}", key=key, name=name,
+                                         low=-MAX_PAIR, high=MAX_PAIR), key)
     if "proficiencies" in out:
         names = out["proficiencies"]
         if not isinstance(names, (list, tuple)) or not all(isinstance(p, str) and PROFICIENCY.match(p) for p in names):
-            raise UsageError("proficiencies: each is letters, digits, _ or - (at most 40)", "proficiencies")
+            raise UsageError(msg("proficiencies: each is letters, digits, _ or - (at most 40)"), "proficiencies")
         out["proficiencies"] = list(dict.fromkeys(names))
         if len(out["proficiencies"]) > MAX_PAIRS:
-            raise UsageError(f"at most {MAX_PAIRS} proficiencies", "proficiencies")
+            raise UsageError(msg("at most {most} proficiencies", most=MAX_PAIRS), "proficiencies")
     if "notes" in out and (not isinstance(out["notes"], str) or len(out["notes"]) > MAX_NOTES):
-        raise UsageError(f"notes are text of at most {MAX_NOTES} characters", "notes")
+        raise UsageError(msg("notes are text of at most {most} characters", most=MAX_NOTES), "notes")
     if "external" in out and (not isinstance(out["external"], (list, tuple)) or len(out["external"]) > MAX_EXTERNAL):
-        raise UsageError(f"at most {MAX_EXTERNAL} external references", "external")
+        raise UsageError(msg("at most {most} external references", most=MAX_EXTERNAL), "external")
 
 
 def _check_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     out = dict(sheet)
     _check_bounds(out)
     if "max_hp" in out and out["max_hp"] < 1:
-        raise UsageError("max_hp must be at least 1")
+        raise UsageError(msg("max_hp must be at least 1"))
     if "hit_die" in out and out["hit_die"] not in (4, 6, 8, 10, 12):
-        raise UsageError(f"hit die d{out['hit_die']} does not exist (d6, d8, d10 or d12)")
+        raise UsageError(msg("hit die d{die} does not exist (d6, d8, d10 or d12)", die=out["hit_die"]))
     if "abilities" in out:
         scores = dict(out["abilities"])
         unknown = set(scores) - set(ABILITIES)
         if unknown:
-            raise UsageError(f"unknown ability {sorted(unknown)[0]!r} (str, dex, con, int, wis, cha)")
+            raise UsageError(msg("unknown ability {ability} (str, dex, con, int, wis, cha)", ability=repr(sorted(unknown)[0])))
         if any(not 1 <= v <= 30 for v in scores.values()):
-            raise UsageError("ability scores go from 1 to 30")
+            raise UsageError(msg("ability scores go from 1 to 30"))
         out["abilities"] = scores
     if "body" in out:
         body = dict(out["body"])
         unknown = set(body) - set(Body.__dataclass_fields__)
         if unknown:
-            raise UsageError(f"unknown body part {sorted(unknown)[0]!r} (eyes, ears, hands, feet)")
+            raise UsageError(msg("unknown body part {part} (eyes, ears, hands, feet)", part=repr(sorted(unknown)[0])))
         if any(not 0 <= v <= 10 for v in body.values()):
-            raise UsageError("body part counts go from 0 to 10")
+            raise UsageError(msg("body part counts go from 0 to 10"))
         out["body"] = body
     if "external" in out:
         refs = list(dict.fromkeys(out["external"]))
         bad = next((r for r in refs if not isinstance(r, str) or not EXTERNAL.match(r)), None)
         if bad is not None:
-            raise UsageError(f"an external reference is SYSTEM:ID, like foundry:Actor.abc or discord:1234 "
-                             f"(not {bad!r})", "external")
+            raise UsageError(msg("an external reference is SYSTEM:ID, like foundry:Actor.abc or discord:1234 (not {bad})",
+                                 bad=repr(bad)), "external")
         out["external"] = refs
     return out
 
@@ -112,14 +118,15 @@ def _check_external(state: Campaign, refs: list[str], character_id: str | None) 
     for ref in refs:
         other = state.by_external(ref)
         if other is not None and other.id != character_id:
-            raise UsageError(f"{other.name} already has the external reference {ref!r}", "external")
+            raise UsageError(msg("{character} already has the external reference {ref}", character=other.name,
+                                 ref=repr(ref)), "external")
 
 
 def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]:
     state: Campaign = ctx.state
     name = check_name(name, "character")
     if state.character(name) is not None:
-        raise UsageError(f"{state.name} already has a character named {name!r}")
+        raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name, name=repr(name)))
     sheet = _check_sheet(sheet)
     _check_external(state, sheet.get("external", []), None)
     character_id = slug(name)
@@ -143,7 +150,7 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     try:
         body = {k: int(v) for k, v in anatomy.items() if k in Body.__dataclass_fields__} | sheet.get("body", {})
     except (TypeError, ValueError):
-        raise UsageError("option anatomy: counts must be whole numbers, e.g. eyes=2,hands=2,feet=2") from None
+        raise UsageError(msg("option anatomy: counts must be whole numbers, e.g. eyes=2,hands=2,feet=2")) from None
     if body and body != {k: getattr(Body(), k) for k in body}:
         data["body"] = Body(**_check_sheet({"body": body})["body"]).__dict__
     return [{"type": "character_added", "data": data}]
@@ -158,7 +165,8 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
         sheet["name"] = check_name(sheet["name"], "character")
         other = ctx.state.character(sheet["name"])
         if other is not None and other.id != character.id:
-            raise UsageError(f"{ctx.state.name} already has a character named {sheet['name']!r}")
+            raise UsageError(msg("{campaign} already has a character named {name}", campaign=ctx.state.name,
+                                 name=repr(sheet["name"])))
         changes["name"] = sheet["name"]
     if "abilities" in sheet:
         merged = dict(character.abilities) | sheet["abilities"]
@@ -178,14 +186,14 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
     elif character.hp > max_hp:  # a lower maximum takes the hit points above it away (a form sends them again)
         changes["hp"] = max_hp
     if not changes:
-        raise UsageError("nothing to change: give at least one field")
+        raise UsageError(msg("nothing to change: give at least one field"))
     return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
 
 
 def _check_hp(hp: int, max_hp: int) -> None:
     if hp > max_hp:
-        raise UsageError(f"the hit points given, {hp}, are more than the maximum, {max_hp}: give a higher maximum too",
-                         "hp")
+        raise UsageError(msg("the hit points given, {hp}, are more than the maximum, {max_hp}: give a higher maximum too",
+                             hp=hp, max_hp=max_hp), "hp")
 
 
 def remove_character(ctx: Context, key: str) -> list[Event]:
@@ -214,8 +222,8 @@ def import_characters(ctx: Context, entries: list[Any]) -> list[Event]:
             else:
                 new = edit_character(step, known.id, sheet)  # the name stays the one the GM knows
         except UsageError as exc:
-            # "name: message": said in French half by half (i18n.translate); the message has its French where raised
-            raise UsageError(": ".join((entry.name, exc.message)), entry.source or exc.where) from None
+            raise UsageError(msg("{name}: {message}", name=entry.name, message=exc.text),
+                             entry.source or exc.where) from None
         state = step.state
         for event in new:
             state = evolve(state, event)
@@ -230,9 +238,11 @@ def spell_of_system(ctx: Context, typed: str) -> Any:
     spell = ctx.rules.get("spells", typed)
     system = ctx.state.system
     if system not in spell.systems:
-        spell_name_en = spell.name("en")  # (the fields' names tell i18n how to say them in French: _field_fr)
-        titles = sorted(x.title("en", system) for x in ctx.rules.spells.values() if system in x.systems)
-        if system == "pf1e":  # the titles seed 004 gives
-            raise UsageError(f"{spell_name_en} is not a pf1e spell; pf1e has {', '.join(titles)}")
-        raise UsageError(f"{spell_name_en} is not a dnd5e spell; dnd5e has {', '.join(titles)}")
+        titles = sorted((x.system_names.get(system) or x.name for x in ctx.rules.spells.values() if system in x.systems),
+                        key=lambda title: title.en)  # the titles the system's books give (seed 004's for pf1e)
+        if system == "pf1e":
+            raise UsageError(msg("{spell} is not a pf1e spell; pf1e has {spells}", spell=spell.name,
+                                 spells=Listed(titles, "")))
+        raise UsageError(msg("{spell} is not a dnd5e spell; dnd5e has {spells}", spell=spell.name,
+                             spells=Listed(titles, "")))
     return spell

@@ -1,4 +1,5 @@
-"""Game time: durations typed by the GM ("3r", "10min", "8h", "2d", "1w") and how the clock reads."""
+"""Game time: durations typed by the GM ("3r", "10min", "8h", "2d", "1w"). How the clock reads, in words, is the
+presentation's (presentation/time_words.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 
 from ...errors import UsageError
 from .state import DAY, HOUR, MINUTE, ROUND, WEEK
+from ...message import msg
 
 _UNITS = {
     "r": ROUND, "rd": ROUND, "round": ROUND, "rounds": ROUND, "tour": ROUND, "tours": ROUND,
@@ -23,49 +25,18 @@ def parse_duration(text: str) -> int:
     source = text.strip()
     total, pos = 0, 0
     if not source:
-        raise UsageError("empty duration (try 3r, 10min, 8h, 2d or 1w)")
+        raise UsageError(msg("empty duration (try 3r, 10min, 8h, 2d or 1w)"))
     if source.startswith("-"):
-        raise UsageError(f"the clock only moves forward: {text!r} is negative (undo takes an advance back)")
+        raise UsageError(msg("the clock only moves forward: {text} is negative (undo takes an advance back)",
+                             text=repr(text)))
     while pos < len(source):
         match = _PART.match(source, pos)
         if not match or match.group(2).lower() not in _UNITS:
-            raise UsageError(f"cannot read duration {text!r} (try 3r, 10min, 8h, 2d or 1w)")
+            raise UsageError(msg("cannot read duration {text} (try 3r, 10min, 8h, 2d or 1w)", text=repr(text)))
         total += int(match.group(1)) * _UNITS[match.group(2).lower()]
         pos = match.end()
     if total <= 0:
-        raise UsageError(f"duration {text!r} is zero")
+        raise UsageError(msg("duration {text} is zero", text=repr(text)))
     if total > MAX_ADVANCE:
-        raise UsageError(f"duration {text!r} is longer than ten years")
+        raise UsageError(msg("duration {text} is longer than ten years", text=repr(text)))
     return total
-
-
-def describe(seconds: int, lang: str = "en") -> str:
-    """'day 3, 14:05:06' (days counted from 1)."""
-    day, rest = divmod(seconds, DAY)
-    hours, rest = divmod(rest, HOUR)
-    minutes, secs = divmod(rest, MINUTE)
-    word = "jour" if lang == "fr" else "day"
-    return f"{word} {day + 1}, {hours:02d}:{minutes:02d}:{secs:02d}"
-
-
-def describe_in(seconds: int, lang: str = "en") -> str:
-    """When something is due, for people: 'now', 'in 2 d 3 h', 'in 4 rounds'."""
-    if seconds < ROUND:
-        return "maintenant" if lang == "fr" else "now"
-    return f"{'dans' if lang == 'fr' else 'in'} {describe_span(seconds, lang)}"
-
-
-def describe_span(seconds: int, lang: str = "en") -> str:
-    """A span for people: '2 days 3 h', '1 day', '4 rounds' / '2 jours 3 h', '1 jour' (days in words: "the clock
-    moves 1 day", not "1 d"; hours and minutes as the clock writes them)."""
-    if seconds < MINUTE:
-        n = seconds // ROUND
-        return f"{n} {'tour' if lang == 'fr' else 'round'}{'s' if n != 1 else ''}"
-    parts = []
-    for size, fr, en in ((DAY, "jour", "day"), (HOUR, "h", "h"), (MINUTE, "min", "min")):
-        n, seconds = divmod(seconds, size)
-        if n:
-            word = fr if lang == "fr" else en
-            plural = size == DAY and (n >= 2 if lang == "fr" else n != 1)
-            parts.append(f"{n} {word}{'s' if plural else ''}")
-    return " ".join(parts) or "0"

@@ -18,15 +18,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...content import schema as s
 from .clock import parse_duration
-from .effects import ActiveEffect, option_matches, provider
+from .effects import ActiveEffect, option_matches, provider, stored_names
 from .evolve import handles
 from .state import Campaign, Character, TimedCondition
 from .timeline import scheduler
 from .context import Context
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 END_OF_COMBAT = "end_of_combat"  # an option's duration that lasts until the GM ends the combat
@@ -39,11 +43,11 @@ def gained(character: Character, condition: str, until: int | None, source: Acti
     return {"type": "condition_gained", "data": {
         "character": character.id, "id": f"{source.source_id}:{condition}", "condition": condition, "until": until,
         "source": {"kind": source.kind, "id": source.source_id, "content_id": source.content_id,
-                   "name": {"fr": source.name("fr"), "en": source.name("en")}},
+                   "name": stored_names(source.name)},
         "replaces": replaces, **({"until_combat_end": True} if until_combat_end else {})}}
 
 
-def option_duration(rules: Any, options: dict[str, Any], option_id: str) -> int | str | None:
+def option_duration(rules: Rules, options: dict[str, Any], option_id: str) -> int | str | None:
     """Seconds the option's current value gives (options.yaml `durations`), END_OF_COMBAT, or None: as long as
     the source."""
     declared = rules.options.get(option_id)
@@ -84,7 +88,7 @@ def _source_alive(character: Character, timed: TimedCondition) -> bool:
 
 
 @provider
-def _timed_conditions(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def _timed_conditions(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     for timed in running(character):
         effect = s.ConditionEffect(type="condition", condition=timed.condition)
         yield ActiveEffect(effect, timed.source_kind, timed.source_id, timed.content_id,

@@ -3,22 +3,29 @@ lingering injury (INJ-1 to INJ-3) through the rule registered with `injury_rule`
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ...errors import NotFound, RuleViolation, UsageError
 from . import hit_points
 from .abilities import effective_abilities
 from .campaign import find_character
-from .effects import _load_providers, conditions, triggers_on
+from .effects import _load_providers, conditions, stored_names, triggers_on
 from .evolve import fold
 from .state import Character
 from .context import Context
+from ...message import Option, PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 InjuryRule = Callable[..., list[Event]]
 Rule = TypeVar("Rule", bound=Callable[..., list[Event]])
 _INJURY_RULE: list[InjuryRule] = []  # the rule giving an injury on a drop to 0 HP (seed 000: injuries.rules.gain)
 _MAGIC_HEALING: list[Callable[[Any, str, int], list[Event]]] = []  # rules healing with magic HP (seed 001 wounds)
+
+_TYPE_OPTION = PerAudience(cli="--type", api="injury_type")  # the injury table a hit uses (CLI flag, API field)
 
 
 def injury_rule(fn: Rule) -> Rule:
@@ -49,21 +56,22 @@ def magic_healing(ctx: Context, character_id: str, hp: int) -> list[Event]:
 def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """The parts with each damage type as its id (typed as a screen shows it, in either language: `Rules.resolve`)."""
     if not parts:
-        raise UsageError("give an amount and a damage type, e.g. `damage Aria 7 fire`")
+        raise UsageError(msg("give an amount and a damage type, e.g. `damage Aria 7 fire`"))
     for amount, _ in parts:
         if amount < 0 or amount > 100000:
-            raise UsageError(f"damage must be between 0 and 100000, not {amount}")
+            raise UsageError(msg("damage must be between 0 and 100000, not {amount}", amount=amount))
     try:
         return [(amount, ctx.rules.resolve("damage_tables", kind)) for amount, kind in parts]
     except NotFound as exc:  # a field of the action, not a thing looked up: a usage mistake (422 in the API)
-        raise UsageError(exc.message) from None
+        raise UsageError(exc.text) from None
 
 
 def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:
     """The type of the largest share; ties by option multi_type_tiebreak (INJ-3)."""
     if chosen is not None:
         if chosen not in {k for _, k in parts}:
-            raise UsageError(f"--type {chosen} is not one of this hit's damage types")
+            raise UsageError(msg("{option} {chosen} is not one of this hit's damage types", option=_TYPE_OPTION,
+                                 chosen=chosen))
         return chosen
     shares: dict[str, int] = {}
     for amount, kind in parts:
@@ -76,7 +84,8 @@ def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None)
     if rule == "last_listed":
         return tied[-1]
     if rule == "gm_choice":
-        raise UsageError(f"the hit ties between {', '.join(tied)}: choose the injury table with --type")
+        raise UsageError(msg("the hit ties between {tied}: choose the injury table with {option}", tied=", ".join(tied),
+                             option=_TYPE_OPTION))
     return ctx.roller.choice(tied, "injury table: tie between damage types")
 
 
@@ -91,7 +100,7 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
         injury_type = ctx.rules.resolve("damage_tables", injury_type)
     character = find_character(ctx.state, name)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character} is dead", character=character.name))
     extra: list[dict[str, Any]] = []
     # option open_wound_type: the extra damage has the type of the hit (its largest share), no type, or slashing;
     # a typed extra counts toward the injury table if it drops the character to 0 (INJ-E5)
@@ -120,14 +129,16 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
         events += _gain_injury(ctx, find_character(state, character.id), table, d20, site, state,
                                 cause=f"dropped to 0 HP by {table} damage")
     elif d20 is not None or site is not None:  # a typed value no roll used is refused, like unused --dice
-        typed = f"--d20 {d20}" if d20 is not None else f"--site {site}"
+        typed = msg("{option} {value}", option=Option("d20"), value=d20) if d20 is not None else \
+            msg("{option} {value}", option=Option("site"), value=site)
         if not injury_eligible(ctx, character):
-            raise UsageError(f"{typed} is not used: {character.name} is an NPC and gets no injury "
-                             "(option apply_to_npcs)")
+            raise UsageError(msg("{typed} is not used: {character} is an NPC and gets no injury (option apply_to_npcs)",
+                                 typed=typed, character=character.name))
         if character.hp <= 0:
-            raise UsageError(f"{typed} is not used: {character.name} is already at 0 HP, so no injury is rolled "
-                             "(option injury_on_damage_at_zero)")
-        raise UsageError(f"{typed} is not used: {character.name} stays above 0 HP, so no injury is rolled")
+            raise UsageError(msg("{typed} is not used: {character} is already at 0 HP, so no injury is rolled "
+                                 "(option injury_on_damage_at_zero)", typed=typed, character=character.name))
+        raise UsageError(msg("{typed} is not used: {character} stays above 0 HP, so no injury is rolled", typed=typed,
+                             character=character.name))
     return events
 
 
@@ -153,7 +164,7 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     return events
 
 
-def is_standing(character: Character, rules: Any, options: dict[str, Any]) -> bool:
+def is_standing(character: Character, rules: Rules, options: dict[str, Any]) -> bool:
     """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
     down = {"unconscious", "paralyzed", "stunned", "dead"}
     return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))
@@ -180,8 +191,8 @@ def dying_reading(ctx: Context, character: Character) -> Any:
     modifier = (effective_abilities(character, ctx.rules, ctx.options)[check.ability] - 10) // 2
     penalty = check.penalty_per_negative_hp * max(0, -character.hp)
     lines = [{"type": "modifier", "value": -penalty, "source": {
-        "kind": "hit_points", "id": hp_model.id, "name": hp_model.name("en"),
-        "names": {"en": hp_model.name("en"), "fr": hp_model.name("fr")}}}] if penalty else []
+        "kind": "hit_points", "id": hp_model.id, "name": hp_model.name.en,
+        "names": stored_names(hp_model.name)}}] if penalty else []
     return saves.SaveReading(check.ability, modifier, saves.SaveTerms(-penalty), {
         "sheet": modifier, "modifier": -penalty, "mode": saves.NORMAL, "auto_fail": False, "lines": lines})
 

@@ -9,10 +9,14 @@ guards that depend on the roll (metal armour, standing, in combat) are left to t
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ...frozen import frozen
 from ...content import schema as s
+from ...message import english
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 @frozen
@@ -21,12 +25,22 @@ class ActiveEffect:
     kind: str  # "injury" | "wound" | "affliction"
     source_id: str  # the instance id on the character (i3, w2, a5)
     content_id: str  # the content entry (fire/severe_burn, hand, giant_scorpion_venom)
-    name: Any  # schema.Text: the source's display name
+    name: Any  # schema.Text (the content's words) or a Message: the source's display name
     detail: dict[str, Any] = field(default_factory=dict)  # side, site, stage ...
 
-    def source(self, lang: str) -> dict[str, Any]:
+    def source(self) -> dict[str, Any]:
+        """Where a line comes from, as event data keeps it (its name in English: presentation/roll_answer.py's
+        effect_source says it in the reader's language)."""
         return {"kind": self.kind, "id": self.source_id, "content_id": self.content_id,
-                "name": self.name(lang), **self.detail}
+                "name": english(self.name), **self.detail}
+
+
+def stored_names(name: Any) -> dict[str, str]:
+    """A source's name as event data keeps it, {"en": …, "fr": …} (the shape old campaigns have): the content's own
+    words, or a Message's English in both when the engine named it itself (a reader falls back to English)."""
+    en = english(name)
+    fr = getattr(name, "fr", None)
+    return {"en": en, "fr": fr if isinstance(fr, str) else en}
 
 
 Provider = Callable[[Any, Any, dict[str, Any]], Iterable[ActiveEffect]]
@@ -52,7 +66,7 @@ def replaced(character: Any, active: ActiveEffect) -> bool:
                for t in getattr(character, "conditions", ()))
 
 
-def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[ActiveEffect]:
+def active_effects(character: Any, rules: Rules, options: dict[str, Any]) -> list[ActiveEffect]:
     _load_providers()
     out: list[ActiveEffect] = []
     for fn in _PROVIDERS:
@@ -63,7 +77,7 @@ def active_effects(character: Any, rules: Any, options: dict[str, Any]) -> list[
     return out
 
 
-def _worst_affliction_only(found: list[ActiveEffect], rules: Any) -> list[ActiveEffect]:
+def _worst_affliction_only(found: list[ActiveEffect], rules: Rules) -> list[ActiveEffect]:
     """multi_affliction_stacking worst_only: of several afflictions, only the stage effects of the one furthest
     down its track count (the share of its track it has gone through; a tie: the first contracted). Lasting
     harm (ability damage, permanent conditions) stays."""
@@ -82,12 +96,12 @@ def _worst_affliction_only(found: list[ActiveEffect], rules: Any) -> list[Active
     return [ae for ae in found if ae not in staged or ae.source_id == keep]
 
 
-def triggers_on(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[ActiveEffect]:
+def triggers_on(character: Any, rules: Rules, options: dict[str, Any], on: str) -> list[ActiveEffect]:
     """The active triggers that fire on `on` (turn_start, damaged, dash, ...)."""
     return [e for e in active_effects(character, rules, options) if isinstance(e.effect, s.Trigger) and e.effect.on == on]
 
 
-def conditions(character: Any, rules: Any, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
+def conditions(character: Any, rules: Rules, options: dict[str, Any]) -> list[tuple[str, ActiveEffect]]:
     """Conditions imposed by the rules, each with its source (unguarded ones only)."""
     return [(e.effect.condition, e) for e in active_effects(character, rules, options)
             if isinstance(e.effect, s.ConditionEffect) and not e.effect.while_]

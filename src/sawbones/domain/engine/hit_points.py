@@ -8,10 +8,14 @@ damage. The model is data (content/data/hit_points.yaml); this module reads it. 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from .state import Character
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 
@@ -22,11 +26,11 @@ class Loss:
     killed: str | None = None  # why it died ("massive_damage", "negative_hp"), or None
 
 
-def model(rules: Any, system: str) -> Any:
+def model(rules: Rules, system: str) -> Any:
     return rules.hit_point_models[system]
 
 
-def death_threshold(character: Character, rules: Any, options: dict[str, Any], system: str) -> int | None:
+def death_threshold(character: Character, rules: Rules, options: dict[str, Any], system: str) -> int | None:
     """HP at or below which the character is dead (pf1e: minus its Constitution score), or None."""
     ability = model(rules, system).dead_at_minus_ability
     if ability is None:
@@ -36,7 +40,7 @@ def death_threshold(character: Character, rules: Any, options: dict[str, Any], s
     return -effective_abilities(character, rules, options)[ability]
 
 
-def lower(character: Character, amount: int, rules: Any, options: dict[str, Any], system: str, *,
+def lower(character: Character, amount: int, rules: Rules, options: dict[str, Any], system: str, *,
           at_most: int | None = None, damage: bool = False) -> Loss:
     """HP after losing `amount` (at least down to `at_most` when given: "1 or down to -1, whichever is worse").
 
@@ -59,7 +63,7 @@ def lower(character: Character, amount: int, rules: Any, options: dict[str, Any]
     return Loss(hp)
 
 
-def dying(character: Character, rules: Any, system: str) -> bool:
+def dying(character: Character, rules: Rules, system: str) -> bool:
     """Dying: HP at or below the model's dying line, not stable, not dead."""
     return not character.dead and not character.stable and character.hp <= model(rules, system).dying_at
 

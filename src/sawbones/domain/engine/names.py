@@ -16,6 +16,7 @@ from typing import Callable, Iterable, TypeVar
 
 from ...content.rules import fold  # the one fold, for content names too (Rules.resolve)
 from ...errors import UsageError
+from ...message import Message, msg, pmsg
 
 MAX_LENGTH = 80
 URL_RESERVED = "/\\?#%"
@@ -27,24 +28,30 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X}{' ' + name if name else ''}"
 
 
+def _named(what: str) -> Message:
+    """What a name names, said in the reader's words ("character", "campaign")."""
+    return pmsg("named", "campaign") if what == "campaign" else pmsg("named", "character")
+
+
 def check_name(text: str, what: str = "character") -> str:
     """The name as stored (trimmed, NFC), or a UsageError saying which character is refused.
     what: "campaign" or "character"."""
     if not isinstance(text, str):
-        raise UsageError(f"a {what} name must be text")
+        raise UsageError(msg("a {what} name must be text", what=_named(what)))
     for ch in text:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
-            raise UsageError(f"a {what} name cannot contain {_describe(ch)} (control or invisible character)")
+            raise UsageError(msg("a {what} name cannot contain {character} (control or invisible character)",
+                                 what=_named(what), character=_describe(ch)))
     name = unicodedata.normalize("NFC", text).strip()
     if not name:
-        raise UsageError(f"a {what} needs a name")
+        raise UsageError(msg("a {what} needs a name", what=_named(what)))
     if len(name) > MAX_LENGTH:
-        raise UsageError(f"a {what} name has at most {MAX_LENGTH} characters")
+        raise UsageError(msg("a {what} name has at most {most} characters", what=_named(what), most=MAX_LENGTH))
     if what == "campaign":
         bad = next((ch for ch in name if ch in URL_RESERVED), None)
         if bad is not None:
-            raise UsageError(f"a campaign name cannot contain {bad!r} (it goes in links): "
-                             f"none of / \\ ? # %")
+            raise UsageError(msg("a campaign name cannot contain {bad} (it goes in links): none of / \\ ? # %",
+                                 bad=repr(bad)))
     return name
 
 
@@ -61,5 +68,7 @@ def pick(key: str, items: Iterable[T], names: Callable[[T], Iterable[str]], what
     found = [item for item in items if any(fold(n) == folded for n in names(item))]
     if len(found) > 1:
         shown = ", ".join(next(iter(names(item))) for item in found)
-        raise UsageError(f"{key!r} could be several {what}s ({shown}): type the exact name")
+        raise UsageError(msg("{key} could be several campaigns ({shown}): type the exact name", key=repr(key), shown=shown)
+                         if what == "campaign" else
+                         msg("{key} could be several characters ({shown}): type the exact name", key=repr(key), shown=shown))
     return found[0] if found else None

@@ -17,13 +17,18 @@ from copy import deepcopy
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ... import dice
 from .context import Ctx  # what a decision reads from its context: state, rules, options, roller
 from .rolls import Roller
 from .state import Body, Campaign, Character, Injury
 from .timeline import resuming
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+    from .context import Context
+
 
 VICTIM = "victim"
 HEALER = "healer"
@@ -105,7 +110,7 @@ class Resumes:
     def __init__(self) -> None:
         self.kept: dict[tuple[Any, ...], list[_Kept]] = {}
 
-    def start(self, ctx: Any, target: int) -> "_Run | None":
+    def start(self, ctx: Context, target: int) -> "_Run | None":
         roller = ctx.roller
         if not isinstance(roller, ScriptRoller):
             return None
@@ -159,7 +164,7 @@ def campaign(character: Character, clock: int = 0, counter: int = 1) -> Campaign
     return Campaign(name="odds", characters=(character, healer()), clock=clock, counter=counter)
 
 
-def context(state: Campaign, rules: Any, options: dict[str, Any], roller: Roller) -> Ctx:
+def context(state: Campaign, rules: Rules, options: dict[str, Any], roller: Roller) -> Ctx:
     return Ctx(state, rules, options, roller)
 
 

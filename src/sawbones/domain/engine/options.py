@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import dice
 from ...errors import NotFound, RuleViolation, UsageError
+from ...message import msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 _TRUE = {"true", "yes", "on", "1", "oui", "vrai"}
 _FALSE = {"false", "no", "off", "0", "non", "faux"}
 
 
-def effective_options(rules: Any, overrides: dict[str, Any]) -> dict[str, Any]:
+def effective_options(rules: Rules, overrides: dict[str, Any]) -> dict[str, Any]:
     """Every option's value for a campaign: its own setting, else the default (or the original-text value)."""
     declared = rules.options
     follow = overrides.get("follow_original_text", declared["follow_original_text"].default
@@ -28,7 +33,7 @@ def effective_options(rules: Any, overrides: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
+def parse_option_value(rules: Rules, option_id: str, text: str) -> Any:
     """Turn a GM's text into a checked option value, or raise UsageError saying what is allowed."""
     opt = rules.get("options", option_id)
     raw = text.strip()
@@ -37,26 +42,30 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
             flag = raw.lower() in _TRUE
             _refuse_not_modelled(opt, flag, str(flag).lower())
             return flag
-        raise UsageError(f"option {option_id} takes true or false, not {text!r}")
+        raise UsageError(msg("option {option_id} takes true or false, not {text}", option_id=option_id, text=repr(text)))
     if opt.type == "choice":  # its id or its name in either language, accents optional (`who_rolls joueurs`)
         try:
             chosen: str = rules.resolve("options", raw, values_of=opt.id)
         except NotFound as exc:
             if "did you mean" in exc.message:
-                raise UsageError(exc.message) from None
-            raise UsageError(f"option {option_id} takes one of {', '.join(opt.choices)}, not {text!r}") from None
+                raise UsageError(exc.text) from None
+            raise UsageError(msg("option {option_id} takes one of {choices}, not {text}", option_id=option_id,
+                                 choices=", ".join(opt.choices), text=repr(text))) from None
         _refuse_not_modelled(opt, chosen, chosen)
         return chosen
     if opt.type == "int":
         try:
             number = int(raw)
         except ValueError:
-            raise UsageError(f"option {option_id} takes a whole number, not {text!r}") from None
+            raise UsageError(msg("option {option_id} takes a whole number, not {text}", option_id=option_id,
+                                 text=repr(text))) from None
         too_low = opt.minimum is not None and number < opt.minimum
         if too_low or (opt.maximum is not None and number > opt.maximum):
             if opt.maximum is None:
-                raise UsageError(f"option {option_id} takes a whole number from {opt.minimum}, not {number}")
-            raise UsageError(f"option {option_id} takes a whole number from {opt.minimum} to {opt.maximum}, not {number}")
+                raise UsageError(msg("option {option_id} takes a whole number from {minimum}, not {number}",
+                                     option_id=option_id, minimum=opt.minimum, number=number))
+            raise UsageError(msg("option {option_id} takes a whole number from {minimum} to {maximum}, not {number}",
+                                 option_id=option_id, minimum=opt.minimum, maximum=opt.maximum, number=number))
         return number
     if opt.type == "dice":
         dice.parse(raw)
@@ -66,7 +75,8 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
         try:
             value = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise UsageError(f"option {option_id}: not valid JSON ({exc.msg})") from None
+            raise UsageError(msg("option {option_id}: not valid JSON ({detail})", option_id=option_id,
+                                 detail=exc.msg)) from None
     elif opt.type == "list":
         value = [part.strip() for part in raw.split(",") if part.strip()]
     else:
@@ -74,11 +84,13 @@ def parse_option_value(rules: Any, option_id: str, text: str) -> Any:
         for part in filter(None, (p.strip() for p in raw.split(","))):
             key, sep, val = part.partition("=")
             if not sep:
-                raise UsageError(f"option {option_id} takes key=value pairs separated by commas, not {text!r}")
+                raise UsageError(msg("option {option_id} takes key=value pairs separated by commas, not {text}",
+                                     option_id=option_id, text=repr(text)))
             value[key.strip()] = val.strip()
     expected = list if opt.type == "list" else dict
     if not isinstance(value, expected):
-        raise UsageError(f"option {option_id} takes a {opt.type}, not {text!r}")
+        raise UsageError(msg("option {option_id} takes a {type}, not {text}", option_id=option_id, type=opt.type,
+                             text=repr(text)))
     _refuse_not_modelled(opt, value, raw)
     return value
 
@@ -91,7 +103,5 @@ def _refuse_not_modelled(opt: Any, value: Any, shown: str) -> None:
     if reason is None and "*" in opt.not_modelled and value != opt.default:
         reason = opt.not_modelled["*"]
     if reason is not None:
-        from ...i18n import add_texts
-
-        add_texts([(reason("en"), reason("fr"))])  # the content's own French, for the interfaces' translation
-        raise RuleViolation(f"option {opt.id}: {shown} is not modelled by sawbones: {reason('en')}")
+        raise RuleViolation(msg("option {option_id}: {shown} is not modelled by sawbones: {reason}", option_id=opt.id,
+                                shown=shown, reason=reason))  # the content's own words (said in the reader's language)

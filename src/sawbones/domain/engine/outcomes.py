@@ -1,52 +1,48 @@
-"""What a trigger does, in words: the roll query's trigger lines and the log's lines of a turn or an action."""
+"""What a trigger does, in words: the roll query's trigger lines and the log's lines of a turn or an action.
+The words are Messages (sawbones.message): the presentation says them in the reader's language."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...content import schema as s
+from ...message import Listed, Message, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
-def trigger_text(effect: Any, ae: Any, rules: Any) -> s.Text:
+def trigger_text(effect: Any, ae: Any, rules: Rules) -> Message:
     """A trigger line: "before acting: con save (DC 10), or loses the action"."""
     outcome = outcome_text(effect.outcome, rules)
-    chance = f"{effect.chance} % : " if effect.chance else ""
     if effect.save:
         dc = effect.save.dc if isinstance(effect.save.dc, int) else (ae.detail.get("dc") if ae else None)
         named = rules.saves.get(effect.save.save) or rules.abilities.get(effect.save.save)
-        save_fr, save_en = (named.name("fr"), named.name("en")) if named is not None else (effect.save.save,) * 2
-        dc_fr = f"DD {dc}" if dc else "DD de l'affliction"
-        dc_en = f"DC {dc}" if dc else "the affliction's DC"
-        return s.Text(fr=f"{chance}avant d'agir : jet de sauvegarde ({save_fr}, {dc_fr}), sinon {outcome.fr}",
-                      en=f"{chance}before acting: {save_en} save ({dc_en}), or {outcome.en}")
-    return s.Text(fr=f"{chance}en agissant : {outcome.fr}", en=f"{chance}when acting: {outcome.en}")
+        line = msg("before acting: {save} save ({dc}), or {outcome}",
+                   save=named.name if named is not None else effect.save.save,
+                   dc=msg("DC {dc}", dc=dc) if dc else msg("the affliction's DC"), outcome=outcome)
+    else:
+        line = msg("when acting: {outcome}", outcome=outcome)
+    return msg("{percent} % : {trigger}", percent=effect.chance, trigger=line) if effect.chance else line
 
 
-def outcome_text(o: Any, rules: Any) -> s.Text:
+def outcome_text(o: Any, rules: Rules) -> Listed:
     """What a trigger's outcome does, in words ("loses the action, becomes Nauseated (1 min)"); "—" if nothing."""
-    fr: list[str] = []
-    en: list[str] = []
+    parts: list[Any] = []
     if o.lose_action:
-        fr.append("perd son action")
-        en.append("loses the action")
+        parts.append(msg("loses the action"))
     if o.lose_reactions:
-        fr.append("perd ses réactions")
-        en.append("loses its reactions")
+        parts.append(msg("loses its reactions"))
     if o.fall_prone:
-        fr.append("tombe à terre")
-        en.append("falls prone")
+        parts.append(msg("falls prone"))
     if o.hp_loss:
-        fr.append(f"perd {o.hp_loss} pv")
-        en.append(f"loses {o.hp_loss} HP")
+        parts.append(msg("loses {hp} HP", hp=o.hp_loss))
     if o.hp_at_most is not None:
-        fr.append(f"pv ramenés à {o.hp_at_most} au plus")
-        en.append(f"HP drop to {o.hp_at_most} at most")
+        parts.append(msg("HP drop to {hp} at most", hp=o.hp_at_most))
     if o.condition:
         cond = rules.conditions.get(o.condition)
-        minutes = f" ({o.condition_minutes} min)" if o.condition_minutes else ""
-        fr.append(f"devient {cond.name.fr if cond else o.condition}{minutes}")
-        en.append(f"becomes {cond.name.en if cond else o.condition}{minutes}")
+        named = cond.name if cond else o.condition
+        parts.append(msg("becomes {condition} ({minutes} min)", condition=named, minutes=o.condition_minutes)
+                     if o.condition_minutes else msg("becomes {condition}", condition=named))
     if o.note:
-        fr.append(o.note.fr)
-        en.append(o.note.en)
-    return s.Text(fr=", ".join(fr) or "—", en=", ".join(en) or "—")
+        parts.append(o.note)
+    return Listed(parts or ["—"], "")

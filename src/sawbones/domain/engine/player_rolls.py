@@ -12,12 +12,17 @@ GM confirms or rejects.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...frozen import frozen
 from ...errors import RuleViolation, UsageError
 from .evolve import handles
 from .state import Campaign
+from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from .context import Context
+
 
 PENDING_EVENT = "save_pending"  # a due decision that needs a die (the GM's or a player's) returns this event type
 GM, PLAYERS, ASK = "gm", "players", "ask"
@@ -32,7 +37,8 @@ def route(options: dict[str, Any], choice: str | None, auto: bool = False) -> st
     campaign's option (`ask`: every roll a player could make must be routed by the action itself)."""
     if choice is not None:
         if choice not in ROUTES:
-            raise UsageError(f"who rolls: {', '.join(ROUTES)}, not {choice!r}", "rolls")
+            raise UsageError(msg("who rolls: {choices}, not {choice}", choices=", ".join(ROUTES), choice=repr(choice)),
+                             "rolls")
         return choice
     if auto:
         return GM
@@ -45,8 +51,10 @@ def routed_to(how: str, character: Any) -> str:
     if character.npc or how == GM:
         return GM
     if how == ASK:
-        raise UsageError(f"who rolls {character.name}'s save? The campaign's option who_rolls is ask: "
-                         "say --rolls gm or --rolls players", "rolls")
+        raise UsageError(msg("who rolls {name}'s save? The campaign's option who_rolls is ask: {fix}", name=character.name,
+                             fix=PerAudience(cli=msg("say --rolls gm or --rolls players"),
+                                             api=msg("give rolls, gm or players"),
+                                             page=msg("choose who rolls in the form"))), "rolls")
     return PLAYER
 
 
@@ -81,7 +89,7 @@ def resumes(fn: Resume) -> Resume:
     return fn
 
 
-def defer(ctx: Any, character: Any, kind: str, save: str, dc: int, args: dict[str, Any], rolls: str | None,
+def defer(ctx: Context, character: Any, kind: str, save: str, dc: int, args: dict[str, Any], rolls: str | None,
           ) -> list[Event] | None:
     """The pending roll that stands for an action when it routes this roll to the character's player (the action
     is made again with the die once answered, see DEFERRED), else None: the GM's roll, made now."""
@@ -148,13 +156,13 @@ def find_pending(state: Campaign, pending_id: str) -> Any:
     pending = next((p for p in state.pending if p.id == pending_id), None)
     if pending is None:
         if not state.pending:
-            raise UsageError(f"no pending save {pending_id!r} (none is pending)")
+            raise UsageError(msg("no pending save {pending_id} (none is pending)", pending_id=repr(pending_id)))
         known = ", ".join(p.id for p in state.pending)
-        raise UsageError(f"no pending save {pending_id!r} (pending: {known})")
+        raise UsageError(msg("no pending save {pending_id} (pending: {known})", pending_id=repr(pending_id), known=known))
     return pending
 
 
-def reading(ctx: Any, character: Any, pending: Any) -> Any:
+def reading(ctx: Context, character: Any, pending: Any) -> Any:
     """What applies to the roll a pending save waits for (saves.SaveReading): the check its kind registered (a
     healer's, a dying character's), else the character's save `pending.save` as the roll query reads it."""
     from . import saves
@@ -164,7 +172,7 @@ def reading(ctx: Any, character: Any, pending: Any) -> Any:
         saves.read(character, ctx.rules, ctx.options, ctx.state.system, pending.save)
 
 
-def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
+def _proposal_die(ctx: Context, pending: Any) -> dict[str, Any]:
     """'Roll for me' under confirm_player_answers: the die is rolled now (the player sees it), applied later."""
     from . import saves
 
@@ -174,7 +182,7 @@ def _proposal_die(ctx: Any, pending: Any) -> dict[str, Any]:
     return {"d20": ctx.roller.roll(saves.D20[read.terms.mode], f"{pending.save} save for {pending.id}")}
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None, auto: bool = False, *,
+def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None, auto: bool = False, *,
            roll: bool = False, by: str = GM, player: str | None = None, confirm: bool = False,
            reject: bool = False) -> list[Event]:
     """Someone's die for a pending roll (see the module's doc). `player`: the character whose player answers
@@ -183,21 +191,25 @@ def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None 
     proposed = dict(pending.proposed)
     if by == PLAYER:
         if pending.character != player:
-            raise RuleViolation(f"{pending.id} is not your character's roll")
+            raise RuleViolation(msg("{id} is not your character's roll", id=pending.id))
         if pending.to != PLAYER:
-            raise RuleViolation(f"{pending.id} waits for the GM's die, not the player's")
+            raise RuleViolation(msg("{id} waits for the GM's die, not the player's", id=pending.id))
         if proposed:
-            raise RuleViolation(f"{pending.id} is already answered: it waits for the GM's confirmation")
+            raise RuleViolation(msg("{id} is already answered: it waits for the GM's confirmation", id=pending.id))
     if confirm or reject:
         if not proposed:
-            raise UsageError(f"{pending.id} has no player's answer to {'confirm' if confirm else 'reject'}")
+            raise UsageError(msg("{id} has no player's answer to confirm", id=pending.id) if confirm else
+                             msg("{id} has no player's answer to reject", id=pending.id))
         if reject:
             return [{"type": "answer_rejected", "data": {"id": pending.id, "character": pending.character}}]
         total, d20, roll, by = proposed.get("total"), proposed.get("d20"), False, PLAYER
         how = proposed["how"]
     else:
         if not roll and total is None and d20 is None:
-            raise UsageError("give the save's TOTAL (or --d20 N to add the character's bonus, or --roll)")
+            raise UsageError(msg("{said}", said=PerAudience(
+                cli=msg("give the save's TOTAL (or --d20 N to add the character's bonus, or --roll)"),
+                api=msg("give the save's total (or d20 to add the character's bonus, or roll: true)"),
+                page=msg("give the save's total (or the d20 to add the character's bonus, or Roll)"))))
         how = how_answered(roll, total)
     if by == PLAYER and not confirm and ctx.options.get("confirm_player_answers"):
         die = _proposal_die(ctx, pending) if roll else {k: v for k, v in (("total", total), ("d20", d20))

@@ -24,13 +24,18 @@ metal armour...): a detail the GM did not give is never guessed.
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from ...frozen import frozen
 from ...content import schema as s
 from ...errors import UsageError
 from .effects import ActiveEffect
 from .state import ABILITIES
+from ...message import Option, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 KINDS: tuple[str, ...] = get_args(s.RollKind)
 HANDS = ("left", "right", "both")
@@ -89,7 +94,7 @@ class ReadRoll:
 # ---------------------------------------------------------------- reading the roll
 
 
-def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
+def resolve_skill(rules: Rules, system: str, text: str) -> tuple[str, str]:
     """(skill id in the campaign's system, skill id as given) from an id or a name of either system."""
     key = text.strip().casefold()
     skills = rules.skills
@@ -99,7 +104,7 @@ def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
         named.sort(key=lambda k: k.system != system)
         found = named[0] if named else None
     if found is None:
-        raise UsageError(f"unknown skill {text!r} (try one of: {', '.join(sorted(skills))})")
+        raise UsageError(msg("unknown skill {text} (try one of: {skills})", text=repr(text), skills=", ".join(sorted(skills))))
     if found.system == system:
         return found.id, found.id
     if system == "dnd5e":
@@ -109,18 +114,20 @@ def resolve_skill(rules: Any, system: str, text: str) -> tuple[str, str]:
     into = [k.id for k in skills.values() if k.system == system and k.maps_to.get(found.system) == found.id]
     if len(into) == 1:
         return into[0], found.id
-    raise UsageError(f"{found.name.en} is a {found.system} skill; in this {system} campaign say which: "
-                     f"{', '.join(into) or 'none maps to it'}")
+    raise UsageError(msg("{skill} is a {skill_system} skill; in this {system} campaign say which: {choices}",
+                         skill=found.name, skill_system=found.system, system=system,
+                         choices=", ".join(into) if into else msg("none maps to it")))
 
 
-def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
+def resolve_save(rules: Rules, system: str, text: str) -> tuple[str, str]:
     """(save in the campaign's system, its ability) from 'reflex', 'dex', 'Réflexes'..."""
     key = text.strip().casefold()
     named = next((v for v in rules.saves.values() if key in (v.id, v.name.fr.casefold(), v.name.en.casefold())), None)
     ability = named.ability if named else next(
         (a.id for a in rules.abilities.values() if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
     if ability is None:
-        raise UsageError(f"unknown save {text!r} (fortitude, reflex, will, or an ability: {', '.join(ABILITIES)})")
+        raise UsageError(msg("unknown save {text} (fortitude, reflex, will, or an ability: {abilities})", text=repr(text),
+                             abilities=", ".join(ABILITIES)))
     if system == "dnd5e":
         save = named.maps_to.get("dnd5e", ability) if named else ability
         return save, save
@@ -128,11 +135,11 @@ def resolve_save(rules: Any, system: str, text: str) -> tuple[str, str]:
         return named.id, named.ability
     pf = next((v for v in rules.saves.values() if v.system == system and v.ability == ability), None)
     if pf is None:
-        raise UsageError(f"{system} has no {ability} save (fortitude, reflex or will)")
+        raise UsageError(msg("{system} has no {ability} save (fortitude, reflex or will)", system=system, ability=ability))
     return pf.id, pf.ability
 
 
-def senses_of(rules: Any, *skills: str | None) -> tuple[str, ...]:
+def senses_of(rules: Rules, *skills: str | None) -> tuple[str, ...]:
     for skill in skills:
         entry = rules.skill_senses.get(skill) if skill else None
         if entry is not None:
@@ -140,28 +147,30 @@ def senses_of(rules: Any, *skills: str | None) -> tuple[str, ...]:
     return ()
 
 
-def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: str) -> ReadRoll:
+def read_roll(roll: RollContext, rules: Rules, options: dict[str, Any], system: str) -> ReadRoll:
     kind = roll.kind
     if kind not in KINDS:
-        raise UsageError(f"unknown roll {kind!r} (one of: {', '.join(KINDS)})")
+        raise UsageError(msg("unknown roll {kind} (one of: {kinds})", kind=repr(kind), kinds=", ".join(KINDS)))
     for value, allowed, what in ((roll.hand, HANDS, "hand"), (roll.range, RANGES, "range"),
                                  (roll.sense, SENSES, "sense")):
         if value is not None and value not in allowed:
-            raise UsageError(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+            raise UsageError(msg("{what} must be one of {allowed}, not {value}", what=what, allowed=", ".join(allowed),
+                                 value=repr(value)))
     ability = roll.ability
     if ability is not None and ability not in ABILITIES:
-        raise UsageError(f"unknown ability {ability!r} (one of: {', '.join(ABILITIES)})")
+        raise UsageError(msg("unknown ability {ability} (one of: {abilities})", ability=repr(ability),
+                         abilities=", ".join(ABILITIES)))
     skill = typed = save = None
     if roll.skill:
         if kind not in ("skill", "check"):
-            raise UsageError("--skill goes with a skill or check roll")
+            raise UsageError(msg("{option} goes with a skill or check roll", option=Option("skill")))
         kind = "skill"
         skill, typed = resolve_skill(rules, system, roll.skill)
         ability = ability or rules.skills[skill].ability
     if kind == "save" and (roll.save or ability):
         save, ability = resolve_save(rules, system, roll.save or ability or "")
     elif roll.save:
-        raise UsageError("--save goes with a save roll")
+        raise UsageError(msg("{option} goes with a save roll", option=Option("save")))
     if kind == "concentration" and system == "dnd5e":
         save, ability = "con", ability or "con"
     if ability is None:
@@ -186,7 +195,7 @@ def read_roll(roll: RollContext, rules: Any, options: dict[str, Any], system: st
 # ---------------------------------------------------------------- matching
 
 
-def _skills_in(rules: Any, system: str, skill_id: str) -> set[str]:
+def _skills_in(rules: Rules, system: str, skill_id: str) -> set[str]:
     """A selector's skill, read in the campaign's system (maps_to, both ways)."""
     entry = rules.skills.get(skill_id)
     if entry is None or entry.system == system:
@@ -197,7 +206,7 @@ def _skills_in(rules: Any, system: str, skill_id: str) -> set[str]:
                          if k.system == system and k.maps_to.get(entry.system) == skill_id}
 
 
-def _saves_in(rules: Any, system: str, save_id: str) -> str:
+def _saves_in(rules: Rules, system: str, save_id: str) -> str:
     entry = rules.saves.get(save_id)
     if entry is None or entry.system == system:
         return save_id
@@ -216,7 +225,7 @@ def _sense(required: str | None, r: ReadRoll) -> tuple[str, tuple[Need, ...]]:
     return (MAYBE, (("sense", required),)) if r.skill is None else (NO, ())
 
 
-def _selector(sel: s.Rolls, r: ReadRoll, ae: ActiveEffect | None, rules: Any,
+def _selector(sel: s.Rolls, r: ReadRoll, ae: ActiveEffect | None, rules: Rules,
               system: str) -> tuple[str, tuple[Need, ...]]:
     kinds = set(sel.kinds)
     if "check" in kinds and sel.skills:  # a 5e-style skill check selector reads as a skill check in pf1e
@@ -285,7 +294,7 @@ def _guards(effect: Any, r: ReadRoll, ae: ActiveEffect | None) -> tuple[str, tup
     return (MAYBE, tuple(needs)) if needs else (YES, ())
 
 
-def applies(effect: Any, rolls: tuple[s.Rolls, ...] | None, r: ReadRoll, ae: ActiveEffect | None, rules: Any,
+def applies(effect: Any, rolls: tuple[s.Rolls, ...] | None, r: ReadRoll, ae: ActiveEffect | None, rules: Rules,
              system: str) -> tuple[str, tuple[tuple[Need, ...], ...]]:
     """YES / MAYBE (with the alternatives of what it depends on) / NO."""
     guard, guard_needs = _guards(effect, r, ae)

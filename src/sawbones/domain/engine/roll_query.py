@@ -16,40 +16,37 @@ with what they depend on, and left out of the totals.
 from __future__ import annotations
 
 from dataclasses import field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from ...content import schema as s
+from ...message import Listed, Message, N_, msg
 from .effects import ActiveEffect, active_effects
 from .outcomes import trigger_text
 from .roll_match import KINDS, NO, Need, ReadRoll, RollContext, applies, read_roll  # noqa: F401 (re-exported)
 from .state import ABILITIES
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
+
 TRIGGERS_BEFORE = {"attack": ("standard_action", "action_in_combat"),
                    "spell_dc": ("standard_action", "action_in_combat")}
 
-_T = {  # small interface words, by language
-    "ability": ("si le jet est basé sur : {}", "if the roll is based on {}"),
-    "skill": ("si la compétence est : {}", "if the skill is {}"),
-    "save": ("si c'est un jet de {}", "if it is a {} save"),
-    "range": ("si l'attaque est {}", "if the attack is {}"),
-    "sense": ("si le jet repose sur {}", "if the roll relies on {}"),
-    "hand": ("si elle est faite de la main ou du bras, {}", "if made with the {} hand or arm"),
-    "wearing_metal_armor": ("s'il porte une armure métallique", "if wearing metal armour"),
-    "standing": ("s'il est debout", "if standing"),
-    "in_combat": ("s'il est en combat", "if in combat"),
-    "fear_source_in_sight": ("si la source de sa peur est en vue", "if the source of its fear is in sight"),
-    "weapon": ("si c'est avec une arme", "if made with a weapon"),
-    "ranged": ("à distance", "ranged"), "melee": ("au corps à corps", "melee"),
-    "sight": ("la vue", "sight"), "hearing": ("l'ouïe", "hearing"),
-    "left": ("côté gauche", "left"), "right": ("côté droit", "right"),
-    "or": (" ou ", " or "),
+# What a conditional line depends on, said for people (describe_needs): one sentence per need.
+_NEEDS = {
+    "wearing_metal_armor": N_("if wearing metal armour"),
+    "standing": N_("if standing"),
+    "in_combat": N_("if in combat"),
+    "fear_source_in_sight": N_("if the source of its fear is in sight"),
+    "weapon": N_("if made with a weapon"),
+    ("range", "ranged"): N_("if the attack is ranged"),
+    ("range", "melee"): N_("if the attack is melee"),
+    ("sense", "sight"): N_("if the roll relies on sight"),
+    ("sense", "hearing"): N_("if the roll relies on hearing"),
+    ("hand", "left"): N_("if made with the left hand or arm"),
+    ("hand", "right"): N_("if made with the right hand or arm"),
 }
-
-
-def _w(key: str, lang: str) -> str:
-    fr, en = _T[key]
-    return fr if lang == "fr" else en
 
 
 # ---------------------------------------------------------------- the answer
@@ -67,16 +64,6 @@ class Source:
     def key(self) -> tuple[str, str]:
         ae = self.effect or (self.origins[0] if self.origins else None)
         return (ae.kind, ae.source_id) if ae else ("", "")
-
-    def as_dict(self, rules: Any, lang: str) -> dict[str, Any]:
-        if self.condition is None and self.effect is not None:
-            return self.effect.source(lang)
-        cond = rules.conditions.get(self.condition)
-        out = {"kind": "condition", "id": self.condition, "name": cond.name(lang) if cond else self.condition,
-               "from": [o.source(lang) for o in self.origins]}
-        if self.via:
-            out["via"] = list(self.via)
-        return out
 
 
 @frozen
@@ -121,7 +108,7 @@ class Answer:
     restrictions: tuple[Line, ...] = ()
     triggers: tuple[Line, ...] = ()
     notes: tuple[Line, ...] = ()
-    rules: Any = field(default=None, repr=False, compare=False)
+    rules: Rules | None = field(default=None, repr=False, compare=False)
 
     def by_source(self) -> dict[tuple[str, str], int]:
         """The flat modifier each source gives (kind, id) -> total; a condition counts under its own id."""
@@ -132,81 +119,35 @@ class Answer:
                 out[key] = out.get(key, 0) + (line.value or 0)
         return out
 
-    def as_dict(self, lang: str = "en") -> dict[str, Any]:
-        rules = self.rules
 
-        def line(item: Line) -> dict[str, Any]:
-            out: dict[str, Any] = {"type": item.type, "source": item.source.as_dict(rules, lang)}
-            if item.value is not None:
-                out["value"] = item.value
-            if item.text is not None:
-                out["text"] = item.text(lang)
-            if item.note is not None:
-                out["note"] = item.note(lang)
-            if not item.stacks:
-                out["stacks"] = False
-            if item.needs:
-                out["if"] = [describe_needs(n, rules, lang) for n in item.needs]
-                out["needs"] = [[{"on": k, "value": list(v) if isinstance(v, tuple) else v} for k, v in n]
-                                for n in item.needs]
-            out.update({k: v(lang) if isinstance(v, s.Text) else v for k, v in item.extra})
-            return out
-
-        def condition(c: ConditionLine) -> dict[str, Any]:
-            cond = rules.conditions.get(c.id)
-            out = {"id": c.id, "name": cond.name(lang) if cond else c.id, "official": c.official,
-                   "matters": c.matters, "reading": c.reading.text(lang) if c.reading else None,
-                   "source": c.source.as_dict(rules, lang)}
-            if c.superseded_by:
-                out["superseded_by"] = c.superseded_by
-                by = rules.conditions.get(c.superseded_by)
-                out["superseded_by_name"] = by.name(lang) if by else c.superseded_by
-            if c.needs:
-                out["if"] = [describe_needs(n, rules, lang) for n in c.needs]
-            return out
-
-        return {
-            "system": self.system, "roll": self.roll.as_dict(), "modifier": self.modifier, "mode": self.mode,
-            "auto_fail": self.auto_fail,
-            "modifiers": [line(x) for x in self.modifiers],
-            "by_source": [{"kind": k, "id": i, "total": v} for (k, i), v in self.by_source().items()],
-            "advantage": [line(x) for x in self.advantages],
-            "disadvantage": [line(x) for x in self.disadvantages],
-            "auto_fails": [line(x) for x in self.auto_fails],
-            "conditional": [line(x) for x in self.conditional],
-            "suppressed": [line(x) for x in self.suppressed],
-            "conditions": [condition(c) for c in self.conditions],
-            "restrictions": [line(x) for x in self.restrictions],
-            "triggers": [line(x) for x in self.triggers],
-            "notes": [line(x) for x in self.notes],
-        }
-
-
-def describe_needs(needs: tuple[Need, ...], rules: Any, lang: str) -> str:
-    def name(section: str, ident: str) -> str:
+def describe_needs(needs: tuple[Need, ...], rules: Rules) -> Listed:
+    """What a conditional line depends on, for people: "if the roll is based on Strength or Dexterity, if standing"
+    (`str()` of it is the English, as the event data keeps it)."""
+    def named(section: str, ident: str) -> Any:
         entry = rules.sections[section].get(ident)
-        return entry.name(lang) if entry is not None else ident
+        return entry.name if entry is not None else ident
 
-    parts = []
+    parts: list[Message] = []
     for key, value in needs:
         if key == "ability":
-            parts.append(_w("ability", lang).format(_w("or", lang).join(name("abilities", a) for a in value)))
+            parts.append(msg("if the roll is based on {abilities}",
+                             abilities=Listed((named("abilities", a) for a in value), "or")))
         elif key == "skill":
-            parts.append(_w("skill", lang).format(_w("or", lang).join(name("skills", a) for a in value)))
+            parts.append(msg("if the skill is {skills}", skills=Listed((named("skills", a) for a in value), "or")))
         elif key == "save":
-            parts.append(_w("save", lang).format(_w("or", lang).join(
-                name("saves", a) if a in rules.saves else name("abilities", a) for a in value)))
+            parts.append(msg("if it is a {saves} save", saves=Listed(
+                (named("saves", a) if a in rules.saves else named("abilities", a) for a in value), "or")))
         elif key in ("range", "sense", "hand"):
-            parts.append(_w(key, lang).format(_w(value, lang)))
+            parts.append(msg(_NEEDS[(key, value)]))
         else:
-            parts.append(_w(key, lang))
-    return ", ".join(parts)
+            parts.append(msg(_NEEDS[key]))
+    return Listed(parts, "")
 
 
 # ---------------------------------------------------------------- the query
 
 
-def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any, system: str) -> list[ConditionLine]:
+def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Rules, system: str) -> list[ConditionLine]:
     """Conditions from the effects, plus those their readings bring; one line each, with every origin."""
     found: dict[str, dict[str, Any]] = {}
     queue: list[tuple[str, ActiveEffect, tuple[Any, ...], tuple[str, ...]]] = [
@@ -238,12 +179,12 @@ def _expand(direct: list[tuple[str, ActiveEffect, tuple[Any, ...]]], rules: Any,
     return out
 
 
-def _reading(rules: Any, cond: str, system: str) -> Any:
+def _reading(rules: Rules, cond: str, system: str) -> Any:
     entry = rules.condition_readings.get(cond)
     return entry.reading(system) if entry else None
 
 
-def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll: RollContext) -> Answer:
+def query(character: Any, rules: Rules, options: dict[str, Any], system: str, roll: RollContext) -> Answer:
     """Everything that applies to one roll of one character, each line with its source."""
     r = read_roll(roll, rules, options, system)
     lines: dict[str, list[Line]] = {k: [] for k in (
@@ -321,16 +262,14 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
     extra_notes = [Line("note", src, text=effect.text, extra=(("reason", effect.reason),))
                    for effect, src in notes if src.condition or src.key() in bearing]
     if system == "pf1e" and (lines["advantage"] or lines["disadvantage"]):
-        extra_notes.append(Line("note", Source(), text=s.Text(
-            fr="Avantage et désavantage sont des mécanismes de 5e : dans une campagne PF1, le MJ les lit (par exemple "
-               "lancer deux d20 et garder le meilleur ou le pire).",
-            en="Advantage and disadvantage are 5e mechanics: in a PF1 campaign the GM reads them (for instance, roll "
-               "two d20s and keep the higher or the lower).")))
+        extra_notes.append(Line("note", Source(), text=msg(
+            "Advantage and disadvantage are 5e mechanics: in a PF1 campaign the GM reads them (for instance, roll "
+            "two d20s and keep the higher or the lower).")))
     for cond in conditions:
         if cond.reading is None and not cond.superseded_by:
-            extra_notes.append(Line("note", cond.source, text=s.Text(
-                fr=f"L'état {cond.id} n'a pas de lecture en {system} : le MJ décide de son effet.",
-                en=f"The condition {cond.id} has no {system} reading: the GM decides what it does.")))
+            extra_notes.append(Line("note", cond.source, text=msg(
+                "The condition {condition} has no {system} reading: the GM decides what it does.",
+                condition=cond.id, system=system)))
     adv, dis = bool(lines["advantage"]), bool(lines["disadvantage"])
     return Answer(
         system=system, roll=r, modifier=sum(x.value or 0 for x in modifiers if x.stacks),
@@ -343,7 +282,15 @@ def query(character: Any, rules: Any, options: dict[str, Any], system: str, roll
         notes=tuple(lines["note"] + extra_notes), rules=rules)
 
 
-def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, notes: list[Any],
+@frozen
+class _Note:
+    """A note the engine adds itself (the carrying capacity's change): read as a content note effect is."""
+
+    text: Message
+    reason: Message
+
+
+def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Rules, notes: list[Any],
               direct_conditions: list[Any]) -> None:
     """A load effect: at least a medium / heavy load is the condition `<load>_load` (its reading in the system
     says what the load does); the carrying capacity is outside the sheet, so its change is a note."""
@@ -351,11 +298,9 @@ def _carrying(effect: Any, source: Source, ae: ActiveEffect | None, rules: Any, 
         direct_conditions.append((f"{effect.min_load}_load", ae, ()))
     if effect.multiplier != 1:
         share = round(1 / effect.multiplier) if effect.multiplier < 1 else None
-        fr = f"÷ {share}" if share else f"× {effect.multiplier:g}"
-        notes.append((s.NoteEffect(type="note", text=s.Text(
-            fr=f"Capacité de charge {fr}.", en=f"Carrying capacity {fr}."), reason=s.Text(
-            fr="La fiche ne donne pas la capacité de charge : le MJ l'applique.",
-            en="The sheet does not hold the carrying capacity: the GM applies it.")), source))
+        change = f"÷ {share}" if share else f"× {effect.multiplier:g}"
+        notes.append((_Note(msg("Carrying capacity {change}.", change=change),
+                            msg("The sheet does not hold the carrying capacity: the GM applies it.")), source))
 
 
 def _join(first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -400,9 +345,8 @@ def _ability_lines(character: Any, r: ReadRoll, changes: list[Any], lines: dict[
             if effect.ability != ability:
                 continue
             if not isinstance(effect.change, int):
-                lines["note"].append(Line("note", source, text=s.Text(
-                    fr=f"{ability} {effect.change} : valeur tirée quand l'effet s'applique.",
-                    en=f"{ability} {effect.change}: rolled when the effect applies.")))
+                lines["note"].append(Line("note", source, text=msg(
+                    "{ability} {change}: rolled when the effect applies.", ability=ability, change=effect.change)))
                 continue
             key = (source.effect.content_id if source.effect else source.condition, ability, effect.change)
             if not stack and key in seen and effect.minimum != 0:

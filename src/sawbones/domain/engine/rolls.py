@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ... import dice
+from ...message import msgs
 
 
 class Roller:
@@ -38,8 +39,9 @@ class Roller:
         if self.typed:
             from ...errors import UsageError
 
-            raise UsageError(f"{len(self.typed)} typed dice left over ({', '.join(map(str, self.typed))}): "
-                             f"this action rolled only {self.dice_rolled()} dice")
+            raise UsageError(msgs("{n} typed die left over ({typed}): this action rolled only {rolled} dice",
+                                  "{n} typed dice left over ({typed}): this action rolled only {rolled} dice",
+                                  len(self.typed), typed=", ".join(map(str, self.typed)), rolled=self.dice_rolled()))
 
     def dice_rolled(self) -> int:
         """The real rolls made so far (a fixed value is none)."""

@@ -25,11 +25,17 @@ source), so the log shows why the bonus is what it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
+from .effects import stored_names
 from .roll_query import Answer, Line, Source, describe_needs, query
 from .roll_match import RollContext
+from ...message import english
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 NORMAL, ADVANTAGE, DISADVANTAGE = "normal", "advantage", "disadvantage"
 D20 = {NORMAL: "1d20", ADVANTAGE: "2d20kh1", DISADVANTAGE: "2d20kl1"}
@@ -70,16 +76,16 @@ def terms_of(answer: Answer) -> SaveTerms:
     return SaveTerms(answer.modifier, mode, answer.auto_fail)
 
 
-def save_query(character: Any, rules: Any, options: dict[str, Any], system: str, save: str) -> Answer:
+def save_query(character: Any, rules: Rules, options: dict[str, Any], system: str, save: str) -> Answer:
     """The roll query for one save (fortitude, con, will...; read in the campaign's system)."""
     return query(character, rules, options, system, RollContext("save", save=save))
 
 
-def save_terms(character: Any, rules: Any, options: dict[str, Any], system: str, save: str) -> SaveTerms:
+def save_terms(character: Any, rules: Rules, options: dict[str, Any], system: str, save: str) -> SaveTerms:
     return terms_of(save_query(character, rules, options, system, save))
 
 
-def sheet_key(rules: Any, system: str, save: str) -> tuple[str, str]:
+def sheet_key(rules: Rules, system: str, save: str) -> tuple[str, str]:
     """(the key on the character's sheet, the ability behind it) for a save named in content.
 
     In a dnd5e campaign Fortitude is the Con save (vocabulary `maps_to`); in a pf1e campaign a Con
@@ -95,7 +101,7 @@ def sheet_key(rules: Any, system: str, save: str) -> tuple[str, str]:
     return (named.id, save) if named is not None else (save, save)
 
 
-def sheet_bonus(character: Any, rules: Any, system: str, save: str) -> int:
+def sheet_bonus(character: Any, rules: Rules, system: str, save: str) -> int:
     """The sheet's value for this save (or the ability modifier behind it)."""
     key, ability = sheet_key(rules, system, save)
     sheet: dict[str, int] = dict(character.saves)
@@ -105,7 +111,7 @@ def sheet_bonus(character: Any, rules: Any, system: str, save: str) -> int:
     return sheet.get(save, modifiers.get(ability, 0))
 
 
-def read(character: Any, rules: Any, options: dict[str, Any], system: str, save: str) -> SaveReading:
+def read(character: Any, rules: Rules, options: dict[str, Any], system: str, save: str) -> SaveReading:
     """Everything that applies to this character's save, the sheet included, with the breakdown."""
     answer = save_query(character, rules, options, system, save)
     terms = terms_of(answer)
@@ -113,7 +119,7 @@ def read(character: Any, rules: Any, options: dict[str, Any], system: str, save:
     return SaveReading(save, sheet, terms, breakdown(answer, sheet, terms, rules))
 
 
-def read_check(character: Any, rules: Any, options: dict[str, Any], system: str, roll: RollContext, sheet: int,
+def read_check(character: Any, rules: Rules, options: dict[str, Any], system: str, roll: RollContext, sheet: int,
                disadvantage: dict[str, Any] | None = None) -> SaveReading:
     """A check the engine rolls (treatment's Medicine, first aid's Heal): the roll query for it on top of the
     sheet's bonus, as for a save. `disadvantage`: one more the rules give (self-treatment), as a line with its
@@ -138,10 +144,11 @@ def read_check(character: Any, rules: Any, options: dict[str, Any], system: str,
 def _names(name: Any) -> dict[str, Any]:
     """A source's name in English (`name`, as event data always had it) and in each language (`names`), so
     a French line says the content's French name."""
-    return {"name": name("en"), "names": {"en": name("en"), "fr": name("fr")}}
+    names = stored_names(name)
+    return {"name": names["en"], "names": names}
 
 
-def _source(source: Source, rules: Any) -> dict[str, Any]:
+def _source(source: Source, rules: Rules) -> dict[str, Any]:
     if source.condition is None:
         ae = source.effect
         if ae is None:
@@ -154,14 +161,14 @@ def _source(source: Source, rules: Any) -> dict[str, Any]:
     cond = rules.conditions.get(source.condition)
     out = {"kind": "condition", "id": source.condition,
            **(_names(cond.name) if cond else {"name": source.condition}),
-           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": o.name("en")}
+           "from": [{"kind": o.kind, "id": o.source_id, "content_id": o.content_id, "name": english(o.name)}
                     for o in source.origins]}
     if source.via:
         out["via"] = list(source.via)
     return out
 
 
-def _line(line: Line, rules: Any) -> dict[str, Any]:
+def _line(line: Line, rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {"type": line.type}
     if line.value is not None:
         out["value"] = line.value
@@ -169,11 +176,11 @@ def _line(line: Line, rules: Any) -> dict[str, Any]:
         out["stacks"] = False
     out["source"] = _source(line.source, rules)
     if line.needs:
-        out["if"] = [describe_needs(n, rules, "en") for n in line.needs]
+        out["if"] = [str(describe_needs(n, rules)) for n in line.needs]
     return out
 
 
-def breakdown(answer: Answer, sheet: int, terms: SaveTerms, rules: Any) -> dict[str, Any]:
+def breakdown(answer: Answer, sheet: int, terms: SaveTerms, rules: Rules) -> dict[str, Any]:
     """JSON-ready: the sheet, the total, and each line that counts with its source; what was left out
     (conditional lines, pf1e advantage/disadvantage) listed apart."""
     applied = [*answer.modifiers, *answer.auto_fails]
@@ -189,23 +196,6 @@ def breakdown(answer: Answer, sheet: int, terms: SaveTerms, rules: Any) -> dict[
     if left_out:
         out["not_applied"] = [_line(x, rules) for x in left_out]
     return out
-
-
-def describe(breakdown: dict[str, Any], lang: str = "en") -> str:
-    """What makes the bonus, for a line: "sheet +4, Sickened -2", plus disadvantage / automatic failure."""
-    fr = lang == "fr"
-    parts = [f"{'fiche' if fr else 'sheet'} {breakdown.get('sheet', 0):+d}"]
-    for line in breakdown.get("lines", ()):
-        source = line.get("source", {})
-        name = (source.get("names") or {}).get(lang) or source.get("name", "?")
-        if line["type"] == "modifier" and line.get("stacks", True):
-            parts.append(f"{name} {line['value']:+d}")
-        elif line["type"] in (ADVANTAGE, DISADVANTAGE):
-            word = {ADVANTAGE: ("avantage", "advantage"), DISADVANTAGE: ("désavantage", "disadvantage")}[line["type"]]
-            parts.append(f"{name} : {word[0]}" if fr else f"{name}: {word[1]}")
-        elif line["type"] == "auto_fail":
-            parts.append(f"{name} : échec automatique" if fr else f"{name}: automatic failure")
-    return ", ".join(parts)
 
 
 # ---------------------------------------------------------------- the die

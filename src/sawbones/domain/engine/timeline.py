@@ -9,7 +9,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ...frozen import frozen
 from ...errors import RuleViolation
@@ -17,6 +17,11 @@ from .evolve import evolve
 from .player_rolls import PENDING_EVENT, route
 from .state import Campaign, with_fields
 from .context import Context
+from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Due = tuple[int, str, Callable[[Any], list[dict[Any, Any]]]]  # (when, sort key, decision)
 Scheduler = Callable[[Any], Iterable[Due]]
@@ -48,7 +53,7 @@ class AdvanceContext:
     """
 
     state: Any
-    rules: Any
+    rules: Rules
     options: dict[Any, Any]
     roller: Any
     auto: bool = False
@@ -80,8 +85,10 @@ def advance_folded(ctx: Context, seconds: int, auto: bool = False, rolls: str | 
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
-        raise RuleViolation(f"a save is waiting for a player's die ({waiting}): "
-                            "answer it first (`sawbones pending`, `sawbones answer ID TOTAL`)")
+        raise RuleViolation(msg("a save is waiting for a player's die ({waiting}): answer it first ({fix})",
+                                waiting=waiting, fix=PerAudience(cli=msg("`sawbones pending`, `sawbones answer ID TOTAL`"),
+                                                                 api=msg("GET …/pending, POST …/answer"),
+                                                                 page=msg("Saves waiting for a die"))))
     return _advance_to(ctx, ctx.state.clock + seconds, auto, route(ctx.options, rolls, auto))
 
 

@@ -21,7 +21,7 @@ next roll of the player. Each step is told once, in the `noted` event of the act
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...content.models import dump
 from ...errors import RuleViolation, UsageError
@@ -35,6 +35,11 @@ from .effects import triggers_on
 from .evolve import fold
 from .state import MINUTE
 from .context import Context
+from ...message import PerAudience, msg, msgs
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 MOMENTS = {"turn": ("turn_start", "turn_end"), "dash": ("dash",), "action": ("action_in_combat", "standard_action")}
@@ -51,7 +56,7 @@ def _dc(ctx: Context, active: Any) -> int:
     return dc
 
 
-def keyed_triggers(character: Any, rules: Any, options: dict[str, Any], on: str) -> list[tuple[str, Any]]:
+def keyed_triggers(character: Any, rules: Rules, options: dict[str, Any], on: str) -> list[tuple[str, Any]]:
     """The triggers of one phase of a moment, each with a key that finds it again when the moment resumes:
     its source and its rank among that source's triggers of the phase."""
     seen: dict[tuple[str, str, str], int] = {}
@@ -127,7 +132,7 @@ class _Moment:
             return
         if effect.outcome.lose_action and not can_act(current, ctx.rules, ctx.options, self.state.system):
             return  # no action to lose (unconscious, stunned...): the check is not made
-        result: dict[str, Any] = {"on": on, "source": active.source("en"), "outcome": dump(effect.outcome)}
+        result: dict[str, Any] = {"on": on, "source": active.source(), "outcome": dump(effect.outcome)}
         failed = True
         if effect.save is not None:
             dc = _dc(ctx, active)
@@ -186,7 +191,14 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
                 break
     if run.typed:
         name = run.current().name
-        raise UsageError(f"{len(run.typed)} --save value(s) left over: {name} has fewer saves to make")
+        left = len(run.typed)
+        raise UsageError(msg("{said}", said=PerAudience(
+            cli=msgs("{n} --save value left over: {character} has fewer saves to make",
+                     "{n} --save values left over: {character} has fewer saves to make", left, character=name),
+            api=msgs("{n} value of saves left over: {character} has fewer saves to make",
+                     "{n} values of saves left over: {character} has fewer saves to make", left, character=name),
+            page=msgs("{n} save total left over: {character} has fewer saves to make",
+                      "{n} save totals left over: {character} has fewer saves to make", left, character=name))))
     told: dict[str, Any] = {"character": character_id, "moment": moment, "results": run.results,
                             "rolls": list(ctx.roller.made[mark:])}
     if run.paused is None:
@@ -199,17 +211,17 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: st
     """A turn, a Dash or an action of one character; `saves`: the totals the GM typed (the dying check's first),
     for the rolls that are the GM's; `rolls`: who rolls the others (player_rolls.route)."""
     if moment not in MOMENTS:
-        raise UsageError(f"unknown moment {moment!r} (turn, dash, action)")
+        raise UsageError(msg("unknown moment {moment} (turn, dash, action)", moment=repr(moment)))
     character = find_character(ctx.state, name)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character} is dead", character=character.name))
     refuse_if_forbidden(character, ctx.rules, ctx.options, ctx.state.system, moment)
     how = player_rolls.route(ctx.options, rolls)
     waiting = next((p for p in ctx.state.pending if p.character == character.id
                     and p.kind in (player_rolls.MOMENT, player_rolls.DYING)), None)
     if waiting is not None:
-        raise RuleViolation(f"{character.name}'s {dict(waiting.args)['moment']} waits for a roll ({waiting.id}): "
-                            "answer it first")
+        raise RuleViolation(msg("{name}'s {moment} waits for a roll ({id}): answer it first", name=character.name,
+                                moment=dict(waiting.args)["moment"], id=waiting.id))
     return _play(ctx, character.id, moment, list(saves), how)
 
 

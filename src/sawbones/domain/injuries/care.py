@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from ...content import schema as s
@@ -19,9 +19,20 @@ from ..engine.evolve import fold
 from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
 from ..engine.timeline import advance_folded
 from ..engine.context import Context
+from ...message import Listed, Message, PerAudience, msg, msgs
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 
+
+# the treatment check's total is missing: worded for each interface
+_NO_CHECK = msg("{said}", said=PerAudience(
+    cli=msg("give the check total with --check, or name a --healer whose bonus is rolled"),
+    api=msg("give the check total in check, or name a healer whose bonus is rolled"),
+    page=msg("give the check total, or choose a healer whose bonus is rolled")))
 
 def _healed(ctx: Context, character: Character, injury: Injury, how: str, **extra: Any) -> list[Event]:
     data: dict[str, Any] = {"character": character.id, "injury": injury.id, "how": how, **extra}
@@ -43,12 +54,15 @@ def _check_healer(ctx: Context, patient: Character, healer_name: str | None) -> 
     healer = find_character(ctx.state, healer_name)
     missing = [p for p in ("medicine", "herbalism_kit") if p not in healer.proficiencies]
     if missing:
-        raise RuleViolation(f"{healer.name} cannot treat injuries: needs {' and '.join(missing)} "
-                            f"(add with `character edit {healer.name} --prof medicine,herbalism_kit`)")
+        raise RuleViolation(msg("{healer} cannot treat injuries: needs {missing} ({fix})", healer=healer.name,
+                                missing=Listed(missing, "and"), fix=PerAudience(
+            cli=msg("add with `character edit {healer} --prof medicine,herbalism_kit`", healer=healer.name),
+            api=msg("add them to {healer}'s proficiencies: PATCH …/characters/{healer}", healer=healer.name),
+            page=msg("add them in {healer}'s Edit form", healer=healer.name))))
     if healer.id == patient.id and ctx.options.get("self_treatment") == "forbidden":
-        raise RuleViolation("self-treatment is forbidden in this campaign (option self_treatment)")
+        raise RuleViolation(msg("self-treatment is forbidden in this campaign (option self_treatment)"))
     if healer.dead:
-        raise RuleViolation(f"{healer.name} is in no state to treat anyone")
+        raise RuleViolation(msg("{healer} is in no state to treat anyone", healer=healer.name))
     refuse_if_forbidden(healer, ctx.rules, ctx.options, ctx.state.system, "action")  # unconscious, stunned... (issue 40)
     return healer
 
@@ -92,10 +106,13 @@ def _parties(ctx: Context, name: str, injury_key: str, healer_name: str | None) 
     injury = find_injury(patient, injury_key)
     definition = ctx.rules.injuries[injury.injury]
     if injury.magic_only:
-        raise RuleViolation(f"{definition.name('en')} requires magic: mundane treatment has no effect "
-                            f"(use `heal {patient.name} --spell SPELL --injury {injury.id}`)")
+        raise RuleViolation(msg("{injury} requires magic: mundane treatment has no effect ({fix})",
+                                injury=definition.name, fix=PerAudience(
+            cli=msg("use `heal {patient} --spell SPELL --injury {id}`", patient=patient.name, id=injury.id),
+            api=msg("use the heal action with a spell and injury {id}", id=injury.id),
+            page=msg("use Heal (magic) on {id}", id=injury.id))))
     if patient.dead:
-        raise RuleViolation(f"{patient.name} is dead")
+        raise RuleViolation(msg("{character} is dead", character=patient.name))
     return patient, injury, definition, _check_healer(ctx, patient, healer_name)
 
 
@@ -117,7 +134,7 @@ def spend_treatment_time(ctx: Context, name: str, injury_key: str, check: int | 
     (whatever falls due meanwhile runs). The odds share it between a check made and a check missed."""
     patient, injury, definition, healer = _parties(ctx, name, injury_key, healer_name)
     if check is None and healer is None:
-        raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
+        raise UsageError(_NO_CHECK)
     severity = ctx.rules.severities[injury.severity]
     # INJ-T2, AMB-0-10 (the option first: by default no retry is free, whatever the failures so far)
     retry_now = not ctx.options.get("retry_requires_time", True) and injury.failures > 0
@@ -144,7 +161,7 @@ def treatment_check(ctx: Context, spent: TreatmentSpent, check: int | None = Non
     made: dict[str, Any] = {}
     if check is None:
         if healer is None:  # treat_time refuses this pair; a check asked later must bring its own total
-            raise UsageError("give the check total with --check, or name a --healer whose bonus is rolled")
+            raise UsageError(_NO_CHECK)
         from ..engine import saves
 
         reading = _treatment_check(with_fields(ctx, state=state), find_character(state, healer.id), patient)
@@ -224,15 +241,17 @@ def short_rest(ctx: Context, name: str, hit_dice: int, injury_keys: list[str], r
     """1 hour passes; each Hit Die spent heals one minor injury (INJ-10) and HP as usual."""
     character = find_character(ctx.state, name)
     if hit_dice > character.hit_dice:
-        raise RuleViolation(f"{character.name} has only {character.hit_dice} Hit Dice left")
+        raise RuleViolation(msgs("{character} has only {n} Hit Die left", "{character} has only {n} Hit Dice left",
+                                 character.hit_dice, character=character.name))
     chosen = [find_injury(character, k) for k in injury_keys]
     for injury in chosen:
         if not _heals_by_rest(ctx, injury, "hit_die"):
-            injury_name = ctx.rules.injuries[injury.injury].name("en")
+            injury_name = ctx.rules.injuries[injury.injury].name
             if injury.no_natural_healing or injury.magic_only:
-                raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die (no natural healing)")
-            severity_name = ctx.rules.severities[injury.severity].name("en")
-            raise RuleViolation(f"{injury.id} ({injury_name}) does not heal with a Hit Die ({severity_name})")
+                raise RuleViolation(msg("{id} ({injury}) does not heal with a Hit Die (no natural healing)",
+                                        id=injury.id, injury=injury_name))
+            raise RuleViolation(msg("{id} ({injury}) does not heal with a Hit Die ({severity})", id=injury.id,
+                                    injury=injury_name, severity=ctx.rules.severities[injury.severity].name))
     events, state = advance_folded(ctx, HOUR, auto=True)
     current = find_character(state, character.id)
     eligible = [i for i in current.injuries if _heals_by_rest(ctx, i, "hit_die") and i.id not in {c.id for c in chosen}]
@@ -261,7 +280,7 @@ def _tier_rank(ctx: Context, tier: str) -> int:
     return rank
 
 
-def magic_tiers(rules: Any, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
+def magic_tiers(rules: Rules, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
     """The magic tiers that heal this injury: its own (a lost part: regenerate), else its severity's, as the
     severity's option picks them (critical: critical_magic, heal / regenerate / either)."""
     definition = rules.injuries[injury.injury]
@@ -300,9 +319,9 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
     character = find_character(ctx.state, name)
     spell = spell_of_system(ctx, spell_id)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead: raise them first")
+        raise RuleViolation(msg("{character} is dead: raise them first", character=character.name))
     if hp is not None and hp < 0:
-        raise UsageError("healing cannot be negative")
+        raise UsageError(msg("healing cannot be negative"))
     events: list[Event] = []
     able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
     rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
@@ -315,9 +334,14 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
         targets = [injury] + [i for i in targets if i.id != injury.id][:len(targets) - 1]
     elif not targets and not hp:
         if not character.injuries:
-            raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: no injuries at all")
-        why_texts = "; ".join(_why_not(ctx, spell, character, i) for i in character.injuries)
-        raise RuleViolation(f"{spell.name('en')} heals no injury of {character.name}: {why_texts}")
+            raise RuleViolation(msg("{spell} heals no injury of {character}: no injuries at all", spell=spell.name,
+                                    character=character.name))
+        reasons = [_why_not(ctx, spell, character, i) for i in character.injuries]
+        why = reasons[0]
+        for reason in reasons[1:]:
+            why = msg("{one}; {other}", one=why, other=reason)
+        raise RuleViolation(msg("{spell} heals no injury of {character}: {why}", spell=spell.name,
+                                character=character.name, why=why))
     if hp:
         events.append({"type": "hp_changed", "data": {**heal_hp(character, hp), "cause": spell.id}})
         events += magic_healing(ctx, character.id, hp)  # 1 HP of magic heals superficial wounds (wounds, LOC-6 b)
@@ -333,19 +357,21 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
     return events
 
 
-def _why_not(ctx: Context, spell: Any, character: Character, injury: Injury) -> str:
+def _why_not(ctx: Context, spell: Any, character: Character, injury: Injury) -> Message:
     definition = ctx.rules.injuries[injury.injury]
     severity = ctx.rules.severities[injury.severity]
-    tiers_name_en = " or ".join(ctx.rules.magic_tiers[t].name("en") for t in magic_tiers(ctx.rules, ctx.options, injury))
+    tiers = Listed((ctx.rules.magic_tiers[t].name for t in magic_tiers(ctx.rules, ctx.options, injury)), "or")
     if spell.injury_tier == "healing" and character.hp <= 0 and not character.stable:
-        return f"{injury.id} ({definition.name('en')}): magical healing heals a minor injury only once stable"
-    return f"{injury.id} ({definition.name('en')}, {severity.name('en')}) needs {tiers_name_en}"
+        return msg("{id} ({injury}): magical healing heals a minor injury only once stable", id=injury.id,
+                   injury=definition.name)
+    return msg("{id} ({injury}, {severity}) needs {tiers}", id=injury.id, injury=definition.name,
+               severity=severity.name, tiers=tiers)
 
 
 def stabilize(ctx: Context, name: str) -> list[Event]:
     character = find_character(ctx.state, name)
     if character.hp > 0 or character.dead:
-        raise RuleViolation(f"{character.name} is not dying")
+        raise RuleViolation(msg("{character} is not dying", character=character.name))
     return [{"type": "character_stabilized", "data": {"character": character.id}}]
 
 

@@ -33,6 +33,8 @@ from ..engine.odds_engine import (VICTIM, ReadOptions, _freeze, campaign, contex
 from ..engine.state import DAY, Body, Injury, with_fields
 from ..engine.odds_symbolic import Marker, Sym, Template, Trace, plain, symbolic
 from ..engine.timeline import advance_folded
+from ...content.rules import Rules
+from ...message import Option, msg
 
 MAX_WAIT_DAYS = 30  # a deadline is 1d4 days (a frostbite's two: 8): later, nothing more happens to the limb
 UNTREATED_DAYS = 30  # how long an injury is left alone when no check can heal it (its deadlines run out)
@@ -127,7 +129,7 @@ class Graph:
     """The treatment states met so far under one (rules, options), numbered as they are met (`node`), each
     one's attempt asked of the engine once: shared by every injury's chain (an arm injury is the same on
     every table)."""
-    rules: Any
+    rules: Rules
     options: dict[str, Any]
     nodes: list[Node] = field(default_factory=list)
     ids: dict[Node, int] = field(default_factory=dict)
@@ -299,16 +301,16 @@ class Treatment:
 
 
 _TAILS: dict[tuple[Any, ...], Any] = {}  # (check formula, DC - bonus, exact) -> P(check >= DC)
-def treatment(rules: Any, options: dict[str, Any], table: str, d20: int, *, wait_days: float = 0,
+def treatment(rules: Rules, options: dict[str, Any], table: str, d20: int, *, wait_days: float = 0,
               self_treatment: bool = False, private: Graph | None = None) -> Treatment:
     """The chain for the injury a drop to 0 by `table` with this d20 gives (the engine's `injure`, its hand or
     foot and deadline enumerated), treatment starting `wait_days` game days later (the clock advanced by the
     engine meanwhile: a deadline may pass)."""
     table = rules.resolve("damage_tables", table)
     if not 1 <= d20 <= 20:
-        raise UsageError(f"--d20: a d20 shows 1 to 20, not {d20}")
+        raise UsageError(msg("{option}: a d20 shows 1 to 20, not {d20}", option=Option("d20"), d20=d20))
     if not 0 <= wait_days <= MAX_WAIT_DAYS:
-        raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {wait_days}")
+        raise UsageError(msg("{option}: from 0 to {most} days, not {days}", option=Option("wait"), most=MAX_WAIT_DAYS, days=wait_days))
     formula = odds_check.check_formula(rules, options, self_treatment)
     check = dice.distribution(formula)
     wait = round(wait_days * DAY)
@@ -339,7 +341,7 @@ def _before_the_drop() -> Any:
 Start = tuple[tuple[Fraction, tuple[Node, int]], ...]  # (probability, (node, seconds)): where treatment starts
 
 
-def _start(rules: Any, options: dict[str, Any], table: str, d20: int, wait: int, run: Any) -> Start:
+def _start(rules: Rules, options: dict[str, Any], table: str, d20: int, wait: int, run: Any) -> Start:
     """Where treatment of this drop starts, after `wait` seconds: `run` (the engine's `injure`, then its clock)
     over every outcome, once per (table, d20, wait) and values of the options it read. Option sets that agree
     on those share it (the options of a what-if differ mostly in what treatment reads, not the drop)."""
@@ -377,7 +379,7 @@ _CACHE: dict[tuple[Any, ...], tuple[Any, Treatment]] = {}
 _STARTS: dict[tuple[Any, ...], tuple[Any, list[tuple[dict[str, Any], Start]]]] = {}
 
 
-def graphs(rules: Any) -> list[Graph]:
+def graphs(rules: Rules) -> list[Graph]:
     """The treatment graphs built so far under these rules, in the order `graph` tries them."""
     hit = _GRAPHS.get(id(rules))
     if hit is None or hit[0] is not rules:
@@ -397,7 +399,7 @@ def add_graph(g: Graph, first: bool = False) -> None:
     _SERVING.clear()
 
 
-def graph(rules: Any, options: dict[str, Any]) -> Graph:
+def graph(rules: Rules, options: dict[str, Any]) -> Graph:
     """A treatment graph that serves these options (`Graph.serves`): the first of `graphs` that does, or a new
     one. Remembered per options until the graphs change or the one found reads another option (a graph that
     does not serve some options never will: the options it read only grow)."""
@@ -415,7 +417,7 @@ def graph(rules: Any, options: dict[str, Any]) -> Graph:
     return found
 
 
-def treatment_cached(rules: Any, options: dict[str, Any], table: str, d20: int, wait_days: float = 0,
+def treatment_cached(rules: Rules, options: dict[str, Any], table: str, d20: int, wait_days: float = 0,
                      self_treatment: bool = False) -> Treatment:
     """`treatment`, cached per (rules, options, table, d20, wait, self): built once, solved for every bonus."""
     key = (id(rules), _freeze(options), table, d20, wait_days, self_treatment)

@@ -4,19 +4,24 @@ has disadvantage. The odds then count the chance of making a DC from that formul
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ... import dice
 from ...errors import RuleViolation
+from ...message import msg
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import HEALER, VICTIM, Branch, ScriptRoller, _freeze, campaign, context, victim
 from ..engine.state import Injury
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
+
 FORMULAS: dict[tuple[Any, ...], tuple[Any, str]] = {}  # (rules, options, self-treatment) -> (rules, the check's formula)
 
 
-def check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
+def check_formula(rules: Rules, options: dict[str, Any], self_treatment: bool) -> str:
     """The formula the engine rolls for a healer with a check bonus of 0 (self-treatment: the patient): asked of
     the engine once per (rules, options, self-treatment), its only inputs."""
     key = (id(rules), _freeze(options), self_treatment)
@@ -28,7 +33,7 @@ def check_formula(rules: Any, options: dict[str, Any], self_treatment: bool) -> 
     return hit[1]
 
 
-def _ask_the_engine(rules: Any, options: dict[str, Any], self_treatment: bool) -> str:
+def _ask_the_engine(rules: Rules, options: dict[str, Any], self_treatment: bool) -> str:
     pick = pick_row(rules, next(iter(rules.damage_tables)), 20, "standard")
     minor = Injury(id="i1", injury=pick.injury.id, table=pick.table, d20=20, severity=pick.severity, dc=HUGE_DC)
     state = campaign(victim(minor), counter=1)
@@ -42,7 +47,7 @@ def _ask_the_engine(rules: Any, options: dict[str, Any], self_treatment: bool) -
                 return branch.formula
             script += (dice.parse(branch.formula).minimum,)
             continue
-        raise RuleViolation("the engine rolled no treatment check")  # unreachable: the DC is out of reach
+        raise RuleViolation(msg("the engine rolled no treatment check"))  # unreachable: the DC is out of reach
 
 
 HUGE_DC = 10 ** 6

@@ -5,7 +5,7 @@ severity, the row, the flags and the parts lost at once are the engine's (odds.p
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import rules as injuries
 from ..engine.campaign import find_character
@@ -13,8 +13,11 @@ from ..engine.odds_engine import VICTIM, campaign, context, every_outcome, victi
 from .odds import _PARTS, _number
 from .table import pick_row
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
-def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
+
+def drop(rules: Rules, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
     """One drop to 0 with damage type `table`: {"severity": {id: p}, "rows": [{d20, injury, severity, p}],
     "magic_only", "no_natural_healing", "lost": {part: p}, "permanent_loss": p} under these options."""
     table = rules.resolve("damage_tables", table)
@@ -53,7 +56,7 @@ def drop(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -
     }
 
 
-def drop_doc(rules: Any, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
+def drop_doc(rules: Rules, options: dict[str, Any], table: str, exact: bool = False) -> dict[str, Any]:
     """`drop` under the campaign's options and under each choice of `severity_bands` (standard, lenient)."""
     table = rules.resolve("damage_tables", table)
     variants = {b: drop(rules, {**options, "severity_bands": b}, table, exact)

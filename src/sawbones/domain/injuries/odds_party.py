@@ -15,11 +15,16 @@ from __future__ import annotations
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, ContextManager
+from typing import TYPE_CHECKING, Any, Callable, ContextManager
 
 from ...errors import UsageError
 from .odds import MAX_WAIT_DAYS, treatment_cached
 from .odds_treatment import rest_healing, solve
+from ...message import Option, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 MAX_PER_SESSION = 20  # drops to 0, NPC drops or critical failures per session the profile accepts
 PER = 10  # permanent losses are counted per ten sessions
@@ -37,21 +42,24 @@ class Profile:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
-def check_profile(rules: Any, p: Profile) -> None:
+def check_profile(rules: Rules, p: Profile) -> None:
     """Bounds: what the rules can use, finite; one clear error naming the field."""
     for name in ("drops", "npc_drops", "critical_failures"):
         value = getattr(p, name)
         if not (0 <= value <= MAX_PER_SESSION):  # also refuses nan
-            raise UsageError(f"--{name.replace('_', '-')}: from 0 to {MAX_PER_SESSION} per session, not {value}")
+            raise UsageError(msg("{option}: from 0 to {most} per session, not {value}", option=Option(name),
+                                 most=MAX_PER_SESSION, value=value))
     if not (0 <= p.wait_days <= MAX_WAIT_DAYS):
-        raise UsageError(f"--wait: from 0 to {MAX_WAIT_DAYS} days, not {p.wait_days}")
+        raise UsageError(msg("{option}: from 0 to {most} days, not {days}", option=Option("wait"), most=MAX_WAIT_DAYS,
+                             days=p.wait_days))
     for table, weight in p.types:
         rules.get("damage_tables", table)
         if not (0 < weight <= 1000):
-            raise UsageError(f"--types: a weight is above 0 and at most 1000, not {weight} ({table})")
+            raise UsageError(msg("{option}: a weight is above 0 and at most 1000, not {weight} ({table})",
+                                 option=Option("types"), weight=weight, table=table))
 
 
-def _weights(rules: Any, p: Profile) -> dict[str, Fraction]:
+def _weights(rules: Rules, p: Profile) -> dict[str, Fraction]:
     pairs = tuple((rules.resolve("damage_tables", t), w) for t, w in p.types) or \
         tuple((t, 1.0) for t in rules.damage_tables)
     total = sum(Fraction(w) for _, w in pairs)
@@ -61,7 +69,7 @@ def _weights(rules: Any, p: Profile) -> dict[str, Fraction]:
     return out
 
 
-def per_injury(rules: Any, options: dict[str, Any], p: Profile) -> dict[str, Any]:
+def per_injury(rules: Rules, options: dict[str, Any], p: Profile) -> dict[str, Any]:
     """What one injury brings, averaged over the damage types and the d20 (floats): by severity, the share a
     rest heals for free (a Hit Die or long rests, `rest_healing`), and for the others, treated at once by the
     healer: the chance it never heals without magic, that a part is lost, and the expected bed-rest days."""
@@ -84,7 +92,7 @@ def per_injury(rules: Any, options: dict[str, Any], p: Profile) -> dict[str, Any
     return {"severity": severity, "rest": rest, "never_heals": never, "lost": lost, "bed_rest_days": days}
 
 
-def profile(rules: Any, options: dict[str, Any], p: Profile) -> dict[str, Any]:
+def profile(rules: Rules, options: dict[str, Any], p: Profile) -> dict[str, Any]:
     """Per session: injuries by severity, bed-rest days, injuries that only magic heals; permanent losses per
     ten sessions. NPC injuries and critical failures count only when their options are on."""
     check_profile(rules, p)
@@ -100,7 +108,7 @@ def profile(rules: Any, options: dict[str, Any], p: Profile) -> dict[str, Any]:
     }
 
 
-def _alternatives(rules: Any, options: dict[str, Any], compare: list[str] | None) -> list[tuple[str, Any]]:
+def _alternatives(rules: Rules, options: dict[str, Any], compare: list[str] | None) -> list[tuple[str, Any]]:
     """(option, value) pairs to try: every other value of each injuries option of type bool or choice (or
     the listed options)."""
     ids = compare if compare is not None else [o.id for o in rules.options.values()
@@ -110,7 +118,8 @@ def _alternatives(rules: Any, options: dict[str, Any], compare: list[str] | None
         opt = rules.get("options", oid)
         values = [True, False] if opt.type == "bool" else list(opt.choices or ())
         if not values:
-            raise UsageError(f"--compare: option {oid} has no choices to compare")
+            raise UsageError(msg("{option}: option {option_id} has no choices to compare", option=Option("compare"),
+                                 option_id=oid))
         out += [(oid, v) for v in values if v != options.get(oid)]
     return out
 
@@ -126,7 +135,7 @@ def _differs(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return False
 
 
-def what_if(rules: Any, options: dict[str, Any], p: Profile, compare: list[str] | None = None,
+def what_if(rules: Rules, options: dict[str, Any], p: Profile, compare: list[str] | None = None,
             keep: Callable[[dict[str, Any]], ContextManager[Any]] | None = None) -> dict[str, Any]:
     """The profile under the campaign's options, and under each other value of each option that changes it
     (options whose change moves no number are listed in `unchanged`). `keep(options)`: a context each option

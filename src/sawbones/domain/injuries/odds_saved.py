@@ -12,10 +12,14 @@ this module does no I/O.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.odds_engine import ReadOptions, _freeze
 from . import odds, odds_check
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 FORMAT = 3  # the shape below; a file of another shape is ignored
 
@@ -24,7 +28,7 @@ def _pair(x: Fraction) -> tuple[int, int]:
     return x.numerator, x.denominator
 
 
-def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
+def export(rules: Rules, options: dict[str, Any]) -> dict[str, Any]:
     """What this process computed under `options` (see the module doc); `size` counts it (unchanged: no save)."""
     g = odds.graph(rules, options)
     frozen = _freeze(options)
@@ -43,14 +47,14 @@ def export(rules: Any, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def size(rules: Any, options: dict[str, Any]) -> int:
+def size(rules: Rules, options: dict[str, Any]) -> int:
     """How much is computed under `options`: states, attempts, untreated months, starts (grows, never shrinks)."""
     g = odds.graph(rules, options)
     starts = len(starts_for(rules, options))
     return len(g.nodes) + len(g.edges) + len(g.untreated) + starts
 
 
-def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
+def restore(rules: Rules, options: dict[str, Any], data: dict[str, Any]) -> bool:
     """Put `export`'s data back, for these rules and options. What this process already computed stays: the
     saved states and answers join the graph that serves these options when its values agree with the options
     the saved graph read (a what-if's option sets share graphs, and each one's file holds what it added), else
@@ -81,7 +85,7 @@ def restore(rules: Any, options: dict[str, Any], data: dict[str, Any]) -> bool:
     return True
 
 
-def starts_for(rules: Any, options: dict[str, Any]) -> list[tuple[tuple[str, int, int], dict[str, Any], odds.Start]]:
+def starts_for(rules: Rules, options: dict[str, Any]) -> list[tuple[tuple[str, int, int], dict[str, Any], odds.Start]]:
     """The starts computed so far that serve `options`: ((table, d20, wait), the options they read, start)."""
     out = []
     for key, hit in odds._STARTS.items():
@@ -91,7 +95,7 @@ def starts_for(rules: Any, options: dict[str, Any]) -> list[tuple[tuple[str, int
     return out
 
 
-def keep_start(rules: Any, table: str, d20: int, wait: int, read: dict[str, Any], start: odds.Start) -> None:
+def keep_start(rules: Rules, table: str, d20: int, wait: int, read: dict[str, Any], start: odds.Start) -> None:
     """A start computed by another process (the persisted cache), under the options `read`."""
     hit = odds._STARTS.get((id(rules), table, d20, wait))
     if hit is None or hit[0] is not rules:

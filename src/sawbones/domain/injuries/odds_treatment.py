@@ -9,15 +9,19 @@ node and bonus, shared by every injury whose chain meets that node (the fast pat
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RuleViolation, UsageError
+from ...message import Option, msg
 from . import care as injury_care
 from .table import pick_row
 from ..engine.odds_engine import ScriptRoller, campaign, context, per_options_read, victim
 from .odds import MAX_BONUS, MIN_BONUS, UNTREATED_DAYS, Treatment, rebuild, treatment_cached
 from .odds_check import check_formula
 from ..engine.state import DAY, with_fields
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False) -> dict[str, Any]:
@@ -27,7 +31,8 @@ def solve(t: Treatment, bonus: int, exact: bool = False, timeline: bool = False)
     Attempts go layer by layer (each attempt adds one: a topological order). With `timeline` the mass is
     kept per game time, exactly (the time distribution); without it, only its probability-weighted sum."""
     if not MIN_BONUS <= bonus <= MAX_BONUS:
-        raise UsageError(f"--bonus: a healer's check bonus from {MIN_BONUS} to {MAX_BONUS}, not {bonus}")
+        raise UsageError(msg("{option}: a healer's check bonus from {low} to {high}, not {bonus}", option=Option("bonus"),
+                             low=MIN_BONUS, high=MAX_BONUS, bonus=bonus))
     key = (bonus, exact, timeline)
     hit = t.solved.get(key)
     if hit is not None:
@@ -224,7 +229,7 @@ def _rests(t: Treatment, k: int, options: dict[str, Any]) -> tuple[bool, int | N
     return hit_die, None
 
 
-def treatment_doc(rules: Any, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,
+def treatment_doc(rules: Rules, options: dict[str, Any], table: str, d20: int, bonus: int, *, wait_days: float = 0,
                   self_treatment: bool = False, exact: bool = False) -> dict[str, Any]:
     """`sawbones odds --injury TYPE --d20 N --bonus B [--wait D] [--self]`: one JSON-ready document.
 

@@ -6,7 +6,7 @@ effects name: lost parts, extremity sites, deadlines, daily losses, escalation.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError
@@ -19,6 +19,11 @@ from .table import pick_row
 from ..engine.state import DAY, HOUR, Campaign, Character, Injury, with_fields
 from ..engine.timeline import scheduler
 from ..engine.context import Context
+from ...message import PerAudience, msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 Event = dict[str, Any]
 MAX_REROLLS = 50
@@ -33,9 +38,11 @@ def find_injury(character: Character, key: str) -> Injury:
     found = character.injury(key) or next((i for i in character.injuries if i.injury == key), None)
     if found is None:
         if not character.injuries:
-            raise NotFound(f"{character.name} has no injury {key!r} (no injuries at all)")
+            raise NotFound(msg("{character} has no injury {key} (no injuries at all)", character=character.name,
+                                       key=repr(key)))
         known = ", ".join(f"{i.id} ({i.injury})" for i in character.injuries)
-        raise NotFound(f"{character.name} has no injury {key!r} (injuries: {known})")
+        raise NotFound(msg("{character} has no injury {key} (injuries: {known})", character=character.name,
+                                   key=repr(key), known=known))
     return found
 
 
@@ -68,10 +75,13 @@ def _choose_site(ctx: Context, character: Character, site: str | None) -> str:
     available = [p for p, n in (("hand", body.hands), ("foot", body.feet)) if n > 0] or ["hand", "foot"]
     if site is not None:
         if site not in ("hand", "foot"):
-            raise UsageError(f"site must be hand or foot, not {site!r}")
+            raise UsageError(msg("site must be hand or foot, not {site}", site=repr(site)))
         return site
     if ctx.options.get("extremity_site") == "gm":
-        raise UsageError("this injury strikes a hand or a foot: say which with --site hand|foot (option extremity_site=gm)")
+        raise UsageError(msg("{said}", said=PerAudience(
+            cli=msg("this injury strikes a hand or a foot: say which with --site hand|foot (option extremity_site=gm)"),
+            api=msg("this injury strikes a hand or a foot: say which with site (hand or foot; option extremity_site=gm)"),
+            page=msg("this injury strikes a hand or a foot: say which in site (option extremity_site=gm)"))))
     return available[0] if len(available) == 1 else ctx.roller.choice(available, "extremity site (hand or foot)")
 
 
@@ -81,7 +91,7 @@ def gain(ctx: Context, character: Character, table: str, d20: int | None = None,
     """The events of one injury from `table`: the d20, the row, and what happens at once."""
     state = state or ctx.state
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character} is dead", character=character.name))
     table = ctx.rules.resolve("damage_tables", table)
     bands, mapping = ctx.options.get("severity_bands", "standard"), ctx.options.get("lenient_row_mapping", "by_tier")
     face = ctx.roller.roll("1d20", f"injury d20 ({table})", given=d20)
@@ -90,8 +100,8 @@ def gain(ctx: Context, character: Character, table: str, d20: int | None = None,
     while not _possible(character, pick.injury, site) and ctx.options.get("reroll_impossible", True):
         rerolls += 1  # a third lost eye: roll again (INJ-D); the events keep both rolls
         if rerolls > MAX_REROLLS:
-            table_name = ctx.rules.damage_tables[table].name("en")
-            raise RuleViolation(f"no possible injury for {character.name} on the {table_name} table")
+            raise RuleViolation(msg("no possible injury for {character} on the {table} table", character=character.name,
+                                    table=ctx.rules.damage_tables[table].name))
         face = ctx.roller.roll("1d20", f"injury d20 reroll: {pick.injury.id} is impossible")
         pick = pick_row(ctx.rules, table, face, bands, mapping)
     return _gain_row(ctx, character, pick, site, state, cause)
@@ -239,7 +249,7 @@ def _lost_part_pick(ctx: Context) -> Any:
                     _LOST_PART_PICKS.clear()
                 _LOST_PART_PICKS[id(ctx.rules)] = (ctx.rules, _pick(ctx, table.id, index))
                 return _LOST_PART_PICKS[id(ctx.rules)][1]
-    raise RuleViolation("the content has no injury that loses a hand or foot")
+    raise RuleViolation(msg("the content has no injury that loses a hand or foot"))
 
 
 def _become_pick(ctx: Context, injury: Injury, target: str) -> Any:
@@ -249,7 +259,7 @@ def _become_pick(ctx: Context, injury: Injury, target: str) -> Any:
         for index, row in enumerate(table.rows):
             if row.injury == target:
                 return _pick(ctx, table.id, index)
-    raise RuleViolation(f"no table row names the injury {target!r}")
+    raise RuleViolation(msg("no table row names the injury {target}", target=repr(target)))
 
 
 def _pick(ctx: Context, table_id: str, index: int) -> Any:
@@ -323,7 +333,7 @@ def daily_ticks_on_long_rest(ctx: Context, character: Character) -> list[Event]:
 
 
 @provider
-def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def _injury_effects(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     for injury in character.injuries:
         definition = rules.injuries.get(injury.injury)
         if definition is None:
@@ -339,7 +349,7 @@ def _injury_effects(character: Character, rules: Any, options: dict[str, Any]) -
             yield ActiveEffect(effect, "injury", injury.id, injury.injury, definition.name, detail)
     body = character.body
     if body.eyes <= 0:
-        name = s.Text(fr="Plus aucun œil", en="No eye left")
+        name = msg("No eye left")
         yield ActiveEffect(s.ConditionEffect(type="condition", condition="blinded", permanent=True), "body", "eyes",
                            "eyes", name, {})
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frozen import frozen
 from ...content.checks import band_of, parse_range
 from ...errors import UsageError
+from ...message import msg
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 @frozen
@@ -19,21 +23,21 @@ class Pick:
     injury: Any  # schema.InjuryDef
 
 
-def _severity_for(rules: Any, band_set: str, d20: int) -> str:
+def _severity_for(rules: Rules, band_set: str, d20: int) -> str:
     for band in rules.band_sets[band_set].bands:
         low, high = parse_range(band.d20)
         if low <= d20 <= high:
             severity: str = band.severity
             return severity
-    raise UsageError(f"d20 {d20} is outside the {band_set} bands")  # unreachable: coverage is checked at load
+    raise UsageError(msg("d20 {d20} is outside the {band_set} bands", d20=d20, band_set=band_set))  # unreachable: coverage is checked at load
 
 
-def pick_row(rules: Any, table_id: str, d20: int, bands: str = "standard", mapping: str = "by_tier") -> Pick:
+def pick_row(rules: Rules, table_id: str, d20: int, bands: str = "standard", mapping: str = "by_tier") -> Pick:
     """The row and severity of one d20 on a damage-type table."""
     table_id = rules.resolve("damage_tables", table_id)
     table = rules.damage_tables[table_id]
     if not 1 <= d20 <= 20:
-        raise UsageError(f"a d20 shows 1 to 20, not {d20}")
+        raise UsageError(msg("a d20 shows 1 to 20, not {d20}", d20=d20))
     standard = rules.band_sets["standard"]
     raw_index = next(i for i, r in enumerate(table.rows) if _holds(r.d20, d20))
     raw_severity = band_of(standard, table.rows[raw_index].d20)
@@ -61,7 +65,7 @@ def _distance(d20_range: str, face: int) -> int:
     return 0 if low <= face <= high else min(abs(face - low), abs(face - high))
 
 
-def row_odds(rules: Any, table_id: str, bands: str = "standard", mapping: str = "by_tier") -> dict[int, float]:
+def row_odds(rules: Rules, table_id: str, bands: str = "standard", mapping: str = "by_tier") -> dict[int, float]:
     """Probability of each row index on a fair d20 (for tests and the tables view)."""
     odds: dict[int, float] = {}
     for face in range(1, 21):

@@ -24,7 +24,7 @@ def _t(fr: str, en: str, lang: str) -> str:
 def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...domain.afflictions.lasting import once_gone
     from ...domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
-    from ...domain.engine.clock import describe, describe_in, describe_span
+    from ...presentation.time_words import describe, describe_in, describe_span
     from ...domain.engine.options import effective_options
 
     options = effective_options(rules, state.option_overrides())
@@ -102,7 +102,7 @@ def _names(state: Any, rules: Any, lang: str):
 
 def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
     character, affliction, stage = _names(state, rules, lang)
     lines: list[str] = []
@@ -170,7 +170,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
     from ..moment_words import about, roll_name
 
     out = []
@@ -231,7 +231,7 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 
 
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
     from ..sentence_parts import injury_names
     from ..sentences import sentence

@@ -307,7 +307,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def clock(env) -> None:
         """The campaign's game clock."""
-        from ...domain.engine.clock import describe
+        from ...presentation.time_words import describe
 
         state = env.service.load(env.campaign_name()).state
         doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, env.lang)}

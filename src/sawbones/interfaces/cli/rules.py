@@ -51,7 +51,7 @@ def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
     """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
     from ...content.models import dump
     from ...domain.afflictions.rules import interval
-    from ...domain.engine.clock import describe_span
+    from ...presentation.time_words import describe_span
 
     fr = lang == "fr"
     every = describe_span(interval(a), lang)

@@ -77,7 +77,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
     """The wounds of one character in the status view."""
     from rich.markup import escape
 
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
     for w in c.get("wounds", ()):
         kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
@@ -187,7 +187,7 @@ def _source(src: dict[str, Any]) -> str:
 def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
     roll = doc["roll"]
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
@@ -380,6 +380,7 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.campaign import find_character
         from ...domain.engine.options import effective_options
         from ...domain.engine.roll_query import query
+        from ...presentation.roll_answer import answer_doc
 
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
@@ -388,6 +389,6 @@ def register(cli: click.Group) -> None:
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
-        doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
+        doc = {"character": character.id, "name": character.name} | answer_doc(answer, env.lang)
         env.emit(doc, partial(render_answer, doc, character.name, env.lang,
                               title=roll_title(rules, state.system, doc["roll"], env.lang)))

@@ -42,13 +42,13 @@ def env() -> Any:
 
 
 def _span(seconds: Any, lang: str) -> str:
-    from ...domain.engine.clock import describe_span
+    from ...presentation.time_words import describe_span
 
     return describe_span(max(0, int(seconds)), lang)
 
 
 def _when(seconds: Any, lang: str) -> str:
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
     return describe(int(seconds), lang)
 

@@ -142,7 +142,7 @@ def _rolled(roll: dict[str, Any] | None, lang: str) -> list[str]:
     """The die the server rolled (or the player typed), with the bonus and every modifier's source."""
     if not roll or roll.get("d20") is None or roll.get("total") is None:
         return []
-    from ...domain.engine.saves import describe
+    from ...presentation.save_breakdown import describe
 
     line = i18n.text("your_roll", lang).format(d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
                                                total=roll["total"])

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import log_view, save_words, views
-from ...domain.engine.clock import describe, describe_in
+from ...presentation.time_words import describe, describe_in
+from ...presentation.roll_answer import answer_doc
+from ...presentation import save_breakdown
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
 from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
@@ -51,7 +53,7 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
                   for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
-        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
+        answer = answer_doc(query(character, rules, options, state.system, RollContext(**fields)), lang)
         said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
         label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)
@@ -132,7 +134,7 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
                     "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
-                    "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
+                    "modifiers_text": save_breakdown.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import log_view, views
-from ...domain.engine.clock import describe, describe_in
+from ...presentation.time_words import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 

@@ -293,7 +293,7 @@ def dashboard(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)) ->
 
 @router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
 def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
-    from ....domain.engine.clock import describe
+    from ....presentation.time_words import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state

@@ -9,6 +9,7 @@ from pydantic import Field
 from ...cli.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
+from ....presentation.roll_answer import answer_doc
 from ....domain.wounds.rules import first_aid, heal_wounds, wound
 from ....errors import UsageError
 from .. import models as m
@@ -85,7 +86,7 @@ def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **giv
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
-    return {"character": found.id, "name": found.name} | answer.as_dict(lang)
+    return {"character": found.id, "name": found.name} | answer_doc(answer, lang)
 
 
 @router.get("/campaigns/{campaign}/characters/{character}/mods", response_model=ModsOut, tags=["characters"],

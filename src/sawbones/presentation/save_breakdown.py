@@ -1,0 +1,32 @@
+"""What makes a save's bonus, in the reader's language: "sheet +4, Sickened -2" (the breakdown a save keeps in
+its event data, domain/engine/saves.py's `breakdown`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain.engine.saves import ADVANTAGE, DISADVANTAGE
+from .locale import _, name, speaking
+
+# TRANSITION (issue 38): `lang` is optional and only for callers not converted yet; a converted caller passes none
+# and the reader's language (the context) is used. The integrator drops the parameter once no caller passes it.
+
+
+def describe(breakdown: dict[str, Any], lang: str | None = None) -> str:
+    """What makes the bonus, for a line: "sheet +4, Sickened -2", plus disadvantage / automatic failure."""
+    if lang:
+        with speaking(lang):
+            return describe(breakdown)
+    parts = [_("sheet {bonus}", bonus=f"{breakdown.get('sheet', 0):+d}")]
+    for line in breakdown.get("lines", ()):
+        source = line.get("source", {})
+        said = name(source["names"]) if source.get("names") else source.get("name", "?")
+        if line["type"] == "modifier" and line.get("stacks", True):
+            parts.append(f"{said} {line['value']:+d}")
+        elif line["type"] == ADVANTAGE:
+            parts.append(_("{source}: advantage", source=said))
+        elif line["type"] == DISADVANTAGE:
+            parts.append(_("{source}: disadvantage", source=said))
+        elif line["type"] == "auto_fail":
+            parts.append(_("{source}: automatic failure", source=said))
+    return ", ".join(parts)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..cache_files import cache_dir, write_pickle
-from ..domain.engine.odds_engine import _freeze, outcomes_asked
+from ..domain.engine.odds_engine import freeze, outcomes_asked
 from ..domain.injuries import odds, odds_saved
 
 _LOADED: dict[tuple[str, str], int] = {}  # (content, options) -> size when last loaded or saved
@@ -45,7 +45,7 @@ def code_version() -> str:
 
 
 def options_key(options: dict[str, Any]) -> str:
-    return hashlib.sha256(repr(_freeze(dict(options))).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(freeze(dict(options))).encode()).hexdigest()[:16]
 
 
 def path(rules: Any, options: dict[str, Any]) -> Path | None:

@@ -274,8 +274,7 @@ class _Checker:
 
     def options(self) -> None:
         """Durations and refused values name declared choices; a duration reads; the default is never refused."""
-        from ..domain.engine.clock import parse_duration
-        from ..domain.engine.conditions import END_OF_COMBAT
+        from ..durations import END_OF_COMBAT, parse_duration
         from ..errors import UsageError
 
         for opt_id, opt in self.sec["options"].items():

@@ -33,16 +33,16 @@ def parse_duration(text: str) -> int:
     if not source:
         raise UsageError(msg("empty duration (try 3r, 10min, 8h, 2d or 1w)"))
     if source.startswith("-"):
-        raise UsageError(msg("the clock only moves forward: {text} is negative (undo takes an advance back)",
-                             text=repr(text)))
+        raise UsageError(msg("the clock only moves forward: {duration} is negative (undo takes an advance back)",
+                             duration=repr(text)))
     while pos < len(source):
         match = _PART.match(source, pos)
         if not match or match.group(2).lower() not in _UNITS:
-            raise UsageError(msg("cannot read duration {text} (try 3r, 10min, 8h, 2d or 1w)", text=repr(text)))
+            raise UsageError(msg("cannot read duration {duration} (try 3r, 10min, 8h, 2d or 1w)", duration=repr(text)))
         total += int(match.group(1)) * _UNITS[match.group(2).lower()]
         pos = match.end()
     if total <= 0:
-        raise UsageError(msg("duration {text} is zero", text=repr(text)))
+        raise UsageError(msg("duration {duration} is zero", duration=repr(text)))
     if total > MAX_ADVANCE:
-        raise UsageError(msg("duration {text} is longer than ten years", text=repr(text)))
+        raise UsageError(msg("duration {duration} is longer than ten years", duration=repr(text)))
     return total

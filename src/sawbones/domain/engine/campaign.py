@@ -231,7 +231,7 @@ def spell_of_system(ctx: Context, typed: str) -> Any:
     system = ctx.state.system
     if system not in spell.systems:
         spell_name_en = spell.name("en")  # (the fields' names tell i18n how to say them in French: _field_fr)
-        titles = sorted(x.title("en", system) for x in ctx.rules.spells.values() if system in x.systems)
+        titles = sorted(x.title(system).en for x in ctx.rules.spells.values() if system in x.systems)
         if system == "pf1e":  # the titles seed 004 gives
             raise UsageError(f"{spell_name_en} is not a pf1e spell; pf1e has {', '.join(titles)}")
         raise UsageError(f"{spell_name_en} is not a dnd5e spell; dnd5e has {', '.join(titles)}")

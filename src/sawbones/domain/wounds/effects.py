@@ -79,6 +79,6 @@ def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> 
             yield ActiveEffect(note, "wound", w.id, part.id, name, {"part": w.part, "side": w.side})
     for part, wounds in both_sides(character, rules, options):
         ids = sorted(w.id for w in wounds)
-        name = s.Text(fr=f"{part.name.fr} (des deux côtés)", en=f"{part.name.en} (both sides)")
+        name = part.both_sides_name or part.name  # (content/data/body_parts.yaml: "Eye (both sides)")
         yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
                            "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})

@@ -31,7 +31,6 @@ FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
 # How many of a part the body has (Character.body), to know when "both" are wounded.
 ANATOMY = {"eye": "eyes", "ear": "ears", "hand": "hands", "foot_leg": "feet"}
 SUPPRESSION = {"1_minute": MINUTE, "10_minutes": 10 * MINUTE, "1_hour": HOUR, "8_hours": 8 * HOUR, "1_day": DAY}
-SIDE_NAMES = {"left": ("côté gauche", "left"), "right": ("côté droit", "right")}
 HEAL_ROUTES = ("first_aid", "magic", "rest", "gm")
 
 
@@ -55,12 +54,12 @@ class Wound:
     first_aid_failures: int = 0
 
 
-def wound_name(part: Any, side: str | None) -> s.Text:
+def wound_name(part: s.BodyPart, side: str | None) -> s.Text:
+    """A wound's name: its part, and its side as the content says it ("Hand (left)", "Main (côté gauche)")."""
     if not side:
-        name: s.Text = part.name
-        return name
-    fr, en = SIDE_NAMES.get(side, (side, side))
-    return s.Text(fr=f"{part.name.fr} ({fr})", en=f"{part.name.en} ({en})")
+        return part.name
+    said = part.side_names.get(side)  # type: ignore[call-overload]
+    return s.Text.compose("{} ({})", part.name, said if said is not None else s.Text.compose(side))
 
 
 def find_wound(character: Character, key: str) -> Wound:

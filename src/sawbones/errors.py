@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .message import Message, PerAudience
+from typing import Sequence
+
+from .message import Message, PerAudience, msg
 
 
 class SawbonesError(Exception):
@@ -78,3 +80,13 @@ class ConflictError(StoreError):
     """Someone else appended to the campaign first."""
 
     code = "conflict"
+
+
+def joined(parts: Sequence[str | Message]) -> str | Message:
+    """Several reasons said one after another ("w1 …; w2 …"), each in the reader's language."""
+    if not parts:
+        return ""
+    said: str | Message = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = msg("{first}; {then}", first=part, then=said)
+    return said

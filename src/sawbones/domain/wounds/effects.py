@@ -9,6 +9,7 @@ from typing import Any, Iterable
 from ...content import schema as s
 from ...content.models import Invalid, validate
 from ...errors import UsageError
+from ...message import msg
 from ..engine.effects import ActiveEffect, provider
 from ..engine.state import Character
 from .rules import ANATOMY, Wound, wound_name
@@ -38,7 +39,8 @@ def _rolls(part_id: str, item: Any) -> s.Rolls:
     try:
         return validate(s.Rolls, item)
     except Invalid as exc:
-        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc} (got {item!r})") from None
+        raise UsageError(msg("option extra_affected_rolls: {part_id}: {problem} (got {item})", part_id=part_id,
+                             problem=str(exc), item=repr(item))) from None
 
 
 def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:

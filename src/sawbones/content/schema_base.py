@@ -98,6 +98,10 @@ class Text(Strict):
         """Text made of other texts, the same way in every language: `compose("{} ({})", part, side)`."""
         return cls(**{f.name: template.format(*(getattr(p, f.name) for p in parts)) for f in fields(cls)})
 
+    def by_language(self) -> dict[str, str]:
+        """The words in each language, by language tag (an event keeps them all)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def lower(self) -> "Text":
         """The same words in lower case, in every language (a name inside a sentence: "a hand wound")."""
         return type(self)(**{f.name: getattr(self, f.name).lower() for f in fields(self)})

@@ -56,6 +56,7 @@ from collections import deque
 from typing import Any, Iterable
 
 from ...errors import RuleViolation, UsageError
+from ...message import msg
 from .odds_chain import _VICTIM, DEFAULT_SYSTEM, Chain, Dose, save_chance, save_terms
 from .rules import ACTIVE, CURED, END_STATE, AfflictionState, from_dict, interval, kills, land_onset, step
 from .decide import expose
@@ -144,7 +145,7 @@ def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage
     start would), or from an instance's current state; `doses` extra doses taken at once on top."""
     defn = rules.get("afflictions", affliction_id)
     if doses < 0:
-        raise UsageError("doses must be 0 or more")
+        raise UsageError(msg("doses must be 0 or more"))
     delay = interval(defn)  # from a current state: its next save one interval away
     if state is not None:
         first: Any = canonical(state)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...errors import UsageError
+from ...message import Listed, msg
 from ..engine import saves
 from ..engine.saves import SaveTerms
 from ..engine.state import SYSTEMS, Campaign, Character
@@ -25,7 +26,7 @@ _VICTIM = "victim"
 
 def _system(system: str) -> str:
     if system not in SYSTEMS:
-        raise UsageError(f"unknown game system {system!r} ({' or '.join(SYSTEMS)})")
+        raise UsageError(msg("unknown game system {system} ({systems})", system=repr(system), systems=Listed(SYSTEMS, "or")))
     return system
 
 

@@ -18,18 +18,20 @@ from typing import Any, Iterable
 
 from ...frozen import frozen
 from ...content import schema as s
+from ...message import Message, N_, msg
 from ..engine.effects import ActiveEffect, option_matches, provider
 from ..engine.evolve import _character, handles
 from ..engine.state import UNIT_SECONDS, Campaign
 
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
-# a status in a message's words (errors_fr_rules.py has their French)
-STATUS_EN = {ACTIVE: "running", ELIMINATED: "out of the system", CURED: "cured", END_STATE: "at its end state"}
+# a status in a message's words
+STATUS = {ACTIVE: N_("running"), ELIMINATED: N_("out of the system"), CURED: N_("cured"),
+          END_STATE: N_("at its end state")}
 
 
-def status_en(a: "AfflictionState") -> str:
+def status(a: "AfflictionState") -> Message:
     """The affliction's status in a message's words (a disease out of the system is halted)."""
-    return "halted" if a.status == ELIMINATED and a.kind == "disease" else STATUS_EN[a.status]
+    return msg("halted") if a.status == ELIMINATED and a.kind == "disease" else msg(STATUS[a.status])
 
 
 @frozen

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import RuleViolation
+from ...message import msg
 from ..engine.acting import refuse_if_forbidden
 from ..engine.campaign import find_character
 from ..engine.evolve import handles
@@ -51,7 +52,7 @@ def diagnose(ctx: Any, name: str, affliction_key: str, healer_name: str | None =
     a = find_affliction(character, affliction_key, ctx.rules)
     healer = find_character(state, healer_name) if healer_name else character
     if healer.dead:
-        raise RuleViolation(f"{healer.name} is dead")
+        raise RuleViolation(msg("{character_name} is dead", character_name=healer.name))
     if healer_name or (total is None and d20 is None):  # the healer's check: not one who cannot act (issue 40)
         refuse_if_forbidden(healer, ctx.rules, ctx.options, state.system, "action")
     reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),

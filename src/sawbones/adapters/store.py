@@ -200,9 +200,8 @@ class SqlEventStore(EventStore):
     def campaign_id(self, name: str) -> int:
         cid = self._value("SELECT id FROM campaigns WHERE name = ?", (name,))
         if cid is None:
-            names = self.campaign_names()
-            raise NotFound(msg("no campaign named {name} (campaigns: {known})", name=repr(name),
-                               known=Listed(names, "") if names else msg("none yet")))
+            known = Listed(names, "") if (names := self.campaign_names()) else msg("none yet")
+            raise NotFound(msg("no campaign named {name} (campaigns: {known})", name=repr(name), known=known))
         return int(cid)
 
     @_guarded
@@ -295,8 +294,7 @@ class SqlEventStore(EventStore):
                                            time.time())
         except db_errors() as exc:
             if is_integrity_error(exc):
-                raise ConflictError(msg("another write reached the campaign first; nothing was written, try again")) \
-                    from None
+                raise ConflictError(msg("another write reached the campaign first; nothing was written, try again")) from None
             raise
         self._told(campaign_id, expected_version, rows)
         return expected_version + len(rows)
@@ -341,9 +339,8 @@ class SqlEventStore(EventStore):
             except UnicodeDecodeError:
                 raise Damaged(damaged_message(self._name(campaign_id), int(version), msg("its text is not UTF-8")),
                               self.where) from None
-        raise Damaged(msg("campaign {campaign}: an event is damaged (its text is not UTF-8); nothing was written. "
-                          "Restore your last backup, see docs/deployment.md", campaign=repr(self._name(campaign_id))),
-                      self.where)
+        raise Damaged(msg("campaign {campaign}: an event is damaged (its text is not UTF-8); nothing was written. Restore "
+                          "your last backup, see docs/deployment.md", campaign=repr(self._name(campaign_id))), self.where)
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:

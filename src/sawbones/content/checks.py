@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import dice
 from ..errors import ContentError, DiceError
-from ..message import Listed, Message, msg, pmsg
+from ..message import Listed, Message, PerAudience, msg, pmsg
 from . import schema as s
 from .models import field_names, is_model
 from .schema import singular
@@ -42,7 +42,7 @@ class _Checker:
         self.rules = rules
         self.sec = rules.sections
 
-    def fail(self, section: str, entry_id: str, path: str, message: str | Message) -> None:
+    def fail(self, section: str, entry_id: str, path: str, message: str | Message | PerAudience) -> None:
         origin = self.rules.origins.get((section, entry_id), "?")
         raise ContentError(message, f"{origin}: {path}")
 

@@ -8,7 +8,7 @@ conditions (lesser restoration removing fatigue, ...) do nothing to them (TRK-11
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RuleViolation, UsageError, joined
 from ...message import N_, Listed, Message, PerAudience, msg
@@ -21,6 +21,9 @@ from ..engine.effects import option_matches
 from ..engine.state import DAY, HOUR, UNIT_SECONDS
 from ..engine.context import Context
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 Event = dict[str, Any]
 CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")
 END_STATE_SPELLS = ("miracle", "wish")
@@ -28,7 +31,7 @@ ABILITY_DAMAGE_SPELLS = ("restoration", "greater_restoration", "heal")
 NIGHT = 8 * HOUR
 
 
-def spell_name(rules: Any, spell: str) -> Any:
+def spell_name(rules: Rules, spell: str) -> Any:
     """A spell by its name as the tracks' books (Pathfinder's) give it: a content name, or its id if unknown."""
     found = rules.spells.get(spell)
     return found.title("pf1e") if found is not None else spell
@@ -45,7 +48,7 @@ def _gone(a: AfflictionState) -> bool:
     return a.status == CURED or (a.kind == "poison" and a.status == ELIMINATED)
 
 
-def _to_healthy(a: AfflictionState, rules: Any, options: dict[str, Any], now: int, why: str,
+def _to_healthy(a: AfflictionState, rules: Rules, options: dict[str, Any], now: int, why: str,
                 spell: str | None) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """End the affliction and move it back toward healthy, as far as its recovery floors allow."""
     facts: list[dict[str, Any]] = []
@@ -58,7 +61,7 @@ def _to_healthy(a: AfflictionState, rules: Any, options: dict[str, Any], now: in
     return new, facts
 
 
-def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, Any], now: int,
+def spell_effect(a: AfflictionState, spell: str, rules: Rules, options: dict[str, Any], now: int,
                  ability_heal: int = 0) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """What a spell that landed (caster level check passed) does to one affliction. Raises RuleViolation
     when it does nothing. `ability_heal`: the 1d4 a lesser restoration cures."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ...content import schema as s
 from ...errors import RuleViolation, UsageError
@@ -25,13 +25,16 @@ from ..engine.player_rolls import PENDING_EVENT
 from ..engine.timeline import Due, advance_to, scheduler
 from ..engine.context import Context
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 Event = dict[str, Any]
 
 
 # ---------------------------------------------------------------- lookups
 
 
-def find_affliction(character: Character, key: str, rules: Any = None) -> AfflictionState:
+def find_affliction(character: Character, key: str, rules: Rules | None = None) -> AfflictionState:
     """An affliction of a character by instance id (a3) or content id (filth_fever)."""
     mine: tuple[AfflictionState, ...] = character.afflictions  # the engine's state holds them untyped
     for a in mine:
@@ -383,7 +386,7 @@ def settle_and_resume(ctx: Context, pending: Any, total: int | None, d20: int | 
     return events
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None,
            auto: bool = False, **how: Any) -> list[Event]:
     """A die for a pending save (player_rolls.answer: who answers, how, the GM's confirmation)."""
     return player_rolls.answer(ctx, pending_id, total, d20, auto, **how)

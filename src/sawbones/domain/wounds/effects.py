@@ -4,7 +4,7 @@ An effect provider registered with the engine (loaded by name from sawbones.doma
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...content import schema as s
 from ...content.models import Invalid, validate
@@ -13,6 +13,9 @@ from ...message import msg
 from ..engine.effects import ActiveEffect, provider
 from ..engine.state import Character
 from .rules import ANATOMY, Wound, wound_name
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def _extra_rolls(part_id: str, value: Any) -> tuple[s.Rolls, ...]:
@@ -43,7 +46,7 @@ def _rolls(part_id: str, item: Any) -> s.Rolls:
                              problem=str(exc), item=repr(item))) from None
 
 
-def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
+def both_sides(character: Character, rules: Rules, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
     """Parts wounded on every side the body still has (LOC-4): (part, wounds) for each such part."""
     severe_only = options.get("blind_deaf_requires_severe", False)
     out = []
@@ -59,7 +62,7 @@ def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> lis
 
 
 @provider
-def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def wound_effects(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     """Each wound: its part's -2 on the part's rolls, and the part's notes; both eyes/ears: the condition."""
     if not character.wounds:
         return

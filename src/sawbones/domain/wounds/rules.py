@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ...frozen import frozen
 from ...content import schema as s
@@ -26,6 +26,9 @@ from ..engine.damage import on_magic_healing
 from ..engine.evolve import Event, _character, handles
 from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
 from ..engine.timeline import Due, scheduler
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 FIRST_AID_DC = 15  # LOC-6 (a): a DC 15 Heal (Premiers secours) check
 FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
@@ -74,7 +77,7 @@ def find_wound(character: Character, key: str) -> Wound:
     return wound
 
 
-def resolve_part(rules: Any, text: str) -> Any:
+def resolve_part(rules: Rules, text: str) -> Any:
     """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg', 'œil', 'oeil'):
     content/rules.py `Rules.resolve`, as every content name."""
     return rules.body_parts[rules.resolve("body_parts", text)]

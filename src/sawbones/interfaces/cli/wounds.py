@@ -21,7 +21,7 @@ def _fr(lang: str, fr: str, en: str) -> str:
 
 
 def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None = None) -> list[str]:
-    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (wounds/words.py)."""
+    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (presentation/wound_words.py)."""
     if w.superficial:
         day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
                if options.get("day_of_rest") != "normal_day"
@@ -46,7 +46,7 @@ def _said(lang: str, words: Any, *args: Any) -> str:  # (until the language is a
 
 
 def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
-    """A wound, what it affects said in the campaign's `system` (domain/wounds/words.py)."""
+    """A wound, what it affects said in the campaign's `system` (presentation/wound_words.py)."""
     from ...domain.wounds.rules import wound_name
     from ...presentation.wound_words import affects, first_aid_words
 

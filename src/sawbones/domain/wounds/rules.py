@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from ...frozen import frozen
 from ...content import schema as s
 from ...errors import NotFound, RuleViolation, UsageError, joined
-from ...message import Listed, Message, PerAudience, msg
+from ...message import Listed, Message, Option, PerAudience, msg
 from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
 from ..engine.abilities import heal_bonus
@@ -243,10 +243,11 @@ def rest(ctx: Context, key: str, wound_ids: Iterable[str] | None = None, hp: int
             if mode == "magic_only":
                 problems.append(msg("{wound_id} is not superficial and heals only by magic", wound_id=w.id))
             elif mode != "hp_recovered":
-                problems.append(msg("{wound_id} is not superficial and heals when the GM says (--gm)", wound_id=w.id))
+                problems.append(msg("{wound_id} is not superficial and heals when the GM says ({option})", wound_id=w.id,
+                                    option=Option("gm")))
             elif hp is None:
-                problems.append(msg("{wound_id} is not superficial: give the hit points the rest restored (--hp N)",
-                                    wound_id=w.id))
+                problems.append(msg("{wound_id} is not superficial: give the hit points the rest restored ({option} N)",
+                                    wound_id=w.id, option=Option("hp")))
             continue
         if state.clock - w.received_at < DAY:
             problems.append(msg("{wound_id} was received less than a day ago on the game clock (advance the clock "

@@ -325,7 +325,7 @@ class _Checker:
                 self.fail("options", opt_id, f"{where}.{value}",
                           msg("{value} is not one of the values ({values})", value=repr(value),
                               values=Listed(opt.choices, "")))
-            for spelled in {fold(x).replace("_", " ") for x in (value, name.en, name.fr)}:
+            for spelled in {fold(x).replace("_", " ") for x in (value, *name.by_language().values())}:
                 if seen.setdefault(spelled, value) != value:
                     self.fail("options", opt_id, f"{where}.{value}", msg("{value} reads as {other} does", value=repr(value),
                                                                          other=repr(seen[spelled])))

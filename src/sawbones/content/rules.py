@@ -157,11 +157,11 @@ def fold(text: str) -> str:
 
 
 def _names(entry: Any) -> list[str]:
-    """The names a screen shows for an entry: in both languages, and a spell's title in each system."""
+    """The names a screen shows for an entry: in every language, and a spell's title in each system."""
     out: list[str] = []
     for text in (getattr(entry, "name", None), *getattr(entry, "system_names", {}).values()):
-        if text is not None and hasattr(text, "en"):
-            out += [text.en, text.fr]
+        if text is not None and hasattr(text, "by_language"):
+            out += list(text.by_language().values())
     return out + [piece for name in out if "/" in name for piece in name.split("/")]  # "Foot/Leg": foot, leg
 
 

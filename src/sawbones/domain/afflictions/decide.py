@@ -46,8 +46,8 @@ def find_affliction(character: Character, key: str, rules: Rules | None = None) 
 
         folded = fold(key).replace("-", " ").replace("_", " ")
         matches = [a for a in mine if rules is not None and a.affliction in rules.afflictions
-                   and folded in {fold(n) for n in (rules.afflictions[a.affliction].name.en,
-                                                     rules.afflictions[a.affliction].name.fr, a.affliction.replace("_", " "))}]
+                   and folded in {fold(n) for n in (*rules.afflictions[a.affliction].name.by_language().values(),
+                                                     a.affliction.replace("_", " "))}]
         if rules is None:
             matches = [a for a in mine if fold(a.affliction.replace("_", " ")) == folded]
     live = [a for a in matches if a.status != CURED]

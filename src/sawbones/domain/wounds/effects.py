@@ -46,7 +46,7 @@ def _rolls(part_id: str, item: Any) -> s.Rolls:
                              problem=str(exc), item=repr(item))) from None
 
 
-def both_sides(character: Character, rules: Rules, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
+def both_sides(character: Character, rules: Rules, options: dict[str, Any]) -> list[tuple[s.BodyPart, list[Wound]]]:
     """Parts wounded on every side the body still has (LOC-4): (part, wounds) for each such part."""
     severe_only = options.get("blind_deaf_requires_severe", False)
     out = []
@@ -85,5 +85,5 @@ def wound_effects(character: Character, rules: Rules, options: dict[str, Any]) -
     for part, wounds in both_sides(character, rules, options):
         ids = sorted(w.id for w in wounds)
         name = part.both_sides_name or part.name  # (content/data/body_parts.yaml: "Eye (both sides)")
-        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition or ""),
                            "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})

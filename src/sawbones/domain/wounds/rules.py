@@ -77,10 +77,11 @@ def find_wound(character: Character, key: str) -> Wound:
     return wound
 
 
-def resolve_part(rules: Rules, text: str) -> Any:
+def resolve_part(rules: Rules, text: str) -> s.BodyPart:
     """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg', 'œil', 'oeil'):
     content/rules.py `Rules.resolve`, as every content name."""
-    return rules.body_parts[rules.resolve("body_parts", text)]
+    part: s.BodyPart = rules.body_parts[rules.resolve("body_parts", text)]
+    return part
 
 
 def _record_total(ctx: Context, why: str, total: int) -> int:

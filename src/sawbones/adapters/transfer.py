@@ -80,19 +80,28 @@ def loads_doc(text: str, where: str = "") -> Any:
         raise UsageError(msg("not a sawbones export: JSON nested more than {MAX_NESTING} deep",
                              MAX_NESTING=MAX_NESTING), where) from None
     except ValueError as exc:
-        raise UsageError(msg("not a sawbones export: {problem}", problem=str(exc)), where) from None
+        raise UsageError(msg("not a sawbones export: {problem}", problem=getattr(exc, "text", None) or str(exc)),
+                         where) from None
     check_nesting(doc, where)
     return doc
 
 
+class _NotANumber(ValueError):
+    """A number JSON does not allow (NaN, Infinity, 1e999): `text` says it for people."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(str(text))
+        self.text = text
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotANumber(msg("{name} is not a number JSON allows", name=name))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
+        raise _NotANumber(msg("{number} is too large a number", number=text[:20]))
     return value
 
 

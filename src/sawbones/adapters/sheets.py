@@ -289,7 +289,7 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
 def _die(text: Any) -> int:
     value = parse_int(str(text).lower().lstrip("d")[:20], 1, 100)
     if value is None:
-        raise UsageError(msg("hit dice {text} is not a die like d8", text=_shown(text)))
+        raise UsageError(msg("hit dice {dice} is not a die like d8", dice=_shown(text)))
     return value
 
 
@@ -398,8 +398,8 @@ def _csv_rows(text: str) -> list[dict[str, Any]]:
 def _pair(text: str, line: int, column: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep:
-        raise UsageError(msg("line {line}, {column}: expected NAME=NUMBER pairs like con=5,wis=3, got {text}", line=line,
-                             column=column, text=repr(text.strip())))
+        raise UsageError(msg("line {line}, {column}: expected NAME=NUMBER pairs like con=5,wis=3, got {got}", line=line,
+                             column=column, got=repr(text.strip())))
     return key.strip().lower(), value.strip()
 
 

@@ -115,12 +115,14 @@ def test_an_unknown_table_is_said_in_french_whole(cli):
 def test_wound_rolls_keep_the_french_marks(cli):
     """A wound's rolls, read on the page and the CLI: "Jet d'attaque ; …" (the 3.5 list was "Jet d'attaque;")."""
     from sawbones.content.loader import load_rules
-    from sawbones.domain.wounds.words import affects
+    from sawbones.presentation.locale import speaking
+    from sawbones.presentation.wound_words import affects
 
     rules = load_rules()
     for part in rules.body_parts.values():
         for system in (None, "dnd5e"):
-            text = affects(part, rules, system, "fr")
+            with speaking("fr"):
+                text = affects(part, rules, system)
             assert not re.search(r"\w;", text), text
 
 

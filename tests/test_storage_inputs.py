@@ -136,7 +136,7 @@ def test_a_full_disk_is_called_a_full_disk(tmp_path, monkeypatch):
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(resource, "getrlimit", lambda what: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(100, 100, 0))
-    assert space_problem(tmp_path / "x.db").startswith("the disk is full")
+    assert str(space_problem(tmp_path / "x.db")).startswith("the disk is full")
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**12, 0, 10**12))
     assert space_problem(tmp_path / "x.db") == ""
 

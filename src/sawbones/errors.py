@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from .message import Message
+from typing import Sequence
+
+from .message import Message, PerAudience, msg
 
 
 class SawbonesError(Exception):
     """Base: a message for people, a stable code for programs, and where it happened.
 
-    `text` is what the engine said (a Message, said in the reader's language by presentation.locale.say; plain
-    text for what has no words of its own, a path, a library's message); `message` is its English."""
+    `text` is what the engine said (a Message, said in the reader's language by presentation.locale.say; a
+    PerAudience when the fix differs by interface: the command line's flags, the API's fields, a page's form; plain
+    text for what has no words of its own, a path, a library's message); `message` is its English (the command
+    line's, for a PerAudience)."""
 
     code = "error"
     exit_code = 1
 
-    def __init__(self, message: str | Message, where: str = "") -> None:
+    def __init__(self, message: str | Message | PerAudience, where: str = "") -> None:
         super().__init__(str(message))
-        self.text: str | Message = message
+        self.text: str | Message | PerAudience = message
         self.message = str(message)
         self.where = where
 
@@ -76,3 +80,13 @@ class ConflictError(StoreError):
     """Someone else appended to the campaign first."""
 
     code = "conflict"
+
+
+def joined(parts: Sequence[str | Message]) -> str | Message:
+    """Several reasons said one after another ("w1 …; w2 …"), each in the reader's language."""
+    if not parts:
+        return ""
+    said: str | Message = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = msg("{first}; {then}", first=part, then=said)
+    return said

@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 
 from ..errors import StoreError, UsageError
+from ..message import msg
 from . import integrity, locks
 from .faults import wal_replaced
 from .engines import (Conn, Database, _guarded, _message, _shared, _sqlite_key, _store_error, db_errors, pg_connect,
@@ -114,7 +115,7 @@ class SqliteEventStore(SqlEventStore):
 
 def _sqlite_database(path: str) -> Database:
     if path != ":memory:" and Path(path).is_dir():
-        raise StoreError("cannot open the database: this is a directory", path)
+        raise StoreError(msg("cannot open the database: this is a directory"), path)
     return Database("sqlite", path, lambda: sqlite_connect(path), path=path)
 
 
@@ -186,20 +187,22 @@ def open_store(target: str | os.PathLike[str]) -> EventStore:
     backend, _, driver = scheme.lower().partition("+")
     if backend == "sqlite":
         if driver not in ("", "pysqlite"):
-            raise UsageError(f"unsupported SQLite driver {driver!r} (use sqlite:///path)")
+            raise UsageError(msg("unsupported SQLite driver {driver} (use sqlite:///path)", driver=repr(driver)))
         path = rest.partition("/")[2].partition("?")[0]  # sqlite:///relative.db, sqlite:////absolute.db
         if not path:
-            raise UsageError("a SQLite URL needs a path: sqlite:///campaigns.db")
+            raise UsageError(msg("a SQLite URL needs a path: sqlite:///campaigns.db"))
         return SqliteEventStore(path)
     if backend in ("postgresql", "postgres"):
         if driver not in ("", "psycopg"):
-            raise UsageError(f"unsupported PostgreSQL driver {driver!r} (use postgresql+psycopg://...)")
+            raise UsageError(msg("unsupported PostgreSQL driver {driver} (use postgresql+psycopg://...)",
+                                 driver=repr(driver)))
         user, host, port = _parts(target)
         if port is not None and not 0 < port < 65536:
-            raise UsageError(f"the database URL {_hide(target)!r} has port {port}: a port is 1 to 65535")
+            raise UsageError(msg("the database URL {url} has port {port}: a port is 1 to 65535", url=repr(_hide(target)),
+                                 port=port))
         return PostgresEventStore(f"postgresql://{rest}", _hide(target, "postgresql+psycopg"))
-    raise UsageError(f"unsupported database URL {_hide(target)!r}: use a file path, sqlite:///path "
-                     "or postgresql+psycopg://user:password@host/dbname")
+    raise UsageError(msg("unsupported database URL {target}: use a file path, sqlite:///path or "
+                         "postgresql+psycopg://user:password@host/dbname", target=repr(_hide(target))))
 
 
 def _parts(target: str) -> tuple[str, str, int | None]:
@@ -220,8 +223,9 @@ def _parts(target: str) -> tuple[str, str, int | None]:
 
 
 def _unreadable(target: str) -> UsageError:
-    return UsageError(f"cannot read the database URL {_hide(target)!r} (expected "
-                      "postgresql+psycopg://user:password@host:port/dbname, the port a number)")
+    return UsageError(msg("cannot read the database URL {target} (expected "
+                          "postgresql+psycopg://user:password@host:port/dbname, the port a number)",
+                          target=repr(_hide(target))))
 
 
 def _hide(target: str, scheme: str = "") -> str:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from ..errors import SawbonesError, StoreError
+from ..message import Message, msg
 from . import integrity, locks
 from .faults import space_problem
 from .records import HEAD
@@ -54,26 +55,27 @@ def _message(exc: BaseException) -> str:
 
 
 def _store_error(exc: BaseException, where: str) -> StoreError:
-    msg = _message(exc)
-    low = msg.lower()
+    said = _message(exc)
+    low = said.lower()
     if "file is not a database" in low or "not a database" in low:
-        return StoreError(f"not a sawbones database ({msg})", where)
+        return StoreError(msg("not a sawbones database ({problem})", problem=said), where)
     if "malformed" in low or "corrupt" in low:
-        return StoreError(f"the database file is damaged ({msg}): restore it from a backup (see docs/deployment.md)",
-                          where)
+        return StoreError(msg("the database file is damaged ({first}{more}): restore it from a backup (see "
+                              "docs/deployment.md)", first=said, more=""), where)
     if "database is locked" in low or "database is busy" in low:
         return locks.Busy(locks.busy_message(locks.lock_wait()), where)
     if "unable to open database" in low:
-        return StoreError(f"cannot open the database ({msg})", where)
+        return StoreError(msg("cannot open the database ({problem})", problem=said), where)
     if "disk is full" in low or "disk i/o error" in low:
         room = space_problem(where)
         if room:
-            return StoreError(f"{room}: nothing was written; make room and try again ({msg})", where)
+            return StoreError(msg("{room}: nothing was written; make room and try again ({problem})", room=room,
+                                  problem=said), where)
     orig = getattr(exc, "orig", None) or exc
     psycopg = sys.modules.get("psycopg")
     if psycopg is not None and isinstance(orig, (psycopg.OperationalError, psycopg.InterfaceError)):
-        return StoreError(f"database unavailable ({msg})", where)
-    return StoreError(f"database error ({msg})", where)
+        return StoreError(msg("database unavailable ({problem})", problem=said), where)
+    return StoreError(msg("database error ({problem})", problem=said), where)
 
 
 def _guarded(fn):
@@ -142,8 +144,8 @@ class _Pool:
             while not self.idle and self.open >= self.limit:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise StoreError(f"all {self.limit} database connections stayed busy for {db.WAIT} s; "
-                                     "nothing was written, try again", db.where)
+                    raise StoreError(msg("all {limit} database connections stayed busy for {wait} s; nothing was "
+                                         "written, try again", limit=self.limit, wait=db.WAIT), db.where)
                 self.cond.wait(left)
             conn = self.idle.pop() if self.idle else None
             self.open += conn is None
@@ -218,7 +220,7 @@ class Database:
         self.real_path = os.path.realpath(path) if path else path  # (the writer's turn is keyed by it)
         self.connect = connect
         self.database_id = ""
-        self.stopped = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
+        self.stopped: Message | str = ""  # why this process no longer writes to this database (SQLite: its WAL was replaced)
         held = self.HELD if backend == "postgresql" else 0
         self._pool = _Pool(self, 1 if path == ":memory:" else self.LIMIT - held)
         self._held = _Pool(self, max(held, 1))  # a thread waiting for one of these holds no other connection

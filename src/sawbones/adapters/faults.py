@@ -6,8 +6,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..message import Message, msg
 
-def space_problem(path: str | os.PathLike[str]) -> str:
+
+def space_problem(path: str | os.PathLike[str]) -> Message | str:
     """Why a write under `path` may have failed for want of room ('' if neither the disk nor a limit says so)."""
     import shutil
 
@@ -16,7 +18,7 @@ def space_problem(path: str | os.PathLike[str]) -> str:
 
         soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
         if soft != resource.RLIM_INFINITY:
-            return f"a file reached this process's file-size limit ({soft} bytes, ulimit -f)"
+            return msg("a file reached this process's file-size limit ({size} bytes, ulimit -f)", size=soft)
     except (ImportError, ValueError, OSError):  # pragma: no cover (not POSIX)
         pass
     folder = Path(path)
@@ -24,13 +26,13 @@ def space_problem(path: str | os.PathLike[str]) -> str:
         folder = folder.parent
     try:
         if shutil.disk_usage(folder).free < 1 << 20:
-            return f"the disk is full ({folder})"
+            return msg("the disk is full ({folder})", folder=str(folder))
     except OSError:
         pass
     return ""
 
 
-def wal_replaced(path: str, info: dict[str, Any]) -> str:
+def wal_replaced(path: str, info: dict[str, Any]) -> Message | str:
     """Why a SQLite connection must not write: the write-ahead log it holds is no longer the file on disk.
 
     A connection keeps its `-wal` file open from its first transaction on; if the file was deleted
@@ -49,6 +51,7 @@ def wal_replaced(path: str, info: dict[str, Any]) -> str:
         return ""
     if known == found:
         return ""
-    return (f"the database's write-ahead log ({os.path.basename(path)}-wal) was deleted or replaced while this "
-            "sawbones had it open; it writes nothing more. Stop every sawbones using this database, then restore the "
-            "last backup; never delete or move the -wal and -shm files of a live database (see docs/deployment.md)")
+    return msg("the database's write-ahead log ({wal}) was deleted or replaced while this sawbones had it open; it "
+               "writes nothing more. Stop every sawbones using this database, then restore the last backup; never "
+               "delete or move the -wal and -shm files of a live database (see docs/deployment.md)",
+               wal=f"{os.path.basename(path)}-wal")

@@ -24,6 +24,7 @@ import os
 from typing import Any
 
 from ..errors import StoreError
+from ..message import msg, msgs
 from . import locks
 from .records import Damaged
 
@@ -144,6 +145,6 @@ def check_intact(rows: Any, where: str) -> None:
     result = [line for r in rows for line in str(r[0]).splitlines()]
     if result != ["ok"]:
         first = next((line for line in result if not line.startswith("***")), result[0]).strip()
-        more = f", and {len(result) - 2} more problems" if len(result) > 2 else ""
-        raise StoreError(f"the database file is damaged ({first}{more}): restore it from a backup "
-                         "(see docs/deployment.md)", where)
+        more = msgs(", and {n} more problem", ", and {n} more problems", len(result) - 2) if len(result) > 2 else ""
+        raise StoreError(msg("the database file is damaged ({first}{more}): restore it from a backup (see "
+                             "docs/deployment.md)", first=first, more=more), where)

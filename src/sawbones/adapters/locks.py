@@ -36,6 +36,7 @@ from contextvars import ContextVar
 from typing import Any, Callable, Iterator
 
 from ..errors import StoreError
+from ..message import Message, msg
 
 LOCK_WAIT = 10.0  # seconds: the longest any writer waits for its turn before it is refused
 
@@ -83,7 +84,8 @@ def _bound(deadline: float) -> tuple[float, bool]:
 
 def _gave_up(brief: bool, where: str) -> Busy:
     if brief:
-        return WouldWait(f"another writer held the lock for more than {_BRIEF.get():g} s", where)
+        return WouldWait(msg("another writer held the lock for more than {seconds} s", seconds=f"{_BRIEF.get():g}"),
+                         where)
     return Busy(busy_message(lock_wait()), where)
 
 
@@ -97,9 +99,9 @@ def lock_wait() -> float:
     return value if 0 <= value <= 3600 else LOCK_WAIT
 
 
-def busy_message(seconds: float) -> str:
-    return (f"another writer held the database for more than {seconds:g} s (a suspended or stuck sawbones, "
-            "or a long import); nothing was written, try again (see docs/deployment.md)")
+def busy_message(seconds: float) -> Message:
+    return msg("another writer held the database for more than {seconds} s (a suspended or stuck sawbones, or a long "
+               "import); nothing was written, try again (see docs/deployment.md)", seconds=f"{seconds:g}")
 
 
 # ---------------------------------------------------------------- in a process: a fair ticket lock
@@ -223,8 +225,8 @@ def _open_lock(path: str) -> int:
 
 def _unusable(lock: str, exc: OSError) -> StoreError:
     why = exc.strerror or str(exc)
-    return StoreError(f"cannot use the writer lock {lock} ({why}): give it the database file's owner, group and "
-                      "mode (see docs/deployment.md)", lock)
+    return StoreError(msg("cannot use the writer lock {lock} ({why}): give it the database file's owner, group and "
+                          "mode (see docs/deployment.md)", lock=lock, why=why), lock)
 
 
 @contextmanager

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import inspect, text
 
 from ..errors import StoreError
+from ..message import Listed, msg
 from .integrity import check_intact
 
 from .records import HEAD, REVISIONS  # noqa: F401  (re-exported)
@@ -44,21 +45,22 @@ def _state(conn: Any, where: str) -> tuple[str, str | None]:
             return "upgrade", rev
         if rev is None:
             if tables & _BASELINE_TABLES:
-                raise StoreError("the database is damaged (its schema revision is missing): restore it from a "
-                                 "backup (see docs/deployment.md)", where)
+                raise StoreError(msg("the database is damaged (its schema revision is missing): restore it from a "
+                                     "backup (see docs/deployment.md)"), where)
             return "new", None
-        raise StoreError(f"the database schema (revision {rev}) is newer than this sawbones (revision {HEAD}): "
-                         "upgrade sawbones", where)
+        raise StoreError(msg("the database schema (revision {rev}) is newer than this sawbones (revision {HEAD}): "
+                             "upgrade sawbones", rev=rev, HEAD=HEAD), where)
     if not tables:
         return "new", None
     if _BASELINE_TABLES <= tables:
         _check_intact(conn, where)
         row = conn.execute(text("SELECT value FROM meta WHERE key='schema_version'")).scalar()
         if row is not None and row.isdigit() and int(row) > 1:
-            raise StoreError(f"the database schema ({row}) is newer than this sawbones: upgrade sawbones", where)
+            raise StoreError(msg("the database schema ({row}) is newer than this sawbones: upgrade sawbones", row=row),
+                             where)
         return "legacy", BASELINE
-    shown = ", ".join(sorted(tables)[:6]) + (", ..." if len(tables) > 6 else "")
-    raise StoreError(f"not a sawbones database (it holds other tables: {shown})", where)
+    shown = Listed([*sorted(tables)[:6], *(["..."] if len(tables) > 6 else [])], "")
+    raise StoreError(msg("not a sawbones database (it holds other tables: {shown})", shown=shown), where)
 
 
 def _check_intact(conn: Any, where: str) -> None:

@@ -24,11 +24,14 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..cache_files import cache_dir, write_pickle
-from ..domain.engine.odds_engine import _freeze, outcomes_asked
+from ..domain.engine.odds_engine import freeze, outcomes_asked
 from ..domain.injuries import odds, odds_saved
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
 
 _LOADED: dict[tuple[str, str], int] = {}  # (content, options) -> size when last loaded or saved
 _READ: dict[tuple[str, str], int] = {}  # (content, options) -> the odds' generation its file was last read in
@@ -45,16 +48,16 @@ def code_version() -> str:
 
 
 def options_key(options: dict[str, Any]) -> str:
-    return hashlib.sha256(repr(_freeze(dict(options))).encode()).hexdigest()[:16]
+    return hashlib.sha256(repr(freeze(dict(options))).encode()).hexdigest()[:16]
 
 
-def path(rules: Any, options: dict[str, Any]) -> Path | None:
+def path(rules: Rules, options: dict[str, Any]) -> Path | None:
     if os.environ.get("SAWBONES_NO_ODDS_CACHE") or os.environ.get("SAWBONES_NO_CONTENT_CACHE"):
         return None
     return Path(cache_dir()) / f"injury-odds-{rules.version}-{options_key(options)}-{code_version()}.pickle"
 
 
-def load(rules: Any, options: dict[str, Any]) -> bool:
+def load(rules: Rules, options: dict[str, Any]) -> bool:
     """Restore the chains computed under these options by an earlier process, if its file is there and
     readable (True); else nothing changes (False)."""
     where = path(rules, options)
@@ -71,7 +74,7 @@ def load(rules: Any, options: dict[str, Any]) -> bool:
     return bool(restored)
 
 
-def save(rules: Any, options: dict[str, Any]) -> bool:
+def save(rules: Rules, options: dict[str, Any]) -> bool:
     """Write what this process computed under these options, when it computed more than it loaded (True)."""
     where = path(rules, options)
     if where is None:
@@ -101,7 +104,7 @@ _TURN = threading.Lock()  # the web app's threads load and save one at a time
 
 
 @contextmanager
-def kept(rules: Any, options: dict[str, Any]) -> Iterator[None]:
+def kept(rules: Rules, options: dict[str, Any]) -> Iterator[None]:
     """Answer odds with what earlier processes computed under these options (read once per process, and again
     after `odds.clear_cache`), and keep what this answer adds for later ones (written only when the engine ran
     meanwhile): the CLI's commands, the web API's requests and pages."""

@@ -7,6 +7,7 @@ from hashlib import blake2b
 from typing import Any, Sequence
 
 from ..errors import StoreError, UsageError
+from ..message import Message, msg
 
 REVISIONS = ("0001", "0002", "0003_event_checksums")  # Alembic revisions, oldest first (migrations/versions/)
 HEAD = REVISIONS[-1]
@@ -64,25 +65,29 @@ def checksum(version: int, action: int, etype: str, data: str, schema_version: i
 _TYPES = ((int,), (int,), (str,), (str,), (int,), (str,), (int, float))
 
 
-def damage(row: tuple[Any, ...], stored: Any) -> str | None:
+def damage(row: tuple[Any, ...], stored: Any) -> Message | None:
     """Why a stored row (version, action, type, data, schema_version, content_version, created_at) does
     not match its checksum, or None when it does."""
     for value, kinds in zip(row, _TYPES):
         if isinstance(value, bool) or not isinstance(value, kinds):
-            return f"a column holds {type(value).__name__} where {kinds[0].__name__} was written"
+            return msg("a column holds {found} where {written} was written", found=type(value).__name__,
+                       written=kinds[0].__name__)
     try:
         ok = stored == checksum(*row)
     except (UnicodeError, ValueError, OverflowError):
-        return "unreadable text"
-    return None if ok else "its checksum does not match what was written"
+        return msg("unreadable text")
+    return None if ok else msg("its checksum does not match what was written")
 
 
-def damaged_message(campaign: str, version: int, why: str) -> str:
+def damaged_message(campaign: str, version: int, why: str | Message) -> Message:
     """One line: which campaign and event, and how to recover."""
-    keep = (f"or keep the intact events before it: `sawbones -c {campaign!r} export --upto {version - 1} FILE`, "
-            "then `sawbones import FILE --as NEW-NAME`; ") if version > 1 else ""
-    return (f"campaign {campaign!r}: event {version} is damaged ({why}); nothing was written. Restore your last "
-            f"backup, {keep}see docs/deployment.md")
+    if version > 1:
+        return msg("campaign {campaign}: event {version} is damaged ({why}); nothing was written. Restore your last "
+                   "backup, or keep the intact events before it: `sawbones -c {campaign} export --upto {before} FILE`, "
+                   "then `sawbones import FILE --as NEW-NAME`; see docs/deployment.md", campaign=repr(campaign),
+                   version=version, why=why, before=version - 1)
+    return msg("campaign {campaign}: event {version} is damaged ({why}); nothing was written. Restore your last "
+               "backup, see docs/deployment.md", campaign=repr(campaign), version=version, why=why)
 
 
 def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = "") -> list[StoredEvent]:
@@ -100,15 +105,15 @@ def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = 
         why = damage(tuple(row), stored)
         payload: Any = None
         if why is None and row[0] != previous + 1:
-            why = f"the log jumps from event {previous} to {row[0]}"
+            why = msg("the log jumps from event {previous} to {next}", previous=previous, next=row[0])
             row[0] = previous + 1
         if why is None:
             try:
                 payload = loads(row[3])
             except (ValueError, RecursionError):
-                why = "its data is not JSON"
+                why = msg("its data is not JSON")
             else:
-                why = None if isinstance(payload, dict) else "its data is not a JSON object"
+                why = None if isinstance(payload, dict) else msg("its data is not a JSON object")
         if why is not None:
             number = row[0] if isinstance(row[0], int) and not isinstance(row[0], bool) else previous + 1
             raise Damaged(damaged_message(campaign(), number, why), where)
@@ -117,7 +122,8 @@ def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = 
             try:
                 etype, schema_version, payload = upcast(etype, schema_version, payload)
             except StoreError as exc:  # written by a newer sawbones: say which event
-                raise StoreError(f"campaign {campaign()!r}: event {version}: {exc.message}", where) from None
+                raise StoreError(msg("campaign {campaign}: event {version}: {message}", campaign=repr(campaign()),
+                                     version=version, message=exc.text), where) from None
         out.append(StoredEvent(version, action, etype, payload, schema_version, content_version, created_at))
         previous = version
     return out
@@ -135,7 +141,8 @@ def undo_pairs(rows: Any, campaign: Any, where: str = "") -> list[tuple[int, int
                 raise TypeError
         except (ValueError, TypeError, KeyError, RecursionError):
             number = version if isinstance(version, int) else 0
-            raise Damaged(damaged_message(campaign(), number, "an undo marker that cannot be read"), where) from None
+            raise Damaged(damaged_message(campaign(), number, msg("an undo marker that cannot be read")), where) \
+                from None
         out.append((version, action))
     return out
 
@@ -145,7 +152,9 @@ def check_sequence(events: Sequence[StoredEvent]) -> None:
     last_action = 0
     for i, ev in enumerate(events, start=1):
         if ev.version != i:
-            raise UsageError(f"event versions must run 1, 2, 3 ... without gaps (found {ev.version} at position {i})")
+            raise UsageError(msg("event versions must run 1, 2, 3 ... without gaps (found {version} at position {i})",
+                                 version=ev.version, i=i))
         if ev.action < last_action or ev.action < 1:
-            raise UsageError(f"event {ev.version}: action numbers must never go down (found {ev.action})")
+            raise UsageError(msg("event {version}: action numbers must never go down (found {action})",
+                                 version=ev.version, action=ev.action))
         last_action = ev.action

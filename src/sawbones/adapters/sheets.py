@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from ..errors import UsageError
+from ..message import N_, Listed, Message, msg
 from ..numbers import parse_int
 
 ABILITIES = ("str", "dex", "con", "int", "wis", "cha")
@@ -70,7 +71,7 @@ def read_files(paths: list[str | Path]) -> list[Entry]:
         try:
             raw = Path(path).read_bytes()
         except OSError as exc:
-            raise UsageError(f"cannot read it ({exc.strerror or exc})", str(path)) from None
+            raise UsageError(msg("cannot read it ({reason})", reason=exc.strerror or str(exc)), str(path)) from None
         out += parse(Path(path).name, raw)
     return out
 
@@ -78,11 +79,12 @@ def read_files(paths: list[str | Path]) -> list[Entry]:
 def parse(filename: str, raw: bytes | str) -> list[Entry]:
     """The characters of one file (Foundry actor JSON, party YAML/JSON or party CSV), by content and name."""
     if len(raw) > MAX_FILE:
-        raise UsageError(f"the file is larger than {MAX_FILE // 1_000_000} MB: not a character sheet", filename)
+        raise UsageError(msg("the file is larger than {MAX_FILE} MB: not a character sheet",
+                             MAX_FILE=MAX_FILE // 1_000_000), filename)
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise UsageError("not a text file (UTF-8)", filename) from None
+        raise UsageError(msg("not a text file (UTF-8)"), filename) from None
     try:
         if filename.lower().endswith(".csv"):
             entries = _party(_csv_rows(text), filename)
@@ -91,11 +93,13 @@ def parse(filename: str, raw: bytes | str) -> list[Entry]:
             _check_size(doc)
             entries = _structured(doc, filename)
     except UsageError as exc:
-        raise UsageError(exc.message, exc.where or filename) from None
+        raise UsageError(exc.text, exc.where or filename) from None
     except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
-        raise UsageError(f"malformed sheet ({type(exc).__name__}: {exc})", filename) from None
+        raise UsageError(msg("malformed sheet ({kind}: {problem})", kind=type(exc).__name__, problem=str(exc)),
+                         filename) from None
     except RecursionError:
-        raise UsageError(f"the file nests values more than {MAX_DEPTH} deep", filename) from None
+        raise UsageError(msg("the file nests values more than {MAX_DEPTH} deep", MAX_DEPTH=MAX_DEPTH), filename) \
+            from None
     for entry in entries:
         entry.source = filename
     return entries
@@ -106,14 +110,16 @@ def _load(text: str, filename: str) -> Any:
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise UsageError(f"invalid JSON at line {exc.lineno} ({exc.msg})", filename) from None
+            raise UsageError(msg("invalid JSON at line {line} ({problem})", line=exc.lineno, problem=exc.msg),
+                             filename) from None
     import yaml
 
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise UsageError(f"invalid YAML{f' at line {mark.line + 1}' if mark else ''}", filename) from None
+        said = msg("invalid YAML at line {line}", line=mark.line + 1) if mark else msg("invalid YAML")
+        raise UsageError(said, filename) from None
 
 
 def _check_size(doc: Any) -> None:
@@ -124,7 +130,7 @@ def _check_size(doc: Any) -> None:
         value, depth = stack.pop()
         seen += 1
         if depth > MAX_DEPTH:
-            raise UsageError(f"the file nests values more than {MAX_DEPTH} deep")
+            raise UsageError(msg("the file nests values more than {MAX_DEPTH} deep", MAX_DEPTH=MAX_DEPTH))
         if isinstance(value, str):
             chars += len(value)
         elif isinstance(value, dict):
@@ -133,7 +139,8 @@ def _check_size(doc: Any) -> None:
         elif isinstance(value, list):
             stack.extend((v, depth + 1) for v in value)
         if seen > MAX_NODES or chars > MAX_FILE:
-            raise UsageError("the file stands for more than it holds (YAML aliases expanded): not a character sheet")
+            raise UsageError(msg("the file stands for more than it holds (YAML aliases expanded): not a character "
+                                 "sheet"))
 
 
 def _structured(doc: Any, filename: str) -> list[Entry]:
@@ -143,7 +150,7 @@ def _structured(doc: Any, filename: str) -> list[Entry]:
             and isinstance(doc.get("system", doc.get("data")), dict):
         system = _foundry_system(doc)
         return [_foundry_dnd5e(doc) if system == "dnd5e" else _foundry_pf1(doc)]
-    raise UsageError("not a Foundry VTT actor export (dnd5e or pf1) nor a party file (a `characters:` list)",
+    raise UsageError(msg("not a Foundry VTT actor export (dnd5e or pf1) nor a party file (a `characters:` list)"),
                      filename)
 
 
@@ -160,7 +167,9 @@ def _foundry_system(doc: dict[str, Any]) -> str:
         return "pf1"
     if isinstance(_data(doc).get("abilities", {}).get("str"), dict):
         return "dnd5e"
-    raise UsageError(f"an actor of the {declared or 'unknown'} system: only dnd5e and pf1 actors are read")
+    if not declared:
+        raise UsageError(msg("an actor of the unknown system: only dnd5e and pf1 actors are read"))
+    raise UsageError(msg("an actor of the {declared} system: only dnd5e and pf1 actors are read", declared=declared))
 
 
 def _data(doc: dict[str, Any]) -> dict[str, Any]:
@@ -169,19 +178,25 @@ def _data(doc: dict[str, Any]) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _int(value: Any, what: str, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int:
-    """A whole number of a sheet, within [low, high] (every number read from a file is bounded)."""
+def _int(value: Any, what: str | Message, low: int = -MAX_NUMBER, high: int = MAX_NUMBER,
+         index: int | None = None) -> int:
+    """A whole number of a sheet, within [low, high] (every number read from a file is bounded); `index`: the
+    party file's character it belongs to."""
+    said = {"what": what, "index": index, "low": low, "high": high, "value": _shown(value)}
     if isinstance(value, bool) or value is None:
-        raise UsageError(f"{what} is missing or not a number")
+        raise UsageError(Message(N_("character {index}: {what} is missing or not a number") if index else
+                                 N_("{what} is missing or not a number"), said))
     number: int | None = None
     if isinstance(value, str):
         number = parse_int(value, signed=True)
     elif isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
         number = int(value)
     if number is None:
-        raise UsageError(f"{what} is not a whole number ({_shown(value)})")
+        raise UsageError(Message(N_("character {index}: {what} is not a whole number ({value})") if index else
+                                 N_("{what} is not a whole number ({value})"), said))
     if not low <= number <= high:
-        raise UsageError(f"{what} is out of range ({low} to {high}): {_shown(value)}")
+        raise UsageError(Message(N_("character {index}: {what} is out of range ({low} to {high}): {value}") if index
+                                 else N_("{what} is out of range ({low} to {high}): {value}"), said))
     return number
 
 
@@ -203,7 +218,8 @@ def _levels(classes: list[dict[str, Any]], key: str) -> list[int]:
     """Each class's levels (`levels` in dnd5e, `level` in pf1): together at most MAX_LEVELS."""
     counts = [_int(_data(c).get(key, 1), f"class {_shown(c.get('name'))} {key}", 0, MAX_LEVELS) for c in classes]
     if sum(counts) > MAX_LEVELS:
-        raise UsageError(f"the classes add up to {sum(counts)} levels (at most {MAX_LEVELS})")
+        raise UsageError(msg("the classes add up to {n} levels (at most {MAX_LEVELS})", n=sum(counts),
+                             MAX_LEVELS=MAX_LEVELS))
     return counts
 
 
@@ -224,7 +240,7 @@ def _external(doc: dict[str, Any]) -> list[str]:
 def _name(doc: dict[str, Any]) -> str:
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise UsageError("the actor has no name")
+        raise UsageError(msg("the actor has no name"))
     return name.strip()
 
 
@@ -273,7 +289,7 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
 def _die(text: Any) -> int:
     value = parse_int(str(text).lower().lstrip("d")[:20], 1, 100)
     if value is None:
-        raise UsageError(f"hit dice {_shown(text)} is not a die like d8")
+        raise UsageError(msg("hit dice {dice} is not a die like d8", dice=_shown(text)))
     return value
 
 
@@ -282,7 +298,7 @@ def _dnd5e_max_hp(classes: list[dict[str, Any]], data: dict[str, Any], abilities
     HitPoints advancement: "max", "avg" or the rolled value; without it, the first level of the first
     class at the die's maximum and the others at its average), plus the Con modifier per level."""
     if not classes:
-        raise UsageError("attributes.hp.max is empty and the actor has no class to derive it from")
+        raise UsageError(msg("attributes.hp.max is empty and the actor has no class to derive it from"))
     original = (data.get("details") or {}).get("originalClass")
     total, levels = 0, 0
     for index, (cls, count) in enumerate(zip(classes, _levels(classes, "levels"))):
@@ -297,7 +313,7 @@ def _dnd5e_max_hp(classes: list[dict[str, Any]], data: dict[str, Any], abilities
             if chosen == "max" or (chosen is None and level == 1 and first_class):
                 total += die
             elif isinstance(chosen, (int, float)) and not isinstance(chosen, bool):
-                total += _int(chosen, f"hit points of level {level}", 0, die)
+                total += _int(chosen, msg("hit points of level {level}", level=level), 0, die)
             else:
                 total += die // 2 + 1
         levels += count
@@ -338,7 +354,7 @@ def _foundry_pf1(doc: dict[str, Any]) -> Entry:
         rolled = sum(_int(_data(c).get("hp", 0) or 0, "hp") for c in classes)
         sheet["max_hp"] = max(1, rolled + _mod(abilities["con"]) * levels)
     else:
-        raise UsageError("attributes.hp.max is empty and the actor has no class to derive it from")
+        raise UsageError(msg("attributes.hp.max is empty and the actor has no class to derive it from"))
     if hp.get("value") not in (None, ""):
         sheet["hp"] = min(_int(hp["value"], "attributes.hp.value"), sheet["max_hp"])
     if classes:
@@ -357,7 +373,7 @@ PARTY_FIELDS = ("name", "max_hp", "hp", "npc", "abilities", "saves", "skills", "
 def _csv_rows(text: str) -> list[dict[str, Any]]:
     reader = csv.DictReader(io.StringIO(text))
     if not reader.fieldnames or "name" not in [f.strip() for f in reader.fieldnames]:
-        raise UsageError("a party CSV starts with a header line naming its columns, `name` among them")
+        raise UsageError(msg("a party CSV starts with a header line naming its columns, `name` among them"))
     rows = []
     for line, row in enumerate(reader, start=2):
         out: dict[str, Any] = {}
@@ -382,37 +398,38 @@ def _csv_rows(text: str) -> list[dict[str, Any]]:
 def _pair(text: str, line: int, column: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
     if not sep:
-        raise UsageError(f"line {line}, {column}: expected NAME=NUMBER pairs like con=5,wis=3, got {text.strip()!r}")
+        raise UsageError(msg("line {line}, {column}: expected NAME=NUMBER pairs like con=5,wis=3, got {got}", line=line,
+                             column=column, got=repr(text.strip())))
     return key.strip().lower(), value.strip()
 
 
 def _party(rows: list[Any], filename: str) -> list[Entry]:
     out = []
     for index, row in enumerate(rows, start=1):
-        where = f"character {index}"
         if not isinstance(row, dict):
-            raise UsageError(f"{where}: expected a mapping of sheet fields")
+            raise UsageError(msg("character {index}: expected a mapping of sheet fields", index=index))
         unknown = sorted(set(row) - set(PARTY_FIELDS))
         if unknown:
-            raise UsageError(f"{where}: unknown field {unknown[0]!r} (fields: {', '.join(PARTY_FIELDS)})")
+            raise UsageError(msg("character {index}: unknown field {field} (fields: {fields})", index=index,
+                                 field=repr(unknown[0]), fields=Listed(PARTY_FIELDS, "")))
         name = row.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise UsageError(f"{where}: a character needs a name")
+            raise UsageError(msg("character {index}: a character needs a name", index=index))
         sheet: dict[str, Any] = {}
         for key in ("max_hp", "hp", "hit_dice"):
             if row.get(key) not in (None, ""):
-                sheet[key] = _int(row[key], f"{where}: {key}")
+                sheet[key] = _int(row[key], key, index=index)
         if row.get("hit_die") not in (None, ""):
             sheet["hit_die"] = _die(row["hit_die"])
         for key in ("abilities", "saves", "skills", "body"):
             if row.get(key) is not None:
                 if not isinstance(row[key], dict):
-                    raise UsageError(f"{where}: {key} is a mapping like {{con: 5}}")
-                sheet[key] = {str(k).lower(): _int(v, f"{where}: {key}.{k}") for k, v in row[key].items()}
+                    raise UsageError(msg("character {index}: {key} is a mapping like {{con: 5}}", index=index, key=key))
+                sheet[key] = {str(k).lower(): _int(v, f"{key}.{k}", index=index) for k, v in row[key].items()}
         for key in ("proficiencies", "external"):
             if row.get(key) is not None:
                 if not isinstance(row[key], list):
-                    raise UsageError(f"{where}: {key} is a list")
+                    raise UsageError(msg("character {index}: {key} is a list", index=index, key=key))
                 sheet[key] = [str(p) for p in row[key]]
         if row.get("npc") is not None:
             sheet["npc"] = bool(row["npc"])
@@ -420,5 +437,5 @@ def _party(rows: list[Any], filename: str) -> list[Entry]:
             sheet["notes"] = str(row["notes"])
         out.append(Entry(name.strip(), sheet, sheet.pop("external", [])))
     if not out:
-        raise UsageError("the party file lists no character")
+        raise UsageError(msg("the party file lists no character"))
     return out

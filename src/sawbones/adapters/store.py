@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
+from ..message import Listed, msg
 from . import integrity
 from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, checksum, damaged_message, read_events,
                       snapshot_infos, undo_pairs)
@@ -182,13 +183,13 @@ class SqlEventStore(EventStore):
                     self._insert_events(conn, cid, 0, 1, events, content_version, now)
         except db_errors() as exc:
             if is_integrity_error(exc):
-                raise UsageError(f"a campaign named {name!r} already exists") from None
+                raise UsageError(msg("a campaign named {name} already exists", name=repr(name))) from None
             raise
         return cid
 
     def _insert_campaign(self, conn: Conn, name: str, now: float) -> int:
         if conn.value("SELECT id FROM campaigns WHERE name = ?", (name,)) is not None:
-            raise UsageError(f"a campaign named {name!r} already exists")
+            raise UsageError(msg("a campaign named {name} already exists", name=repr(name)))
         cid = self._new_campaign_id(conn)
         if cid is None:
             return int(conn.value("INSERT INTO campaigns (name, created_at) VALUES (?, ?) RETURNING id", (name, now)))
@@ -199,8 +200,8 @@ class SqlEventStore(EventStore):
     def campaign_id(self, name: str) -> int:
         cid = self._value("SELECT id FROM campaigns WHERE name = ?", (name,))
         if cid is None:
-            known = ", ".join(self.campaign_names()) or "none yet"
-            raise NotFound(f"no campaign named {name!r} (campaigns: {known})")
+            known = Listed(names, "") if (names := self.campaign_names()) else msg("none yet")
+            raise NotFound(msg("no campaign named {name} (campaigns: {known})", name=repr(name), known=known))
         return int(cid)
 
     @_guarded
@@ -223,16 +224,16 @@ class SqlEventStore(EventStore):
         try:
             with self._write() as conn:
                 if conn.value("SELECT id FROM campaigns WHERE name = ?", (name,)) is not None:
-                    raise UsageError(f"a campaign named {name!r} already exists")
+                    raise UsageError(msg("a campaign named {name} already exists", name=repr(name)))
                 integrity.refuse_damaged(conn, campaign_id, self.where)
                 conn.execute("UPDATE campaigns SET name = ? WHERE id = ?", (name, campaign_id))
                 if self._head(conn, campaign_id) != expected_version:
-                    raise ConflictError("the campaign changed while you renamed it; nothing was written, try again")
+                    raise ConflictError(msg("the campaign changed while you renamed it; nothing was written, try again"))
                 rows = self._insert_events(conn, campaign_id, expected_version, action, [event], content_version,
                                            time.time())
         except db_errors() as exc:
             if is_integrity_error(exc):
-                raise UsageError(f"a campaign named {name!r} already exists") from None
+                raise UsageError(msg("a campaign named {name} already exists", name=repr(name))) from None
             raise
         self._told(campaign_id, expected_version, rows)
 
@@ -282,18 +283,18 @@ class SqlEventStore(EventStore):
             with self._write() as conn:
                 # lock the campaign row: concurrent appenders to one campaign queue here (PostgreSQL)
                 if conn.value(f"SELECT id FROM campaigns WHERE id = ?{self.FOR_UPDATE}", (campaign_id,)) is None:
-                    raise NotFound("the campaign was deleted meanwhile; nothing was written")
+                    raise NotFound(msg("the campaign was deleted meanwhile; nothing was written"))
                 integrity.refuse_damaged(conn, campaign_id, self.where)
                 current = self._head(conn, campaign_id)
                 if current != expected_version:
-                    raise ConflictError(
-                        f"the campaign changed while you acted (version {current}, you read {expected_version}); "
-                        "nothing was written, try again")
+                    raise ConflictError(msg(
+                        "the campaign changed while you acted (version {current}, you read {expected_version}); "
+                        "nothing was written, try again", current=current, expected_version=expected_version))
                 rows = self._insert_events(conn, campaign_id, expected_version, action, events, content_version,
                                            time.time())
         except db_errors() as exc:
             if is_integrity_error(exc):
-                raise ConflictError("another write reached the campaign first; nothing was written, try again") from None
+                raise ConflictError(msg("another write reached the campaign first; nothing was written, try again")) from None
             raise
         self._told(campaign_id, expected_version, rows)
         return expected_version + len(rows)
@@ -336,10 +337,10 @@ class SqlEventStore(EventStore):
                 for text in texts:
                     bytes(text or b"").decode("utf-8")
             except UnicodeDecodeError:
-                raise Damaged(damaged_message(self._name(campaign_id), int(version), "its text is not UTF-8"),
+                raise Damaged(damaged_message(self._name(campaign_id), int(version), msg("its text is not UTF-8")),
                               self.where) from None
-        raise Damaged(f"campaign {self._name(campaign_id)!r}: an event is damaged (its text is not UTF-8); nothing "
-                      "was written. Restore your last backup, see docs/deployment.md", self.where)
+        raise Damaged(msg("campaign {campaign}: an event is damaged (its text is not UTF-8); nothing was written. Restore "
+                          "your last backup, see docs/deployment.md", campaign=repr(self._name(campaign_id))), self.where)
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:
@@ -372,7 +373,7 @@ class SqlEventStore(EventStore):
         except db_errors() as exc:
             low = _message(exc).lower()
             if is_integrity_error(exc) and ("unique" in low or "duplicate" in low):
-                raise UsageError(f"a campaign named {name!r} already exists") from None
+                raise UsageError(msg("a campaign named {name} already exists", name=repr(name))) from None
             raise
         return cid
 

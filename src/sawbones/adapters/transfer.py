@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from ..domain.engine.names import check_name
 from ..errors import SawbonesError, StoreError, UsageError
+from ..message import Listed, Message, msg
 from .faults import space_problem
 from .records import check_sequence
 from .store import CREATED, EventStore, StoredEvent
@@ -62,9 +63,9 @@ def read_doc(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(msg("cannot read {path}: {reason}", path=str(path), reason=exc.strerror or str(exc))) from None
     except UnicodeDecodeError as exc:
-        raise UsageError(f"not a sawbones export: not UTF-8 text (byte {exc.start})", str(path)) from None
+        raise UsageError(msg("not a sawbones export: not UTF-8 text (byte {byte})", byte=exc.start), str(path)) from None
     return loads_doc(text, str(path))
 
 
@@ -73,23 +74,34 @@ def loads_doc(text: str, where: str = "") -> Any:
     try:
         doc = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"not a sawbones export: invalid JSON at line {exc.lineno} ({exc.msg})", where) from None
+        raise UsageError(msg("not a sawbones export: invalid JSON at line {line} ({problem})", line=exc.lineno,
+                             problem=exc.msg), where) from None
     except RecursionError:
-        raise UsageError(f"not a sawbones export: JSON nested more than {MAX_NESTING} deep", where) from None
+        raise UsageError(msg("not a sawbones export: JSON nested more than {MAX_NESTING} deep",
+                             MAX_NESTING=MAX_NESTING), where) from None
     except ValueError as exc:
-        raise UsageError(f"not a sawbones export: {exc}", where) from None
+        raise UsageError(msg("not a sawbones export: {problem}", problem=getattr(exc, "text", None) or str(exc)),
+                         where) from None
     check_nesting(doc, where)
     return doc
 
 
+class _NotANumber(ValueError):
+    """A number JSON does not allow (NaN, Infinity, 1e999): `text` says it for people."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(str(text))
+        self.text = text
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotANumber(msg("{name} is not a number JSON allows", name=name))
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
+        raise _NotANumber(msg("{number} is too large a number", number=text[:20]))
     return value
 
 
@@ -99,7 +111,8 @@ def check_nesting(doc: Any, where: str = "") -> None:
     while stack:
         value, depth = stack.pop()
         if depth > MAX_NESTING:
-            raise UsageError(f"not a sawbones export: JSON nested more than {MAX_NESTING} deep", where)
+            raise UsageError(msg("not a sawbones export: JSON nested more than {MAX_NESTING} deep",
+                                 MAX_NESTING=MAX_NESTING), where)
         if isinstance(value, dict):
             stack.extend((v, depth + 1) for v in value.values())
         elif isinstance(value, list):
@@ -108,39 +121,40 @@ def check_nesting(doc: Any, where: str = "") -> None:
 
 def parse_events(doc: Any, where: str = "") -> list[StoredEvent]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise UsageError(f"not a sawbones export (expected \"format\": \"{FORMAT}\")", where)
+        raise UsageError(msg("not a sawbones export (expected \"format\": \"{FORMAT}\")", FORMAT=FORMAT), where)
     if doc.get("format_version") != FORMAT_VERSION:
-        raise UsageError(f"export format version {doc.get('format_version')!r} is not supported "
-                         f"(this sawbones reads {FORMAT_VERSION})", where)
+        raise UsageError(msg("export format version {version} is not supported (this sawbones reads {FORMAT_VERSION})",
+                             version=repr(doc.get("format_version")), FORMAT_VERSION=FORMAT_VERSION), where)
     raw = doc.get("events")
     if not isinstance(raw, list) or not raw:
-        raise UsageError("the export holds no events", where)
+        raise UsageError(msg("the export holds no events"), where)
     check_nesting(doc, where)
     out = []
     for i, item in enumerate(raw):
         if not isinstance(item, dict) or set(_FIELDS) - set(item):
             missing = sorted(set(_FIELDS) - set(item)) if isinstance(item, dict) else list(_FIELDS)
-            raise UsageError(f"events[{i}] lacks {', '.join(missing)}", where)
+            raise UsageError(msg("events[{i}] lacks {missing}", i=i, missing=Listed(missing, "")), where)
         ok = (_count(item["version"]) and _count(item["action"]) and isinstance(item["type"], str)
               and isinstance(item["data"], dict) and _count(item["schema_version"])
               and isinstance(item["content_version"], str) and isinstance(item["created_at"], (int, float))
               and not isinstance(item["created_at"], bool))
         if not ok:
-            raise UsageError(f"events[{i}] has a field of the wrong type", where)
+            raise UsageError(msg("events[{i}] has a field of the wrong type", i=i), where)
         for field in ("version", "action", "schema_version"):
             if not 0 <= item[field] <= MAX_NUMBER:
-                raise UsageError(f"events[{i}].{field} is out of range (0 to {MAX_NUMBER})", where)
+                raise UsageError(msg("events[{i}].{field} is out of range (0 to {MAX_NUMBER})", i=i, field=field,
+                                     MAX_NUMBER=MAX_NUMBER), where)
         if not (math.isfinite(item["created_at"]) and 0 <= item["created_at"] < 1e11):
-            raise UsageError(f"events[{i}].created_at is not a time (seconds since 1970): "
-                             f"{item['created_at']!r}", where)
+            raise UsageError(msg("events[{i}].created_at is not a time (seconds since 1970): {value}", i=i,
+                                 value=repr(item["created_at"])), where)
         out.append(StoredEvent(item["version"], item["action"], item["type"], item["data"], item["schema_version"],
                                item["content_version"], float(item["created_at"])))
     if out[0].type != CREATED:
-        raise UsageError(f"the first event must be {CREATED}, not {out[0].type}", where)
+        raise UsageError(msg("the first event must be {CREATED}, not {type}", CREATED=CREATED, type=out[0].type), where)
     try:
         check_sequence(out)
     except UsageError as exc:
-        raise UsageError(exc.message, where) from None
+        raise UsageError(exc.text, where) from None
     return out
 
 
@@ -154,7 +168,7 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
     events = parse_events(doc, where)
     name = as_name or doc.get("campaign") or events[0].data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise UsageError("the export names no campaign: pass --as NAME", where)
+        raise UsageError(msg("the export names no campaign: pass --as NAME"), where)
     try:
         name = check_name(name, "campaign")
         for e in events:  # the characters' names follow the same rule as when typed
@@ -162,7 +176,7 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
             if e.type in ("character_added", "character_edited") and typed is not None:
                 check_name(typed, "character")
     except UsageError as exc:
-        raise UsageError(exc.message, where) from None
+        raise UsageError(exc.text, where) from None
     if as_name and events[0].data.get("name") != as_name:
         # the campaign's own name lives in its first event: an import under another name renames it there
         first = events[0]
@@ -176,14 +190,15 @@ def import_doc(store: EventStore, doc: dict[str, Any], as_name: str | None = Non
         try:
             check(readable)
         except StoreError as exc:  # an event type this sawbones does not know, ...
-            raise UsageError(f"the export does not replay ({exc.message})", where) from None
+            raise UsageError(msg("the export does not replay ({message})", message=exc.text), where) from None
         except SawbonesError:
             raise
         except Exception as exc:  # a log that does not fold is not imported
-            raise UsageError(f"the export does not replay ({type(exc).__name__}: {exc})", where) from None
+            raise UsageError(msg("the export does not replay ({kind}: {problem})", kind=type(exc).__name__,
+                                 problem=str(exc)), where) from None
     if name in store.campaign_names():
-        raise UsageError(f"a campaign named {name!r} already exists: import it under another name with --as NAME",
-                         where)
+        raise UsageError(msg("a campaign named {name} already exists: import it under another name with --as NAME",
+                             name=repr(name)), where)
     store.import_campaign(name, events)
     return name
 
@@ -229,7 +244,8 @@ def backup(store: EventStore, directory: str | Path) -> dict[str, Any]:
     try:
         target.mkdir(parents=True)
     except OSError as exc:
-        raise UsageError(f"cannot create {target}: {exc.strerror or exc}") from None
+        raise UsageError(msg("cannot create {target}: {reason}", target=str(target), reason=exc.strerror or str(exc))) \
+            from None
     try:
         return _backup_into(store, target)
     except BaseException as exc:
@@ -265,11 +281,11 @@ def _backup_into(store: EventStore, target: Path) -> dict[str, Any]:
     return out
 
 
-def _failed_backup(exc: BaseException, target: Path) -> str:
+def _failed_backup(exc: BaseException, target: Path) -> Message:
     errno_ = getattr(exc, "errno", None)
     why = (space_problem(target.parent) if errno_ in (None, _errno.ENOSPC, _errno.EFBIG) else "") or \
         (getattr(exc, "strerror", None) or str(exc))
-    return f"the backup failed ({why}); nothing was kept of it, the database is untouched"
+    return msg("the backup failed ({why}); nothing was kept of it, the database is untouched", why=why)
 
 
 def events_equal(a: Sequence[StoredEvent], b: Sequence[StoredEvent]) -> bool:

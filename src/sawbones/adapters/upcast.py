@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import StoreError
+from ..message import msg
 
 EVENT_SCHEMA_VERSION = 1  # the version new events are written with
 
@@ -48,8 +49,9 @@ def upcast(event_type: str, schema_version: int, data: dict[str, Any]) -> tuple[
     """(type, version, data) in the current shape."""
     target = EVENT_SCHEMA_VERSION
     if schema_version > target:
-        raise StoreError(f"an event of type {event_type!r} has schema version {schema_version}, newer than this "
-                         f"sawbones ({target}): upgrade sawbones to read this campaign")
+        raise StoreError(msg("an event of type {event_type} has schema version {schema_version}, newer than this "
+                             "sawbones ({target}): upgrade sawbones to read this campaign", event_type=repr(event_type),
+                             schema_version=schema_version, target=target))
     version = schema_version
     while version < target:
         fn = _UPCASTERS.get((event_type, version))

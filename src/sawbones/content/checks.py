@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import dice
 from ..errors import ContentError, DiceError
+from ..message import Listed, Message, PerAudience, msg, pmsg
 from . import schema as s
 from .models import field_names, is_model
 from .schema import singular
@@ -41,13 +42,15 @@ class _Checker:
         self.rules = rules
         self.sec = rules.sections
 
-    def fail(self, section: str, entry_id: str, path: str, message: str) -> None:
+    def fail(self, section: str, entry_id: str, path: str, message: str | Message | PerAudience) -> None:
         origin = self.rules.origins.get((section, entry_id), "?")
         raise ContentError(message, f"{origin}: {path}")
 
     def need(self, section: str, entry_id: str, path: str, ref_section: str, ref: str | None) -> None:
         if ref is not None and ref not in self.sec[ref_section]:
-            self.fail(section, entry_id, path, f"unknown {singular(ref_section)} id {ref!r}")
+            self.fail(section, entry_id, path, msg("unknown {section} id {ref}", section=pmsg("content section",
+                                                                                               singular(ref_section)),
+                                                   ref=repr(ref)))
 
     def formula(self, section: str, entry_id: str, path: str, text: str | None) -> None:
         if text is None:
@@ -55,21 +58,23 @@ class _Checker:
         try:
             dice.parse(text)
         except DiceError as exc:
-            self.fail(section, entry_id, path, exc.message)
+            self.fail(section, entry_id, path, exc.text)
 
     def coverage(self, section: str, entry_id: str, path: str, ranges: list[tuple[str, str]]) -> None:
         seen: dict[int, str] = {}
         for label, text in ranges:
             low, high = parse_range(text)
             if not 1 <= low <= high <= 20:
-                self.fail(section, entry_id, f"{path}{label}", f"d20 range {text!r} is not within 1-20")
+                self.fail(section, entry_id, f"{path}{label}", msg("d20 range {range} is not within 1-20", range=repr(text)))
             for face in range(low, high + 1):
                 if face in seen:
-                    self.fail(section, entry_id, f"{path}{label}", f"d20 face {face} is covered twice ({seen[face]} and {text})")
+                    self.fail(section, entry_id, f"{path}{label}", msg("d20 face {face} is covered twice ({first} and "
+                                                                         "{second})", face=face, first=seen[face],
+                                                                         second=text))
                 seen[face] = text
         missing = [f for f in range(1, 21) if f not in seen]
         if missing:
-            self.fail(section, entry_id, path, f"d20 faces {missing} are not covered by any row")
+            self.fail(section, entry_id, path, msg("d20 faces {faces} are not covered by any row", faces=missing))
 
     # ------------------------------------------------------------ per model type
     def model(self, section: str, entry_id: str, path: str, m: Any) -> None:
@@ -88,7 +93,7 @@ class _Checker:
                 option = self.sec["options"].get(m.duration_option)
                 if option is not None and not option.durations:
                     self.fail(section, entry_id, f"{path}.duration_option",
-                              f"option {option.id!r} gives no durations")
+                              msg("option {option_id} gives no durations", option_id=repr(option.id)))
         elif isinstance(m, s.Restriction):
             self.need(section, entry_id, f"{path}.restriction", "restrictions", m.restriction)
         elif isinstance(m, s.AbilityChange) and isinstance(m.change, str):
@@ -96,11 +101,11 @@ class _Checker:
         elif isinstance(m, s.Trigger):
             self.formula(section, entry_id, f"{path}.deadline_days", m.deadline_days)
             if m.on == "deadline" and not m.deadline_days:
-                self.fail(section, entry_id, path, "a deadline trigger needs deadline_days")
+                self.fail(section, entry_id, path, msg("a deadline trigger needs deadline_days"))
             if m.stage is not None and m.on != "stage_entered":
-                self.fail(section, entry_id, f"{path}.stage", "only a stage_entered trigger takes a stage")
+                self.fail(section, entry_id, f"{path}.stage", msg("only a stage_entered trigger takes a stage"))
             if m.result is not None and m.on != "affliction_save":
-                self.fail(section, entry_id, f"{path}.result", "only an affliction_save trigger takes a result")
+                self.fail(section, entry_id, f"{path}.result", msg("only an affliction_save trigger takes a result"))
         elif isinstance(m, s.RecoveryFloor):
             for key in m.if_option:
                 self.need(section, entry_id, f"{path}.if_option", "options", key)
@@ -111,10 +116,10 @@ class _Checker:
                 self.need(section, entry_id, f"{path}.heal_cures_if_option", "options", key)
         elif isinstance(m, s.SaveSpec):
             if m.save not in self.sec["abilities"] and m.save not in self.sec["saves"]:
-                self.fail(section, entry_id, f"{path}.save", f"unknown save {m.save!r}")
+                self.fail(section, entry_id, f"{path}.save", msg("unknown save {save}", save=repr(m.save)))
         elif isinstance(m, s.Outcome):
             if m.is_empty():
-                self.fail(section, entry_id, path, "a trigger outcome must do something")
+                self.fail(section, entry_id, path, msg("a trigger outcome must do something"))
             for name in ("hp_loss", "extra_damage", "max_hp_loss"):
                 self.formula(section, entry_id, f"{path}.{name}", getattr(m, name))
             for ability, text in m.ability_loss.items():
@@ -128,15 +133,15 @@ class _Checker:
                 option = self.sec["options"][m.removed_by_option]
                 if option.type != "list":
                     self.fail(section, entry_id, f"{path}.removed_by_option",
-                              f"option {option.id!r} is not a list of spells")
+                              msg("option {option_id} is not a list of spells", option_id=repr(option.id)))
                 for spell in option.default or ():
                     self.need("options", option.id, f"options[{option.id}].default", "spells", spell)
             if (m.removed_by or m.removed_by_option) and not (m.permanent and m.condition):
-                self.fail(section, entry_id, path, "removed_by is for a permanent condition (condition + permanent)")
+                self.fail(section, entry_id, path, msg("removed_by is for a permanent condition (condition + permanent)"))
         elif isinstance(m, s.TreatmentTime):
             self.formula(section, entry_id, f"{path}.amount", m.amount)
             if not m.amount and not m.from_option:
-                self.fail(section, entry_id, path, "a treatment time needs an amount or from_option")
+                self.fail(section, entry_id, path, msg("a treatment time needs an amount or from_option"))
             self.need(section, entry_id, f"{path}.from_option", "options", m.from_option)
 
     def entries(self) -> None:
@@ -162,8 +167,8 @@ class _Checker:
                 option = self.sec["options"].get(choice.option)
                 if option is not None and set(option.choices) != set(choice.tiers):
                     self.fail("severities", sev_id, f"{where}.tiers",
-                              f"must give the tiers of every value of option {choice.option!r}: "
-                              f"{', '.join(option.choices)}")
+                              msg("must give the tiers of every value of option {option_id}: {values}",
+                                  option_id=repr(choice.option), values=Listed(option.choices, "")))
                 for value, tiers in choice.tiers.items():
                     for tier in tiers:
                         self.need("severities", sev_id, f"{where}.tiers.{value}", "magic_tiers", tier)
@@ -179,7 +184,7 @@ class _Checker:
                 self.need("damage_tables", table_id, f"{where}.rows[{i}].injury", "injuries", row.injury)
                 if standard and band_of(standard, row.d20) is None:
                     self.fail("damage_tables", table_id, f"{where}.rows[{i}].d20",
-                              f"row {row.d20!r} straddles two severity bands")
+                              msg("row {row} straddles two severity bands", row=repr(row.d20)))
 
     def vocabulary(self) -> None:
         for section in ("skills", "saves"):
@@ -187,7 +192,8 @@ class _Checker:
                 for system, target in entry.maps_to.items():
                     pool = self.sec["abilities"] if section == "saves" else self.sec["skills"]
                     if target not in pool:
-                        self.fail(section, entry_id, f"{section}[{entry_id}].maps_to.{system}", f"unknown id {target!r}")
+                        self.fail(section, entry_id, f"{section}[{entry_id}].maps_to.{system}",
+                                  msg("unknown id {target}", target=repr(target)))
         for part_id, part in self.sec["body_parts"].items():
             self.need("body_parts", part_id, f"body_parts[{part_id}].both_sides_condition", "conditions",
                       part.both_sides_condition)
@@ -205,13 +211,13 @@ class _Checker:
                 for label, value in (("default", opt.default), ("original", opt.original)):
                     if value is not None and value not in opt.choices:
                         self.fail("options", opt_id, f"options[{opt_id}].{label}",
-                                  f"{value!r} is not one of {list(opt.choices)}")
+                                  msg("{value} is not one of {choices}", value=repr(value), choices=list(opt.choices)))
             if opt.type == "dice":
                 self.formula("options", opt_id, f"options[{opt_id}].default", opt.default)
         models = self.sec["hit_point_models"]
         for system in ("dnd5e", "pf1e"):
             if system not in models:
-                raise ContentError(f"no hit point model for system {system!r}", "hit_point_models")
+                raise ContentError(msg("no hit point model for system {system}", system=repr(system)), "hit_point_models")
         for system, model in models.items():
             if model.dying_check is not None:
                 self.formula("hit_point_models", system, f"hit_point_models[{system}].dying_check.hp_loss",
@@ -223,17 +229,17 @@ class _Checker:
             where = f"tracks[{track_id}]"
             ids = [stage.id for stage in track.stages]
             if ids[0] != "healthy":
-                self.fail("tracks", track_id, f"{where}.stages", "a track must start with a 'healthy' stage")
+                self.fail("tracks", track_id, f"{where}.stages", msg("a track must start with a 'healthy' stage"))
             if len(set(ids)) != len(ids):
-                self.fail("tracks", track_id, f"{where}.stages", "stage ids must be unique within a track")
+                self.fail("tracks", track_id, f"{where}.stages", msg("stage ids must be unique within a track"))
             if track.end_state is not None and track.end_state not in ids:
-                self.fail("tracks", track_id, f"{where}.end_state", f"unknown stage {track.end_state!r}")
+                self.fail("tracks", track_id, f"{where}.end_state", msg("unknown stage {stage}", stage=repr(track.end_state)))
             for stage in track.stages:
                 if stage.inherit:
                     other, _, stage_id = stage.inherit.partition(".")
                     if other not in tracks or stage_id not in {st.id for st in tracks[other].stages}:
                         self.fail("tracks", track_id, f"{where}.stages[{stage.id}].inherit",
-                                  f"unknown stage {stage.inherit!r} (expected track_id.stage_id)")
+                                  msg("unknown stage {stage} (expected track_id.stage_id)", stage=repr(stage.inherit)))
         for aff_id, aff in self.sec["afflictions"].items():
             where = f"afflictions[{aff_id}]"
             stage_ids: set[str] = set()
@@ -243,39 +249,39 @@ class _Checker:
             for label, stage in (("start_stage", aff.start_stage),
                                  ("failures_per_stage.after", aff.failures_per_stage and aff.failures_per_stage.after)):
                 if stage and stage not in stage_ids:
-                    self.fail("afflictions", aff_id, f"{where}.{label}", f"unknown stage {stage!r} on its tracks")
+                    self.fail("afflictions", aff_id, f"{where}.{label}", msg("unknown stage {stage} on its tracks",
+                                                                             stage=repr(stage)))
             for spell in aff.cure.spells:
                 self.need("afflictions", aff_id, f"{where}.cure.spells", "spells", spell)
             if aff.save not in self.sec["saves"] and aff.save not in self.sec["abilities"]:
-                self.fail("afflictions", aff_id, f"{where}.save", f"unknown save {aff.save!r}")
+                self.fail("afflictions", aff_id, f"{where}.save", msg("unknown save {save}", save=repr(aff.save)))
             cure = aff.cure
             if not (cure.consecutive_saves or cure.magic_only or cure.spells):
-                self.fail("afflictions", aff_id, f"{where}.cure", "a cure needs consecutive_saves, magic_only or spells")
+                self.fail("afflictions", aff_id, f"{where}.cure", msg("a cure needs consecutive_saves, magic_only or spells"))
             for i, effect in enumerate(aff.effects):
                 if isinstance(effect, s.Trigger) and effect.on == "stage_entered":
                     if effect.stage is None:
                         self.fail("afflictions", aff_id, f"{where}.effects[{i}]",
-                                  "a stage_entered trigger of an affliction needs the stage it fires at")
+                                  msg("a stage_entered trigger of an affliction needs the stage it fires at"))
                     if effect.stage not in stage_ids:
                         self.fail("afflictions", aff_id, f"{where}.effects[{i}].stage",
-                                  f"unknown stage {effect.stage!r} on its tracks")
+                                  msg("unknown stage {stage} on its tracks", stage=repr(effect.stage)))
             for i, floor in enumerate(aff.recovery_floors):
                 for label, stage in (("floor", floor.floor), ("once_reached", floor.once_reached)):
                     if stage is not None and stage not in stage_ids:
                         self.fail("afflictions", aff_id, f"{where}.recovery_floors[{i}].{label}",
-                                  f"unknown stage {stage!r} on its tracks")
+                                  msg("unknown stage {stage} on its tracks", stage=repr(stage)))
         for track_id, track in tracks.items():
             for stage in track.stages:
                 for i, effect in enumerate(stage.effects):
                     if isinstance(effect, s.Trigger) and effect.stage is not None and effect.stage != stage.id:
                         self.fail("tracks", track_id, f"tracks[{track_id}].stages[{stage.id}].effects[{i}].stage",
-                                  "a stage's own stage_entered trigger fires on entering that stage: "
-                                  "leave stage out or name this stage")
+                                  msg("a stage's own stage_entered trigger fires on entering that stage: leave stage "
+                                      "out or name this stage"))
 
     def options(self) -> None:
         """Durations and refused values name declared choices; a duration reads; the default is never refused."""
-        from ..domain.engine.clock import parse_duration
-        from ..domain.engine.conditions import END_OF_COMBAT
+        from ..durations import END_OF_COMBAT, parse_duration
         from ..errors import UsageError
 
         for opt_id, opt in self.sec["options"].items():
@@ -284,18 +290,19 @@ class _Checker:
                 for value in getattr(opt, field):
                     if value not in allowed and not (field == "not_modelled" and value == "*"):
                         self.fail("options", opt_id, f"options[{opt_id}].{field}.{value}",
-                                  f"{value!r} is not one of the values ({', '.join(allowed)})")
+                                  msg("{value} is not one of the values ({values})", value=repr(value),
+                                      values=Listed(allowed, "")))
             for value, text in opt.durations.items():
                 try:
                     if text != END_OF_COMBAT:
                         parse_duration(text)
                 except UsageError as exc:
-                    self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", str(exc))
+                    self.fail("options", opt_id, f"options[{opt_id}].durations.{value}", exc.text)
             self.int_bounds(opt_id, opt)
             self.choice_names(opt_id, opt)
             default = str(opt.default).lower() if isinstance(opt.default, bool) else opt.default
             if isinstance(default, str) and default in opt.not_modelled:
-                self.fail("options", opt_id, f"options[{opt_id}].not_modelled", "the default cannot be refused")
+                self.fail("options", opt_id, f"options[{opt_id}].not_modelled", msg("the default cannot be refused"))
 
 
     def choice_names(self, opt_id: str, opt: s.OptionDef) -> None:
@@ -306,32 +313,36 @@ class _Checker:
         where = f"options[{opt_id}].choice_names"
         if opt.type != "choice":
             if opt.choice_names:
-                self.fail("options", opt_id, where, "only a choice option (type: choice) names its values")
+                self.fail("options", opt_id, where, msg("only a choice option (type: choice) names its values"))
             return
         for value in opt.choices:
             if value not in opt.choice_names:
-                self.fail("options", opt_id, f"{where}.{value}", f"the value {value!r} has no name (fr and en)")
+                self.fail("options", opt_id, f"{where}.{value}", msg("the value {value} has no name (fr and en)",
+                                                                     value=repr(value)))
         seen: dict[str, str] = {}
         for value, name in opt.choice_names.items():
             if value not in opt.choices:
                 self.fail("options", opt_id, f"{where}.{value}",
-                          f"{value!r} is not one of the values ({', '.join(opt.choices)})")
-            for spelled in {fold(x).replace("_", " ") for x in (value, name.en, name.fr)}:
+                          msg("{value} is not one of the values ({values})", value=repr(value),
+                              values=Listed(opt.choices, "")))
+            for spelled in {fold(x).replace("_", " ") for x in (value, *name.by_language().values())}:
                 if seen.setdefault(spelled, value) != value:
-                    self.fail("options", opt_id, f"{where}.{value}", f"{value!r} reads as {seen[spelled]!r} does")
+                    self.fail("options", opt_id, f"{where}.{value}", msg("{value} reads as {other} does", value=repr(value),
+                                                                         other=repr(seen[spelled])))
 
     def int_bounds(self, opt_id: str, opt: s.OptionDef) -> None:
         """An int option's minimum and maximum: only on an int, a maximum with its minimum, the default between."""
         where = f"options[{opt_id}]"
         if opt.type != "int":
             if opt.minimum is not None or opt.maximum is not None:
-                self.fail("options", opt_id, f"{where}.minimum", "only a whole-number option (type: int) has bounds")
+                self.fail("options", opt_id, f"{where}.minimum", msg("only a whole-number option (type: int) has bounds"))
             return
         if opt.maximum is not None and (opt.minimum is None or opt.maximum < opt.minimum):
-            self.fail("options", opt_id, f"{where}.maximum", "a maximum needs a minimum no larger than it")
+            self.fail("options", opt_id, f"{where}.maximum", msg("a maximum needs a minimum no larger than it"))
         elif isinstance(opt.default, int) and not ((opt.minimum is None or opt.minimum <= opt.default)
                                                     and (opt.maximum is None or opt.default <= opt.maximum)):
-            self.fail("options", opt_id, f"{where}.default", f"{opt.default} is outside the option's bounds")
+            self.fail("options", opt_id, f"{where}.default", msg("{value} is outside the option's bounds",
+                                                                 value=opt.default))
 
 
 def band_of(band_set: s.BandSet, d20_range: str) -> str | None:

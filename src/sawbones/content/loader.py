@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from ..cache_files import cache_dir, write_pickle
 from ..errors import ContentError
+from ..message import Message, msg
 from .checks import check_rules
 from .models import Invalid, validate
 from .rules import Rules
@@ -76,19 +77,22 @@ _UNION_TAGS = {
 }
 
 
-def _describe(error: Any) -> str:  # a pydantic ErrorDetails
+def _describe(error: Any) -> str | Message:  # a pydantic ErrorDetails
     kind = error.get("type", "")
     if kind in ("extra_forbidden", "unexpected_keyword_argument"):  # a model's, a dataclass's
-        return "unknown key"
+        return msg("unknown key")
     if kind == "missing":
-        return "missing required key"
+        return msg("missing required key")
     if kind == "union_tag_invalid":
         ctx = error.get("ctx", {})
-        return f"unknown effect type {ctx.get('tag')!r} (expected one of {ctx.get('expected_tags')})"
-    msg = error.get("msg", "invalid")
-    if kind == "dataclass_type":  # said as pydantic says it of a model (errors_fr.py knows these words)
-        msg = f"Input should be a valid dictionary or instance of {error.get('ctx', {}).get('class_name')}"
-    return f"{msg} (got {error.get('input')!r})" if "input" in error and not isinstance(error["input"], (dict, list)) else msg
+        return msg("unknown effect type {tag} (expected one of {expected})", tag=repr(ctx.get("tag")),
+                   expected=ctx.get("expected_tags"))
+    said = error.get("msg", "invalid")  # (pydantic's own words)
+    if kind == "dataclass_type":  # said as pydantic says it of a model
+        said = f"Input should be a valid dictionary or instance of {error.get('ctx', {}).get('class_name')}"
+    if "input" in error and not isinstance(error["input"], (dict, list)):
+        return f"{said} (got {error.get('input')!r})"
+    return str(said)
 
 
 def parse_file(path: str, label: str) -> ContentFile:
@@ -97,7 +101,7 @@ def parse_file(path: str, label: str) -> ContentFile:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise ContentError(f"cannot read: {exc}", label) from None
+        raise ContentError(msg("cannot read: {problem}", problem=str(exc)), label) from None
     import yaml
 
     try:
@@ -105,17 +109,20 @@ def parse_file(path: str, label: str) -> ContentFile:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{label}:{mark.line + 1}:{mark.column + 1}" if mark else label
-        raise ContentError(f"not valid YAML: {getattr(exc, 'problem', exc)}", where) from None
+        raise ContentError(msg("not valid YAML: {problem}", problem=str(getattr(exc, "problem", exc))), where) from None
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise ContentError(f"a content file must be a mapping of sections, not {type(raw).__name__}", label)
+        raise ContentError(msg("a content file must be a mapping of sections, not {kind}", kind=type(raw).__name__),
+                           label)
     try:
         return validate(ContentFile, raw)
     except Invalid as exc:
         first = exc.errors[0]
-        more = f" (and {len(exc.errors) - 1} more)" if len(exc.errors) > 1 else ""
-        raise ContentError(_describe(first) + more, f"{label}: {_format_loc(raw, first['loc'])}") from None
+        said = _describe(first)
+        if len(exc.errors) > 1:
+            said = msg("{message} (and {n} more)", message=said, n=len(exc.errors) - 1)
+        raise ContentError(said, f"{label}: {_format_loc(raw, first['loc'])}") from None
 
 
 def _files(directory: str) -> list[str]:
@@ -142,9 +149,9 @@ def _merge_layer(
             for entry in getattr(content, name):
                 key = (name, entry.id)
                 if key in seen:
-                    raise ContentError(
-                        f"duplicate id {entry.id!r} in {name} (also in {seen[key]})", f"{label}: {name}[{entry.id}]"
-                    )
+                    raise ContentError(msg("duplicate id {entry_id} in {section} (also in {other})",
+                                           entry_id=repr(entry.id), section=name, other=seen[key]),
+                                       f"{label}: {name}[{entry.id}]")
                 seen[key] = label
                 sections[name][entry.id] = entry
                 origins[key] = label
@@ -178,10 +185,10 @@ def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
     digest = hashlib.sha256()
     for directory, prefix in layers:
         if not os.path.isdir(directory):
-            raise ContentError("content pack is not a directory", directory)
+            raise ContentError(msg("content pack is not a directory"), directory)
         found = _files(directory)
         if prefix and not found:
-            raise ContentError("content pack has no .yaml files", directory)
+            raise ContentError(msg("content pack has no .yaml files"), directory)
         for path in found:
             relative = os.path.relpath(path, directory)
             label = _pack_label(prefix, relative) if prefix else relative

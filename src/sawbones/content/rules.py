@@ -7,6 +7,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..errors import NotFound, UsageError
+from ..message import N_, Listed, Message, msg, pmsg
 from .schema import SECTIONS, singular
 
 
@@ -37,10 +38,16 @@ class Rules:
         `values_of`: an option's id: its values are resolved (their ids, or their names: options.yaml choice_names)."""
         entries = self.sections[section]
         what = WHAT.get(section, singular(section))
+        unknown, maybe, named = UNKNOWN.get(what) or (N_("unknown {section} {entry_id} (known: {known})"),
+                                                     N_("unknown {section} {entry_id}: did you mean {close}?"), what)
+        option_id = None
         if values_of is not None:  # one option's values (options.yaml choice_names): `campaign set who_rolls joueurs`
             option = self.get(section, values_of)
             entries = {value: _Named(option.choice_names.get(value)) for value in option.choices}
-            what = f"option {option.id} value"
+            option_id = option.id
+            unknown, maybe = (N_("unknown option {option_id} value {typed} (known: {known})"),
+                              N_("unknown option {option_id} value {typed}: did you mean {close}?"))
+            named = msg("option {option_id} value", option_id=option_id)
         if isinstance(typed, str) and typed in entries:
             return typed
         key = fold(str(typed)).replace("-", " ").replace("_", " ")
@@ -48,19 +55,21 @@ class Rules:
         if len(found) == 1:
             return found[0]
         if found:
-            raise UsageError(f"{typed!r} could be several {what}s ({', '.join(found)}): type the id")
+            raise UsageError(msg("{typed} could be several {what}s ({found}): type the id", typed=repr(typed),
+                                 what=named, found=Listed(found, "")))
         import difflib
 
+        said = {"typed": repr(typed), "entry_id": repr(typed), "option_id": option_id, "section": named}
         spelled = {folded: shown for eid, entry in entries.items() for folded, shown in _shown(eid, entry)}
         close = difflib.get_close_matches(key, list(spelled), n=3, cutoff=0.6)
-        if close and values_of is not None:  # an option's values, offered by their English names: the reader's
+        if close and values_of is not None:  # an option's values, offered by their names, in the reader's language
             owner = {folded: eid for eid, entry in entries.items() for folded, _ in _shown(eid, entry)}
-            offered = dict.fromkeys(_english(owner[c], entries[owner[c]]) for c in close)  # language by i18n
-            raise NotFound(f"unknown {what} {typed!r}: did you mean {' or '.join(offered)}?")
+            offered = dict.fromkeys(_name(owner[c], entries[owner[c]]) for c in close)
+            raise NotFound(Message(maybe, {**said, "close": Listed(offered, "or")}))
         if close:
-            raise NotFound(f"unknown {what} {typed!r}: did you mean {' or '.join(dict.fromkeys(spelled[c] for c in close))}?")
-        known = ", ".join((list(entries) if values_of is not None else sorted(entries))[:30])
-        raise NotFound(f"unknown {what} {typed!r} (known: {known})")
+            raise NotFound(Message(maybe, {**said, "close": Listed(dict.fromkeys(spelled[c] for c in close), "or")}))
+        known = Listed((list(entries) if values_of is not None else sorted(entries))[:30], "")
+        raise NotFound(Message(unknown, {**said, "known": known}))
 
     def __getattr__(self, name: str) -> dict[str, Any]:
         if name in SECTIONS:
@@ -69,6 +78,66 @@ class Rules:
 
 
 WHAT = {"damage_tables": "damage type"}
+# an entry not found, by the section's singular (`singular`, WHAT): (not found, did you mean, the section's name)
+UNKNOWN: dict[str, tuple[str, str, Message]] = {
+    "ability": (N_("unknown ability {entry_id} (known: {known})"),
+               N_("unknown ability {entry_id}: did you mean {close}?"),
+               pmsg("content section", "ability")),
+    "condition": (N_("unknown condition {entry_id} (known: {known})"),
+                 N_("unknown condition {entry_id}: did you mean {close}?"),
+                 pmsg("content section", "condition")),
+    "restriction": (N_("unknown restriction {entry_id} (known: {known})"),
+                   N_("unknown restriction {entry_id}: did you mean {close}?"),
+                   pmsg("content section", "restriction")),
+    "skill": (N_("unknown skill {entry_id} (known: {known})"),
+             N_("unknown skill {entry_id}: did you mean {close}?"),
+             pmsg("content section", "skill")),
+    "save": (N_("unknown save {entry_id} (known: {known})"),
+            N_("unknown save {entry_id}: did you mean {close}?"),
+            pmsg("content section", "save")),
+    "spell": (N_("unknown spell {entry_id} (known: {known})"),
+             N_("unknown spell {entry_id}: did you mean {close}?"),
+             pmsg("content section", "spell")),
+    "hit point model": (N_("unknown hit point model {entry_id} (known: {known})"),
+                       N_("unknown hit point model {entry_id}: did you mean {close}?"),
+                       pmsg("content section", "hit point model")),
+    "magic tier": (N_("unknown magic tier {entry_id} (known: {known})"),
+                  N_("unknown magic tier {entry_id}: did you mean {close}?"),
+                  pmsg("content section", "magic tier")),
+    "severity": (N_("unknown severity {entry_id} (known: {known})"),
+                N_("unknown severity {entry_id}: did you mean {close}?"),
+                pmsg("content section", "severity")),
+    "band set": (N_("unknown band set {entry_id} (known: {known})"),
+                N_("unknown band set {entry_id}: did you mean {close}?"),
+                pmsg("content section", "band set")),
+    "injury": (N_("unknown injury {entry_id} (known: {known})"),
+              N_("unknown injury {entry_id}: did you mean {close}?"),
+              pmsg("content section", "injury")),
+    "damage table": (N_("unknown damage table {entry_id} (known: {known})"),
+                    N_("unknown damage table {entry_id}: did you mean {close}?"),
+                    pmsg("content section", "damage table")),
+    "damage type": (N_("unknown damage type {entry_id} (known: {known})"),
+                   N_("unknown damage type {entry_id}: did you mean {close}?"),
+                   pmsg("content section", "damage type")),
+    "body part": (N_("unknown body part {entry_id} (known: {known})"),
+                 N_("unknown body part {entry_id}: did you mean {close}?"),
+                 pmsg("content section", "body part")),
+    "track": (N_("unknown track {entry_id} (known: {known})"),
+             N_("unknown track {entry_id}: did you mean {close}?"),
+             pmsg("content section", "track")),
+    "affliction": (N_("unknown affliction {entry_id} (known: {known})"),
+                  N_("unknown affliction {entry_id}: did you mean {close}?"),
+                  pmsg("content section", "affliction")),
+    "option": (N_("unknown option {entry_id} (known: {known})"),
+              N_("unknown option {entry_id}: did you mean {close}?"),
+              pmsg("content section", "option")),
+    "condition reading": (N_("unknown condition reading {entry_id} (known: {known})"),
+                         N_("unknown condition reading {entry_id}: did you mean {close}?"),
+                         pmsg("content section", "condition reading")),
+    "skill sense": (N_("unknown skill sense {entry_id} (known: {known})"),
+                   N_("unknown skill sense {entry_id}: did you mean {close}?"),
+                   pmsg("content section", "skill sense")),
+}
 
 
 @frozen
@@ -88,17 +157,18 @@ def fold(text: str) -> str:
 
 
 def _names(entry: Any) -> list[str]:
-    """The names a screen shows for an entry: in both languages, and a spell's title in each system."""
+    """The names a screen shows for an entry: in every language, and a spell's title in each system."""
     out: list[str] = []
     for text in (getattr(entry, "name", None), *getattr(entry, "system_names", {}).values()):
-        if text is not None and hasattr(text, "en"):
-            out += [text.en, text.fr]
+        if text is not None and hasattr(text, "by_language"):
+            out += list(text.by_language().values())
     return out + [piece for name in out if "/" in name for piece in name.split("/")]  # "Foot/Leg": foot, leg
 
 
-def _english(entry_id: str, entry: Any) -> str:
+def _name(entry_id: str, entry: Any) -> Any:
+    """An entry by its name (a content Text, said in the reader's language), or by its id when it has none."""
     name: Any = getattr(entry, "name", None)
-    return str(name.en) if hasattr(name, "en") else entry_id
+    return name if hasattr(name, "en") else entry_id
 
 
 def _spellings(entry_id: str, entry: Any) -> set[str]:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from ..frozen import frozen_kw
 
 # the base vocabulary and the effects are re-exported: content is read as `schema.X` everywhere
-from .schema_base import (Ability as Ability, Lang as Lang, Side as Side, TimeUnit as TimeUnit, SystemId as SystemId,
+from .schema_base import (Ability as Ability, Side as Side, TimeUnit as TimeUnit, SystemId as SystemId,
                           Slug as Slug, D20Range as D20Range, DiceText as DiceText, RollKind as RollKind,
                           WhileFlag as WhileFlag, Check as Check, Strict as Strict, Text as Text,
                           Rolls as Rolls)
@@ -68,9 +68,10 @@ class SpellDef(Named):
     # the spell's name in a system where it differs (PF French: heal is "Guérison suprême", not 5e "Guérison")
     system_names: dict[SystemId, Text] = field(default_factory=dict)
 
-    def title(self, lang: str, system: str | None = None) -> str:
-        """The spell's name as this game system's books give it."""
-        return (self.system_names.get(system) or self.name)(lang)  # type: ignore[call-overload]
+    def title(self, system: str | None = None) -> Text:
+        """The spell's name as this game system's books give it (its usual name where they give none)."""
+        named: Text = self.system_names.get(system) or self.name  # type: ignore[call-overload]
+        return named
 
 
 @frozen_kw
@@ -193,6 +194,8 @@ class BodyPart(Named):
     rolls: Annotated[tuple[Rolls, ...], Check(min_length=1)]
     both_sides_condition: Slug | None = None
     notes: tuple[NoteEffect, ...] = ()
+    side_names: dict[Side, Text] = field(default_factory=dict)  # a side as a wound's name says it: Main (côté gauche)
+    both_sides_name: Text | None = None  # the part wounded on every side (both_sides_condition): Œil (des deux côtés)
 
 
 # ---------------------------------------------------------------- progression tracks (PF1)

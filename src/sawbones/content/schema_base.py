@@ -8,6 +8,7 @@ checked cache, without pydantic. pydantic validates them only when content is ch
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Annotated, Any, ClassVar, Literal
 
 from ..frozen import frozen_kw
@@ -35,7 +36,6 @@ class Check:
 
 
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]
-Lang = Literal["fr", "en"]
 Side = Literal["left", "right"]
 TimeUnit = Literal["round", "minute", "hour", "day", "week"]
 SystemId = Literal["dnd5e", "pf1e"]
@@ -90,8 +90,21 @@ class Text(Strict):
     fr: Annotated[str, Check(min_length=1)]
     en: Annotated[str, Check(min_length=1)]
 
-    def __call__(self, lang: str) -> str:
+    def __call__(self, lang: str) -> str:  # (the interfaces' old way; presentation.locale.name reads a Text)
         return self.fr if lang == "fr" else self.en
+
+    @classmethod
+    def compose(cls, template: str, *parts: "Text") -> "Text":
+        """Text made of other texts, the same way in every language: `compose("{} ({})", part, side)`."""
+        return cls(**{f.name: template.format(*(getattr(p, f.name) for p in parts)) for f in fields(cls)})
+
+    def by_language(self) -> dict[str, str]:
+        """The words in each language, by language tag (an event keeps them all)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def lower(self) -> "Text":
+        """The same words in lower case, in every language (a name inside a sentence: "a hand wound")."""
+        return type(self)(**{f.name: getattr(self, f.name).lower() for f in fields(self)})
 
 
 @frozen_kw

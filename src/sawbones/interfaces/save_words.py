@@ -18,7 +18,7 @@ W = Words("save_words", {
 def spell_name(rules: Any, spell_id: str, system: str | None, lang: str) -> str:
     """A spell's name as the campaign's game system gives it (pf1e: seed 004's "Guérison suprême")."""
     spell = rules.spells.get(spell_id)
-    return spell.title(lang, system) if spell is not None else spell_id
+    return spell.title(system)(lang) if spell is not None else spell_id
 
 
 def save_name(rules: Any, save: str, system: str | None, lang: str) -> str:

@@ -8,17 +8,21 @@ conditions (lesser restoration removing fatigue, ...) do nothing to them (TRK-11
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...errors import RuleViolation, UsageError
+from ...errors import RuleViolation, UsageError, joined
+from ...message import N_, Listed, Message, PerAudience, msg
 from .rules import (ACTIVE, CURED, ELIMINATED, END_STATE, AfflictionState, eliminate, floor_index,
-                    recede_stages, status_en, to_dict)
+                    recede_stages, status, to_dict)
 from ..engine.campaign import find_character
 from .decide import find_affliction
 from .lasting import holding_floors, once_gone, restore_running
 from ..engine.effects import option_matches
 from ..engine.state import DAY, HOUR, UNIT_SECONDS
 from ..engine.context import Context
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 Event = dict[str, Any]
 CL_CHECK_SPELLS = ("neutralize_poison", "remove_disease", "remove_curse")
@@ -27,10 +31,10 @@ ABILITY_DAMAGE_SPELLS = ("restoration", "greater_restoration", "heal")
 NIGHT = 8 * HOUR
 
 
-def spell_name_en(rules: Any, spell: str) -> str:
-    """A spell by its English name (a French message says it in French: i18n `*name_en*` fields)."""
+def spell_name(rules: Rules, spell: str) -> Any:
+    """A spell by its name as the tracks' books (Pathfinder's) give it: a content name, or its id if unknown."""
     found = rules.spells.get(spell)
-    return str(found.name("en")) if found is not None else spell
+    return found.title("pf1e") if found is not None else spell
 
 
 def _heal_cures(defn: Any, options: dict[str, Any]) -> bool:
@@ -44,7 +48,7 @@ def _gone(a: AfflictionState) -> bool:
     return a.status == CURED or (a.kind == "poison" and a.status == ELIMINATED)
 
 
-def _to_healthy(a: AfflictionState, rules: Any, options: dict[str, Any], now: int, why: str,
+def _to_healthy(a: AfflictionState, rules: Rules, options: dict[str, Any], now: int, why: str,
                 spell: str | None) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """End the affliction and move it back toward healthy, as far as its recovery floors allow."""
     facts: list[dict[str, Any]] = []
@@ -57,16 +61,16 @@ def _to_healthy(a: AfflictionState, rules: Any, options: dict[str, Any], now: in
     return new, facts
 
 
-def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, Any], now: int,
+def spell_effect(a: AfflictionState, spell: str, rules: Rules, options: dict[str, Any], now: int,
                  ability_heal: int = 0) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """What a spell that landed (caster level check passed) does to one affliction. Raises RuleViolation
     when it does nothing. `ability_heal`: the 1d4 a lesser restoration cures."""
     defn = rules.afflictions[a.affliction]
     cure = defn.cure
-    affliction, spell_en = defn.name("en"), spell_name_en(rules, spell)  # messages name things (issue 40)
+    affliction, spell_said = defn.name, spell_name(rules, spell)  # messages name things (issue 40)
     if a.status == END_STATE:
-        raise RuleViolation(f"{affliction} ({a.id}) has reached its end state: only Miracle or Wish remove its "
-                            "effects (TRK-10)")
+        raise RuleViolation(msg("{affliction} ({a_id}) has reached its end state: only Miracle or Wish remove its "
+                                "effects (TRK-10)", affliction=affliction, a_id=a.id))
     new = a
     facts: list[dict[str, Any]] = []
     live = a.status in (ACTIVE, ELIMINATED)
@@ -74,9 +78,11 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
     if spell in ("neutralize_poison", "remove_disease", "remove_curse") and live:
         wanted = {"neutralize_poison": "poison", "remove_disease": "disease"}.get(spell)
         if wanted == "poison" and a.kind != wanted:
-            raise RuleViolation(f"{spell_en} acts on poisons only; {affliction} is a disease")
+            raise RuleViolation(msg("{spell} acts on poisons only; {affliction} is a disease", spell=spell_said,
+                                    affliction=affliction))
         if wanted == "disease" and a.kind != wanted:
-            raise RuleViolation(f"{spell_en} acts on diseases only; {affliction} is a poison")
+            raise RuleViolation(msg("{spell} acts on diseases only; {affliction} is a poison", spell=spell_said,
+                                    affliction=affliction))
         if len(cure.spells) > 1 and spell in cure.spells:
             window = cure.within.amount * UNIT_SECONDS[cure.within.unit] if cure.within else None
             landed = tuple(p for p in a.spells if p[0] != spell and (window is None or now - p[1] <= window))
@@ -91,14 +97,15 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
                 new, more = eliminate(new, "halted", now)  # TRK-12: it only stops getting worse
                 facts += more
         elif spell == "remove_curse":
-            raise RuleViolation(f"{spell_en} does nothing to {affliction}")
+            raise RuleViolation(msg("{spell} does nothing to {affliction}", spell=spell_said, affliction=affliction))
         elif irreversible:
             if a.status == ACTIVE:
                 new, facts = eliminate(new, "halted", now)  # TRK-12: no further deterioration, no recovery
             else:
-                remedies = " or ".join(spell_name_en(rules, f.lifted_by[0]) for f in defn.recovery_floors) or \
-                    spell_name_en(rules, "heal")
-                raise RuleViolation(f"{affliction} ({a.id}) is already halted; its stage improves only with {remedies}")
+                remedies = Listed([spell_name(rules, f.lifted_by[0]) for f in defn.recovery_floors]
+                                  or [spell_name(rules, "heal")], "or")
+                raise RuleViolation(msg("{affliction} ({a_id}) is already halted; its stage improves only with "
+                                        "{remedies}", affliction=affliction, a_id=a.id, remedies=remedies))
         else:
             new, facts = _to_healthy(new, rules, options, now, "cure", spell)
     elif spell == "heal" and live and _heal_cures(defn, options):
@@ -108,8 +115,9 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
         if a.status == ACTIVE and holding and all(f.lifted_while_running for f in holding):
             new, facts = restore_running(new, rules)  # Cendres d'ungol: the permanence lifted, the poison runs on
         elif a.status == ACTIVE:
-            first = spell_name_en(rules, "neutralize_poison" if a.kind == "poison" else "remove_disease")
-            raise RuleViolation(f"{spell_en} restores {affliction}'s stage only once it no longer runs ({first} first)")
+            first = spell_name(rules, "neutralize_poison" if a.kind == "poison" else "remove_disease")
+            raise RuleViolation(msg("{spell} restores {affliction}'s stage only once it no longer runs ({first} first)",
+                                    spell=spell_said, affliction=affliction, first=first))
         else:
             new, facts = _to_healthy(new, rules, options, now, "cure", spell)
     # leftovers: permanent conditions (once the affliction is gone, or while it runs where the entry says so) and
@@ -121,8 +129,8 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
             facts.append({"what": "permanent_removed", "condition": p.condition})
         new = replace(new, permanent=tuple(p for p in new.permanent if p not in lifted))
     elif any(spell in p.removed_by for p in new.permanent):
-        raise RuleViolation(f"{spell_en} can lift {affliction}'s permanent effects only once the affliction is gone "
-                            "(TRK-S2)")
+        raise RuleViolation(msg("{spell} can lift {affliction}'s permanent effects only once the affliction is gone "
+                                "(TRK-S2)", spell=spell_said, affliction=affliction))
     if new.ability_damage and (spell in ABILITY_DAMAGE_SPELLS or (spell == "lesser_restoration" and ability_heal)):
         damage = dict(new.ability_damage)
         if spell == "lesser_restoration":
@@ -134,12 +142,12 @@ def spell_effect(a: AfflictionState, spell: str, rules: Any, options: dict[str, 
         facts.append({"what": "ability_damage_healed", "left": damage})
         new = replace(new, ability_damage=tuple(sorted(damage.items())))
     if new == a and not facts:
-        status = status_en(a)
+        said = {"spell": spell_said, "affliction": affliction, "a_id": a.id, "status": status(a)}
         if spell in ("lesser_restoration", "restoration", "greater_restoration", "remove_blindness_deafness",
                      "regenerate", "heal"):
-            raise RuleViolation(f"{spell_en} has no effect on {affliction} ({a.id}, {status}). Conditions imposed by a "
-                                "track are symptoms: condition removers do not apply (TRK-11).")
-        raise RuleViolation(f"{spell_en} has no effect on {affliction} ({a.id}, {status}).")
+            raise RuleViolation(msg("{spell} has no effect on {affliction} ({a_id}, {status}). Conditions imposed by a "
+                                    "track are symptoms: condition removers do not apply (TRK-11).", **said))
+        raise RuleViolation(msg("{spell} has no effect on {affliction} ({a_id}, {status}).", **said))
     return new, facts
 
 
@@ -153,8 +161,9 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
     base = {"character": character.id, "affliction": a.id, "content": a.affliction, "spell": spell, "at": now}
     if spell in END_STATE_SPELLS:
         if character.dead:
-            raise RuleViolation(f"{character.name} is dead: bring them back to life first "
-                                "(with raise_cures_affliction, coming back ends the affliction)")
+            raise RuleViolation(msg("{character_name} is dead: bring them back to life first "
+                                    "(with raise_cures_affliction, coming back ends the affliction)",
+                                    character_name=character.name))
         return [{"type": "affliction_spell", "data": {**base, "facts": [{"what": "removed"}]}},
                 {"type": "affliction_removed", "data": {"character": character.id, "affliction": a.id}}]
     if a.status == END_STATE:
@@ -165,9 +174,14 @@ def cast(ctx: Context, name: str, key: str, spell: str, cl_check: int | None = N
         if cl_check is not None:
             check = {"total": cl_check, "typed": True}
         elif cl is None:
-            named = spell_name_en(ctx.rules, spell)
-            raise UsageError(f"{named} needs a caster level check against DC {a.dc}: give --cl-check TOTAL "
-                             "or --cl N (caster level) to roll it")
+            named = spell_name(ctx.rules, spell)
+            raise UsageError(PerAudience(
+                cli=msg("{spell} needs a caster level check against DC {dc}: give --cl-check TOTAL or --cl N (caster "
+                        "level) to roll it", spell=named, dc=a.dc),
+                api=msg("{spell} needs a caster level check against DC {dc}: give cl_check (its total) or cl (the "
+                        "caster level) to roll it", spell=named, dc=a.dc),
+                page=msg("{spell} needs a caster level check against DC {dc}: give the caster level check's total",
+                         spell=named, dc=a.dc)))
         else:
             d20 = ctx.roller.roll("1d20", f"{spell}: caster level check")
             check = {"d20": d20, "cl": cl, "total": d20 + cl, "typed": False}
@@ -193,31 +207,36 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
     """
     character = find_character(ctx.state, name)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character_name} is dead", character_name=character.name))
     now = ctx.state.clock
     gap = DAY if bed_rest else NIGHT
     units = (2 if bed_rest else 1) * (2 if care and ctx.options.get("heal_check_doubles", True) else 1)
     multipliers = ctx.options.get("recovery_multiplier") or {}
     events: list[Event] = []
-    reasons: list[str] = []
+    reasons: list[str | Message] = []
     for a in character.afflictions:
-        affliction = ctx.rules.afflictions[a.affliction].name("en")
+        affliction = ctx.rules.afflictions[a.affliction].name
         if a.kind != "poison":
-            reasons.append(f"{a.id} {affliction}: a disease does not recover by rest")
+            reasons.append(msg("{id} {affliction}: a disease does not recover by rest", id=a.id, affliction=affliction))
             continue
         if a.status != ELIMINATED:
-            why = {ACTIVE: "still in the system (recovery starts once it is out)",
-                   END_STATE: "at its end state (no recovery)", CURED: "already healthy"}[a.status]
-            reasons.append(f"{a.id} {affliction}: {why}")
+            why = {ACTIVE: N_("{id} {affliction}: still in the system (recovery starts once it is out)"),
+                   END_STATE: N_("{id} {affliction}: at its end state (no recovery)"),
+                   CURED: N_("{id} {affliction}: already healthy")}[a.status]
+            reasons.append(msg(why, id=a.id, affliction=affliction))
             continue
         if now - a.rest_at < gap:
-            reasons.append(f"{a.id} {affliction}: only {(now - a.rest_at) // HOUR} h of game time since "
-                           f"{'it left the system' if not a.rest else 'the last rest'}; advance the clock first")
+            since = (N_("{id} {affliction}: only {hours} h of game time since the last rest; advance the clock first")
+                     if a.rest else
+                     N_("{id} {affliction}: only {hours} h of game time since it left the system; advance the clock "
+                        "first"))
+            reasons.append(msg(since, id=a.id, affliction=affliction, hours=(now - a.rest_at) // HOUR))
             continue
         try:
             per_step = 2 * max(1, int(multipliers.get(a.affliction, 1)))
         except (TypeError, ValueError):
-            raise UsageError(f"recovery_multiplier for {affliction} must be a whole number") from None
+            raise UsageError(msg("recovery_multiplier for {affliction} must be a whole number",
+                                 affliction=affliction)) from None
         steps, rest = divmod(a.rest + units, per_step)
         new, facts = recede_stages(replace(a, rest=rest, rest_at=now), steps, ctx.rules, ctx.options)
         if steps and new.stages == a.stages:
@@ -230,8 +249,9 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
             "rest": "bed_rest" if bed_rest else "night", "care": care, "units": units, "steps": steps,
             "facts": facts, "state": to_dict(new)}})
     if not events and not reasons:
-        raise RuleViolation(f"nothing for {character.name} to recover from by rest (no afflictions)")
+        raise RuleViolation(msg("nothing for {character_name} to recover from by rest (no afflictions)",
+                                character_name=character.name))
     if not events:
-        reason_texts = "; ".join(reasons)
-        raise RuleViolation(f"nothing for {character.name} to recover from by rest: {reason_texts}")
+        raise RuleViolation(msg("nothing for {character_name} to recover from by rest: {reasons}",
+                                character_name=character.name, reasons=joined(reasons)))
     return events

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ...content import schema as s
 from ...errors import RuleViolation, UsageError
+from ...message import Listed, msg
 from ..engine import hit_points, player_rolls, saves
 from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
-                    poison_damage, save_triggers, stage_index, status_en, step, to_dict)
+                    poison_damage, save_triggers, stage_index, status, step, to_dict)
 from ..engine.campaign import find_character
 from ..engine.evolve import fold
 from ..engine.state import UNIT_SECONDS, Campaign, Character
@@ -24,13 +25,16 @@ from ..engine.player_rolls import PENDING_EVENT
 from ..engine.timeline import Due, advance_to, scheduler
 from ..engine.context import Context
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 Event = dict[str, Any]
 
 
 # ---------------------------------------------------------------- lookups
 
 
-def find_affliction(character: Character, key: str, rules: Any = None) -> AfflictionState:
+def find_affliction(character: Character, key: str, rules: Rules | None = None) -> AfflictionState:
     """An affliction of a character by instance id (a3) or content id (filth_fever)."""
     mine: tuple[AfflictionState, ...] = character.afflictions  # the engine's state holds them untyped
     for a in mine:
@@ -42,17 +46,19 @@ def find_affliction(character: Character, key: str, rules: Any = None) -> Afflic
 
         folded = fold(key).replace("-", " ").replace("_", " ")
         matches = [a for a in mine if rules is not None and a.affliction in rules.afflictions
-                   and folded in {fold(n) for n in (rules.afflictions[a.affliction].name.en,
-                                                     rules.afflictions[a.affliction].name.fr, a.affliction.replace("_", " "))}]
+                   and folded in {fold(n) for n in (*rules.afflictions[a.affliction].name.by_language().values(),
+                                                     a.affliction.replace("_", " "))}]
         if rules is None:
             matches = [a for a in mine if fold(a.affliction.replace("_", " ")) == folded]
     live = [a for a in matches if a.status != CURED]
     if live or matches:
         return (live or matches)[-1]
     if not character.afflictions:
-        raise UsageError(f"{character.name} has no affliction {key!r} (no afflictions at all)")
-    known = ", ".join(f"{a.id} {a.affliction}" for a in character.afflictions)
-    raise UsageError(f"{character.name} has no affliction {key!r} (afflictions: {known})")
+        raise UsageError(msg("{character_name} has no affliction {key} (no afflictions at all)",
+                             character_name=character.name, key=repr(key)))
+    known = Listed((f"{a.id} {a.affliction}" for a in character.afflictions), "")
+    raise UsageError(msg("{character_name} has no affliction {key} (afflictions: {known})",
+                         character_name=character.name, key=repr(key), known=known))
 
 
 def save_key(ctx: Context, save: str) -> tuple[str, str]:
@@ -117,7 +123,7 @@ def _fire(ctx: Context, character: Character, a: AfflictionState, triggers: list
                 done.append({"what": "ability_damage", "ability": ability, "amount": amount})
             a = replace(a, ability_damage=tuple(sorted(damage.items())))
         if outcome.note is not None and not (outcome.poison_damage or outcome.hp_loss or outcome.ability_loss):
-            done.append({"what": "note", "fr": outcome.note.fr, "en": outcome.note.en})
+            done.append({"what": "note", **outcome.note.by_language()})
     return a, hp, events, done
 
 
@@ -158,10 +164,10 @@ def start_stages(ctx: Context, defn: s.Affliction, deadly: str | None) -> tuple[
             continue
         index = stage_index(track, stage)
         if index is None:
-            names = ", ".join(st.id for st in track.stages[1:])
-            raise UsageError(f"{defn.name('en')}: no stage {stage!r} on the {track.name('en')} (stages: {names})")
+            raise UsageError(msg("{affliction}: no stage {stage} on the {track} (stages: {names})", affliction=defn.name,
+                                 stage=repr(stage), track=track.name, names=Listed((st.id for st in track.stages[1:]), "")))
         if index == 0:
-            raise UsageError(f"{defn.name('en')}: a deadly start cannot be {stage!r}")
+            raise UsageError(msg("{affliction}: a deadly start cannot be {stage}", affliction=defn.name, stage=repr(stage)))
         out.append(index)
     return tuple(out)
 
@@ -192,17 +198,19 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     state: Campaign = ctx.state
     character = find_character(state, name)
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character_name} is dead", character_name=character.name))
     defn = ctx.rules.get("afflictions", affliction_id)
     affliction_id = defn.id
     existing: AfflictionState | None = next(
         (a for a in character.afflictions if a.affliction == defn.id and a.status != CURED), None)
     if existing is not None and defn.kind == "disease":
-        raise RuleViolation(f"{character.name} already has {defn.name('en')} ({existing.id}): "
-                            "a new exposure to the same disease has no effect")
+        raise RuleViolation(msg("{character_name} already has {affliction} ({existing_id}): a new exposure to the same "
+                                "disease has no effect", character_name=character.name, affliction=defn.name,
+                                existing_id=existing.id))
     if existing is not None and existing.status == END_STATE:
-        raise RuleViolation(f"{defn.name('en')} ({existing.id}) has reached its end state on {character.name}: "
-                            "no further effects (only Miracle or Wish remove it)")
+        raise RuleViolation(msg("{affliction} ({existing_id}) has reached its end state on {character_name}: no further "
+                                "effects (only Miracle or Wish remove it)", affliction=defn.name, existing_id=existing.id,
+                                character_name=character.name))
     dose = "initial" if existing is None else ("extra" if existing.status == ACTIVE else "renewed")
     if total is None and d20 is None:
         to = player_rolls.routed_to(player_rolls.route(ctx.options, rolls), character)
@@ -277,9 +285,9 @@ def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: in
     character = find_character(ctx.state, character_id)
     a = find_affliction(character, affliction_key, ctx.rules)
     if a.status != ACTIVE:
-        status = status_en(a)
-        raise RuleViolation(f"{ctx.rules.afflictions[a.affliction].name('en')} ({a.id}) on {character.name} is "
-                            f"{status}: no save is due")
+        raise RuleViolation(msg("{affliction} ({a_id}) on {character_name} is {status}: no save is due",
+                                affliction=ctx.rules.afflictions[a.affliction].name, a_id=a.id,
+                                character_name=character.name, status=status(a)))
     defn = ctx.rules.afflictions[a.affliction]
     mark = len(ctx.roller.made)
     at = a.next_save_at if a.next_save_at is not None else ctx.state.clock
@@ -378,7 +386,7 @@ def settle_and_resume(ctx: Context, pending: Any, total: int | None, d20: int | 
     return events
 
 
-def answer(ctx: Any, pending_id: str, total: int | None = None, d20: int | None = None,
+def answer(ctx: Context, pending_id: str, total: int | None = None, d20: int | None = None,
            auto: bool = False, **how: Any) -> list[Event]:
     """A die for a pending save (player_rolls.answer: who answers, how, the GM's confirmation)."""
     return player_rolls.answer(ctx, pending_id, total, d20, auto, **how)

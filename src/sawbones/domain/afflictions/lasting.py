@@ -11,11 +11,14 @@ suprême ou Guérison suprême ») each say in the content whether their spells 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...content import schema as s
 from ..engine.effects import option_matches
 from .rules import AfflictionState, stage_index
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def permanent_outcome(defn: Any, condition: str, options: dict[str, Any]) -> Any:
@@ -33,7 +36,7 @@ def once_gone(defn: Any, condition: str, options: dict[str, Any]) -> bool:
     return outcome is None or not outcome.lifted_while_running
 
 
-def holding_floors(a: AfflictionState, defn: Any, rules: Any, options: dict[str, Any], spell: str) -> list[Any]:
+def holding_floors(a: AfflictionState, defn: Any, rules: Rules, options: dict[str, Any], spell: str) -> list[Any]:
     """The recovery floors `spell` lifts that hold now: their stage reached on a track beyond healthy."""
     out = []
     for floor in defn.recovery_floors:
@@ -47,7 +50,7 @@ def holding_floors(a: AfflictionState, defn: Any, rules: Any, options: dict[str,
     return out
 
 
-def restore_running(a: AfflictionState, rules: Any) -> tuple[AfflictionState, list[dict[str, Any]]]:
+def restore_running(a: AfflictionState, rules: Rules) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """Back to healthy on every track while the affliction runs on (its saves still due: a failure advances
     again)."""
     facts = []

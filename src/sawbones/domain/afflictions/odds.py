@@ -56,15 +56,16 @@ from collections import deque
 from typing import Any, Iterable
 
 from ...errors import RuleViolation, UsageError
+from ...message import msg
 from .odds_chain import _VICTIM, DEFAULT_SYSTEM, Chain, Dose, save_chance, save_terms
 from .rules import ACTIVE, CURED, END_STATE, AfflictionState, from_dict, interval, kills, land_onset, step
 from .decide import expose
-from ..engine.context import Ctx
 from ..engine.rolls import Roller
 from ..engine.odds_engine import _freeze
 from ..engine.saves import SaveTerms
 from ..engine.state import DAY, SYSTEMS, UNIT_SECONDS, Campaign, Character
-from ..engine.context import Context
+from ..engine.context import Context, Ctx
+from ...content.rules import Rules
 
 HEALTHY = "healthy"
 DEFAULT_CURVE = 365  # saves in a curve without a horizon (it stops earlier once it is all over)
@@ -87,7 +88,7 @@ def canonical(a: AfflictionState | None) -> AfflictionState | None:
                    onset_stages=(), rest=0, rest_at=0, ability_damage=(), spells=())
 
 
-def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: AfflictionState | None,
+def exposure(rules: Rules, options: dict[str, Any], affliction_id: str, existing: AfflictionState | None,
              succeeded: bool, deadly: str | None = None) -> tuple[AfflictionState | None, int | None]:
     """One exposure (a dose) run by the engine's `expose` with a save that succeeds or fails.
 
@@ -126,7 +127,7 @@ def exposure(rules: Any, options: dict[str, Any], affliction_id: str, existing: 
 # ---------------------------------------------------------------- building
 
 
-def stage_label(rules: Any, a: AfflictionState | None) -> str:
+def stage_label(rules: Rules, a: AfflictionState | None) -> str:
     """The stage a victim stands on: the stage id, or one per track joined by '+' when the tracks differ."""
     if a is None:
         return HEALTHY
@@ -138,13 +139,13 @@ def stage_label(rules: Any, a: AfflictionState | None) -> str:
     return "+".join(ids)
 
 
-def build(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
+def build(rules: Rules, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
           doses: int = 0, state: AfflictionState | None = None, readings: dict[Any, Any] | None = None) -> Chain:
     """The chain from exposure (default), from a stage a failed initial save puts the victim on (as a deadly
     start would), or from an instance's current state; `doses` extra doses taken at once on top."""
     defn = rules.get("afflictions", affliction_id)
     if doses < 0:
-        raise UsageError("doses must be 0 or more")
+        raise UsageError(msg("doses must be 0 or more"))
     delay = interval(defn)  # from a current state: its next save one interval away
     if state is not None:
         first: Any = canonical(state)
@@ -235,7 +236,7 @@ _CACHE_SIZE = 512
 _LOCK = threading.Lock()
 
 
-def _readings(rules: Any, options: dict[str, Any], frozen: Any = None) -> dict[tuple[Any, ...], SaveTerms]:
+def _readings(rules: Rules, options: dict[str, Any], frozen: Any = None) -> dict[tuple[Any, ...], SaveTerms]:
     """The save readings of one (rules, options), shared by their chains: {(system, save, effects key): terms}."""
     key = (id(rules), _freeze(options) if frozen is None else frozen)
     hit = _READINGS.get(key)
@@ -255,7 +256,7 @@ def clear_cache() -> None:
         _READINGS.clear()
 
 
-def chain(rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
+def chain(rules: Rules, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
           doses: int = 0, state: AfflictionState | None = None) -> Chain:
     """`build`, cached per (rules, options, affliction, start): the graph is made once, every bonus reuses it."""
     frozen, affliction_id = _freeze(options), rules.resolve("afflictions", affliction_id)  # (typed by name)
@@ -323,15 +324,14 @@ def result(c: Chain, bonus: int, system: str = DEFAULT_SYSTEM, exact: bool = Fal
         value = expected * c.every + started * (delay - c.every)
     return {
         "affliction": c.affliction, "kind": c.kind, "dc": c.dc, "save": c.save, "bonus": bonus, "system": system,
-        "start": dict(c.meta),
-        "chance": dict(zip(c.labels_of(system), p.values())),
+        "start": dict(c.meta), "chance": dict(zip(c.labels_of(system), p.values())),
         "final": final, "death": death, "outcome": outcome, "permanent": permanent,
         "expected_duration": {"value": value, "unit": c.unit, "saves": None if value is None else expected,
                               "first_save_after": delay, "every": c.every},
     }
 
 
-def odds(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
+def odds(rules: Rules, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
          from_stage: str | None = None, doses: int = 0, state: AfflictionState | None = None,
          exact: bool = False) -> dict[str, Any]:
     """JSON-ready odds of one affliction at one save bonus (see the module doc for the readings).
@@ -343,7 +343,7 @@ def odds(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *,
     return result(c, bonus, system, exact)
 
 
-def curve(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
+def curve(rules: Rules, options: dict[str, Any], affliction_id: str, bonus: int, *, system: str = DEFAULT_SYSTEM,
           from_stage: str | None = None, doses: int = 0, state: AfflictionState | None = None,
           steps: int | None = None, days: float | None = None, exact: bool = False) -> dict[str, Any]:
     """The stage distribution after t periodic saves, t = 0 (just after exposure) .. steps.
@@ -393,7 +393,7 @@ def curve(rules: Any, options: dict[str, Any], affliction_id: str, bonus: int, *
             "every": c.every, "stages": list(c.ladder), "rows": rows}
 
 
-def table(rules: Any, options: dict[str, Any], bonuses: Iterable[int], *, system: str = DEFAULT_SYSTEM,
+def table(rules: Rules, options: dict[str, Any], bonuses: Iterable[int], *, system: str = DEFAULT_SYSTEM,
           afflictions: Iterable[str] | None = None, exact: bool = False) -> list[dict[str, Any]]:
     """Every affliction (the catalog by default) at every bonus: one odds document each, per affliction."""
     ids = list(afflictions) if afflictions is not None else list(rules.afflictions)
@@ -439,7 +439,7 @@ __all__ = ["DEFAULT_SYSTEM", "Chain", "Dose", "build", "canonical", "chain", "cl
            "to_json"]
 
 
-def table_doc(rules: Any, options: dict[str, Any], bonuses: list[int], system: str,
+def table_doc(rules: Rules, options: dict[str, Any], bonuses: list[int], system: str,
               campaign: str | None = None) -> dict[str, Any]:
     """`odds --all`: for every affliction, death chance, healthy chance and duration at each bonus."""
     rows = table(rules, options, bonuses, system=system)

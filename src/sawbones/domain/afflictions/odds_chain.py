@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import UsageError
+from ...message import Listed, msg
 from ..engine import saves
 from ..engine.saves import SaveTerms
 from ..engine.state import SYSTEMS, Campaign, Character
 from .rules import AfflictionState, effects_key
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 DEFAULT_SYSTEM: str = Campaign.system  # the field's default
 _VICTIM = "victim"
@@ -25,7 +29,7 @@ _VICTIM = "victim"
 
 def _system(system: str) -> str:
     if system not in SYSTEMS:
-        raise UsageError(f"unknown game system {system!r} ({' or '.join(SYSTEMS)})")
+        raise UsageError(msg("unknown game system {system} ({systems})", system=repr(system), systems=Listed(SYSTEMS, "or")))
     return system
 
 
@@ -37,7 +41,7 @@ def save_chance(bonus: int, dc: int, system: str = DEFAULT_SYSTEM, exact: bool =
     return saves.chance(terms, bonus, dc, _system(system), exact)
 
 
-def save_terms(rules: Any, options: dict[str, Any], system: str, save: str,
+def save_terms(rules: Rules, options: dict[str, Any], system: str, save: str,
                a: AfflictionState | None) -> SaveTerms:
     """What the roll query says about this save for a victim who carries only `a` (nothing: None): the
     engine's own reading (`saves.save_terms`), conditions, advantage/disadvantage and automatic failure

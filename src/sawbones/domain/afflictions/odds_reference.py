@@ -16,19 +16,22 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .rules import ACTIVE, kills, land_onset, step
 from .odds import canonical, exposure, sortable, stage_label
 from .odds_chain import DEFAULT_SYSTEM, Dose, save_terms
 from ..engine.saves import SaveTerms
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 
 class EngineMoves:
     """Node -> (the save's reading, next node on a success, on a failure), asked of the engine on first
     use and remembered (the chain is the same for every bonus; the reading, for every bonus of a system)."""
 
-    def __init__(self, rules: Any, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
+    def __init__(self, rules: Rules, options: dict[str, Any], affliction_id: str, *, from_stage: str | None = None,
                  doses: int = 0) -> None:
         self.rules, self.options, self.affliction = rules, options, affliction_id
         self.defn = rules.afflictions[affliction_id]

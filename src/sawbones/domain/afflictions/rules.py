@@ -14,22 +14,27 @@ damage remain, then dropped).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...frozen import frozen
 from ...content import schema as s
+from ...message import Message, N_, msg
 from ..engine.effects import ActiveEffect, option_matches, provider
 from ..engine.evolve import _character, handles
 from ..engine.state import UNIT_SECONDS, Campaign
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 ACTIVE, ELIMINATED, END_STATE, CURED = "active", "eliminated", "end_state", "cured"
-# a status in a message's words (errors_fr_rules.py has their French)
-STATUS_EN = {ACTIVE: "running", ELIMINATED: "out of the system", CURED: "cured", END_STATE: "at its end state"}
+# a status in a message's words
+STATUS = {ACTIVE: N_("running"), ELIMINATED: N_("out of the system"), CURED: N_("cured"),
+          END_STATE: N_("at its end state")}
 
 
-def status_en(a: "AfflictionState") -> str:
+def status(a: "AfflictionState") -> Message:
     """The affliction's status in a message's words (a disease out of the system is halted)."""
-    return "halted" if a.status == ELIMINATED and a.kind == "disease" else STATUS_EN[a.status]
+    return msg("halted") if a.status == ELIMINATED and a.kind == "disease" else msg(STATUS[a.status])
 
 
 @frozen
@@ -110,7 +115,7 @@ def end_index(track: s.Track) -> int | None:
     return next((i for i, st in enumerate(track.stages) if st.end_state), None)
 
 
-def stage_effects(rules: Any, stage: s.Stage) -> list[s.Effect]:
+def stage_effects(rules: Rules, stage: s.Stage) -> list[s.Effect]:
     """A stage's own effects plus those of the stage it inherits (custom tracks)."""
     out = list(stage.effects)
     seen = set()
@@ -123,7 +128,7 @@ def stage_effects(rules: Any, stage: s.Stage) -> list[s.Effect]:
     return out
 
 
-def reached_stages(rules: Any, a: AfflictionState) -> Iterable[tuple[str, s.Stage]]:
+def reached_stages(rules: Rules, a: AfflictionState) -> Iterable[tuple[str, s.Stage]]:
     """(track id, stage) for every stage whose effects apply now (cumulative tracks: all up to the current)."""
     for track_id, index in zip(a.tracks, a.stages):
         track = rules.tracks[track_id]
@@ -132,13 +137,13 @@ def reached_stages(rules: Any, a: AfflictionState) -> Iterable[tuple[str, s.Stag
             yield track_id, stage
 
 
-def kills(rules: Any, track: s.Track, index: int) -> bool:
+def kills(rules: Rules, track: s.Track, index: int) -> bool:
     """Whether this stage means death: it (or a stage it inherits) imposes the `dead` condition."""
     return any(isinstance(e, s.ConditionEffect) and e.condition == "dead"
                for e in stage_effects(rules, track.stages[index]))
 
 
-def floor_index(a: AfflictionState, defn: s.Affliction, rules: Any, options: dict[str, Any], i: int,
+def floor_index(a: AfflictionState, defn: s.Affliction, rules: Rules, options: dict[str, Any], i: int,
                 ignore: str | None = None) -> int:
     """The best stage track i can recover to (0 = healthy) given the affliction's recovery floors.
 
@@ -165,7 +170,7 @@ def floor_index(a: AfflictionState, defn: s.Affliction, rules: Any, options: dic
 # ---------------------------------------------------------------- the per-save transition
 
 
-def advance_stages(a: AfflictionState, steps: tuple[int, ...] | int, rules: Any, options: dict[str, Any],
+def advance_stages(a: AfflictionState, steps: tuple[int, ...] | int, rules: Rules, options: dict[str, Any],
                    ) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """Move down the tracks (a number of steps on every track, or a target index per track)."""
     defn = rules.afflictions[a.affliction]
@@ -197,7 +202,7 @@ def advance_stages(a: AfflictionState, steps: tuple[int, ...] | int, rules: Any,
     return new, facts
 
 
-def _permanent_triggers(old: AfflictionState, new: AfflictionState, defn: s.Affliction, rules: Any,
+def _permanent_triggers(old: AfflictionState, new: AfflictionState, defn: s.Affliction, rules: Rules,
                         options: dict[str, Any]) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """Affliction triggers `on: stage_entered`: a track reached or passed their stage."""
     facts = []
@@ -221,7 +226,7 @@ def _permanent_triggers(old: AfflictionState, new: AfflictionState, defn: s.Affl
     return replace(new, permanent=tuple(permanent)), facts
 
 
-def recede_stages(a: AfflictionState, steps: int, rules: Any, options: dict[str, Any],
+def recede_stages(a: AfflictionState, steps: int, rules: Rules, options: dict[str, Any],
                   ignore_floor_of: str | None = None) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """Move back toward healthy (never past a recovery floor); every track healthy means cured."""
     defn = rules.afflictions[a.affliction]
@@ -253,7 +258,7 @@ def eliminate(a: AfflictionState, why: str, at: int) -> tuple[AfflictionState, l
             [{"what": "eliminated", "why": why}])
 
 
-def land_onset(a: AfflictionState, rules: Any, options: dict[str, Any]) -> tuple[AfflictionState, list[dict[str, Any]]]:
+def land_onset(a: AfflictionState, rules: Rules, options: dict[str, Any]) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """The first step that waits for the onset's end (first_step_timing: after_onset) lands before the save
     that follows: the save is made on the new stage (and takes its penalties)."""
     if not a.onset_stages:
@@ -261,7 +266,7 @@ def land_onset(a: AfflictionState, rules: Any, options: dict[str, Any]) -> tuple
     return advance_stages(replace(a, onset_stages=()), a.onset_stages, rules, options)
 
 
-def step(a: AfflictionState, succeeded: bool, rules: Any, options: dict[str, Any], *, periodic: bool = True,
+def step(a: AfflictionState, succeeded: bool, rules: Rules, options: dict[str, Any], *, periodic: bool = True,
          ) -> tuple[AfflictionState, list[dict[str, Any]]]:
     """One save against an active affliction: the new state and what happened (facts).
 
@@ -318,7 +323,7 @@ def step(a: AfflictionState, succeeded: bool, rules: Any, options: dict[str, Any
     return new, facts
 
 
-def _past(a: AfflictionState, rules: Any, stage_id: str) -> bool:
+def _past(a: AfflictionState, rules: Rules, stage_id: str) -> bool:
     """Whether every track that has this stage is on it or beyond."""
     found = False
     for track_id, index in zip(a.tracks, a.stages):
@@ -330,7 +335,7 @@ def _past(a: AfflictionState, rules: Any, stage_id: str) -> bool:
     return found
 
 
-def save_triggers(a: AfflictionState, succeeded: bool, rules: Any, options: dict[str, Any]) -> list[s.Trigger]:
+def save_triggers(a: AfflictionState, succeeded: bool, rules: Rules, options: dict[str, Any]) -> list[s.Trigger]:
     """Triggers `on: affliction_save` that a save (before its result moves the track) sets off."""
     defn = rules.afflictions[a.affliction]
     wanted = "succeeded" if succeeded else "failed"
@@ -400,7 +405,7 @@ def effects_key(a: AfflictionState) -> tuple[Any, ...]:
 
 
 @provider
-def _affliction_effects(character: Any, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def _affliction_effects(character: Any, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     for a in character.afflictions:
         defn = rules.afflictions.get(a.affliction)
         if defn is None:

@@ -8,13 +8,17 @@ the toggles (`Campaign.known`); the interfaces ask `is_known`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RuleViolation
+from ...message import msg
 from ..engine.acting import refuse_if_forbidden
 from ..engine.campaign import find_character
 from ..engine.evolve import handles
 from ..engine.state import Campaign, with_fields
+
+if TYPE_CHECKING:
+    from ..engine.context import Context
 
 Event = dict[str, Any]
 
@@ -27,7 +31,7 @@ def is_known(state: Campaign, options: dict[str, Any], character_id: str, afflic
     return bool(options.get("afflictions_known", True))
 
 
-def reveal(ctx: Any, name: str, affliction_key: str, known: bool = True) -> list[Event]:
+def reveal(ctx: Context, name: str, affliction_key: str, known: bool = True) -> list[Event]:
     """The GM shows an affliction to the character's player (its name, DC, ladder, cure), or hides it."""
     from .decide import find_affliction
 
@@ -37,7 +41,7 @@ def reveal(ctx: Any, name: str, affliction_key: str, known: bool = True) -> list
                                                   "content": a.affliction, "known": known, "why": "gm"}}]
 
 
-def diagnose(ctx: Any, name: str, affliction_key: str, healer_name: str | None = None, total: int | None = None,
+def diagnose(ctx: Context, name: str, affliction_key: str, healer_name: str | None = None, total: int | None = None,
              d20: int | None = None) -> list[Event]:
     """A Heal (5e: Medicine) check against the affliction's DC: with `check_reveals_affliction`, a success makes
     the affliction known to the player. The check is typed (a total or a d20) or rolled for the healer."""
@@ -51,7 +55,7 @@ def diagnose(ctx: Any, name: str, affliction_key: str, healer_name: str | None =
     a = find_affliction(character, affliction_key, ctx.rules)
     healer = find_character(state, healer_name) if healer_name else character
     if healer.dead:
-        raise RuleViolation(f"{healer.name} is dead")
+        raise RuleViolation(msg("{character_name} is dead", character_name=healer.name))
     if healer_name or (total is None and d20 is None):  # the healer's check: not one who cannot act (issue 40)
         refuse_if_forbidden(healer, ctx.rules, ctx.options, state.system, "action")
     reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),

@@ -27,13 +27,13 @@ from .evolve import handles
 from .state import Campaign, Character, TimedCondition
 from .timeline import scheduler
 from .context import Context
+from ...durations import END_OF_COMBAT as END_OF_COMBAT  # an option's duration that lasts until combat ends
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
 
 
 Event = dict[str, Any]
-END_OF_COMBAT = "end_of_combat"  # an option's duration that lasts until the GM ends the combat
 
 
 def gained(character: Character, condition: str, until: int | None, source: ActiveEffect,

@@ -183,6 +183,9 @@ def _freeze(value: Any) -> Any:
     return frozen
 
 
+freeze = _freeze  # public: adapters/odds_cache.py keys its files with it
+
+
 _FROZEN: dict[int, tuple[Any, Any, Any]] = {}  # id(options) -> (options, a deep copy of them, frozen)
 
 

@@ -214,6 +214,9 @@ def _saves_in(rules: Rules, system: str, save_id: str) -> str:
     return mapped
 
 
+skills_in, saves_in = _skills_in, _saves_in  # public: presentation/wound_words.py says what they name
+
+
 def _sense(required: str | None, r: ReadRoll) -> tuple[str, tuple[Need, ...]]:
     """Does the roll rely on this sense? Given by the GM, fixed by the skill, or unknown (a plain check)."""
     if required is None:

@@ -7,6 +7,6 @@ wounds, and what magic healing does to wounds (`engine.damage.on_magic_healing`)
 
 - rules.py: receiving a wound, first aid, rest and magic healing (LOC-1, LOC-5 to LOC-7), its events
 - effects.py: what wounds do in play: penalties on the part's rolls, notes, both sides (LOC-2 to LOC-4)
-- words.py: what a wounded part affects and its first aid, said in the campaign's own system (5e's skills in a 5e
-  campaign, the seed's 3.5 words in Pathfinder)
+- what a wounded part affects and its first aid, said in the campaign's own system (5e's skills in a 5e campaign,
+  the seed's 3.5 words in Pathfinder), is presentation/wound_words.py
 """

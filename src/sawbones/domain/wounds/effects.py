@@ -4,14 +4,18 @@ An effect provider registered with the engine (loaded by name from sawbones.doma
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ...content import schema as s
 from ...content.models import Invalid, validate
 from ...errors import UsageError
+from ...message import msg
 from ..engine.effects import ActiveEffect, provider
 from ..engine.state import Character
 from .rules import ANATOMY, Wound, wound_name
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def _extra_rolls(part_id: str, value: Any) -> tuple[s.Rolls, ...]:
@@ -38,10 +42,11 @@ def _rolls(part_id: str, item: Any) -> s.Rolls:
     try:
         return validate(s.Rolls, item)
     except Invalid as exc:
-        raise UsageError(f"option extra_affected_rolls: {part_id}: {exc} (got {item!r})") from None
+        raise UsageError(msg("option extra_affected_rolls: {part_id}: {problem} (got {item})", part_id=part_id,
+                             problem=str(exc), item=repr(item))) from None
 
 
-def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> list[tuple[Any, list[Wound]]]:
+def both_sides(character: Character, rules: Rules, options: dict[str, Any]) -> list[tuple[s.BodyPart, list[Wound]]]:
     """Parts wounded on every side the body still has (LOC-4): (part, wounds) for each such part."""
     severe_only = options.get("blind_deaf_requires_severe", False)
     out = []
@@ -57,7 +62,7 @@ def both_sides(character: Character, rules: Any, options: dict[str, Any]) -> lis
 
 
 @provider
-def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> Iterable[ActiveEffect]:
+def wound_effects(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     """Each wound: its part's -2 on the part's rolls, and the part's notes; both eyes/ears: the condition."""
     if not character.wounds:
         return
@@ -79,6 +84,6 @@ def wound_effects(character: Character, rules: Any, options: dict[str, Any]) -> 
             yield ActiveEffect(note, "wound", w.id, part.id, name, {"part": w.part, "side": w.side})
     for part, wounds in both_sides(character, rules, options):
         ids = sorted(w.id for w in wounds)
-        name = s.Text(fr=f"{part.name.fr} (des deux côtés)", en=f"{part.name.en} (both sides)")
-        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition),
+        name = part.both_sides_name or part.name  # (content/data/body_parts.yaml: "Eye (both sides)")
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition=part.both_sides_condition or ""),
                            "wound", "+".join(ids), part.id, name, {"part": part.id, "side": "both", "wounds": ids})

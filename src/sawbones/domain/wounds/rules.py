@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ...frozen import frozen
 from ...content import schema as s
-from ...errors import NotFound, RuleViolation, UsageError
+from ...errors import NotFound, RuleViolation, UsageError, joined
+from ...message import Listed, Message, Option, PerAudience, msg
 from ..engine.acting import refuse_if_forbidden
 from ..engine import player_rolls
 from ..engine.abilities import heal_bonus
@@ -26,12 +27,14 @@ from ..engine.evolve import Event, _character, handles
 from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
 from ..engine.timeline import Due, scheduler
 
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+
 FIRST_AID_DC = 15  # LOC-6 (a): a DC 15 Heal (Premiers secours) check
 FORT_BASE_DC = 10  # LOC-7: Fortitude DC 10 + the damage of the wound
 # How many of a part the body has (Character.body), to know when "both" are wounded.
 ANATOMY = {"eye": "eyes", "ear": "ears", "hand": "hands", "foot_leg": "feet"}
 SUPPRESSION = {"1_minute": MINUTE, "10_minutes": 10 * MINUTE, "1_hour": HOUR, "8_hours": 8 * HOUR, "1_day": DAY}
-SIDE_NAMES = {"left": ("côté gauche", "left"), "right": ("côté droit", "right")}
 HEAL_ROUTES = ("first_aid", "magic", "rest", "gm")
 
 
@@ -55,28 +58,30 @@ class Wound:
     first_aid_failures: int = 0
 
 
-def wound_name(part: Any, side: str | None) -> s.Text:
+def wound_name(part: s.BodyPart, side: str | None) -> s.Text:
+    """A wound's name: its part, and its side as the content says it ("Hand (left)", "Main (côté gauche)")."""
     if not side:
-        name: s.Text = part.name
-        return name
-    fr, en = SIDE_NAMES.get(side, (side, side))
-    return s.Text(fr=f"{part.name.fr} ({fr})", en=f"{part.name.en} ({en})")
+        return part.name
+    said = part.side_names.get(side)  # type: ignore[call-overload]
+    return s.Text.compose("{} ({})", part.name, said if said is not None else s.Text.compose(side))
 
 
 def find_wound(character: Character, key: str) -> Wound:
     wound: Wound | None = next((w for w in character.wounds if w.id == key), None)
     if wound is None:
         if not character.wounds:
-            raise NotFound(f"{character.name} has no wound {key!r} (no wounds at all)")
-        known = ", ".join(w.id for w in character.wounds)
-        raise NotFound(f"{character.name} has no wound {key!r} (wounds: {known})")
+            raise NotFound(msg("{character_name} has no wound {key} (no wounds at all)", character_name=character.name,
+                               key=repr(key)))
+        raise NotFound(msg("{character_name} has no wound {key} (wounds: {known})", character_name=character.name,
+                           key=repr(key), known=Listed((w.id for w in character.wounds), "")))
     return wound
 
 
-def resolve_part(rules: Any, text: str) -> Any:
+def resolve_part(rules: Rules, text: str) -> s.BodyPart:
     """A body part by id or by its French or English name ('main', 'Hand', 'pied', 'leg', 'œil', 'oeil'):
     content/rules.py `Rules.resolve`, as every content name."""
-    return rules.body_parts[rules.resolve("body_parts", text)]
+    part: s.BodyPart = rules.body_parts[rules.resolve("body_parts", text)]
+    return part
 
 
 def _record_total(ctx: Context, why: str, total: int) -> int:
@@ -98,21 +103,31 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
     part = resolve_part(ctx.rules, part_text)
     options = ctx.options
     if character.dead:
-        raise RuleViolation(f"{character.name} is dead")
+        raise RuleViolation(msg("{character_name} is dead", character_name=character.name))
     if damage < 1:
-        raise UsageError("a wound needs at least 1 point of damage (--damage N)")
+        raise UsageError(PerAudience(cli=msg("a wound needs at least 1 point of damage (--damage N)"),
+                                     api=msg("a wound needs at least 1 point of damage (damage)"),
+                                     page=msg("a wound needs at least 1 point of damage (Damage)")))
     minimum = options.get("min_damage_for_wound", 1)
     if damage < minimum:
-        raise RuleViolation(f"{damage} damage is below min_damage_for_wound ({minimum}): no wound")
+        raise RuleViolation(msg("{damage} damage is below min_damage_for_wound ({minimum}): no wound", damage=damage,
+                                minimum=minimum))
+    named = part.name.lower()
     if part.sides and side is None:
-        raise UsageError(f"a {part.name.en.lower()} wound needs a side: --side {' or '.join(part.sides)}")
+        sides = Listed(part.sides, "or")
+        raise UsageError(PerAudience(cli=msg("a {part} wound needs a side: --side {sides}", part=named, sides=sides),
+                                     api=msg("a {part} wound needs a side: side {sides}", part=named, sides=sides),
+                                     page=msg("a {part} wound needs a side: choose it in side", part=named)))
     if not part.sides and side is not None:
-        raise UsageError(f"the {part.name.en.lower()} has no sides: leave out --side")
+        raise UsageError(PerAudience(cli=msg("the {part} has no sides: leave out --side", part=named),
+                                     api=msg("the {part} has no sides: leave out side", part=named),
+                                     page=msg("the {part} has no sides: leave side empty", part=named)))
     if side is not None and side not in part.sides:
-        raise UsageError(f"side {side!r} is not one of {', '.join(part.sides)}")
+        raise UsageError(msg("side {side} is not one of {sides}", side=repr(side), sides=Listed(part.sides, "")))
     body_field = ANATOMY.get(part.id)
     if body_field and getattr(character.body, body_field, 1) <= 0:
-        raise RuleViolation(f"{character.name} has no {body_field} left to wound")
+        raise RuleViolation(msg("{character_name} has no {body_field} left to wound", character_name=character.name,
+                                body_field=body_field))
     asked = {"part": part.id, "damage": damage, "side": side, "superficial": superficial, "cause": cause}
     by = "gm"
     if superficial is None:
@@ -123,8 +138,8 @@ def wound(ctx: Context, key: str, part_text: str, damage: int, side: str | None 
         "superficial": superficial, "superficial_by": by, "at": state.clock, "cause": cause,
     }
     if fort_total is not None and not options.get("allow_fort_ignore", False):
-        raise RuleViolation("the Fortitude save to ignore a wound is an optional rule that is off in this campaign "
-                            "(sawbones campaign set allow_fort_ignore true)")
+        raise RuleViolation(msg("the Fortitude save to ignore a wound is an optional rule that is off in this "
+                                "campaign (sawbones campaign set allow_fort_ignore true)"))
     if options.get("allow_fort_ignore", False):
         from ..engine import saves
 
@@ -155,10 +170,13 @@ def first_aid(ctx: Context, key: str, wound_id: str, total: int | None = None, h
     character = find_character(state, key)
     target = find_wound(character, wound_id)
     if not target.superficial:
-        raise RuleViolation(f"{target.id} is not superficial: first aid heals only superficial wounds (LOC-6); "
-                            "heal it by magic or rest")
+        raise RuleViolation(msg("{target_id} is not superficial: first aid heals only superficial wounds (LOC-6); "
+                                "heal it by magic or rest", target_id=target.id))
     if total is None and healer_name is None:
-        raise UsageError("give the check total with --check, or name a --healer whose Heal bonus is rolled")
+        raise UsageError(PerAudience(
+            cli=msg("give the check total with --check, or name a --healer whose Heal bonus is rolled"),
+            api=msg("give the check total in check, or name a healer whose Heal bonus is rolled"),
+            page=msg("give the check total, or choose a healer whose Heal bonus is rolled")))
     why = f"first aid (Heal) DC {FIRST_AID_DC}"
     made: dict[str, Any] = {}
     if total is not None:
@@ -170,7 +188,7 @@ def first_aid(ctx: Context, key: str, wound_id: str, total: int | None = None, h
 
         healer = find_character(state, healer_name or "")
         if healer.dead:
-            raise RuleViolation(f"{healer.name} is dead")
+            raise RuleViolation(msg("{character_name} is dead", character_name=healer.name))
         refuse_if_forbidden(healer, ctx.rules, ctx.options, state.system, "action")  # issue 40
         reading = saves.read_check(healer, ctx.rules, ctx.options, state.system, RollContext("skill", skill="heal"),
                                    heal_bonus(healer, ctx.rules))
@@ -217,28 +235,32 @@ def rest(ctx: Context, key: str, wound_ids: Iterable[str] | None = None, hp: int
     explicit = wound_ids is not None
     targets = _targets(character, wound_ids)
     if not targets:
-        raise RuleViolation(f"{character.name} has no wounds to rest off")
+        raise RuleViolation(msg("{character_name} has no wounds to rest off", character_name=character.name))
     mode = ctx.options.get("nonsuperficial_heal", "hp_recovered")
     events: list[Event] = []
-    problems: list[str] = []
+    problems: list[str | Message] = []
     for w in targets:
         if not w.superficial:
-            if mode != "hp_recovered":
-                how = "only by magic" if mode == "magic_only" else "when the GM says (--gm)"
-                problems.append(f"{w.id} is not superficial and heals {how}")
+            if mode == "magic_only":
+                problems.append(msg("{wound_id} is not superficial and heals only by magic", wound_id=w.id))
+            elif mode != "hp_recovered":
+                problems.append(msg("{wound_id} is not superficial and heals when the GM says ({option})", wound_id=w.id,
+                                    option=Option("gm")))
             elif hp is None:
-                problems.append(f"{w.id} is not superficial: give the hit points the rest restored (--hp N)")
+                problems.append(msg("{wound_id} is not superficial: give the hit points the rest restored ({option} N)",
+                                    wound_id=w.id, option=Option("hp")))
             continue
         if state.clock - w.received_at < DAY:
-            problems.append(f"{w.id} was received less than a day ago on the game clock (advance the clock first)")
+            problems.append(msg("{wound_id} was received less than a day ago on the game clock (advance the clock "
+                                "first)", wound_id=w.id))
             continue
         events.append(_healed(character, w, "rest", state.clock))
     if mode == "hp_recovered" and hp:
         events += _credit(character, [w for w in targets if not w.superficial], hp, "rest", state.clock)
     if explicit and problems:
-        raise RuleViolation("; ".join(problems))
+        raise RuleViolation(joined(problems))
     if not events:
-        raise RuleViolation("nothing heals: " + ("; ".join(problems) or "no wound qualifies"))
+        raise RuleViolation(msg("nothing heals: {detail}", detail=joined(problems) or msg("no wound qualifies")))
     return events
 
 
@@ -359,11 +381,11 @@ def heal_wounds(ctx: Context, name: str, wound_ids: list[str] | None = None, mag
                 rest_day: bool = False, hp: int | None = None, gm: bool = False) -> list[Event]:
     """`wound-heal`: exactly one of magic (HP), a day of rest (with the HP it gave back) or the GM's word."""
     if sum((magic is not None, rest_day, gm)) != 1:
-        raise UsageError("give exactly one of magic HP, rest or the GM's word")
+        raise UsageError(msg("give exactly one of magic HP, rest or the GM's word"))
     if hp is not None and not rest_day:
-        raise UsageError("hit points given back go with a day of rest")
+        raise UsageError(msg("hit points given back go with a day of rest"))
     if gm and not wound_ids:
-        raise UsageError("the GM's word needs the wounds to heal")
+        raise UsageError(msg("the GM's word needs the wounds to heal"))
     ids = list(wound_ids) if wound_ids else None
     if magic is not None:
         return heal_wounds_by_magic(ctx, find_character(ctx.state, name).id, magic, ids)

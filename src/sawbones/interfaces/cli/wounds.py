@@ -21,7 +21,7 @@ def _fr(lang: str, fr: str, en: str) -> str:
 
 
 def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None = None) -> list[str]:
-    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (wounds/words.py)."""
+    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (presentation/wound_words.py)."""
     if w.superficial:
         day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
                if options.get("day_of_rest") != "normal_day"
@@ -38,19 +38,26 @@ def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None =
     return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
 
 
+def _said(lang: str, words: Any, *args: Any) -> str:  # (until the language is a context here: issue 38)
+    from ...presentation.locale import speaking
+
+    with speaking(lang):
+        return str(words(*args))
+
+
 def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
-    """A wound, what it affects said in the campaign's `system` (domain/wounds/words.py)."""
+    """A wound, what it affects said in the campaign's `system` (presentation/wound_words.py)."""
     from ...domain.wounds.rules import wound_name
-    from ...domain.wounds.words import affects, first_aid_words
+    from ...presentation.wound_words import affects, first_aid_words
 
     part = rules.body_parts.get(w.part)
     doc: dict[str, Any] = {
         "id": w.id, "part": w.part, "side": w.side, "name": wound_name(part, w.side)(lang) if part else w.part,
         "damage": w.damage, "superficial": w.superficial, "superficial_by": w.superficial_by,
         "received_at": w.received_at, "cause": w.cause, "penalty": part.penalty if part else None,
-        "affects": affects(part, rules, system, lang) if part else "", "suppressed": w.suppressed,
+        "affects": _said(lang, affects, part, rules, system) if part else "", "suppressed": w.suppressed,
         "suppressed_until": w.suppressed_until, "recovered": w.recovered,
-        "heals_by": heals_by(w, options, lang, first_aid_words(rules, system, lang)),
+        "heals_by": heals_by(w, options, lang, _said(lang, first_aid_words, rules, system)),
     }
     if w.fort_dc is not None:
         doc["fort"] = {"dc": w.fort_dc, "total": w.fort_total, "success": w.fort_total >= w.fort_dc}

@@ -234,7 +234,7 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
         return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
-    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values() if system is None or system in s.systems),
+    spells = sorted(((s.id, s.title(system)(lang)) for s in rules.spells.values() if system is None or system in s.systems),
                     key=lambda p: p[1])  # the campaign's system's own spells only (issue 39)
     return {
         "damage_types": named("damage_tables"), "spells": spells,

@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sawbones.application.service import Service
-from sawbones.interfaces.typeset import unit_name
+from sawbones.presentation.typeset import unit_name
 from sawbones.interfaces.web import create_app
 
 RULE_ID = re.compile(r"\b(?:AMB|TRK|INJ|LOC)-\d")

@@ -15,7 +15,7 @@ import warnings
 
 import pytest
 
-from sawbones.interfaces.typeset import span
+from sawbones.presentation.typeset import span
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

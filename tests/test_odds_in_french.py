@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from sawbones.interfaces.typeset import amount, decimal, ordinal, percent, unit_name
+from sawbones.presentation.typeset import amount, decimal, ordinal, percent, unit_name
 from test_i18n import COGNATES
 from test_pages_in_french import WORD, site, visible  # noqa: F401 (site: a fixture)
 

@@ -15,7 +15,7 @@ from sawbones.content.loader import load_rules
 from sawbones.content.rules import fold
 from sawbones.domain.engine.options import parse_option_value
 from sawbones.errors import ContentError, RuleViolation, UsageError
-from sawbones.interfaces.views import options_doc
+from sawbones.presentation.views import options_doc
 
 RULES = load_rules()
 

@@ -17,7 +17,7 @@ import pytest
 
 from sawbones.application.service import UNDO
 from sawbones.domain.engine.evolve import event_types
-from sawbones.interfaces.sentences import SENTENCES, check_text, sentence
+from sawbones.presentation.sentences import SENTENCES, check_text, sentence
 
 FIVE_E = [
     "campaign create Coast --seed 7",

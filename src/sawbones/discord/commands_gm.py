@@ -12,7 +12,7 @@ from urllib.parse import quote
 import discord
 from discord import app_commands
 
-from ..interfaces.typeset import percent
+from ..presentation.typeset import percent
 from ..interfaces.web.i18n import text as page_word
 from . import render
 from .api import Refused

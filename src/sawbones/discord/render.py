@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
-from ..interfaces.typeset import listed
+from ..presentation.typeset import listed
 from ..interfaces.web.i18n import text as page_word
 
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
@@ -23,7 +23,7 @@ def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
 
 
 def gm_status(doc: dict[str, Any], lang: str) -> str:
-    from ..interfaces.views import render_status
+    from ..presentation.views import render_status
 
     return rich_text(lambda con: render_status(doc, lang, con))
 

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import save_words, sentences, views
+from ...presentation import save_words, sentences, views
 
 # ---------------------------------------------------------------- read model
 
@@ -156,7 +156,7 @@ SUMMARY_UNITS = {"stages_changed": "stage_change", "cured": "cure", "eliminated"
 
 def summary_text(summary: dict[str, Any], lang: str) -> str:
     """Only what happened, as counts: "Summary: 1 new injury, 1 injury healed or turned worse."."""
-    from ..typeset import counted
+    from ...presentation.typeset import counted
 
     t = summary["totals"]
     parts = []
@@ -171,7 +171,7 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     from ...domain.engine.clock import describe
-    from ..moment_words import about, roll_name
+    from ...presentation.moment_words import about, roll_name
 
     out = []
     for p in state.pending:
@@ -233,8 +233,8 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...domain.engine.clock import describe
 
-    from ..sentence_parts import injury_names
-    from ..sentences import sentence
+    from ...presentation.sentence_parts import injury_names
+    from ...presentation.sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)

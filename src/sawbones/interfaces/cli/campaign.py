@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import log_view, views
+from ...presentation import log_view, views
 
 SAY = Words("cli_campaign", {
     "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
@@ -289,7 +289,7 @@ def register(cli: click.Group) -> None:
         """Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing
         undone, when another action came after it (a bot's, a player's)."""
         from ...errors import UsageError
-        from ..sentences import say
+        from ...presentation.sentences import say
 
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:

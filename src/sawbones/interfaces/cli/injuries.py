@@ -21,7 +21,7 @@ def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
 
 def _act(env, decide):
     """`env.act`, and the injuries of the state it decided on: the sentences name those it takes away."""
-    from ..sentence_parts import injury_names
+    from ...presentation.sentence_parts import injury_names
 
     known: dict = {}
 
@@ -34,7 +34,7 @@ def _act(env, decide):
 
 
 def _report(env, state, told) -> None:
-    from .. import log_view, views
+    from ...presentation import log_view, views
 
     events, known = told
     rules = env.service.rules_for(state)

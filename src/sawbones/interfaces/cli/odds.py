@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
+from ...presentation.typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
 from .odds_format import BAR, _t
 
 
@@ -106,7 +106,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..save_words import save_name
+    from ...presentation.save_words import save_name
 
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"], lang)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
-from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
+from ...presentation.odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
+from ...presentation.typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from .odds_format import BAR, _t
 
 

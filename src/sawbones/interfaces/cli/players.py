@@ -8,7 +8,7 @@ import click
 
 
 def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
-    from ..sentences import sentence
+    from ...presentation.sentences import sentence
 
     rules = env.service.rules_for(state)
     lines = [sentence(e, state, rules, env.lang) for e in events]

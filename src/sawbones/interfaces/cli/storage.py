@@ -8,7 +8,7 @@ import sys
 import click
 
 from ...i18n import Words
-from ..typeset import counted
+from ...presentation.typeset import counted
 
 SAY = Words("storage", {
     "exported": ("Campaign [bold]{name}[/] exported to {file} ({events}).",

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .. import save_words, views
-from ..typeset import labelled, listed
+from ...presentation import save_words, views
+from ...presentation.typeset import labelled, listed
 from ...i18n import Words
 from .parsing import NamedChoice
 
@@ -310,7 +310,7 @@ def register(cli: click.Group) -> None:
         attempt = events[0]["data"]
         from rich.markup import escape
 
-        from ..save_words import save_total
+        from ...presentation.save_words import save_total
 
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,

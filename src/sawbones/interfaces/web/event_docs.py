@@ -9,8 +9,8 @@ import json
 from itertools import groupby
 from typing import Any
 
-from .. import log_view
-from ..sentences import sentence
+from ...presentation import log_view
+from ...presentation.sentences import sentence
 from .reports import event_lines, touched
 
 UNDO = "action_undone"

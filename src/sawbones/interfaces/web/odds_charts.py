@@ -9,8 +9,8 @@ from typing import Any
 
 from ...errors import SawbonesError
 from ...i18n import for_the_web
-from ..odds_words import CHANGED, PER_SESSION, tone
-from ..typeset import general
+from ...presentation.odds_words import CHANGED, PER_SESSION, tone
+from ...presentation.typeset import general
 
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
@@ -68,8 +68,8 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
-    from ..odds_words import TREATMENT, rest_words, treatment_rows
-    from ..typeset import span
+    from ...presentation.odds_words import TREATMENT, rest_words, treatment_rows
+    from ...presentation.typeset import span
 
     from . import i18n
 
@@ -109,7 +109,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     from functools import partial
 
     from . import i18n
-    from .. import views
+    from ...presentation import views
     from ...adapters import odds_cache
     from ...domain.injuries import odds_party
     from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS

@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from .. import views
+from ...presentation import views
 from ...errors import SawbonesError
 from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
@@ -118,7 +118,7 @@ def player_links(request: Request, service: Any, campaign: str, state: Any) -> d
     """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
     from markupsafe import Markup
 
-    from ..links import qr_svg
+    from ...presentation.links import qr_svg
 
     base = public_base(request)
     out = {}
@@ -191,7 +191,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ..cli.odds import stage_label, stage_names
-    from ..save_words import save_name
+    from ...presentation.save_words import save_name
     from .api.odds import odds_doc
 
     try:
@@ -344,7 +344,7 @@ def _tables_page(request: Request, lang: str, **context: Any) -> Response:
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
     from ..cli.rules import index_doc, table_doc
-    from ..views import roll_doc
+    from ...presentation.views import roll_doc
     from ...domain.engine.options import effective_options
 
     lang = page_lang(request)

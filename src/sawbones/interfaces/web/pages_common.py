@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
-from .. import odds_words, typeset
+from ...presentation import odds_words, typeset
 from .deps import LANGS, accept_language, open_service, web
 from .access_errors import Forbidden, WebError
 
@@ -167,7 +167,7 @@ def public_base(request: Request) -> str:
     """The address a page writes whole links with (player links, sign-in links, QR codes): serve's --base, else the
     address the page was asked at, unless that is the loopback while the server listens on the network
     (interfaces/links.py)."""
-    from ..links import page_base
+    from ...presentation.links import page_base
 
     settings = web(request)
     return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, save_words, views
+from ...presentation import log_view, save_words, views
 from ...domain.engine.clock import describe, describe_in
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
@@ -96,7 +96,7 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
     from types import SimpleNamespace
 
     from ...domain.engine import player_rolls, saves
-    from .. import moment_words
+    from ...presentation import moment_words
 
     character = state.character(character_id)
     if character is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, views
+from ...presentation import log_view, views
 from ...domain.engine.clock import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
@@ -24,8 +24,8 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
     """What the events did, one line each for people: every event's sentence (the web has no output of its own
     to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
     (what the document says its own way) and the saves, told by cli_tracks' summary."""
-    from ..sentence_parts import injury_names
-    from ..sentences import sentence
+    from ...presentation.sentence_parts import injury_names
+    from ...presentation.sentences import sentence
 
     known = injury_names(events)  # an injury gained and gone in the same action is named
     tracks = _tracks()

@@ -7,7 +7,7 @@ from pydantic import Field, StringConstraints
 
 from ....errors import UsageError
 
-from ... import log_view, views
+from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
 from .. import models as m
 from .. import reports, security

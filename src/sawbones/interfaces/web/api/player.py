@@ -91,7 +91,7 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         options = service.context(service.load(campaign)).options
         character = state.character(character_id)
         unknown = unknown_afflictions(state, options, character)
-        from ... import log_view
+        from ....presentation import log_view
 
         lines = [line for e in events if e["data"].get("character") == character_id
                  for line in [player_line(e, log_view.describe_event(e, state, rules, lang) or "", character, unknown,

@@ -5,7 +5,7 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from ... import views
+from ....presentation import views
 from ...cli.rules import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m

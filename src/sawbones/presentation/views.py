@@ -195,7 +195,7 @@ def load_sections() -> None:
         from importlib import import_module
 
         for name in SECTION_MODULES:
-            import_module(f"{__package__}.cli.{name}")
+            import_module(f"sawbones.interfaces.cli.{name}")
         _SECTIONS_LOADED.append(True)
 
 

@@ -75,7 +75,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
             lines.append(f"• **{i['name']}**{site} · {i.get('severity_name', '')}")
             lines.append(f"  {_t('effect_in_play', lang)}{colon}{i.get('effect') or i.get('text', '')}")
             if i.get("heals_by"):
-                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'], lang)}")
+                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'])}")
             if i.get("deadline_in_text"):
                 lines.append(f"  {_t('deadline_in', lang)} {i['deadline_in_text']}")
     if c.get("wounds"):
@@ -96,7 +96,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
 def _affliction(a: dict[str, Any], lang: str) -> list[str]:
     colon = _t("colon", lang)
     if not a.get("known", True):
-        symptoms = listed(a.get("symptoms") or (), lang)
+        symptoms = listed(a.get("symptoms") or ())
         return [f"• **{a['name']}**" + (f" — {_t('symptoms', lang)}{colon}{symptoms}" if symptoms else "")]
     status = _t("halted", lang) if a.get("status") == "eliminated" and a.get("kind") == "disease" \
         else _t(f"status_{a.get('status')}", lang) if a.get("status") else ""

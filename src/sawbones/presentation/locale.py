@@ -173,6 +173,11 @@ def pgettext(context: str, text: str, **fields: Any) -> str:
     return _fill(catalog().pgettext(context, text), fields)
 
 
+def npgettext(context: str, singular: str, plural: str, n: int, **fields: Any) -> str:
+    """The form `n` asks for of a counted text in the sense `context` gives it ({n} is filled with n)."""
+    return _fill(catalog().npgettext(context, singular, plural, n), {"n": n, **fields})
+
+
 def say(value: Any) -> str:
     """Anything a reader sees, in their language: a Message, a content entry's name (en/fr… attributes), text."""
     if isinstance(value, Message):

@@ -29,7 +29,7 @@ def tone(better: int, delta: float) -> str:
 
 def signed(delta: float, lang: str) -> str:
     """"+0.10" / "-0,05" (a change, two decimals)."""
-    return ("+" if delta >= 0 else "-") + decimal(abs(delta), 2, lang)
+    return ("+" if delta >= 0 else "-") + decimal(abs(delta), 2)
 
 
 # A treatment's odds (`sawbones odds --injury T --d20 N`, the dashboard's panel): three outcomes that add up to

@@ -279,7 +279,7 @@ def fact_text(f: dict[str, Any], c: _Ctx) -> str:
 
 def _noted(c: _Ctx) -> str:
     if c.d.get("moment") == "combat_end":
-        return c.say("combat_end", ended=counted(c.d.get("ended", 0), "condition", c.lang))
+        return c.say("combat_end", ended=counted(c.d.get("ended", 0), "condition"))
     if c.d.get("no_benefit") == "hp_below_1":
         return c.say("rest_no_benefit", who=c.who(), hp=c.d.get("hp"))
     lines = []

@@ -285,7 +285,7 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
                   f"{c['hit_dice']}/{c['hit_dice_max']}{npc}{state}{' · ' + ', '.join(lost) if lost else ''}")
         if c.get("conditions"):
             con.print("  " + say("conditions") + listed(
-                (f"{escape(x['name'])} ({say('from')} {escape(x['source']['name'])})" for x in c["conditions"]), lang))
+                (f"{escape(x['name'])} ({say('from')} {escape(x['source']['name'])})" for x in c["conditions"])))
         if not c["injuries"] and not c.get("wounds") and not c.get("afflictions"):
             con.print("  " + say("no_injuries"))
         for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)
@@ -297,7 +297,7 @@ def render_status(doc: dict[str, Any], lang: str, con: Any) -> None:
             con.print(f"  [{style}]{i['id']} {escape(i['name'])}{site}[/] · {i['severity_name']} · "
                       f"{say('dc')} {i['dc']}{treating}")
             con.print(f"     {escape(i['text'])}")
-            con.print("     " + say("heals_by") + escape(listed(i["heals_by"], lang)))
+            con.print("     " + say("heals_by") + escape(listed(i["heals_by"])))
             timers = i["timers"]
             if "deadline_in" in timers:
                 when = describe_in(max(0, timers["deadline_in"]), lang)

@@ -161,11 +161,11 @@ def summary_text(summary: dict[str, Any], lang: str) -> str:
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(f"{counted(t['saves'], 'save', lang)} ({counted(t['succeeded'], 'save_made', lang)}, "
-                     f"{counted(t['failed'], 'save_failed', lang)})")
+        parts.append(f"{counted(t['saves'], 'save')} ({counted(t['succeeded'], 'save_made')}, "
+                     f"{counted(t['failed'], 'save_failed')})")
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
-            parts.append(counted(t[key], SUMMARY_UNITS[key], lang))
+            parts.append(counted(t[key], SUMMARY_UNITS[key]))
     return SUMMARY.say("head", lang, parts=", ".join(parts)) if parts else SUMMARY.say("nothing", lang)
 
 

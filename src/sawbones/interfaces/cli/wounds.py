@@ -89,7 +89,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
         con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"], lang))
+        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"]))
     for cond in c.get("wound_conditions", ()):
         con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
 
@@ -343,11 +343,11 @@ def register(cli: click.Group) -> None:
 
         def render(con):
             lang = env.lang
-            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed), lang) if healed
+            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed)) if healed
                       else _fr(lang, "Aucune blessure guérie.", "No wound healed."))
             for p in progress:
                 con.print("  " + labelled(p["wound"], _fr(lang, f"récupération de {p['recovered']} PV jusqu'ici",
-                                                          f"{p['recovered']} HP recovered so far"), lang))
+                                                          f"{p['recovered']} HP recovered so far")))
 
         env.emit(doc, render)
 

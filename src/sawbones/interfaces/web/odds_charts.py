@@ -57,7 +57,7 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
         raise ValueError(i18n.text("odds_whole" if whole else "odds_number", lang).format(what=what, value=text)) \
             from None
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(i18n.text("odds_range", lang).format(what=what, low=general(low, lang), high=general(high, lang),
+        raise ValueError(i18n.text("odds_range", lang).format(what=what, low=general(low), high=general(high),
                                                               value=text))
     return value
 
@@ -88,12 +88,12 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
             doc["name"] = rules.injuries[doc["injury"]].name(lang)
             doc["severity_name"] = rules.severities[doc["severity"]].name(lang)
             # every row, in the unit a GM speaks, each bar on the same absolute scale (a full bar is 100%)
-            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"], lang)} for d in doc["days"] if d["p"] > 0]
+            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"])} for d in doc["days"] if d["p"] > 0]
             doc["outcomes"] = [{"key": key, "name": TREATMENT.say(words, lang), "p": p}
                                for key, words, p in treatment_rows(doc)]
             doc["words"] = {key: TREATMENT.say(key, lang) for key in ("never_means", "on_average", "until_healed",
                                                                         "for_free")}
-            doc["expected_when"] = span(doc["expected_days"], lang)
+            doc["expected_when"] = span(doc["expected_days"])
             doc["free"] = rest_words(doc["rest"], lang)
             chart["treatment"] = doc
     except SawbonesError as exc:

@@ -4,45 +4,44 @@ by the GM's list of pending saves (`sawbones pending`, the dashboard) and the pl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..i18n import Words
+from .locale import _, name
 from .save_words import save_name
 
-W = Words("moment_words", {
-    "moment_roll": ("{source}: {on}", "{source} : {on}"),
-    "on_turn_start": ("start of the turn", "début du tour"),
-    "on_turn_end": ("end of the turn", "fin du tour"),
-    "on_dash": ("Dash", "Foncer"),
-    "on_action_in_combat": ("an action in combat", "une action en combat"),
-    "on_standard_action": ("a standard action", "une action simple"),
-    "dying_roll": ("dying: stabilize", "mourant : se stabiliser"),
-    "check": ("{ability} check", "test de {ability}"),
-})
+if TYPE_CHECKING:
+    from ..content.rules import Rules
+
+ON: dict[str, Callable[[], str]] = {  # when in a turn a trigger's save is rolled
+    "turn_start": lambda: _("start of the turn"),
+    "turn_end": lambda: _("end of the turn"),
+    "dash": lambda: _("Dash"),
+    "action_in_combat": lambda: _("an action in combat"),
+    "standard_action": lambda: _("a standard action"),
+}
 KINDS = ("moment", "dying")
 
 
-def about(rules: Any, pending: Any, lang: str, secret: str | None = None) -> str | None:
+def about(rules: "Rules", pending: Any, secret: str | None = None) -> str | None:
     """What a moment's pending roll is for (None for the other kinds); `secret`: said instead of the source's
     name when the source is an affliction the player does not know."""
     from .sentences import named
 
     if pending.kind == "dying":
-        return W.say("dying_roll", lang)
+        return _("dying: stabilize")
     if pending.kind != "moment":
         return None
     phase = dict(pending.args).get("phase", "")
-    source = secret if secret is not None else named(rules, pending.content, lang)
-    on = W.say(f"on_{phase}", lang) if f"on_{phase}" in W else phase
-    return W.say("moment_roll", lang, source=source, on=on)
+    source = secret if secret is not None else named(rules, pending.content)
+    on = ON[phase]() if phase in ON else phase
+    return _("{source}: {on}", source=source, on=on)
 
 
-def roll_name(rules: Any, pending: Any, system: str | None, lang: str) -> str:
+def roll_name(rules: "Rules", pending: Any, system: str | None) -> str:
     """The roll a pending save waits for, as the system names it: a save, a skill's check, a dying check."""
     if pending.kind == "dying":
-        ability = rules.abilities[pending.save].name(lang) if pending.save in rules.abilities else pending.save
-        return W.say("check", lang, ability=ability)
+        ability = name(rules.abilities[pending.save].name) if pending.save in rules.abilities else pending.save
+        return _("{ability} check", ability=ability)
     if pending.save in rules.skills:
-        name: str = rules.skills[pending.save].name(lang)
-        return name
-    return save_name(rules, pending.save, system, lang)
+        return name(rules.skills[pending.save].name)
+    return save_name(rules, pending.save, system)

@@ -4,18 +4,20 @@ typeset.py, as on every screen."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from ..i18n import Words
+from ..message import N_, Listed
+from .locale import _, say
 from .typeset import decimal
 
-# A what-if's numbers per session (odds_party.profile), as the CLI and the dashboard name them: (key, English,
-# French, which way is better: -1 fewer, +1 more). The injuries per severity are shown before them, neither way.
-PER_SESSION = (
-    ("healed_by_rest", "healed by a rest", "guéries par un repos", +1),
-    ("bed_rest_days", "bed-rest days", "jours de repos au lit", -1),
-    ("magic_only", "magic only", "magie seule", -1),
-    ("permanent_losses_per_10", "permanent losses per 10 sessions", "pertes définitives pour 10 séances", -1),
+# A what-if's numbers per session (odds_party.profile), as the CLI and the dashboard name them: (key, words — a
+# catalog msgid, said with `_()` —, which way is better: -1 fewer, +1 more). The injuries per severity are shown
+# before them, neither way.
+PER_SESSION: tuple[tuple[str, str, int], ...] = (
+    ("healed_by_rest", N_("healed by a rest"), +1),
+    ("bed_rest_days", N_("bed-rest days"), -1),
+    ("magic_only", N_("magic only"), -1),
+    ("permanent_losses_per_10", N_("permanent losses per 10 sessions"), -1),
 )
 CHANGED = 5e-3  # a what-if shows a change from the campaign's options above this (it prints two decimals)
 
@@ -27,7 +29,7 @@ def tone(better: int, delta: float) -> str:
     return "better" if delta * better > 0 else "worse"
 
 
-def signed(delta: float, lang: str) -> str:
+def signed(delta: float) -> str:
     """"+0.10" / "-0,05" (a change, two decimals)."""
     return ("+" if delta >= 0 else "-") + decimal(abs(delta), 2)
 
@@ -35,23 +37,22 @@ def signed(delta: float, lang: str) -> str:
 # A treatment's odds (`sawbones odds --injury T --d20 N`, the dashboard's panel): three outcomes that add up to
 # 100% (healed by treatment, a part lost, out of treatment's reach), "never heals" defined once, in words, and
 # what a rest does for free, said after it; the same words on both screens.
-TREATMENT = Words("odds_treatment", {
-    "healed": ("heals by treatment", "guérit par les soins"),
-    "lost": ("hand or foot lost", "main ou pied perdu"),
-    "never": ("treatment never heals it", "les soins ne la guérissent jamais"),
-    "never_means": ("treatment never heals it: only magic heals this injury, or its DC is beyond the healer's "
-                    "reach (a lost hand or foot is counted apart)",
-                    "les soins ne la guérissent jamais : seule la magie guérit cette blessure, ou son DD est hors de "
-                    "portée du soigneur (une main ou un pied perdu est compté à part)"),
-    "on_average": ("on average, when it heals", "en moyenne, quand elle guérit"),
-    "until_healed": ("time from the drop until treatment heals it", "temps de la chute à la guérison par les soins"),
-    "attempt_takes": ("one attempt takes", "durée d'un essai"),
-    "for_free": ("for free, whatever the treatment", "gratuitement, quels que soient les soins"),
-    "hit_die": ("a Hit Die on a short rest (1 hour)", "un dé de vie au repos court (1 h)"),
-    "long_rest": ("a long rest (8 hours)", "un repos long (8 h)"),
-    "long_rests": ("{n} long rests (8 hours each)", "{n} repos longs (8 h chacun)"),
-    "no_rest": ("no rest heals it", "aucun repos ne la guérit"),
-})
+TREATMENT: dict[str, Callable[[], str]] = {
+    "healed": lambda: _("heals by treatment"),
+    "lost": lambda: _("hand or foot lost"),
+    "never": lambda: _("treatment never heals it"),
+    "never_means": lambda: _("treatment never heals it: only magic heals this injury, or its DC is beyond the "
+                             "healer's reach (a lost hand or foot is counted apart)"),
+    "on_average": lambda: _("on average, when it heals"),
+    "until_healed": lambda: _("time from the drop until treatment heals it"),
+    "attempt_takes": lambda: _("one attempt takes"),
+    "for_free": lambda: _("for free, whatever the treatment"),
+}
+
+
+def treatment_words(key: str) -> str:
+    """The words of a treatment's odds (a key of TREATMENT: "healed", "never_means", …) for the reader."""
+    return TREATMENT[key]()
 
 
 def treatment_rows(doc: dict[str, Any]) -> list[tuple[str, str, float]]:
@@ -60,11 +61,11 @@ def treatment_rows(doc: dict[str, Any]) -> list[tuple[str, str, float]]:
     return [("healed", "healed", doc["healed"]), ("lost", "lost", doc["lost"]), ("never", "never", never)]
 
 
-def rest_words(rest: dict[str, Any], lang: str) -> str:
+def rest_words(rest: dict[str, Any]) -> str:
     """What heals the injury for free ("a long rest (8 hours)"), or that no rest does."""
-    free = []
+    free: list[str] = []
     if rest["hit_die"]:
-        free.append(TREATMENT.say("hit_die", lang))
+        free.append(_("a Hit Die on a short rest (1 hour)"))
     for r in rest["long_rests"]:
-        free.append(TREATMENT.say("long_rest", lang) if r["n"] == 1 else TREATMENT.say("long_rests", lang, n=r["n"]))
-    return (" ou " if lang == "fr" else " or ").join(free) if free else TREATMENT.say("no_rest", lang)
+        free.append(_("a long rest (8 hours)") if r["n"] == 1 else _("{n} long rests (8 hours each)", n=r["n"]))
+    return say(Listed(free, "or")) if free else _("no rest heals it")

@@ -1,41 +1,75 @@
 """Sentences of events that read only their own data: `c` is the sentence's context (sentences.py `_Ctx`:
-the event's data `d`, the campaign, the rules, the language, and `say`, `who`, `name`, ... to word them)."""
+the event's data `d`, the campaign, the rules, and `say`, `who`, `name`, ... to word them)."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from functools import lru_cache
+from typing import Any, Callable
 
-from ..i18n import add_texts
+from ..message import N_
+from .locale import SOURCE, _, language
+
+# causes and notes the rules write in English inside events (stored as they are: old campaigns keep them), said
+# in the reader's language by `stored`: whole when they are a msgid, else matched against these templates
+STORED = (
+    N_("deadline passed"),
+    N_("deadline met: treatment started"),
+    N_("dropped to 0 HP by {type} damage"),
+    N_("dropped to 0 HP by {source}"),
+    N_("{source}: hit point maximum 0"),
+    N_("{source}: Constitution 0"),
+    N_("{source}: poison damage"),
+    N_("{source}: deadline passed"),
+    N_("deadline passed: no hand left to lose"),
+    N_("deadline passed: no foot left to lose"),
+    N_("{source}: {save} save ({id})"),
+)
 
 
-# causes and notes the rules write in English inside events
-add_texts([
-    ("deadline passed", "échéance dépassée"),
-    ("deadline met: treatment started", "échéance tenue : traitement commencé"),
-    ("dropped to 0 HP by {type} damage", "tombé à 0 PV par des dégâts de type {type}"),
-    ("dropped to 0 HP by {source}", "tombé à 0 PV par {source}"),
-    ("{source}: hit point maximum 0", "{source} : maximum de PV à 0"),
-    ("{source}: Constitution 0", "{source} : Constitution à 0"),
-    ("{source}: poison damage", "{source} : dégâts de poison"),
-    ("{source}: deadline passed", "{source} : échéance dépassée"),
-    ("deadline passed: no hand left to lose", "échéance dépassée : plus de main à perdre"),
-    ("deadline passed: no foot left to lose", "échéance dépassée : plus de pied à perdre"),
-    ("{source}: {save} save ({id})", "{source} : jet de {save} ({id})"),
-])
+@lru_cache(maxsize=1)
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    out = []
+    for template in STORED:
+        if "{" in template:
+            pattern = re.escape(template)
+            pattern = re.sub(r"\\{(\w+)\\}", lambda m: f"(?P<{m.group(1)}>.+?)", pattern)
+            out.append((re.compile(pattern + r"\Z"), template))
+    return out
+
+
+def stored(text: str, named: Callable[[str], str] | None = None) -> str:
+    """English text an event stores (a cause, a note), in the reader's language: the catalog's words for the
+    whole text, else a template of STORED with its fields (`named`: how a field's value is said, a content id as
+    its name); text the catalog does not know stays as it is."""
+    if not text or language() == SOURCE:
+        return text
+    said = _(text)
+    if said != text:
+        return said
+    for pattern, template in _patterns():
+        found = pattern.match(text)
+        if found:
+            return _(template, **{k: named(v) if named else v for k, v in found.groupdict().items()})
+    return text
+
+
+def _sheet_label(key: str) -> str:
+    labels: dict[str, Callable[[], str]] = {
+        "hp": lambda: _("HP"), "max_hp": lambda: _("max HP"), "notes": lambda: _("notes"),
+        "name": lambda: _("name"), "npc": lambda: _("NPC"), "abilities": lambda: _("abilities"),
+        "saves": lambda: _("saves"), "skills": lambda: _("skills"), "proficiencies": lambda: _("proficiencies"),
+        "hit_die": lambda: _("hit die"), "hit_dice": lambda: _("Hit Dice"), "hit_dice_max": lambda: _("Hit Dice max"),
+        "body": lambda: _("body"), "long_rests": lambda: _("long rests"), "deadline_at": lambda: _("deadline"),
+        "deadline_passed": lambda: _("deadline"), "dc": lambda: _("DC"), "failures": lambda: _("failures"),
+        "next_tick_at": lambda: _("next daily effect"),
+    }
+    return labels[key]() if key in labels else key.replace("_", " ")
 
 
 def _sheet_fields(changes: Any, c: Any) -> str:
-    labels = {"hp": ("HP", "PV"), "max_hp": ("max HP", "PV max"), "notes": ("notes", "notes"),
-              "name": ("name", "nom"), "npc": ("NPC", "PNJ"), "abilities": ("abilities", "caractéristiques"),
-              "saves": ("saves", "jets de sauvegarde"), "skills": ("skills", "compétences"),
-              "proficiencies": ("proficiencies", "maîtrises"), "hit_die": ("hit die", "dé de vie"),
-              "hit_dice": ("Hit Dice", "dés de vie"), "hit_dice_max": ("Hit Dice max", "dés de vie max"),
-              "body": ("body", "corps"), "long_rests": ("long rests", "repos longs"),
-              "deadline_at": ("deadline", "échéance"), "deadline_passed": ("deadline", "échéance"),
-              "dc": ("DC", "DD"), "failures": ("failures", "échecs"), "next_tick_at": ("next daily effect",
-                                                                                    "prochain effet quotidien")}
     keys = list(changes) if isinstance(changes, dict) else []
-    return ", ".join(dict.fromkeys(labels.get(k, (k.replace("_", " "),) * 2)[c.lang == "fr"] for k in keys))
+    return ", ".join(dict.fromkeys(_sheet_label(k) for k in keys))
 
 
 def _hp_changed(c: Any) -> str:
@@ -55,7 +89,7 @@ def _damage(c: Any) -> str:
 
 def _value(value: Any, c: Any) -> str:
     if isinstance(value, bool):
-        return ("oui" if value else "non") if c.lang == "fr" else ("yes" if value else "no")
+        return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value) or "—"
     if isinstance(value, dict):

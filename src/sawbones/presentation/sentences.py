@@ -1,6 +1,6 @@
 """One sentence per event type, in English and French: what the CLI, the log and the dashboard say.
 
-`sentence(event, state, rules, lang)` reads any stored event as a GM would say it: names, not ids
+`sentence(event, state, rules)` reads any stored event as a GM would say it: names, not ids
 (long_rest → "a long rest", cure_wounds → "Cure Wounds"), rolls with their totals, no dict or list.
 `SENTENCES` maps every event type to its function; tests/test_sentences.py walks every event type
 the engine can emit and fails on a missing one or on a line that looks like data.
@@ -8,182 +8,193 @@ the engine can emit and fails on a missing one or on a line that looks like data
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..domain.engine.clock import describe, describe_span
-from ..i18n import Words, translate
-from .typeset import counted
+from .bridge import how_long, when
+from .locale import _, name, pgettext
+from .locale import say as said
 from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
-                             _wound_received)
+                             _wound_received, stored)
+from .typeset import colon, counted
 
-W = Words("sentences", {
-    # events
-    "campaign_created": ("campaign {name} created ({system}, dice seed {seed})",
-                         "campagne {name} créée ({system}, graine des dés {seed})"),
-    "campaign_renamed": ("the campaign is renamed {name} (was {was})", "la campagne s'appelle désormais {name} (avant : {was})"),
-    "option_set": ("option {option} = {value}", "option {option} = {value}"),
-    "content_packs_set": ("the campaign now loads the content packs {packs}", "la campagne charge désormais les paquets de contenu {packs}"),
-    "no_packs": ("none", "aucun"),
-    "option_reset": ("option {option} back to its default", "option {option} revenue à sa valeur par défaut"),
-    "clock_advanced": ("the clock moves {span}", "l'horloge avance de {span}"),
-    "character_added": ("{who} joins the party ({hp}/{max_hp} HP)", "{who} rejoint le groupe ({hp}/{max_hp} PV)"),
-    "character_edited": ("{who}: sheet changed ({fields})", "{who} : fiche modifiée ({fields})"),
-    "character_removed": ("{who} leaves the party", "{who} quitte le groupe"),
-    "hp_changed": ("{who}: {hp} HP{max_hp}{cause}", "{who} : {hp} PV{max_hp}{cause}"),
-    "max_hp": (" (max {max_hp})", " (max {max_hp})"),
-    "noted": ("{who}: {moment}, nothing triggers", "{who} : {moment}, rien ne se déclenche"),
-    "noted_save": ("{who}: {source} — {save} {total} vs DC {dc}, {verdict}{outcome}",
-                   "{who} : {source} — {save} {total} contre DD {dc}, {verdict}{outcome}"),
-    "noted_effect": ("{who}: {source} → {outcome}", "{who} : {source} → {outcome}"),
-    "combat_end": ("End of combat: {ended} ended", "Fin du combat : fin de {ended}"),
-    "rest_no_benefit": ("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 HP)",
-                        "{who} : {hp} PV au début du repos long, aucun bienfait (il faut au moins 1 PV)"),
-    "dying_check": ("{who}: dying, {check} check {total} vs DC {dc}: {verdict}",
-                    "{who} : à l'agonie, test de {check} {total} contre DD {dc} : {verdict}"),
-    "stable_now": ("stable", "stable"), "loses_hp": ("loses 1 HP", "perd 1 PV"),
-    "massive_damage": ("killed outright by massive damage", "tué sur le coup par des dégâts massifs"),
-    "negative_hp": ("hit points down to minus Constitution", "points de vie tombés à moins la Constitution"),
-    "dying": ("dying", "à l'agonie"),
-    "condition_gained": ("{who} becomes {condition}{until}{source}", "{who} devient {condition}{until}{source}"),
-    "condition_ended": ("{who} is no longer {condition}", "{who} n'est plus {condition}"),
-    "until_combat_end": (" (until the end of combat)", " (jusqu'à la fin du combat)"),
-    "until": (" (until {when})", " (jusqu'à {when})"),
-    "request_keyed": ("the action is recorded under its idempotency key (a retry gets the same answer)",
-                      "l'action est enregistrée sous sa clé d'idempotence (une nouvelle tentative reçoit la même réponse)"),
-    "character_stabilized": ("{who} is stable", "{who} est stable"),
-    "damage_taken": ("{who}: {parts}{extra} = {total} damage → {hp} HP", "{who} : {parts}{extra} = {total} dégâts → {hp} PV"),
-    "character_died": ("{who} dies{cause}", "{who} meurt{cause}"),
-    "wound_received": ("{who}: wounded, {part} ({damage} damage, {kind}){fort}",
-                       "{who} : blessure reçue, {part} ({damage} dégâts, {kind}){fort}"),
-    "wound_fort": (", {save} save {total} vs DC {dc}: {verdict}", ", jet de {save} {total} contre DD {dc} : {verdict}"),
-    "wound_first_aid": ("{who}: first aid on {wound}, {total} vs DC {dc}, {verdict}",
-                        "{who} : premiers secours sur {wound}, {total} contre DD {dc}, {verdict}"),
-    "wound_recovery": ("{who}: {wound} gets back {hp} HP ({recovered} in all)",
-                       "{who} : {wound} récupère {hp} PV ({recovered} en tout)"),
-    "wound_suppression_ended": ("{who}: the Fortitude save no longer holds off {wound}",
-                                "{who} : le jet de Vigueur ne retient plus la pénalité de {wound}"),
-    "wound_healed": ("{who}: {wound} heals ({how})", "{who} : {wound} guérit ({how})"),
-    "injury_gained": ("{who}: new injury {id} — {name}{site}, {severity}, d20 {d20}, treatment DC {dc}",
-                      "{who} : nouvelle blessure {id} — {name}{site}, {severity}, d20 {d20}, DD de traitement {dc}"),
-    "injury_changed": ("{who}: {injury} changes ({fields})", "{who} : {injury} change ({fields})"),
-    "injury_note": ("{who}: {injury}: {note}", "{who} : {injury} : {note}"),
-    "injury_healed": ("{who}: {injury} heals ({how})", "{who} : {injury} guérit ({how})"),
-    "injury_replaced": ("{who}: {injury} turns worse ({why})", "{who} : {injury} s'aggrave ({why})"),
-    "treatment_started": ("{who}: treatment of {injury} begins ({span}{healer})",
-                          "{who} : début du traitement de {injury} ({span}{healer})"),
-    "healer": (", by {healer}", ", par {healer}"),
-    "treatment_failed": ("{who}: treatment of {injury} fails, check {check} vs DC {dc}: the DC rises to {next_dc}",
-                         "{who} : échec du traitement de {injury}, test {check} contre DD {dc} : le DD passe à {next_dc}"),
-    "treated": ("{who}: {injury} heals (treatment, check {check} vs DC {dc})",
-                "{who} : {injury} guérit (traitement, test {check} contre DD {dc})"),
-    "deadline_held": ("{who}: {injury}: treatment began before the deadline; if it fails, the injury turns worse",
-                      "{who} : {injury} : le traitement a commencé avant l'échéance ; s'il échoue, la blessure "
-                      "s'aggrave"),
-    "typed": ("typed", "tapé"),
-    "body_changed": ("{who}: {part} {change:+d}", "{who} : {part} {change:+d}"),  # (a part with no words below)
-    "lost_feet": ("{who} loses a foot", "{who} perd un pied"), "lost_hands": ("{who} loses a hand", "{who} perd une main"),
-    "lost_eyes": ("{who} loses an eye", "{who} perd un œil"), "lost_ears": ("{who} loses an ear", "{who} perd une oreille"),
-    "back_feet": ("{who} has a foot again", "{who} retrouve un pied"), "back_hands": ("{who} has a hand again",
-                                                                                  "{who} retrouve une main"),
-    "back_eyes": ("{who} sees with an eye again", "{who} retrouve un œil"), "back_ears": ("{who} has an ear again",
-                                                                                      "{who} retrouve une oreille"),
-    "affliction_contracted": ("{who} contracts {name}{facts}", "{who} contracte {name}{facts}"),
-    "affliction_changed": ("{who}: {name} changes{facts}", "{who} : {name} évolue{facts}"),
-    "affliction_saved": ("{who}: {name}, {save} {total} vs DC {dc}, {verdict}{facts}",
-                         "{who} : {name}, {save} {total} contre DD {dc}, {verdict}{facts}"),
-    "affliction_recovered": ("{who}: {name}, rest recovery{facts}", "{who} : {name}, récupération par le repos{facts}"),
-    "affliction_spell": ("{who}: {spell} on {name}{facts}", "{who} : {spell} sur {name}{facts}"),
-    "affliction_exposed": ("{who} is exposed to {name}: {save} {total} vs DC {dc}, {verdict}",
-                           "{who} : exposition à {name} : {save} {total} contre DD {dc}, {verdict}"),
-    "affliction_removed": ("{who}: {name} is gone", "{who} : {name} a disparu"),
-    "save_pending": ("{who}: {name}, a {save} (DC {dc}) waits for the player's die: {id}",
-                     "{who} : {name}, un {save} (DD {dc}) attend le dé du joueur : {id}"),
-    "pending_cleared": ("{who}: the save waiting is answered", "{who} : le jet en attente a sa réponse"),
-    "action_undone": ("action {action} undone", "action {action} annulée"),
-    "unknown": ("{type}", "{type}"),
-    "undone": ("undone", "annulée"),
-    # words inside sentences
-    "made": ("made", "réussi"), "failed": ("failed", "raté"),
-    "superficial": ("superficial", "superficielle"), "severe": ("severe", "grave"),
-    "ignored": ("penalty ignored", "malus ignoré"), "not_ignored": ("penalty stays", "le malus reste"),
-    "healed": ("healed", "guérie"), "not_healed": ("not healed", "pas guérie"),
-    "left": ("left", "gauche"), "right": ("right", "droite"),
-    "hand": ("hand", "main"), "foot": ("foot", "pied"),
-    "hands": ("hands", "mains"), "feet": ("feet", "pieds"), "eyes": ("eyes", "yeux"), "ears": ("ears", "oreilles"),
-    "long_rest": ("a long rest", "un repos long"), "short_rest": ("a short rest", "un repos court"),
-    "magic": ("magic", "magie"), "rest": ("rest", "repos"), "gm": ("the GM's word", "parole du MJ"),
-    "first_aid": ("first aid", "premiers secours"), "treatment": ("treatment", "traitement"),
-    "hit_die": ("a Hit Die", "un dé de vie"), "natural": ("natural healing", "guérison naturelle"),
-    "turn": ("turn", "tour"), "dash": ("Dash", "Foncer"), "action": ("action", "action"),
-    "fact_stage": ("{track}: {from_} → {to}", "{track} : {from_} → {to}"),
-    "fact_cured": ("cured", "guérie"), "fact_eliminated": ("out of the system", "éliminée de l'organisme"),
-    "fact_end_state": ("end state reached", "état final atteint"), "fact_removed": ("removed", "levée"),
-    "fact_cl_check_failed": ("caster level check failed, no effect", "test de niveau de lanceur raté, sans effet"),
-    "fact_cure_step": ("one save closer to a cure", "un jet de plus vers la guérison"),
-    "fact_death": ("death", "mort"), "fact_hp_loss": ("{amount} HP lost", "{amount} PV perdus"),
-    "fact_poison_damage": ("{amount} poison damage", "{amount} dégâts de poison"),
-    "fact_ability_damage": ("{ability} damage {amount}", "affaiblissement de {ability} {amount}"),
-    "fact_ability_damage_healed": ("ability damage healed", "affaiblissement soigné"),
-    "fact_failure_banked": ("a failure banked", "un échec mis de côté"),
-    "fact_permanent": ("a permanent effect", "un effet définitif"),
-    "fact_permanent_removed": ("a permanent effect lifted", "un effet définitif levé"),
-    "fact_permanent_removed_named": ("{condition} lifted (permanent)", "{condition} levé (définitif)"),
-    "fact_spell_landed": ("the spell takes hold", "le sort agit"), "fact_floor": ("at its lowest stage", "au plus bas"),
-    "fact_duration": ("its duration changes", "sa durée change"), "fact_note": ("{text}", "{text}"),
-    "fact_other": ("a change", "un changement"),
-    "counted": ("{n} {what}", "{n} {what}"),
-    # players roll their own saves; secrets (domain/player_rolls.py, domain/secrets.py)
-    "save_pending_wound": ("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the player's die: "
-                           "{id}", "{who} : un jet de Vigueur (DD {dc}) pour ignorer une blessure ({part}) attend le dé "
-                           "du joueur : {id}"),
-    "save_pending_treatment": ("{who}: the treatment check (DC {dc}) for {patient} waits for the player's die: {id}",
-                               "{who} : le jet de soin (DD {dc}) pour {patient} attend le dé du joueur : {id}"),
-    "save_pending_moment": ("{who}: {moment}, {name}: a {save} (DC {dc}) waits for the player's die: {id}",
-                            "{who} : {moment}, {name} : un {save} (DD {dc}) attend le dé du joueur : {id}"),
-    "save_pending_dying": ("{who}: dying, the {check} check to stabilize (DC {dc}) waits for the player's die: {id}",
-                           "{who} : à l'agonie, le test de {check} pour se stabiliser (DD {dc}) attend le dé du "
-                           "joueur : {id}"),
-    "pending_answered": ("{who}: {by} answered the save waiting ({how})", "{who} : {by} a répondu au jet en attente ({how})"),
-    "by_player": ("the player", "le joueur"), "by_gm": ("the GM", "le MJ"),
-    "how_rolled": ("rolled by the server", "lancé par le serveur"), "how_d20": ("a d20 typed", "un d20 saisi"),
-    "how_total": ("a total typed", "un total saisi"),
-    "answer_proposed": ("{who}'s player answers {id} ({how}): it waits for the GM's confirmation",
-                        "le joueur de {who} répond à {id} ({how}) : la réponse attend la confirmation du MJ"),
-    "answer_rejected": ("the GM rejects the answer to {id}: the save waits for {who}'s player again",
-                        "le MJ refuse la réponse à {id} : le jet attend à nouveau le joueur de {who}"),
-    "affliction_known": ("{who}: {name} is now known to the player", "{who} : {name} est désormais connue du joueur"),
-    "affliction_hidden": ("{who}: {name} is hidden from the player", "{who} : {name} est cachée au joueur"),
-    "affliction_diagnosed": ("{who}: {healer}'s Heal check on {name}, {total} vs DC {dc}, {verdict}",
-                             "{who} : test de Premiers secours de {healer} sur {name}, {total} contre DD {dc}, {verdict}"),
-})
+if TYPE_CHECKING:
+    from ..content.rules import Rules
+
+# the words of the sentences, by key (a key may come from an event: "left", "made", a body part): the catalog's
+# msgids, said in the reader's language with their fields
+W: dict[str, Callable[..., str]] = {
+    "campaign_created": lambda **f: _("campaign {name} created ({system}, dice seed {seed})", **f),
+    "campaign_renamed": lambda **f: _("the campaign is renamed {name} (was {was})", **f),
+    "option_set": lambda **f: _("option {option} = {value}", **f),
+    "content_packs_set": lambda **f: _("the campaign now loads the content packs {packs}", **f),
+    "no_packs": lambda **f: _("none", **f),
+    "option_reset": lambda **f: _("option {option} back to its default", **f),
+    "clock_advanced": lambda **f: _("the clock moves {span}", **f),
+    "character_added": lambda **f: _("{who} joins the party ({hp}/{max_hp} HP)", **f),
+    "character_edited": lambda **f: _("{who}: sheet changed ({fields})", **f),
+    "character_removed": lambda **f: _("{who} leaves the party", **f),
+    "hp_changed": lambda **f: _("{who}: {hp} HP{max_hp}{cause}", **f),
+    "max_hp": lambda **f: _(" (max {max_hp})", **f),
+    "noted": lambda **f: _("{who}: {moment}, nothing triggers", **f),
+    "noted_save": lambda **f: _("{who}: {source} — {save} {total} vs DC {dc}, {verdict}{outcome}", **f),
+    "noted_effect": lambda **f: _("{who}: {source} → {outcome}", **f),
+    "combat_end": lambda **f: _("End of combat: {ended} ended", **f),
+    "rest_no_benefit": lambda **f: _("{who}: {hp} HP at the start of the long rest, no benefit (it needs at least 1 "
+                                     "HP)", **f),
+    "dying_check": lambda **f: _("{who}: dying, {check} check {total} vs DC {dc}: {verdict}", **f),
+    "stable_now": lambda **f: _("stable", **f),
+    "loses_hp": lambda **f: _("loses 1 HP", **f),
+    "massive_damage": lambda **f: _("killed outright by massive damage", **f),
+    "negative_hp": lambda **f: _("hit points down to minus Constitution", **f),
+    "dying": lambda **f: _("dying", **f),
+    "condition_gained": lambda **f: _("{who} becomes {condition}{until}{source}", **f),
+    "condition_ended": lambda **f: _("{who} is no longer {condition}", **f),
+    "until_combat_end": lambda **f: _(" (until the end of combat)", **f),
+    "until": lambda **f: _(" (until {when})", **f),
+    "request_keyed": lambda **f: _("the action is recorded under its idempotency key (a retry gets the same answer)", **f),
+    "character_stabilized": lambda **f: _("{who} is stable", **f),
+    "damage_taken": lambda **f: _("{who}: {parts}{extra} = {total} damage → {hp} HP", **f),
+    "character_died": lambda **f: _("{who} dies{cause}", **f),
+    "wound_received": lambda **f: _("{who}: wounded, {part} ({damage} damage, {kind}){fort}", **f),
+    "wound_fort": lambda **f: _(", {save} save {total} vs DC {dc}: {verdict}", **f),
+    "wound_first_aid": lambda **f: _("{who}: first aid on {wound}, {total} vs DC {dc}, {verdict}", **f),
+    "wound_recovery": lambda **f: _("{who}: {wound} gets back {hp} HP ({recovered} in all)", **f),
+    "wound_suppression_ended": lambda **f: _("{who}: the Fortitude save no longer holds off {wound}", **f),
+    "wound_healed": lambda **f: _("{who}: {wound} heals ({how})", **f),
+    "injury_gained": lambda **f: _("{who}: new injury {id} — {name}{site}, {severity}, d20 {d20}, treatment DC {dc}", **f),
+    "injury_changed": lambda **f: _("{who}: {injury} changes ({fields})", **f),
+    "injury_note": lambda **f: _("{who}: {injury}: {note}", **f),
+    "injury_healed": lambda **f: _("{who}: {injury} heals ({how})", **f),
+    "injury_replaced": lambda **f: _("{who}: {injury} turns worse ({why})", **f),
+    "treatment_started": lambda **f: _("{who}: treatment of {injury} begins ({span}{healer})", **f),
+    "healer": lambda **f: _(", by {healer}", **f),
+    "treatment_failed": lambda **f: _("{who}: treatment of {injury} fails, check {check} vs DC {dc}: the DC rises to "
+                                      "{next_dc}", **f),
+    "treated": lambda **f: _("{who}: {injury} heals (treatment, check {check} vs DC {dc})", **f),
+    "deadline_held": lambda **f: _("{who}: {injury}: treatment began before the deadline; if it fails, the injury "
+                                   "turns worse", **f),
+    "typed": lambda **f: _("typed", **f),
+    "body_changed": lambda **f: _("{who}: {part} {change:+d}", **f),
+    "lost_feet": lambda **f: _("{who} loses a foot", **f),
+    "lost_hands": lambda **f: _("{who} loses a hand", **f),
+    "lost_eyes": lambda **f: _("{who} loses an eye", **f),
+    "lost_ears": lambda **f: _("{who} loses an ear", **f),
+    "back_feet": lambda **f: _("{who} has a foot again", **f),
+    "back_hands": lambda **f: _("{who} has a hand again", **f),
+    "back_eyes": lambda **f: _("{who} sees with an eye again", **f),
+    "back_ears": lambda **f: _("{who} has an ear again", **f),
+    "affliction_contracted": lambda **f: _("{who} contracts {name}{facts}", **f),
+    "affliction_changed": lambda **f: _("{who}: {name} changes{facts}", **f),
+    "affliction_saved": lambda **f: _("{who}: {name}, {save} {total} vs DC {dc}, {verdict}{facts}", **f),
+    "affliction_recovered": lambda **f: _("{who}: {name}, rest recovery{facts}", **f),
+    "affliction_spell": lambda **f: _("{who}: {spell} on {name}{facts}", **f),
+    "affliction_exposed": lambda **f: _("{who} is exposed to {name}: {save} {total} vs DC {dc}, {verdict}", **f),
+    "affliction_removed": lambda **f: _("{who}: {name} is gone", **f),
+    "save_pending": lambda **f: _("{who}: {name}, a {save} (DC {dc}) waits for the player's die: {id}", **f),
+    "pending_cleared": lambda **f: _("{who}: the save waiting is answered", **f),
+    "action_undone": lambda **f: _("action {action} undone", **f),
+    "unknown": lambda **f: _("{type}", **f),
+    "undone": lambda **f: _("undone", **f),
+    "made": lambda **f: _("made", **f),
+    "failed": lambda **f: _("failed", **f),
+    "superficial": lambda **f: _("superficial", **f),
+    "severe": lambda **f: _("severe", **f),
+    "ignored": lambda **f: _("penalty ignored", **f),
+    "not_ignored": lambda **f: _("penalty stays", **f),
+    "healed": lambda **f: _("healed", **f),
+    "not_healed": lambda **f: _("not healed", **f),
+    "left": lambda **f: _("left", **f),
+    "right": lambda **f: _("right", **f),
+    "hand": lambda **f: _("hand", **f),
+    "foot": lambda **f: _("foot", **f),
+    "hands": lambda **f: _("hands", **f),
+    "feet": lambda **f: _("feet", **f),
+    "eyes": lambda **f: _("eyes", **f),
+    "ears": lambda **f: _("ears", **f),
+    "long_rest": lambda **f: _("a long rest", **f),
+    "short_rest": lambda **f: _("a short rest", **f),
+    "magic": lambda **f: _("magic", **f),
+    "rest": lambda **f: _("rest", **f),
+    "gm": lambda **f: _("the GM's word", **f),
+    "first_aid": lambda **f: _("first aid", **f),
+    "treatment": lambda **f: _("treatment", **f),
+    "hit_die": lambda **f: _("a Hit Die", **f),
+    "natural": lambda **f: _("natural healing", **f),
+    "turn": lambda **f: _("turn", **f),
+    "dash": lambda **f: _("Dash", **f),
+    "action": lambda **f: _("action", **f),
+    "fact_stage": lambda **f: _("{track}: {from_} → {to}", **f),
+    "fact_cured": lambda **f: _("cured", **f),
+    "fact_eliminated": lambda **f: pgettext("sentences.fact_eliminated", "out of the system", **f),
+    "fact_end_state": lambda **f: _("end state reached", **f),
+    "fact_removed": lambda **f: _("removed", **f),
+    "fact_cl_check_failed": lambda **f: _("caster level check failed, no effect", **f),
+    "fact_cure_step": lambda **f: _("one save closer to a cure", **f),
+    "fact_death": lambda **f: _("death", **f),
+    "fact_hp_loss": lambda **f: _("{amount} HP lost", **f),
+    "fact_poison_damage": lambda **f: _("{amount} poison damage", **f),
+    "fact_ability_damage": lambda **f: _("{ability} damage {amount}", **f),
+    "fact_ability_damage_healed": lambda **f: _("ability damage healed", **f),
+    "fact_failure_banked": lambda **f: _("a failure banked", **f),
+    "fact_permanent": lambda **f: _("a permanent effect", **f),
+    "fact_permanent_removed": lambda **f: _("a permanent effect lifted", **f),
+    "fact_permanent_removed_named": lambda **f: _("{condition} lifted (permanent)", **f),
+    "fact_spell_landed": lambda **f: _("the spell takes hold", **f),
+    "fact_floor": lambda **f: _("at its lowest stage", **f),
+    "fact_duration": lambda **f: _("its duration changes", **f),
+    "fact_note": lambda **f: _("{text}", **f),
+    "fact_other": lambda **f: _("a change", **f),
+    "counted": lambda **f: _("{n} {what}", **f),
+    "save_pending_wound": lambda **f: _("{who}: a Fortitude save (DC {dc}) to ignore a wound ({part}) waits for the "
+                                        "player's die: {id}", **f),
+    "save_pending_treatment": lambda **f: _("{who}: the treatment check (DC {dc}) for {patient} waits for the "
+                                            "player's die: {id}", **f),
+    "save_pending_moment": lambda **f: _("{who}: {moment}, {name}: a {save} (DC {dc}) waits for the player's die: "
+                                         "{id}", **f),
+    "save_pending_dying": lambda **f: _("{who}: dying, the {check} check to stabilize (DC {dc}) waits for the "
+                                        "player's die: {id}", **f),
+    "pending_answered": lambda **f: _("{who}: {by} answered the save waiting ({how})", **f),
+    "by_player": lambda **f: _("the player", **f),
+    "by_gm": lambda **f: _("the GM", **f),
+    "how_rolled": lambda **f: _("rolled by the server", **f),
+    "how_d20": lambda **f: _("a d20 typed", **f),
+    "how_total": lambda **f: _("a total typed", **f),
+    "answer_proposed": lambda **f: _("{who}'s player answers {id} ({how}): it waits for the GM's confirmation", **f),
+    "answer_rejected": lambda **f: _("the GM rejects the answer to {id}: the save waits for {who}'s player again", **f),
+    "affliction_known": lambda **f: _("{who}: {name} is now known to the player", **f),
+    "affliction_hidden": lambda **f: _("{who}: {name} is hidden from the player", **f),
+    "affliction_diagnosed": lambda **f: _("{who}: {healer}'s Heal check on {name}, {total} vs DC {dc}, {verdict}", **f),
+}
 
 
-def say(key: str, lang: str, **fields: Any) -> str:
-    return W.say(key, lang, **fields)
+def say(key: str, **fields: Any) -> str:
+    """The words `key` names (a key of W), its {fields} filled, in the reader's language."""
+    return W[key](**fields)
 
 
-def named(rules: Any, value: Any, lang: str, *sections: str) -> str:
+def named(rules: "Rules", value: Any, *sections: str) -> str:
     """A content id as its name ("cure_wounds" → "Cure Wounds"); anything else as text, translated."""
     if not isinstance(value, str):
         return str(value)
     for section in sections or ("afflictions", "injuries", "spells", "damage_tables", "conditions", "body_parts",
                                 "tracks", "abilities", "saves", "skills", "severities", "options"):
         entry = rules.section(section).get(value) if section in rules.sections else None
-        if entry is not None and callable(getattr(entry, "name", None)):
-            return entry.name(lang)
+        words = getattr(entry, "name", None) if entry is not None else None
+        if words is not None and getattr(words, "en", None) is not None:
+            return name(words)
     if value in W:
-        return say(value, lang)
-    said = translate(value, lang, lambda v: named(rules, v, lang))
-    if said == value and ": " in value:
-        head, _, tail = value.partition(": ")
-        return f"{named(rules, head, lang)}{' : ' if lang == 'fr' else ': '}{named(rules, tail, lang)}"
-    return said
+        return say(value)
+    text = stored(value, lambda v: named(rules, v))
+    if text == value and ": " in value:
+        head, _sep, tail = value.partition(": ")
+        return f"{named(rules, head)}{colon()}{named(rules, tail)}"
+    return text
 
 
 class _Ctx:
-    def __init__(self, d: dict[str, Any], state: Any, rules: Any, lang: str,
+    def __init__(self, d: dict[str, Any], state: Any, rules: "Rules",
                  known: dict[tuple[str, str], str] | None = None) -> None:
-        self.d, self.state, self.rules, self.lang, self.known = d, state, rules, lang, known or {}
+        self.d, self.state, self.rules, self.known = d, state, rules, known or {}
 
     def who(self, key: str = "character") -> str:
         cid = self.d.get(key)
@@ -195,10 +206,10 @@ class _Ctx:
         return self.state.character(cid) if isinstance(cid, str) and self.state is not None else None
 
     def name(self, value: Any, *sections: str) -> str:
-        return named(self.rules, value, self.lang, *sections)
+        return named(self.rules, value, *sections)
 
     def say(self, key: str, **fields: Any) -> str:
-        return say(key, self.lang, **fields)
+        return say(key, **fields)
 
     def injury(self) -> str:
         """"i3 Frostbite" while the injury is known (on the character, or gone but named in `known`: the
@@ -234,7 +245,7 @@ class _Ctx:
     def save(self) -> str:
         from .save_words import save_roll
 
-        return save_roll(self.rules, self.d.get("save") or "fortitude", getattr(self.state, "system", None), self.lang)
+        return save_roll(self.rules, self.d.get("save") or "fortitude", getattr(self.state, "system", None))
 
     def verdict(self, ok: Any) -> str:
         return self.say("made" if ok else "failed")
@@ -242,16 +253,16 @@ class _Ctx:
     def total(self) -> str:
         from .save_words import save_total
 
-        return save_total(self.d, self.lang)
+        return save_total(self.d)
 
     def facts(self) -> str:
         parts = [fact_text(f, self) for f in self.d.get("facts") or [] if isinstance(f, dict)]
-        return (": " if self.lang == "en" else " : ") + ", ".join(parts) if parts else ""
+        return colon() + ", ".join(parts) if parts else ""
 
 
-def facts_text(data: dict[str, Any], state: Any, rules: Any, lang: str) -> str:
+def facts_text(data: dict[str, Any], state: Any, rules: "Rules") -> str:
     """An event's facts in words (": Exhausted lifted (permanent), …"), '' when it has none."""
-    return _Ctx(data, state, rules, lang).facts()
+    return _Ctx(data, state, rules).facts()
 
 
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:
@@ -261,16 +272,16 @@ def fact_text(f: dict[str, Any], c: _Ctx) -> str:
 
         def stage(sid: Any) -> str:
             st = next((s for s in track.stages if s.id == sid), None) if track else None
-            return st.name(c.lang) if st else str(sid)
+            return name(st.name) if st else str(sid)
 
-        return c.say("fact_stage", track=track.name(c.lang) if track else c.name(f.get("track")),
+        return c.say("fact_stage", track=name(track.name) if track else c.name(f.get("track")),
                      from_=stage(f.get("from")), to=stage(f.get("to")))
     if what in ("hp_loss", "poison_damage"):
         return c.say(f"fact_{what}", amount=f.get("amount", f.get("hp", "?")))
     if what == "ability_damage":
         return c.say("fact_ability_damage", ability=c.name(f.get("ability"), "abilities"), amount=f.get("amount", "?"))
     if what == "note":
-        return c.say("fact_note", text=translate(str(f.get("text", "")), c.lang))
+        return c.say("fact_note", text=stored(str(f.get("text", "")), c.name))
     if what == "permanent_removed" and f.get("condition"):
         return c.say("fact_permanent_removed_named", condition=c.name(f["condition"], "conditions"))
     key = f"fact_{what}"
@@ -294,7 +305,7 @@ def _noted(c: _Ctx) -> str:
             if isinstance(source, dict) else str(source)
         said = _outcome(r.get("outcome") or {}, c)
         if "save" in r:
-            sub = _Ctx({**r, "save": r["save"]}, c.state, c.rules, c.lang)
+            sub = _Ctx({**r, "save": r["save"]}, c.state, c.rules)
             lines.append(c.say("noted_save", who=c.who(), source=src, save=sub.save(), total=sub.total(),
                                dc=r.get("dc"), verdict=c.verdict(not r.get("failed")),
                                outcome=f" → {said}" if r.get("applies") and said else ""))
@@ -310,14 +321,14 @@ def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
     from ..content.schema import Outcome
     from ..domain.engine.outcomes import outcome_text
 
-    said = outcome_text(validate(Outcome, outcome), c.rules)(c.lang)
-    return "" if said == "—" else said
+    text = said(outcome_text(validate(Outcome, outcome), c.rules))
+    return "" if text == "—" else text
 
 
 def _spell(c: _Ctx) -> str:
     from .save_words import spell_name
 
-    return spell_name(c.rules, c.d.get("spell"), getattr(c.state, "system", None), c.lang)
+    return spell_name(c.rules, c.d.get("spell"), getattr(c.state, "system", None))
 
 
 def _condition_gained(c: _Ctx) -> str:
@@ -326,15 +337,15 @@ def _condition_gained(c: _Ctx) -> str:
     if d.get("until_combat_end"):
         until = c.say("until_combat_end")
     elif d.get("until") is not None:
-        until = c.say("until", when=describe(int(d["until"]), c.lang))
+        until = c.say("until", when=when(int(d["until"])))
     source = d.get("source") or {}
-    name = source.get("name") if isinstance(source, dict) else source
-    src = name.get(c.lang, name.get("en")) if isinstance(name, dict) else name
+    source_name = source.get("name") if isinstance(source, dict) else source
+    src = name(source_name) if isinstance(source_name, dict) else source_name
     return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
                  source=f" ← {src}" if src else "")
 
 
-def check_text(d: dict[str, Any], lang: str) -> str:
+def check_text(d: dict[str, Any]) -> str:
     """A check with its roll: "12 (1d20: 7, +5)" / "12 (1d20 : 7, +5)", or "12 (typed)" when the table gave the total.
 
     The die is the last one the check rolled (the event's `rolls`); the rest of the total is the healer's
@@ -344,10 +355,10 @@ def check_text(d: dict[str, Any], lang: str) -> str:
     if rolls and not rolls[-1].get("typed") and isinstance(check, int) and isinstance(rolls[-1].get("total"), int):
         r = rolls[-1]
         bonus = check - r["total"]
-        colon = " : " if lang == "fr" else ": "  # "(1d20 : 7, +5)" in French, as every other colon
-        return f"{check} ({r.get('formula')}{colon}{', '.join(str(f) for f in r.get('faces') or [])}" \
+        # "(1d20 : 7, +5)" in French, as every other colon
+        return f"{check} ({r.get('formula')}{colon()}{', '.join(str(f) for f in r.get('faces') or [])}" \
                f"{f', {bonus:+d}' if bonus else ''})"
-    return f"{check} ({say('typed', lang)})"
+    return f"{check} ({say('typed')})"
 
 
 def _injury_healed(c: _Ctx) -> str:
@@ -355,7 +366,7 @@ def _injury_healed(c: _Ctx) -> str:
     if d.get("how") == "replaced":
         return c.say("injury_replaced", who=c.who(), injury=c.injury(), why=c.name(str(d.get("why", ""))))
     if d.get("how") == "treatment" and "check" in d:
-        return c.say("treated", who=c.who(), injury=c.injury(), check=check_text(d, c.lang), dc=d.get("dc"))
+        return c.say("treated", who=c.who(), injury=c.injury(), check=check_text(d), dc=d.get("dc"))
     how = c.name(d.get("how") or "")
     if d.get("spell"):
         how = f"{how}, {c.name(d['spell'], 'spells')}"
@@ -370,7 +381,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                              else c.say("option_set", option=c.d.get("option"), value=_value(c.d.get("value"), c))),
     "content_packs_set": lambda c: c.say("content_packs_set", packs=", ".join(c.d.get("content_packs") or [])
                                          or c.say("no_packs")),
-    "clock_advanced": lambda c: c.say("clock_advanced", span=describe_span(int(c.d.get("seconds", 0)), c.lang)),
+    "clock_advanced": lambda c: c.say("clock_advanced", span=how_long(int(c.d.get("seconds", 0)))),
     "character_added": lambda c: c.say("character_added", who=c.d.get("name"), hp=c.d.get("hp"),
                                        max_hp=c.d.get("max_hp")),
     "character_edited": lambda c: c.say("character_edited", who=c.who("id"), fields=_sheet_fields(c.d.get("changes"), c)),
@@ -396,9 +407,9 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "injury_changed": _injury_changed,
     "injury_healed": _injury_healed,
     "treatment_started": lambda c: c.say("treatment_started", who=c.who(), injury=c.injury(),
-                                         span=describe_span(int(c.d.get("seconds", 0)), c.lang),
+                                         span=how_long(int(c.d.get("seconds", 0))),
                                          healer=c.say("healer", healer=c.who("healer")) if c.d.get("healer") else ""),
-    "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d, c.lang),
+    "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d),
                                         dc=c.d.get("dc"), next_dc=(c.d.get("dc") or 0) + 2),
     "body_changed": lambda c: c.say(f"{'lost' if int(c.d.get('change', 0)) < 0 else 'back'}_{c.d.get('part')}", who=c.who())
     if f"lost_{c.d.get('part')}" in W else c.say("body_changed", who=c.who(), part=c.name(c.d.get("part")),
@@ -431,7 +442,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
 }
 
 
-def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str,
+def sentence(event: dict[str, Any], state: Any, rules: "Rules",
              known: dict[tuple[str, str], str] | None = None) -> str:
     """Any stored event as the GM reads it (one or more lines). `known`: the injuries no longer on their
     character, by (character, injury id), so that "treatment of i1 begins" names it (`injury_names`)."""
@@ -439,6 +450,6 @@ def sentence(event: dict[str, Any], state: Any, rules: Any, lang: str,
     fn = SENTENCES.get(kind)
     data = event.get("data") if isinstance(event.get("data"), dict) else {}
     if fn is None:
-        return say("unknown", lang, type=kind.replace("_", " "))
-    return fn(_Ctx(data, state, rules, lang, known))
+        return say("unknown", type=kind.replace("_", " "))
+    return fn(_Ctx(data, state, rules, known))
 

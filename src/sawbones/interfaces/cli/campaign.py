@@ -279,8 +279,8 @@ def register(cli: click.Group) -> None:
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        doc = log_view.log_doc(env.service, env.campaign_name(), limit, env.lang)
-        env.emit(doc, partial(log_view.render_log, doc, env.lang))
+        doc = log_view.log_doc(env.service, env.campaign_name(), limit)
+        env.emit(doc, partial(log_view.render_log, doc))
 
     @cli.command()
     @click.argument("action", required=False)
@@ -294,10 +294,10 @@ def register(cli: click.Group) -> None:
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:
             raise UsageError(f"{action!r} is not an action of the log (like a14)", "action")
-        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang, meant)
+        doc = log_view.undo_doc(env.service, env.campaign_name(), meant)
 
         def render(con) -> None:
-            con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
+            con.print(say("action_undone", action=doc["undone_action"]).capitalize()
                       + (" :" if env.lang == "fr" else ":"))
             for line in doc["reverted"]:
                 con.print("  " + escape(line))

@@ -41,14 +41,14 @@ def _report(env, state, told) -> None:
     doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
     if not any(e["type"] == "save_pending" for e in events):
-        env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang, known=known))
+        env.emit(doc, partial(log_view.render_events, events, state, rules, known=known))
         return
     from .afflictions import pending_doc, render_pending  # the action waits for a player's die: say which, and how
 
     doc["pending"] = pending_doc(state, rules, env.lang)
 
     def render(con) -> None:
-        log_view.render_events(events, state, rules, env.lang, con, known)
+        log_view.render_events(events, state, rules, con, known)
         render_pending(doc["pending"], env.lang, con)
 
     env.emit(doc, render)

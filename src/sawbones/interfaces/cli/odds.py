@@ -111,7 +111,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"], lang)
     start = doc["start"]
-    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
+    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'])} "
             + _t("DD", "DC", lang) + f" {doc['dc']} · " + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · "
             + doc["system"])
     if start["from"] == "stage":

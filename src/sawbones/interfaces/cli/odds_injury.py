@@ -13,7 +13,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ...presentation.odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
+from ...presentation.locale import _
+from ...presentation.odds_words import (CHANGED, PER_SESSION, rest_words, signed, tone, treatment_rows,
+                                         treatment_words)
 from ...presentation.typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from .odds_format import BAR, _t
 
@@ -76,24 +78,24 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
     rows = treatment_rows(doc)
     for key, words, p in rows:
         style = {"healed": "green", "lost": "red"}.get(key, "yellow")
-        con.print(f"{TREATMENT.say(words, lang):<34} {_bar(p, style, 20)} {percent(p):>7}")
-    con.print(f"[dim]{TREATMENT.say('never_means', lang)}[/]")
+        con.print(f"{treatment_words(words):<34} {_bar(p, style, 20)} {percent(p):>7}")
+    con.print(f"[dim]{treatment_words('never_means')}[/]")
     if doc["attempts"]:
         con.print(labelled(_t("essais", "attempts", lang), " · ".join(
             _t(f"{percent(a['p'])} au {ordinal(a['n'])}", f"{percent(a['p'])} on the "
                f"{ordinal(a['n'])}", lang) for a in doc["attempts"])))
-        con.print(labelled(TREATMENT.say("on_average", lang),
+        con.print(labelled(treatment_words("on_average"),
                            f"{amount(doc['expected_attempts'], 2, 'attempt')}, {span(doc['expected_days'])}"))
     per = " · ".join(f"{span(a['days'])} {percent(a['p'])}" for a in doc["per_attempt"])
     if per:
-        con.print(labelled(TREATMENT.say("attempt_takes", lang), per))
+        con.print(labelled(treatment_words("attempt_takes"), per))
     days = [d for d in doc["days"] if d["p"] > 0]
     if days:  # every row, each bar on the same absolute scale (a full bar is 100%)
-        con.print(TREATMENT.say("until_healed", lang) + colon().rstrip())
+        con.print(treatment_words("until_healed") + colon().rstrip())
         width = max(len(span(d["days"])) for d in days)
         for d in days:
             con.print(f"  {span(d['days']):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p']):>7}")
-    con.print(labelled(TREATMENT.say("for_free", lang), rest_words(doc["rest"], lang)))
+    con.print(labelled(treatment_words("for_free"), rest_words(doc["rest"])))
 
 
 def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -132,7 +134,7 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         if d is base or abs(delta) <= CHANGED:
             return decimal(x, 2)
         style = {"better": "green", "worse": "red"}.get(tone(better, delta), "yellow")
-        return f"{decimal(x, 2)} [{style}]({signed(delta, lang)})[/]"
+        return f"{decimal(x, 2)} [{style}]({signed(delta)})[/]"
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
@@ -140,8 +142,8 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
             f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
             + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}"))
         *rest, losses = PER_SESSION
-        con.print("  " + " · ".join(f"{_t(fr, en, lang)} {value(d, key, better=better)}" for key, en, fr, better in rest))
-        con.print("  " + labelled(_t(losses[2], losses[1], lang), value(d, losses[0], better=losses[3])))
+        con.print("  " + " · ".join(f"{_(words)} {value(d, key, better=better)}" for key, words, better in rest))
+        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[2])))
 
     block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:

@@ -132,7 +132,13 @@ def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
 def _save_names(rules: Any, save: str) -> set[str]:
     """A save's roll as sentences name it, in both languages: "jet de Vigueur", "Constitution save"."""
     system = "pf1e" if save in rules.saves else "dnd5e"  # (a named save, or an ability's)
-    return {save_words.save_roll(rules, save, system, lang).casefold() for lang in ("en", "fr")}
+    from ...presentation.locale import speaking
+
+    names = set()
+    for lang in ("en", "fr"):
+        with speaking(lang):
+            names.add(save_words.save_roll(rules, save, system).casefold())
+    return names
 
 
 def roll_words(rules: Any, system: str, lang: str) -> list[str]:
@@ -140,7 +146,7 @@ def roll_words(rules: Any, system: str, lang: str) -> list[str]:
     campaign's game system (each one a ROLL `roll_context` reads)."""
     from ...domain.engine.roll_query import KINDS
 
-    saves = [save_words.save_roll(rules, v, system, lang) for v in save_words.system_saves(rules, system)]
+    saves = [save_words.save_roll(rules, v, system) for v in save_words.system_saves(rules, system)]
     skills = sorted(k.name(lang) for k in rules.skills.values() if k.system == system)
     return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
 
@@ -161,7 +167,7 @@ ROLL = Words("mods_roll", {
 def roll_title(rules: Any, system: str, roll: dict[str, Any], lang: str) -> list[str]:
     """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
     if roll.get("save"):
-        head = [save_words.save_roll(rules, roll["save"], system, lang)]
+        head = [save_words.save_roll(rules, roll["save"], system)]
     elif roll.get("skill") in rules.skills:
         head = [rules.skills[roll["skill"]].name(lang)]
     elif roll.get("skill"):
@@ -290,7 +296,7 @@ def register(cli: click.Group) -> None:
             if fort:
                 result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
                           else _fr(lang, "échec", "failure"))
-                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
+                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system)
                 con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
@@ -316,7 +322,7 @@ def register(cli: click.Group) -> None:
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt, env.lang))} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal")

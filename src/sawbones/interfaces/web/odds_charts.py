@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import SawbonesError
 from ...i18n import for_the_web
+from ...presentation.locale import _
 from ...presentation.odds_words import CHANGED, PER_SESSION, tone
 from ...presentation.typeset import general
 
@@ -68,7 +69,7 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
-    from ...presentation.odds_words import TREATMENT, rest_words, treatment_rows
+    from ...presentation.odds_words import rest_words, treatment_rows, treatment_words
     from ...presentation.typeset import span
 
     from . import i18n
@@ -89,12 +90,12 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
             doc["severity_name"] = rules.severities[doc["severity"]].name(lang)
             # every row, in the unit a GM speaks, each bar on the same absolute scale (a full bar is 100%)
             doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"])} for d in doc["days"] if d["p"] > 0]
-            doc["outcomes"] = [{"key": key, "name": TREATMENT.say(words, lang), "p": p}
+            doc["outcomes"] = [{"key": key, "name": treatment_words(words), "p": p}
                                for key, words, p in treatment_rows(doc)]
-            doc["words"] = {key: TREATMENT.say(key, lang) for key in ("never_means", "on_average", "until_healed",
+            doc["words"] = {key: treatment_words(key) for key in ("never_means", "on_average", "until_healed",
                                                                         "for_free")}
             doc["expected_when"] = span(doc["expected_days"])
-            doc["free"] = rest_words(doc["rest"], lang)
+            doc["free"] = rest_words(doc["rest"])
             chart["treatment"] = doc
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
@@ -133,9 +134,9 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
         if profile["npc_injuries"] or base["npc_injuries"]:
             out.append({"name": i18n.text("npc_injuries", lang), "value": profile["npc_injuries"],
                         "delta": profile["npc_injuries"] - base["npc_injuries"], "tone": ""})
-        for key, en, fr, better in PER_SESSION:
+        for key, words, better in PER_SESSION:
             delta = profile[key] - base[key]
-            out.append({"name": fr if lang == "fr" else en, "value": profile[key], "delta": delta,
+            out.append({"name": _(words), "value": profile[key], "delta": delta,
                         "tone": tone(better, delta)})
         return out
 

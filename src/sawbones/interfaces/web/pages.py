@@ -200,7 +200,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
         return None, for_the_web(exc.message, lang)
     names = stage_names(rules, affliction, lang)
     doc["name"] = rules.afflictions[affliction].name(lang)
-    doc["save_name"] = save_name(rules, doc["save"], doc["system"], lang)
+    doc["save_name"] = save_name(rules, doc["save"], doc["system"])
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None

@@ -34,7 +34,7 @@ def env() -> Any:
         _ENV.filters["dec"] = lambda x, digits, *_lang: typeset.decimal(x, digits)  # {{ x|dec(2, lang) }}
         _ENV.filters["num"] = lambda x, *_lang: typeset.general(x)  # {{ x|num(lang) }}: "2.5" / "2,5"
         _ENV.filters["amount"] = lambda x, digits, unit, *_lang: typeset.amount(x, digits, unit)  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
-        _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
+        _ENV.filters["signed"] = lambda delta, *_lang: odds_words.signed(delta)  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
         _ENV.filters["listed"] = lambda items, *_lang: typeset.listed(items)  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
         _ENV.filters["unit_name"] = lambda unit, n, *_lang: typeset.unit_name(unit, n)  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
         _ENV.filters["counted"] = lambda x, unit, *_lang: typeset.counted(x, unit)  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"

@@ -48,7 +48,7 @@ def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]
 
     state = loaded.state
     events = log_view.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
-                              service.rules_for(state), lang)
+                              service.rules_for(state))
     actions: list[int] = []
     for e in reversed(events):
         data = e["data"] if isinstance(e["data"], dict) else {}

@@ -52,7 +52,7 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
     out = []
     for key, fields in asked:
         answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
-        said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
+        said = save_words.save_roll(rules, fields["save"], state.system) if key.startswith("save_") else ""
         label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
@@ -127,9 +127,9 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
                                          if part else asked.get("part"))
         if p.kind in moment_words.KINDS:  # a trigger's save in a turn, Dash or action; a dying character's check
             known = content not in unknown.values()
-            against = moment_words.about(rules, p, lang, None if known else SECRET.say("unknown", lang))
+            against = moment_words.about(rules, p, None if known else SECRET.say("unknown", lang))
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
+                    "save_name": moment_words.roll_name(rules, p, state.system), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
                     "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
@@ -142,7 +142,7 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state
     start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
-    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules, lang)
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules)
     lines = []
     for e in events:
         data = e["data"] if isinstance(e["data"], dict) else {}

@@ -33,7 +33,7 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
     lines: list[str] = []
     for event in log_view.for_people(events):
         if event["type"] not in quiet and event["type"] not in summed:
-            lines.extend(line for line in sentence(event, state, rules, lang, known).splitlines() if line)
+            lines.extend(line for line in sentence(event, state, rules, known).splitlines() if line)
     saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
         lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
@@ -97,7 +97,7 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules))
            if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,

@@ -305,7 +305,7 @@ def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
 def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
         lang: str = Depends(api_lang)):
     with gm.open() as service:
-        return log_view.log_doc(service, gm.campaign, limit, lang)
+        return log_view.log_doc(service, gm.campaign, limit)
 
 
 class UndoIn(m.Strict):
@@ -318,7 +318,7 @@ def _undo(service, campaign, body, lang):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
         raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
-    return log_view.undo_doc(service, campaign, lang, meant)
+    return log_view.undo_doc(service, campaign, meant)
 
 
 register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),

@@ -25,7 +25,7 @@ def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
 def gm_status(doc: dict[str, Any], lang: str) -> str:
     from ..presentation.views import render_status
 
-    return rich_text(lambda con: render_status(doc, lang, con))
+    return rich_text(lambda con: render_status(doc, con))
 
 
 def tables_text(doc: dict[str, Any], lang: str, index: bool) -> str:

@@ -5,7 +5,7 @@ a save's breakdown is said without one), each function here becomes that call.""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .locale import language, say
 
@@ -40,3 +40,25 @@ def save_breakdown(breakdown: dict[str, Any]) -> str:
     from ..domain.engine.saves import describe
 
     return _said(describe(breakdown, language()))
+
+
+def english_when(seconds: int) -> str:
+    """A moment of game time in English, for a document's `*_text` field (programs read it, not people)."""
+    from .locale import SOURCE, speaking
+
+    with speaking(SOURCE):
+        return when(seconds)
+
+
+def call_section(fn: Callable[..., Any], *args: Any) -> Any:
+    """A document part or status lines a rule module registers (views.CHARACTER_SECTIONS, STATUS_RENDERERS):
+    called without a language; a module not converted yet takes it as one more argument, before the console."""
+    import inspect
+
+    try:
+        inspect.signature(fn).bind(*args)
+    except TypeError:
+        if len(args) == 2:  # a status renderer: (character_doc, lang, console)
+            return fn(args[0], language(), args[1])
+        return fn(*args, language())
+    return fn(*args)

@@ -5,10 +5,38 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ..message import N_
-from .locale import SOURCE, _, language
+from .bridge import when
+from .locale import SOURCE, _, language, name
+from .locale import say as said
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
+
+
+class Ctx(Protocol):
+    """What a sentence reads and how it words it (sentences.py's context of one event)."""
+
+    d: dict[str, Any]
+    state: Any
+    rules: "Rules"
+
+    def who(self, key: str = "character") -> str: ...
+
+    def say(self, key: str, **fields: Any) -> str: ...
+
+    def name(self, value: Any, *sections: str) -> str: ...
+
+    def part(self, part: Any, side: Any) -> str: ...
+
+    def injury(self) -> str: ...
+
+    def save(self) -> str: ...
+
+    def affliction(self) -> str: ...
+
 
 # causes and notes the rules write in English inside events (stored as they are: old campaigns keep them), said
 # in the reader's language by `stored`: whole when they are a msgid, else matched against these templates
@@ -67,12 +95,12 @@ def _sheet_label(key: str) -> str:
     return labels[key]() if key in labels else key.replace("_", " ")
 
 
-def _sheet_fields(changes: Any, c: Any) -> str:
+def _sheet_fields(changes: Any, c: Ctx) -> str:
     keys = list(changes) if isinstance(changes, dict) else []
     return ", ".join(dict.fromkeys(_sheet_label(k) for k in keys))
 
 
-def _hp_changed(c: Any) -> str:
+def _hp_changed(c: Ctx) -> str:
     d = c.d
     cause = d.get("cause") or d.get("why")
     return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
@@ -80,14 +108,14 @@ def _hp_changed(c: Any) -> str:
                  cause=f" · {c.name(cause)}" if cause else "")
 
 
-def _damage(c: Any) -> str:
+def _damage(c: Ctx) -> str:
     d = c.d
     parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
     extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
     return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
 
 
-def _value(value: Any, c: Any) -> str:
+def _value(value: Any, c: Ctx) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
@@ -97,7 +125,7 @@ def _value(value: Any, c: Any) -> str:
     return str(value)
 
 
-def _wound_received(c: Any) -> str:
+def _wound_received(c: Ctx) -> str:
     d = c.d
     fort = d.get("fort") or {}
     fort_text = (c.say("wound_fort", save=c.name("fortitude", "saves"), total=fort.get("total"), dc=fort.get("dc"),
@@ -107,14 +135,14 @@ def _wound_received(c: Any) -> str:
                  kind=c.say("superficial" if d.get("superficial") else "severe"), fort=fort_text)
 
 
-def _injury_gained(c: Any) -> str:
+def _injury_gained(c: Ctx) -> str:
     d = c.d
     site = f" ({c.say(d['site'])})" if d.get("site") in ("hand", "foot") else ""
     return c.say("injury_gained", who=c.who(), id=d.get("id"), name=c.name(d.get("injury"), "injuries"), site=site,
                  severity=c.name(d.get("severity"), "severities"), d20=d.get("d20"), dc=d.get("dc"))
 
 
-def _injury_changed(c: Any) -> str:
+def _injury_changed(c: Ctx) -> str:
     if c.d.get("note") == "deadline met: treatment started":
         return c.say("deadline_held", who=c.who(), injury=c.injury())
     if c.d.get("note"):
@@ -122,7 +150,7 @@ def _injury_changed(c: Any) -> str:
     return c.say("injury_changed", who=c.who(), injury=c.injury(), fields=_sheet_fields(c.d.get("changes"), c))
 
 
-def _save_pending(c: Any) -> str:
+def _save_pending(c: Ctx) -> str:
     """A roll that waits for a player's die: a periodic or initial save, a wound's Fortitude save, a healer's
     check, a trigger's save in a moment (turn, Dash, action), a dying character's check."""
     d, kind = c.d, c.d.get("kind")
@@ -141,7 +169,7 @@ def _save_pending(c: Any) -> str:
     return c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=d.get("dc"), id=d.get("id"))
 
 
-def _patient(c: Any) -> str:
+def _patient(c: Ctx) -> str:
     """The patient of a treatment that waits for the healer's die, with the injury treated."""
     args = c.d.get("args") or {}
     patient = c.state.character(args.get("patient", "")) if c.state is not None else None
@@ -163,3 +191,32 @@ def injury_names(events: Any = (), state: Any = None) -> dict[tuple[str, str], s
             known[(str(d.get("character")), str(d["id"]))] = str(d["injury"])
     return known
 
+
+def _outcome(outcome: dict[str, Any], c: Ctx) -> str:
+    """What a trigger's outcome does, in words (domain.outcomes); "" when it does nothing."""
+    from ..content.models import validate
+    from ..content.schema import Outcome
+    from ..domain.engine.outcomes import outcome_text
+
+    text = said(outcome_text(validate(Outcome, outcome), c.rules))
+    return "" if text == "—" else text
+
+
+def _spell(c: Ctx) -> str:
+    from .save_words import spell_name
+
+    return spell_name(c.rules, str(c.d.get("spell")), getattr(c.state, "system", None))
+
+
+def _condition_gained(c: Ctx) -> str:
+    d = c.d
+    until = ""
+    if d.get("until_combat_end"):
+        until = c.say("until_combat_end")
+    elif d.get("until") is not None:
+        until = c.say("until", when=when(int(d["until"])))
+    source = d.get("source") or {}
+    source_name = source.get("name") if isinstance(source, dict) else source
+    src = name(source_name) if isinstance(source_name, dict) else source_name
+    return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
+                 source=f" ← {src}" if src else "")

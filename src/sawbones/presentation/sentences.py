@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .bridge import how_long, when
+from .bridge import how_long
 from .locale import _, name, pgettext
-from .locale import say as said
-from .sentence_parts import (_damage, _save_pending, _hp_changed, _injury_changed, _injury_gained, _sheet_fields, _value,
-                             _wound_received, stored)
+from .sentence_parts import (_condition_gained, _damage, _outcome, _save_pending, _hp_changed, _injury_changed,
+                             _injury_gained, _sheet_fields, _spell, _value, _wound_received, stored)
 from .typeset import colon, counted
 
 if TYPE_CHECKING:
@@ -268,7 +267,7 @@ def facts_text(data: dict[str, Any], state: Any, rules: "Rules") -> str:
 def fact_text(f: dict[str, Any], c: _Ctx) -> str:
     what = f.get("what")
     if what == "stage":
-        track = c.rules.section("tracks").get(f.get("track"))
+        track = c.rules.section("tracks").get(str(f.get("track")))
 
         def stage(sid: Any) -> str:
             st = next((s for s in track.stages if s.id == sid), None) if track else None
@@ -313,36 +312,6 @@ def _noted(c: _Ctx) -> str:
             lines.append(c.say("noted_effect", who=c.who(), source=src, outcome=said))
     moment = c.d.get("moment") or "turn"
     return "\n".join(lines) or c.say("noted", who=c.who(), moment=c.name(moment))
-
-
-def _outcome(outcome: dict[str, Any], c: _Ctx) -> str:
-    """What a trigger's outcome does, in words (domain.outcomes); "" when it does nothing."""
-    from ..content.models import validate
-    from ..content.schema import Outcome
-    from ..domain.engine.outcomes import outcome_text
-
-    text = said(outcome_text(validate(Outcome, outcome), c.rules))
-    return "" if text == "—" else text
-
-
-def _spell(c: _Ctx) -> str:
-    from .save_words import spell_name
-
-    return spell_name(c.rules, c.d.get("spell"), getattr(c.state, "system", None))
-
-
-def _condition_gained(c: _Ctx) -> str:
-    d = c.d
-    until = ""
-    if d.get("until_combat_end"):
-        until = c.say("until_combat_end")
-    elif d.get("until") is not None:
-        until = c.say("until", when=when(int(d["until"])))
-    source = d.get("source") or {}
-    source_name = source.get("name") if isinstance(source, dict) else source
-    src = name(source_name) if isinstance(source_name, dict) else source_name
-    return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
-                 source=f" ← {src}" if src else "")
 
 
 def check_text(d: dict[str, Any]) -> str:
@@ -448,7 +417,7 @@ def sentence(event: dict[str, Any], state: Any, rules: "Rules",
     character, by (character, injury id), so that "treatment of i1 begins" names it (`injury_names`)."""
     kind = event["type"]
     fn = SENTENCES.get(kind)
-    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    data: dict[str, Any] = event["data"] if isinstance(event.get("data"), dict) else {}
     if fn is None:
         return say("unknown", type=kind.replace("_", " "))
     return fn(_Ctx(data, state, rules, known))

@@ -256,7 +256,7 @@ def _render_result(doc: dict[str, Any], lang: str, con: Any) -> None:
     for line in doc.get("lines", []):
         con.print(escape(line))
     for a in doc.get("afflictions", []):
-        views.render_affliction(a, lang, con)
+        views.render_affliction(a, con)
 
 
 def register(cli: click.Group) -> None:
@@ -294,7 +294,7 @@ def register(cli: click.Group) -> None:
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
-                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', lang)})")
+                         + f" ({character.hp}/{character.max_hp} {views.V['hp']()})")
         if any(e["type"] == "character_died" for e in events):
             lines.append(_t(f"{character.name} meurt.", f"{character.name} dies.", lang))
         section = affliction_section(character, state, rules, lang)

@@ -38,7 +38,7 @@ def _report(env, state, told) -> None:
 
     events, known = told
     rules = env.service.rules_for(state)
-    doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
+    doc = {"events": events, "characters": [views.character_doc(c, state, rules) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
     if not any(e["type"] == "save_pending" for e in events):
         env.emit(doc, partial(log_view.render_events, events, state, rules, known=known))

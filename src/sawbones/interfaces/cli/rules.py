@@ -288,7 +288,7 @@ def register(cli: click.Group) -> None:
         from ...presentation.views import roll_doc
 
         rules, options = _rules_and_options(env)
-        doc = roll_doc(rules, options, table_id, d20, bands, env.lang)
+        doc = roll_doc(rules, options, table_id, d20, bands)
         face = doc["d20"]
 
         def render(con):

@@ -251,7 +251,7 @@ def register(cli: click.Group) -> None:
 
     def character_view(env, state, character_id) -> dict[str, Any]:
         character = state.character(character_id)
-        return views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        return views.character_doc(character, state, env.service.rules_for(state))
 
     @cli.command("wound")
     @click.argument("name")
@@ -284,7 +284,7 @@ def register(cli: click.Group) -> None:
             return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
-                                         env.service.rules_for(state), env.lang)
+                                         env.service.rules_for(state))
         doc = {"wound": next(w for w in character["wounds"] if w["id"] == data["id"]), "events": events,
                "wound_conditions": character["wound_conditions"]}
 

@@ -126,7 +126,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
     base = doc["base"]
-    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options, lang)["options"]}
+    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options)["options"]}
 
     def numbers(profile: dict[str, Any]) -> list[dict[str, Any]]:
         out = [{"name": s.name(lang), "value": profile["injuries"][sid], "delta": profile["injuries"][sid] -

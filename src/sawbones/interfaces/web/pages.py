@@ -242,7 +242,7 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, lang)["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options)["options"]],
     }
 
 
@@ -354,7 +354,7 @@ def table_page(request: Request, table_id: str, d20: str | None = Query(None, ma
         rules = service.rules_for()
         doc = table_doc(rules, table_id, lang)
         if doc["kind"] == "damage_table" and face is not None:
-            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
+            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None)
         index = index_doc(rules, lang)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
                 if doc["kind"] == "damage_table" else None)

@@ -167,9 +167,9 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     ctx = service.context(loaded)
     rules, options = ctx.rules, ctx.options
     unknown = unknown_afflictions(state, options, character)
-    doc = views.character_doc(character, state, rules, lang)
+    doc = views.character_doc(character, state, rules)
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
-    me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
+    me["conditions"] = mask(views.conditions_of(character, rules, options), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
     me["wounds"] = [scrub(wound_doc(w, rules, options, lang, state.system)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
@@ -177,7 +177,7 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
-                  "conditions": mask(views.conditions_of(c, rules, options, lang),
+                  "conditions": mask(views.conditions_of(c, rules, options),
                                      unknown_afflictions(state, options, c), lang)}
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,

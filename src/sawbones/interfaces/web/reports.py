@@ -49,7 +49,7 @@ def action_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str
     """What an action did: the CLI's document (events, the characters it touched) and lines for people."""
     rules = service.rules_for(state)
     return {"events": events,
-            "characters": [views.character_doc(c, state, rules, lang) for c in touched(events, state)],
+            "characters": [views.character_doc(c, state, rules) for c in touched(events, state)],
             "lines": event_lines(events, state, rules, lang)}
 
 
@@ -62,7 +62,7 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: st
     else:  # pragma: no cover
         doc = {"clock": state.clock, "text": describe(state.clock, lang),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
-    doc["characters"] = [views.character_doc(c, state, rules, lang) for c in touched(events, state)]
+    doc["characters"] = [views.character_doc(c, state, rules) for c in touched(events, state)]
     doc["lines"] = event_lines(events, state, rules, lang, quiet=frozenset({"clock_advanced"})) + [
         ("Horloge : " if lang == "fr" else "Clock: ") + describe(state.clock, lang)]
     return doc
@@ -91,8 +91,8 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     rules, options = ctx.rules, ctx.options
     characters = []
     for c in state.characters:
-        doc = views.character_doc(c, state, rules, lang)
-        doc["conditions"] = views.conditions_of(c, rules, options, lang)
+        doc = views.character_doc(c, state, rules)
+        doc["conditions"] = views.conditions_of(c, rules, options)
         characters.append(doc)
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],

@@ -196,10 +196,10 @@ def injury_doc(injury: Any, state: Any, rules: "Rules") -> dict[str, Any]:
 CHARACTER_SECTIONS: list[Any] = []
 # ... and their lines in the status view: fn(character_doc, console)
 STATUS_RENDERERS: list[Any] = []
-# ... when imported: these modules (of interfaces.cli), loaded before any document or status is made, whichever
-# command or route makes it. A command imports only its own module, a web worker what its routes needed so
-# far: a document must not depend on that.
-SECTION_MODULES = ("wounds", "afflictions")
+# ... when imported: these modules, loaded before any document or status is made, whichever command or route
+# makes it. A command imports only its own module, a web worker what its routes needed so far: a document must
+# not depend on that. (Their sections move to presentation/wounds.py and afflictions.py: name those here then.)
+SECTION_MODULES = ("sawbones.interfaces.cli.wounds", "sawbones.interfaces.cli.afflictions")
 _SECTIONS_LOADED: list[bool] = []
 
 
@@ -209,7 +209,7 @@ def load_sections() -> None:
         from importlib import import_module
 
         for module in SECTION_MODULES:
-            import_module(f"sawbones.interfaces.cli.{module}")
+            import_module(module)
         _SECTIONS_LOADED.append(True)
 
 

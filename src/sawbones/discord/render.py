@@ -9,7 +9,7 @@ import inspect
 import io
 from typing import Any, Callable
 
-from ..interfaces.typeset import listed, percent
+from ..presentation.typeset import listed, percent
 from ..message import N_
 from ..presentation.locale import _, language, pgettext
 
@@ -37,9 +37,9 @@ def told(renderer: Callable[..., Any], *args: Any) -> Any:
 
 
 def gm_status(doc: dict[str, Any]) -> str:
-    from ..interfaces.views import render_status
+    from ..presentation.views import render_status
 
-    return rich_text(lambda con: told(render_status, doc, con))
+    return rich_text(lambda con: render_status(doc, con))
 
 
 def tables_text(doc: dict[str, Any], index: bool) -> str:

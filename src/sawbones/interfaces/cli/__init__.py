@@ -82,6 +82,9 @@ def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, ex
 
     ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content),
                   tuple(typed_dice), expect_version)
+    from ...presentation.locale import set_language
+
+    set_language(ctx.obj.lang)  # the words of this run are in its language (presentation.locale)
 
 
 def main(argv: list[str] | None = None) -> int:

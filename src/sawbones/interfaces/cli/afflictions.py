@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import save_words, sentences, views
+from ...presentation import save_words, sentences, views
 
 # ---------------------------------------------------------------- read model
 
@@ -47,7 +47,7 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
         "permanent": [{"condition": p.condition, "name": rules.conditions[p.condition].name(lang)
                        if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
-                       "removed_by_names": [save_words.spell_name(rules, x, state.system, lang) for x in p.removed_by],
+                       "removed_by_names": [save_words.spell_name(rules, x, state.system) for x in p.removed_by],
                        "once_gone": once_gone(defn, p.condition, options)}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
@@ -115,7 +115,7 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = _t("réussi", "success", lang) if d["succeeded"] else _t("raté", "failure", lang)
             line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}{_t(' : ', ': ', lang)}"
-                    f"{save_words.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
+                    f"{save_words.save_total(d)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
@@ -156,22 +156,22 @@ SUMMARY_UNITS = {"stages_changed": "stage_change", "cured": "cure", "eliminated"
 
 def summary_text(summary: dict[str, Any], lang: str) -> str:
     """Only what happened, as counts: "Summary: 1 new injury, 1 injury healed or turned worse."."""
-    from ..typeset import counted
+    from ...presentation.typeset import counted
 
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(f"{counted(t['saves'], 'save', lang)} ({counted(t['succeeded'], 'save_made', lang)}, "
-                     f"{counted(t['failed'], 'save_failed', lang)})")
+        parts.append(f"{counted(t['saves'], 'save')} ({counted(t['succeeded'], 'save_made')}, "
+                     f"{counted(t['failed'], 'save_failed')})")
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
-            parts.append(counted(t[key], SUMMARY_UNITS[key], lang))
+            parts.append(counted(t[key], SUMMARY_UNITS[key]))
     return SUMMARY.say("head", lang, parts=", ".join(parts)) if parts else SUMMARY.say("nothing", lang)
 
 
 def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     from ...presentation.time_words import describe
-    from ..moment_words import about, roll_name
+    from ...presentation.moment_words import about, roll_name
 
     out = []
     for p in state.pending:
@@ -181,8 +181,8 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": content,
                     "affliction_name": rules.afflictions[content].name(lang) if content in rules.afflictions else None,
-                    "about": about(rules, p, lang), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
-                    "save": p.save, "save_name": roll_name(rules, p, state.system, lang), "dc": p.dc,
+                    "about": about(rules, p), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
+                    "save": p.save, "save_name": roll_name(rules, p, state.system), "dc": p.dc,
                     "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
                     "target_text": describe(p.target, lang)})
     return out
@@ -233,13 +233,13 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
 def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
     from ...presentation.time_words import describe
 
-    from ..sentence_parts import injury_names
-    from ..sentences import sentence
+    from ...presentation.sentence_parts import injury_names
+    from ...presentation.sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)
     return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
-            "story": [sentence(e, state, rules, lang, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
+            "story": [sentence(e, state, rules, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules, lang), "pending": pending_doc(state, rules, lang)}
 
 
@@ -256,7 +256,7 @@ def _render_result(doc: dict[str, Any], lang: str, con: Any) -> None:
     for line in doc.get("lines", []):
         con.print(escape(line))
     for a in doc.get("afflictions", []):
-        views.render_affliction(a, lang, con)
+        views.render_affliction(a, con)
 
 
 def register(cli: click.Group) -> None:
@@ -290,11 +290,11 @@ def register(cli: click.Group) -> None:
         dose = {"initial": ("exposition", "exposure"), "extra": ("dose supplémentaire", "extra dose"),
                 "renewed": ("nouvelle exposition", "new exposure")}[record["dose"]]
         lines = [f"{character.name} · {aname} ({_t(*dose, lang)}){_t(' : ', ': ', lang)}"
-                 f"{_t('jet', 'save', lang)} {save_words.save_total(record, lang)} "
+                 f"{_t('jet', 'save', lang)} {save_words.save_total(record)} "
                  f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
-                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', lang)})")
+                         + f" ({character.hp}/{character.max_hp} {views.V['hp']()})")
         if any(e["type"] == "character_died" for e in events):
             lines.append(_t(f"{character.name} meurt.", f"{character.name} dies.", lang))
         section = affliction_section(character, state, rules, lang)
@@ -352,14 +352,14 @@ def register(cli: click.Group) -> None:
         character = state.character(data["character"])
         lang = env.lang
         facts = [f["what"] for f in data.get("facts", [])]
-        spell_name = save_words.spell_name(rules, spell, state.system, lang)
+        spell_name = save_words.spell_name(rules, spell, state.system)
         if "cl_check_failed" in facts:
             line = _t(f"{spell_name} : test de niveau de lanceur raté ({data['cl_check']['total']} contre DD "
                       f"{data['cl_check']['dc']}), sans effet.",
                       f"{spell_name}: caster level check failed ({data['cl_check']['total']} vs DC "
                       f"{data['cl_check']['dc']}), no effect.", lang)
         else:
-            line = spell_name + sentences.facts_text(data, state, rules, lang)
+            line = spell_name + sentences.facts_text(data, state, rules)
         doc = {"spell": spell, "character": character.id, "affliction": data["affliction"],
                "facts": data.get("facts", []), "cl_check": data.get("cl_check"),
                **affliction_section(character, state, rules, lang), "events": events, "lines": [line]}

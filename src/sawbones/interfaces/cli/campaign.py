@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import log_view, views
+from ...presentation import log_view, views
 
 SAY = Words("cli_campaign", {
     "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
@@ -158,7 +158,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(name or env.campaign_name()).state
         rules = env.service.rules_for(state)
         doc = views.campaign_doc(state, rules)
-        env.emit(doc, partial(views.render_campaign, doc, env.lang))
+        env.emit(doc, partial(views.render_campaign, doc))
 
     @campaign.command("set")
     @click.argument("option", required=False)
@@ -178,7 +178,7 @@ def register(cli: click.Group) -> None:
             state = env.service.set_packs(env.campaign_name(), tuple(packs))
             doc = {"content_packs": list(state.content_packs)}
             env.emit(doc, lambda con: con.print(SAY.say("packs", env.lang, packs=escape(
-                ", ".join(state.content_packs) or views.V.say("none", env.lang)))))
+                ", ".join(state.content_packs) or views.V["none"]()))))
             return
         if option is None or value is None and not reset:
             raise click.UsageError("give a VALUE or --reset")
@@ -195,8 +195,8 @@ def register(cli: click.Group) -> None:
         from .rules import _rules_and_options
 
         rules, values = _rules_and_options(env)
-        doc = views.options_doc(rules, values, env.lang)
-        env.emit(doc, partial(views.render_options, doc, env.lang))
+        doc = views.options_doc(rules, values)
+        env.emit(doc, partial(views.render_options, doc))
 
     @cli.group()
     def character() -> None:
@@ -212,7 +212,7 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(SAY.say(
             "joins", env.lang, name=escape(character.name), campaign=escape(state.name), hp=character.hp,
             max_hp=character.max_hp,
@@ -229,7 +229,7 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(SAY.say("updated", env.lang, name=escape(character.name))))
 
     @character.command("import")
@@ -242,7 +242,7 @@ def register(cli: click.Group) -> None:
 
         entries = read_files(list(files))  # every file is read and checked before anything is written
         state, events = env.act(lambda ctx: import_characters(ctx, entries))
-        doc = views.import_report(state, events, env.service.rules_for(state), env.lang)
+        doc = views.import_report(state, events, env.service.rules_for(state))
         env.emit(doc, lambda con: [con.print(line) for line in doc["lines"]])
 
     @character.command("list")
@@ -253,7 +253,7 @@ def register(cli: click.Group) -> None:
         doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
                                "external": list(c.external)}
                               for c in state.characters]}
-        env.emit(doc, partial(views.render_character_list, doc, env.lang))
+        env.emit(doc, partial(views.render_character_list, doc))
 
     @character.command("remove")
     @click.argument("name")
@@ -271,16 +271,16 @@ def register(cli: click.Group) -> None:
     def status(env, name) -> None:
         """The party (or one character): HP, dying/stable/dead, conditions, injuries, wounds, each
         disease's current stage, timers; in words, so it reads the same through a pipe."""
-        doc = views.status_doc(env.service, env.campaign_name(), name, env.lang)
-        env.emit(doc, partial(views.render_status, doc, env.lang))
+        doc = views.status_doc(env.service, env.campaign_name(), name)
+        env.emit(doc, partial(views.render_status, doc))
 
     @cli.command()
     @click.option("--limit", type=click.IntRange(1, 100000), default=50, show_default=True, help="Last N events.")
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        doc = log_view.log_doc(env.service, env.campaign_name(), limit, env.lang)
-        env.emit(doc, partial(log_view.render_log, doc, env.lang))
+        doc = log_view.log_doc(env.service, env.campaign_name(), limit)
+        env.emit(doc, partial(log_view.render_log, doc))
 
     @cli.command()
     @click.argument("action", required=False)
@@ -289,15 +289,15 @@ def register(cli: click.Group) -> None:
         """Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing
         undone, when another action came after it (a bot's, a player's)."""
         from ...errors import UsageError
-        from ..sentences import say
+        from ...presentation.sentences import say
 
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:
             raise UsageError(f"{action!r} is not an action of the log (like a14)", "action")
-        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang, meant)
+        doc = log_view.undo_doc(env.service, env.campaign_name(), meant)
 
         def render(con) -> None:
-            con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
+            con.print(say("action_undone", action=doc["undone_action"]).capitalize()
                       + (" :" if env.lang == "fr" else ":"))
             for line in doc["reverted"]:
                 con.print("  " + escape(line))

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
+from ...presentation.typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
 from .odds_format import BAR, _t
 
 
@@ -96,28 +96,28 @@ def _duration(doc: dict[str, Any], lang: str) -> str:
     d = doc["expected_duration"]
     label = _t("durée attendue", "expected duration", lang)
     if d["value"] is None:
-        return labelled(label, _t("infinie (peut ne jamais finir)", "infinite (may never end)", lang), lang)
-    saves = decimal(d["saves"], 2, lang)
-    return labelled(label, amount(d["value"], 2, d["unit"], lang) + " "
-                    + _t(f"({saves} jets périodiques)", f"({saves} periodic saves)", lang), lang)
+        return labelled(label, _t("infinie (peut ne jamais finir)", "infinite (may never end)", lang))
+    saves = decimal(d["saves"], 2)
+    return labelled(label, amount(d["value"], 2, d["unit"]) + " "
+                    + _t(f"({saves} jets périodiques)", f"({saves} periodic saves)", lang))
 
 
 def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..save_words import save_name
+    from ...presentation.save_words import save_name
 
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"], lang)
     start = doc["start"]
-    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
+    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'])} "
             + _t("DD", "DC", lang) + f" {doc['dc']} · " + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · "
             + doc["system"])
     if start["from"] == "stage":
         head += " · " + _t("depuis", "from", lang) + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
-        head += " · " + counted(start["doses"], "dose", lang)
+        head += " · " + counted(start["doses"], "dose")
     con.print(head)
     grid = Table.grid(padding=(0, 1))
     for _ in range(3):
@@ -127,25 +127,25 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         filled = round(p * BAR)
         style = "red" if label in dead else "green" if label == "healthy" else "yellow"
         bar = f"[{style}]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        grid.add_row(escape(stage_label(names, label)), bar, percent(p, lang))
+        grid.add_row(escape(stage_label(names, label)), bar, percent(p))
     con.print(grid)
     out = doc["outcome"]
-    con.print(labelled(_t("mort", "death", lang), f"[bold]{percent(doc['death'], lang)}[/]", lang) + " · "
-              + labelled(_t("jamais atteint", "never afflicted", lang), percent(out["never_afflicted"], lang), lang)
+    con.print(labelled(_t("mort", "death", lang), f"[bold]{percent(doc['death'])}[/]") + " · "
+              + labelled(_t("jamais atteint", "never afflicted", lang), percent(out["never_afflicted"]))
               + " · " + _duration(doc, lang))
     for condition, p in doc["permanent"].items():
         known = rules.conditions.get(condition)
         name = known.name(lang) if known else condition
-        con.print(_t("reste pour de bon", "permanent", lang) + " · " + labelled(escape(name), percent(p, lang), lang))
+        con.print(_t("reste pour de bon", "permanent", lang) + " · " + labelled(escape(name), percent(p)))
     if out["never_ends"]:
-        con.print(labelled(_t("ne finit jamais", "never ends", lang), percent(out["never_ends"], lang), lang))
+        con.print(labelled(_t("ne finit jamais", "never ends", lang), percent(out["never_ends"])))
 
 
 def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
     from rich.table import Table
 
     names = stage_names(rules, doc["affliction"], lang)
-    unit = unit_plural(doc["unit"], lang)
+    unit = unit_plural(doc["unit"])
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
     table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
     table.add_column("t", justify="right")
@@ -157,8 +157,8 @@ def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int
     if picked[-1] is not doc["rows"][-1]:
         picked.append(doc["rows"][-1])
     for row in picked:
-        table.add_row(str(row["t"]), general(row["time"], lang),
-                      *(percent(row["stages"].get(label, 0), lang) for label in shown))
+        table.add_row(str(row["t"]), general(row["time"]),
+                      *(percent(row["stages"].get(label, 0)) for label in shown))
     con.print(table)
     if every > 1:
         con.print(_t(f"(un jet sur {every} affiché ; --json donne tout)",
@@ -178,8 +178,8 @@ def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         filled = round(d["death"] * BAR)
         value = d["expected_duration"]["value"]
         bar = f"[red]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        table.add_row(f"{d['bonus']:+d}", percent(d["death"], lang), bar, percent(d["final"].get("healthy", 0), lang),
-                      "∞" if value is None else amount(value, 2, defn.frequency.unit, lang))
+        table.add_row(f"{d['bonus']:+d}", percent(d["death"]), bar, percent(d["final"].get("healthy", 0)),
+                      "∞" if value is None else amount(value, 2, defn.frequency.unit))
     con.print(table)
 
 
@@ -209,7 +209,7 @@ def _death_table(doc: dict[str, Any], rules: Any, lang: str, shown: list[int], s
     title = _t(f"Chance de mort selon le bonus au jet ({doc['system']}, %)",
                f"Death chance by save bonus ({doc['system']}, %)", lang)
     if step > 1:
-        title += "\n" + _t(f"un bonus sur {step} (--json les a tous)", f"every {ordinal(step, lang)} bonus shown "
+        title += "\n" + _t(f"un bonus sur {step} (--json les a tous)", f"every {ordinal(step)} bonus shown "
                             "(--json has all)", lang)
     table = Table(title=title, box=frame, padding=(0, 0, 0, 1), pad_edge=False)
     table.add_column(_t("affliction", "affliction", lang), max_width=24, overflow="fold")

@@ -13,8 +13,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
-from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
+from ...presentation.locale import _
+from ...presentation.odds_words import (CHANGED, PER_SESSION, rest_words, signed, tone, treatment_rows,
+                                         treatment_words)
+from ...presentation.typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from .odds_format import BAR, _t
 
 
@@ -45,20 +47,20 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
             rows.setdefault((row["d20"], row["severity"]), {"injury": row["injury"]})[band] = row["p"]
     for (d20, severity), cells in rows.items():
         out.add_row(d20, escape(rules.injuries[cells["injury"]].name(lang)), rules.severities[severity].name(lang),
-                    *(percent(cells.get(b, 0.0), lang) for b in bands))
+                    *(percent(cells.get(b, 0.0)) for b in bands))
     con.print(out)
     sev = Table.grid(padding=(0, 1))
     for _ in range(2 + len(bands)):
         sev.add_column()
     for sid, s in rules.severities.items():
-        sev.add_row(s.name(lang), *(f"{percent(doc['odds'][b]['severity'][sid], lang):>6}" for b in bands),
+        sev.add_row(s.name(lang), *(f"{percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
                     _bar(doc["odds"][bands[0]]["severity"][sid], width=20))
     con.print(sev)
     for key, fr, en in (("magic_only", "seule la magie la soigne", "only magic heals it"),
                         ("permanent_loss", "perte définitive (œil, main, pied) avant tout soin",
                          "permanent loss (eye, hand, foot) before any treatment")):
         con.print(labelled(_t(fr, en, lang), " · ".join(
-            f"{rules.band_sets[b].name(lang)} {percent(doc['odds'][b][key], lang)}" for b in bands), lang))
+            f"{rules.band_sets[b].name(lang)} {percent(doc['odds'][b][key])}" for b in bands)))
 
 
 def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -71,30 +73,29 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
     con.print(f"[bold]{escape(injury.name(lang))}[/] ({severity.name(lang)}) · "
               f"{rules.damage_tables[doc['table']].name(lang)} d20 {doc['d20']} · "
               + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
-              + (" · " + _t("soins après ", "treatment after ", lang) + counted(doc["wait_days"], "day", lang)
+              + (" · " + _t("soins après ", "treatment after ", lang) + counted(doc["wait_days"], "day")
                  if doc["wait_days"] else ""))
     rows = treatment_rows(doc)
     for key, words, p in rows:
         style = {"healed": "green", "lost": "red"}.get(key, "yellow")
-        con.print(f"{TREATMENT.say(words, lang):<34} {_bar(p, style, 20)} {percent(p, lang):>7}")
-    con.print(f"[dim]{TREATMENT.say('never_means', lang)}[/]")
+        con.print(f"{treatment_words(words):<34} {_bar(p, style, 20)} {percent(p):>7}")
+    con.print(f"[dim]{treatment_words('never_means')}[/]")
     if doc["attempts"]:
         con.print(labelled(_t("essais", "attempts", lang), " · ".join(
-            _t(f"{percent(a['p'], lang)} au {ordinal(a['n'], lang)}", f"{percent(a['p'], lang)} on the "
-               f"{ordinal(a['n'], lang)}", lang) for a in doc["attempts"]), lang))
-        con.print(labelled(TREATMENT.say("on_average", lang),
-                           f"{amount(doc['expected_attempts'], 2, 'attempt', lang)}, {span(doc['expected_days'], lang)}",
-                           lang))
-    per = " · ".join(f"{span(a['days'], lang)} {percent(a['p'], lang)}" for a in doc["per_attempt"])
+            _t(f"{percent(a['p'])} au {ordinal(a['n'])}", f"{percent(a['p'])} on the "
+               f"{ordinal(a['n'])}", lang) for a in doc["attempts"])))
+        con.print(labelled(treatment_words("on_average"),
+                           f"{amount(doc['expected_attempts'], 2, 'attempt')}, {span(doc['expected_days'])}"))
+    per = " · ".join(f"{span(a['days'])} {percent(a['p'])}" for a in doc["per_attempt"])
     if per:
-        con.print(labelled(TREATMENT.say("attempt_takes", lang), per, lang))
+        con.print(labelled(treatment_words("attempt_takes"), per))
     days = [d for d in doc["days"] if d["p"] > 0]
     if days:  # every row, each bar on the same absolute scale (a full bar is 100%)
-        con.print(TREATMENT.say("until_healed", lang) + colon(lang).rstrip())
-        width = max(len(span(d["days"], lang)) for d in days)
+        con.print(treatment_words("until_healed") + colon().rstrip())
+        width = max(len(span(d["days"])) for d in days)
         for d in days:
-            con.print(f"  {span(d['days'], lang):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p'], lang):>7}")
-    con.print(labelled(TREATMENT.say("for_free", lang), rest_words(doc["rest"], lang), lang))
+            con.print(f"  {span(d['days']):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p']):>7}")
+    con.print(labelled(treatment_words("for_free"), rest_words(doc["rest"])))
 
 
 def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
@@ -108,10 +109,10 @@ def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any)
                   _t("hors de portée", "out of reach", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
         out.add_column(title, justify="right")
     for d in doc["odds"]:
-        out.add_row(f"{d['bonus']:+d}", percent(d["healed"], lang), _bar(d["healed"], "green", 20),
-                    percent(d["lost"], lang), percent(treatment_rows(d)[2][2], lang),
-                    "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2, lang),
-                    span(d["expected_days"], lang))
+        out.add_row(f"{d['bonus']:+d}", percent(d["healed"]), _bar(d["healed"], "green", 20),
+                    percent(d["lost"]), percent(treatment_rows(d)[2][2]),
+                    "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2),
+                    span(d["expected_days"]))
     con.print(out)
 
 
@@ -120,29 +121,29 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from ...i18n import translate
 
     p = doc["profile"]
-    con.print(labelled(_t("Par séance", "Per session", lang), counted(p["drops"], "drop", lang)
+    con.print(labelled(_t("Par séance", "Per session", lang), counted(p["drops"], "drop")
                        + " · " + _t("soigneur", "healer", lang)
                        + f" {p['bonus']:+d}" + (" · " + _t("soins après", "treatment after", lang)
-                                                + f" {general(p['wait_days'], lang)} " + _t("j", "d", lang)
-                                                if p["wait_days"] else ""), lang))
+                                                + f" {general(p['wait_days'])} " + _t("j", "d", lang)
+                                                if p["wait_days"] else "")))
     base = doc["base"]
 
     def value(d: dict[str, Any], key: str, sub: str | None = None, better: int = 0) -> str:
         x = d[key][sub] if sub else d[key]
         delta = x - (base[key][sub] if sub else base[key])
         if d is base or abs(delta) <= CHANGED:
-            return decimal(x, 2, lang)
+            return decimal(x, 2)
         style = {"better": "green", "worse": "red"}.get(tone(better, delta), "yellow")
-        return f"{decimal(x, 2, lang)} [{style}]({signed(delta, lang)})[/]"
+        return f"{decimal(x, 2)} [{style}]({signed(delta)})[/]"
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
         con.print("  " + labelled(_t("blessures", "injuries", lang), " · ".join(
             f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
-            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}", lang))
+            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}"))
         *rest, losses = PER_SESSION
-        con.print("  " + " · ".join(f"{_t(fr, en, lang)} {value(d, key, better=better)}" for key, en, fr, better in rest))
-        con.print("  " + labelled(_t(losses[2], losses[1], lang), value(d, losses[0], better=losses[3]), lang))
+        con.print("  " + " · ".join(f"{_(words)} {value(d, key, better=better)}" for key, words, better in rest))
+        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[2])))
 
     block(_t("Options de la campagne", "The campaign's options", lang), base)
     for v in doc["variants"]:
@@ -150,9 +151,9 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     # (an option none of whose other values moves a number)
     names = sorted({u["option"] for u in doc["unchanged"]} - {v["option"] for v in doc["variants"]})
     if names:
-        con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names), lang))
+        con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names)))
     for n in doc["not_compared"]:
-        con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})", lang))
+        con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})"))
 
 
 def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:

@@ -285,10 +285,10 @@ def register(cli: click.Group) -> None:
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
         """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
-        from ..views import roll_doc
+        from ...presentation.views import roll_doc
 
         rules, options = _rules_and_options(env)
-        doc = roll_doc(rules, options, table_id, d20, bands, env.lang)
+        doc = roll_doc(rules, options, table_id, d20, bands)
         face = doc["d20"]
 
         def render(con):

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ...i18n import Words
-from ..typeset import counted
+from ...presentation.typeset import counted
 
 SAY = Words("storage", {
     "exported": ("Campaign [bold]{name}[/] exported to {file} ({events}).",
@@ -49,7 +49,7 @@ def register(cli: click.Group) -> None:
             raise click.FileError(file, exc.strerror or str(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
         env.emit(summary, lambda con: con.print(SAY.say("exported", env.lang, name=escape(name), file=escape(file),
-                                                        events=counted(len(doc["events"]), "event", env.lang))))
+                                                        events=counted(len(doc["events"]), "event"))))
 
     @cli.command("import")
     @click.argument("file", metavar="FILE")
@@ -69,7 +69,7 @@ def register(cli: click.Group) -> None:
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},
                  lambda con: con.print(SAY.say("imported", env.lang, name=escape(name), quoted=escape(repr(name)),
-                                               events=counted(count, "event", env.lang))))
+                                               events=counted(count, "event"))))
 
     @cli.command("backup")
     @click.argument("directory", required=False, default="sawbones-backups", metavar="[DIR]")
@@ -87,11 +87,11 @@ def register(cli: click.Group) -> None:
 
         def render(con) -> None:
             lang = env.lang
-            con.print(SAY.say("backed_up", lang, campaigns=counted(len(done["campaigns"]), "campaign", lang),
+            con.print(SAY.say("backed_up", lang, campaigns=counted(len(done["campaigns"]), "campaign"),
                               directory=escape(str(done["directory"]))))
             for item in done["campaigns"]:
                 con.print(SAY.say("item", lang, campaign=escape(item["campaign"]), file=escape(str(item["file"])),
-                                  events=counted(item["events"], "event", lang)))
+                                  events=counted(item["events"], "event")))
             if "database_copy" in done:
                 con.print(SAY.say("copy", lang, path=escape(str(done["database_copy"]))))
 

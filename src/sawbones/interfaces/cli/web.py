@@ -12,8 +12,8 @@ from typing import Any
 import click
 
 from ...i18n import Words
-from .. import links
-from ..links import BASE_ENV
+from ...presentation import links
+from ...presentation.links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"

@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .. import save_words, views
-from ..typeset import labelled, listed
+from ...presentation import save_words, views
+from ...presentation.typeset import labelled, listed
 from ...i18n import Words
 from .parsing import NamedChoice
 
@@ -96,7 +96,7 @@ def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
         con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"], lang))
+        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"]))
     for cond in c.get("wound_conditions", ()):
         con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
 
@@ -139,7 +139,13 @@ def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
 def _save_names(rules: Any, save: str) -> set[str]:
     """A save's roll as sentences name it, in both languages: "jet de Vigueur", "Constitution save"."""
     system = "pf1e" if save in rules.saves else "dnd5e"  # (a named save, or an ability's)
-    return {save_words.save_roll(rules, save, system, lang).casefold() for lang in ("en", "fr")}
+    from ...presentation.locale import speaking
+
+    names = set()
+    for lang in ("en", "fr"):
+        with speaking(lang):
+            names.add(save_words.save_roll(rules, save, system).casefold())
+    return names
 
 
 def roll_words(rules: Any, system: str, lang: str) -> list[str]:
@@ -147,7 +153,7 @@ def roll_words(rules: Any, system: str, lang: str) -> list[str]:
     campaign's game system (each one a ROLL `roll_context` reads)."""
     from ...domain.engine.roll_query import KINDS
 
-    saves = [save_words.save_roll(rules, v, system, lang) for v in save_words.system_saves(rules, system)]
+    saves = [save_words.save_roll(rules, v, system) for v in save_words.system_saves(rules, system)]
     skills = sorted(k.name(lang) for k in rules.skills.values() if k.system == system)
     return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
 
@@ -168,7 +174,7 @@ ROLL = Words("mods_roll", {
 def roll_title(rules: Any, system: str, roll: dict[str, Any], lang: str) -> list[str]:
     """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
     if roll.get("save"):
-        head = [save_words.save_roll(rules, roll["save"], system, lang)]
+        head = [save_words.save_roll(rules, roll["save"], system)]
     elif roll.get("skill") in rules.skills:
         head = [rules.skills[roll["skill"]].name(lang)]
     elif roll.get("skill"):
@@ -252,7 +258,7 @@ def register(cli: click.Group) -> None:
 
     def character_view(env, state, character_id) -> dict[str, Any]:
         character = state.character(character_id)
-        return views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        return views.character_doc(character, state, env.service.rules_for(state))
 
     @cli.command("wound")
     @click.argument("name")
@@ -285,7 +291,7 @@ def register(cli: click.Group) -> None:
             return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
-                                         env.service.rules_for(state), env.lang)
+                                         env.service.rules_for(state))
         doc = {"wound": next(w for w in character["wounds"] if w["id"] == data["id"]), "events": events,
                "wound_conditions": character["wound_conditions"]}
 
@@ -297,7 +303,7 @@ def register(cli: click.Group) -> None:
             if fort:
                 result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
                           else _fr(lang, "échec", "failure"))
-                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
+                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system)
                 con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
@@ -317,13 +323,13 @@ def register(cli: click.Group) -> None:
         attempt = events[0]["data"]
         from rich.markup import escape
 
-        from ..save_words import save_total
+        from ...presentation.save_words import save_total
 
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt, env.lang))} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal")
@@ -350,11 +356,11 @@ def register(cli: click.Group) -> None:
 
         def render(con):
             lang = env.lang
-            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed), lang) if healed
+            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed)) if healed
                       else _fr(lang, "Aucune blessure guérie.", "No wound healed."))
             for p in progress:
                 con.print("  " + labelled(p["wound"], _fr(lang, f"récupération de {p['recovered']} PV jusqu'ici",
-                                                          f"{p['recovered']} HP recovered so far"), lang))
+                                                          f"{p['recovered']} HP recovered so far")))
 
         env.emit(doc, render)
 

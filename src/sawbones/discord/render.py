@@ -29,7 +29,7 @@ def gm_status(doc: dict[str, Any], lang: str) -> str:
 
 
 def tables_text(doc: dict[str, Any], lang: str, index: bool) -> str:
-    from ..interfaces.cli.rules import render_index, render_table
+    from ..presentation.tables import render_index, render_table
 
     if index:
         return rich_text(lambda con: render_index(doc, lang, con), width=100)

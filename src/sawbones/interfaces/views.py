@@ -182,7 +182,7 @@ def injury_doc(injury: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]
 CHARACTER_SECTIONS: list[Any] = []
 # ... and their lines in the status view: fn(character_doc, lang, console)
 STATUS_RENDERERS: list[Any] = []
-# ... when imported: these modules (of interfaces.cli), loaded before any document or status is made, whichever
+# ... when imported: these modules (of presentation), loaded before any document or status is made, whichever
 # command or route makes it. A command imports only its own module, a web worker what its routes needed so
 # far: a document must not depend on that.
 SECTION_MODULES = ("wounds", "afflictions")
@@ -195,7 +195,7 @@ def load_sections() -> None:
         from importlib import import_module
 
         for name in SECTION_MODULES:
-            import_module(f"{__package__}.cli.{name}")
+            import_module(f"sawbones.presentation.{name}")
         _SECTIONS_LOADED.append(True)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
+from ...presentation.odds_stages import stage_label, stage_names
 from .odds_format import BAR, _t
 
 
@@ -76,20 +77,6 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
     rules = env.service.rules_for(state)
     options = effective_options(rules, state.option_overrides() if state else {})
     return rules, options, state.system if state else None, name
-
-
-def stage_names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
-    """Stage label -> display name (labels of two tracks at different stages are joined by '+')."""
-    defn = rules.afflictions[affliction_id]
-    names: dict[str, str] = {}
-    for track_id in defn.tracks:
-        for stage in rules.tracks[track_id].stages:
-            names.setdefault(stage.id, stage.name(lang))
-    return names
-
-
-def stage_label(names: dict[str, str], label: str) -> str:
-    return " + ".join(names.get(part, part) for part in label.split("+"))
 
 
 def _duration(doc: dict[str, Any], lang: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
 from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
+from ...presentation.damage_types import parse_types
 from .odds_format import BAR, _t
 
 
@@ -153,27 +154,6 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names), lang))
     for n in doc["not_compared"]:
         con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})", lang))
-
-
-def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
-    """fire,slashing=2 -> (("fire", 1.0), ("slashing", 2.0))."""
-    import math
-
-    import click
-
-    if not text:
-        return ()
-    out = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, weight = part.partition("=")
-        try:
-            w = float(weight) if weight else 1.0
-        except ValueError:
-            raise click.BadParameter(f"{part!r}: TYPE or TYPE=WEIGHT (fire=2)", param_hint="--types") from None
-        if not math.isfinite(w):
-            raise click.BadParameter(f"{part!r}: a weight is a finite number", param_hint="--types")
-        out.append((name.strip().lower(), w))
-    return tuple(out)
 
 
 def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,

@@ -190,7 +190,7 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
-    from ..cli.odds import stage_label, stage_names
+    from ...presentation.odds_stages import stage_label, stage_names
     from ..save_words import save_name
     from .api.odds import odds_doc
 
@@ -209,7 +209,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
 def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str,
                 lang: str) -> tuple[Any, Any]:
     """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
-    from ..cli.wounds import roll_title
+    from ...presentation.wounds import roll_title
     from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
@@ -223,7 +223,7 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, 
 
 def _roll_words(rules: Any, system: str, lang: str) -> dict[str, Any]:
     """What the roll query's field offers (its suggestions, its first value), in the page's language."""
-    from ..cli.wounds import ROLL, roll_words
+    from ...presentation.wounds import ROLL, roll_words
 
     return {"words": roll_words(rules, system, lang), "first": ROLL.say("attack", lang)}
 
@@ -323,7 +323,7 @@ async def gm_events(request: Request, campaign: str) -> live.Opened:
 
 @router.get("/tables")
 def tables(request: Request, table: str | None = Query(None, max_length=60), d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc
+    from ...presentation.tables import index_doc
 
     if table:
         return table_page(request, table, d20)
@@ -335,7 +335,7 @@ def tables(request: Request, table: str | None = Query(None, max_length=60), d20
 
 def _tables_page(request: Request, lang: str, **context: Any) -> Response:
     """The tables page, with the labels the CLI's `tables` prints (cli/rules.py: HEAD, ENTRY_LINES)."""
-    from ..cli.rules import ENTRY_LINES, HEAD
+    from ...presentation.tables import ENTRY_LINES, HEAD
 
     return render(request, "tables.html", lang=lang, head=lambda key, **fields: HEAD.say(key, lang, **fields),
                   entry_lines=ENTRY_LINES, colon=" : " if lang == "fr" else ": ", **context)
@@ -343,7 +343,7 @@ def _tables_page(request: Request, lang: str, **context: Any) -> Response:
 
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc, table_doc
+    from ...presentation.tables import index_doc, table_doc
     from ..views import roll_doc
     from ...domain.engine.options import effective_options
 

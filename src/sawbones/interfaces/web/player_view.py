@@ -81,7 +81,7 @@ def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[s
 def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
                     ) -> dict[str, Any]:
     """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
-    from ..cli.afflictions import affliction_doc
+    from ...presentation.afflictions import affliction_doc
 
     if not is_known(state, options, character.id, a.id):
         return {"id": a.id, "known": False, "name": SECRET.say("unknown", lang), "symptoms": symptoms(a, rules, lang)}
@@ -157,7 +157,7 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
 def player_view(service: Any, campaign: str, character_id: str, lang: str, since: int | None = None,
                 ) -> dict[str, Any] | None:
     """The player's whole view (see the module's doc); None when the character is gone."""
-    from ..cli.wounds import wound_doc
+    from ...presentation.wounds import wound_doc
 
     loaded = service.load(campaign)
     state = loaded.state

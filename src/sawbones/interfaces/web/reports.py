@@ -13,7 +13,7 @@ TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
 def _tracks():
     try:
-        from ..cli import afflictions as cli_tracks
+        from ...presentation import afflictions as cli_tracks
     except ModuleNotFoundError:  # pragma: no cover - the tracks module not written yet
         return None
     return cli_tracks

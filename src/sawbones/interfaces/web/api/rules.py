@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
 from ... import views
-from ...cli.rules import index_doc, table_doc
+from ....presentation.tables import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m
 from ..deps import GmAccess, api_lang, gm_read, open_service, web

@@ -6,7 +6,7 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from ...cli.wounds import roll_context
+from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
 from ....domain.wounds.rules import first_aid, heal_wounds, wound

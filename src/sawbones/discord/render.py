@@ -29,11 +29,13 @@ def gm_status(doc: dict[str, Any], lang: str) -> str:
 
 
 def tables_text(doc: dict[str, Any], lang: str, index: bool) -> str:
+    from ..presentation.locale import speaking
     from ..presentation.tables import render_index, render_table
 
-    if index:
-        return rich_text(lambda con: render_index(doc, lang, con), width=100)
-    return rich_text(lambda con: render_table(doc, con, lang), width=100)
+    with speaking(lang):
+        if index:
+            return rich_text(lambda con: render_index(doc, con), width=100)
+        return rich_text(lambda con: render_table(doc, con), width=100)
 
 
 def chunks(text: str, fence: bool = False) -> list[str]:

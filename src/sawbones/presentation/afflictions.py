@@ -4,18 +4,18 @@ summary; the saves waiting for a die."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..i18n import Words
 from ..interfaces import save_words, views
+from .locale import _, language, pgettext, speaking
+from .locale import name as named
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
 
 
 
-def _t(fr: str, en: str, lang: str) -> str:
-    return fr if lang == "fr" else en
-
-
-def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+def affliction_doc(a: Any, character: Any, state: Any, rules: Rules) -> dict[str, Any]:
     from ..domain.afflictions.lasting import once_gone
     from ..domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
     from ..domain.engine.clock import describe, describe_in, describe_span
@@ -29,19 +29,19 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
         track = rules.tracks[track_id]
         end = end_index(track)
         tracks.append({
-            "track": track_id, "name": track.name(lang), "index": index, "stage": track.stages[index].id,
-            "stage_name": track.stages[index].name(lang), "end_state": track.stages[end].id if end is not None else None,
-            "ladder": [{"id": st.id, "name": st.name(lang), "current": i == index, "end_state": i == end,
+            "track": track_id, "name": named(track.name), "index": index, "stage": track.stages[index].id,
+            "stage_name": named(track.stages[index].name), "end_state": track.stages[end].id if end is not None else None,
+            "ladder": [{"id": st.id, "name": named(st.name), "current": i == index, "end_state": i == end,
                         "reached": 0 < i <= index} for i, st in enumerate(track.stages)]})
     doc: dict[str, Any] = {
-        "id": a.id, "affliction": a.affliction, "name": defn.name(lang) if defn else a.affliction,
+        "id": a.id, "affliction": a.affliction, "name": named(defn.name) if defn else a.affliction,
         "kind": a.kind, "dc": a.dc, "status": a.status, "contracted_at": a.contracted_at, "tracks": tracks,
-        "cure": defn.cure.text(lang) if defn else "", "next_save": None, "pending": [
+        "cure": named(defn.cure.text) if defn else "", "next_save": None, "pending": [
             p.id for p in state.pending if p.character == character.id and p.affliction == a.id],
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
-        "permanent": [{"condition": p.condition, "name": rules.conditions[p.condition].name(lang)
+        "permanent": [{"condition": p.condition, "name": named(rules.conditions[p.condition].name)
                        if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
-                       "removed_by_names": [save_words.spell_name(rules, x, state.system, lang) for x in p.removed_by],
+                       "removed_by_names": [save_words.spell_name(rules, x, state.system, language()) for x in p.removed_by],
                        "once_gone": once_gone(defn, p.condition, options)}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
@@ -53,12 +53,12 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
                            "after": defn.failures_per_stage.after}
     if a.status == ACTIVE and a.next_save_at is not None:
         doc["next_save"] = {"at": a.next_save_at, "in": a.next_save_at - state.clock,
-                            "text": describe(a.next_save_at, lang),
-                            "in_text": describe_in(max(0, a.next_save_at - state.clock), lang)}
+                            "text": describe(a.next_save_at, language()),
+                            "in_text": describe_in(max(0, a.next_save_at - state.clock), language())}
         if a.saves_left is not None and defn:
             seconds = (a.next_save_at - state.clock) + (a.saves_left - 1) * interval(defn)
             doc["remaining"] = {"saves": a.saves_left, "seconds": seconds,
-                                "text": describe_span(max(0, seconds), lang)}
+                                "text": describe_span(max(0, seconds), language())}
     if a.status == ELIMINATED and a.kind == "poison":
         doc["recovery"] = {"half_steps": a.rest, "since": a.rest_at}
     if a.onset_stages:
@@ -66,39 +66,47 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Any, lang: str) ->
     return doc
 
 
-def affliction_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    return {"afflictions": [affliction_doc(a, character, state, rules, lang) for a in character.afflictions]}
+def affliction_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
+    return {"afflictions": [affliction_doc(a, character, state, rules) for a in character.afflictions]}
 
 
-if affliction_section not in views.CHARACTER_SECTIONS:
-    views.CHARACTER_SECTIONS.append(affliction_section)
+def _section(character: Any, state: Any, rules: Rules, lang: str) -> dict[str, Any]:  # (views' old call)
+    with speaking(lang):
+        return affliction_section(character, state, rules)
+
+
+# INTEGRATOR: once presentation/views.py calls its sections without a language, register affliction_section
+# itself and delete _section
+if _section not in views.CHARACTER_SECTIONS:
+    views.CHARACTER_SECTIONS.append(_section)
 
 
 # ---------------------------------------------------------------- what an advance did
 
 
-def namers(state: Any, rules: Any, lang: str):
+def namers(state: Any, rules: Rules) -> tuple[Callable[[str], str], Callable[[str], str], Callable[[str, str], str]]:
+    """How the summary names a character, an affliction and one of its stages."""
     def character(cid: str) -> str:
         c = state.character(cid)
         return c.name if c else cid
 
     def affliction(content: str) -> str:
         d = rules.afflictions.get(content)
-        return d.name(lang) if d else content
+        return named(d.name) if d else content
 
     def stage(track: str, stage_id: str) -> str:
         t = rules.tracks.get(track)
         st = next((x for x in t.stages if x.id == stage_id), None) if t else None
-        return st.name(lang) if st else stage_id
+        return named(st.name) if st else stage_id
 
     return character, affliction, stage
 
 
-def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
+def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
     from ..domain.engine.clock import describe
 
-    character, affliction, stage = namers(state, rules, lang)
+    character, affliction, stage = namers(state, rules)
     lines: list[str] = []
     totals = {"saves": 0, "succeeded": 0, "failed": 0, "stages_changed": 0, "cured": 0, "eliminated": 0,
               "end_states": 0, "deaths": 0}
@@ -107,19 +115,19 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
         if e["type"] == "affliction_saved":
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
-            ok = _t("réussi", "success", lang) if d["succeeded"] else _t("raté", "failure", lang)
-            line = (f"[{describe(d['at'], lang)}] {character(d['character'])} · {affliction(d['content'])}{_t(' : ', ': ', lang)}"
-                    f"{save_words.save_total(d, lang)} {_t('contre DD', 'vs DC', lang)} {d['dc']} {ok}")
+            ok = pgettext("save", "success") if d["succeeded"] else pgettext("save", "failure")
+            line = (f"[{describe(d['at'], language())}] {character(d['character'])} · {affliction(d['content'])}{_(': ')}"
+                    f"{save_words.save_total(d, language())} {_('vs DC')} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{describe(d['at'], lang)}] {character(d['character'])}{_t(' : ', ': ', lang)}"
-                         + _t(f"jet en attente {d['id']} (DD {d['dc']})", f"save waiting {d['id']} (DC {d['dc']})", lang))
+            lines.append(f"[{describe(d['at'], language())}] {character(d['character'])}{_(': ')}"
+                         + _("save waiting {id} (DC {dc})", id=d["id"], dc=d["dc"]))
         elif e["type"] == "character_died":
-            lines.append(f"{character(d['character'])}{_t(' : ', ': ', lang)}" + _t("MORT", "DEAD", lang))
+            lines.append(f"{character(d['character'])}{_(': ')}" + _("DEAD"))
             totals["deaths"] += 1
         if e["type"] in SUMMARY_COUNTS:
             totals[SUMMARY_COUNTS[e["type"]]] = totals.get(SUMMARY_COUNTS[e["type"]], 0) + 1
@@ -136,10 +144,6 @@ def tracks_summary(events: list[dict], state: Any, rules: Any, lang: str) -> dic
     return {"lines": lines, "totals": totals}
 
 
-SUMMARY = Words("advance_summary", {
-    "head": ("Summary: {parts}.", "Bilan : {parts}."),
-    "nothing": ("Summary: nothing happened.", "Bilan : rien ne s'est passé."),
-})
 SUMMARY_COUNTS = {"injury_gained": "injuries_gained", "injury_healed": "injuries_healed",
                   "wound_healed": "wounds_healed", "hp_changed": "hp_changes"}
 # each count with its noun, agreeing with it: "2 saves (1 made, 1 failed), 1 stage change" (typeset's units)
@@ -148,22 +152,27 @@ SUMMARY_UNITS = {"stages_changed": "stage_change", "cured": "cure", "eliminated"
                  "injuries_healed": "injury_healed_or_worse", "wounds_healed": "wound_healed", "hp_changes": "hp_change"}
 
 
-def summary_text(summary: dict[str, Any], lang: str) -> str:
+def summary_text(summary: dict[str, Any]) -> str:
     """Only what happened, as counts: "Summary: 1 new injury, 1 injury healed or turned worse."."""
     from ..interfaces.typeset import counted
 
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(f"{counted(t['saves'], 'save', lang)} ({counted(t['succeeded'], 'save_made', lang)}, "
-                     f"{counted(t['failed'], 'save_failed', lang)})")
+        parts.append(f"{counted(t['saves'], 'save', language())} ({counted(t['succeeded'], 'save_made', language())}, "
+                     f"{counted(t['failed'], 'save_failed', language())})")
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
-            parts.append(counted(t[key], SUMMARY_UNITS[key], lang))
-    return SUMMARY.say("head", lang, parts=", ".join(parts)) if parts else SUMMARY.say("nothing", lang)
+            parts.append(counted(t[key], SUMMARY_UNITS[key], language()))
+    return _("Summary: {parts}.", parts=", ".join(parts)) if parts else nothing_happened()
 
 
-def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
+def nothing_happened() -> str:
+    """The summary of an advance that did nothing."""
+    return _("Summary: nothing happened.")
+
+
+def pending_doc(state: Any, rules: Rules) -> list[dict[str, Any]]:
     from ..domain.engine.clock import describe
     from ..interfaces.moment_words import about, roll_name
 
@@ -174,15 +183,15 @@ def pending_doc(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
         content = a.affliction if a else p.content  # an exposure's initial save: no instance yet
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": content,
-                    "affliction_name": rules.afflictions[content].name(lang) if content in rules.afflictions else None,
-                    "about": about(rules, p, lang), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
-                    "save": p.save, "save_name": roll_name(rules, p, state.system, lang), "dc": p.dc,
-                    "at": p.at, "at_text": describe(p.at, lang), "target": p.target,
-                    "target_text": describe(p.target, lang)})
+                    "affliction_name": named(rules.afflictions[content].name) if content in rules.afflictions else None,
+                    "about": about(rules, p, language()), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
+                    "save": p.save, "save_name": roll_name(rules, p, state.system, language()), "dc": p.dc,
+                    "at": p.at, "at_text": describe(p.at, language()), "target": p.target,
+                    "target_text": describe(p.target, language())})
     return out
 
 
-def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[str, Any]:
+def advance_doc(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
     from ..domain.engine.clock import describe
 
     from ..interfaces.sentence_parts import injury_names
@@ -190,9 +199,9 @@ def advance_doc(events: list[dict], state: Any, rules: Any, lang: str) -> dict[s
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)
-    return {"clock": state.clock, "text": describe(state.clock, lang), "events": told,
-            "story": [sentence(e, state, rules, lang, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
-            "summary": tracks_summary(events, state, rules, lang), "pending": pending_doc(state, rules, lang)}
+    return {"clock": state.clock, "text": describe(state.clock, language()), "events": told,
+            "story": [sentence(e, state, rules, language(), known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
+            "summary": tracks_summary(events, state, rules), "pending": pending_doc(state, rules)}
 
 
 # told by the summary's own lines (tracks_summary), not again in the story

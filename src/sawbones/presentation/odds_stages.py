@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from .locale import name as named
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
 
 
-def stage_names(rules: Any, affliction_id: str, lang: str) -> dict[str, str]:
+def stage_names(rules: Rules, affliction_id: str) -> dict[str, str]:
     """Stage label -> display name (labels of two tracks at different stages are joined by '+')."""
     defn = rules.afflictions[affliction_id]
     names: dict[str, str] = {}
     for track_id in defn.tracks:
         for stage in rules.tracks[track_id].stages:
-            names.setdefault(stage.id, stage.name(lang))
+            names.setdefault(stage.id, named(stage.name))
     return names
 
 

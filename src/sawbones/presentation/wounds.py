@@ -3,52 +3,50 @@ character's document and its status lines; the roll query's words (what a roll i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..i18n import Words
 from ..interfaces import save_words, views
 from ..interfaces.typeset import listed
+from ..message import N_
+from .locale import _, language, languages, pgettext, speaking
+from .locale import name as named
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
 
 # ---------------------------------------------------------------- read models
 
 
-def _fr(lang: str, fr: str, en: str) -> str:
-    return fr if lang == "fr" else en
-
-
-def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None = None) -> list[str]:
+def heals_by(w: Any, options: dict[str, Any], first_aid: str | None = None) -> list[str]:
     """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (wounds/words.py)."""
     if w.superficial:
-        day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
-               if options.get("day_of_rest") != "normal_day"
-               else _fr(lang, "une journée normale (automatique)", "a normal day (automatic)"))
-        return [first_aid or _fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
-                _fr(lang, "1 PV de soins magiques", "1 HP of magical healing"), day]
+        day = (_("a day of complete rest (24 h)") if options.get("day_of_rest") != "normal_day"
+               else _("a normal day (automatic)"))
+        return [first_aid or _("first aid (Heal) DC 15"), _("1 HP of magical healing"), day]
     left = w.damage - w.recovered
     mode = options.get("nonsuperficial_heal", "hp_recovered")
     if mode == "hp_recovered":
-        return [_fr(lang, f"récupérer les {left} PV qu'elle a coûtés (magie ou repos)",
-                    f"recovering the {left} HP it cost (magic or rest)")]
+        return [_("recovering the {left} HP it cost (magic or rest)", left=left)]
     if mode == "magic_only":
-        return [_fr(lang, f"{left} PV de soins magiques", f"{left} HP of magical healing")]
-    return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
+        return [_("{left} HP of magical healing", left=left)]
+    return [_("when the GM says so")]
 
 
-def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
+def wound_doc(w: Any, rules: Rules, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
     """A wound, what it affects said in the campaign's `system` (domain/wounds/words.py)."""
     from ..domain.wounds.rules import wound_name
     from ..domain.wounds.words import affects, first_aid_words
 
     part = rules.body_parts.get(w.part)
     doc: dict[str, Any] = {
-        "id": w.id, "part": w.part, "side": w.side, "name": wound_name(part, w.side)(lang) if part else w.part,
+        "id": w.id, "part": w.part, "side": w.side, "name": named(wound_name(part, w.side)) if part else w.part,
         "damage": w.damage, "superficial": w.superficial, "superficial_by": w.superficial_by,
         "received_at": w.received_at, "cause": w.cause, "penalty": part.penalty if part else None,
-        "affects": affects(part, rules, system, lang) if part else "", "suppressed": w.suppressed,
+        "affects": affects(part, rules, system, language()) if part else "", "suppressed": w.suppressed,
         "suppressed_until": w.suppressed_until, "recovered": w.recovered,
-        "heals_by": heals_by(w, options, lang, first_aid_words(rules, system, lang)),
+        "heals_by": heals_by(w, options, first_aid_words(rules, system, language())),
     }
     if w.fort_dc is not None:
         doc["fort"] = {"dc": w.fort_dc, "total": w.fort_total, "success": w.fort_total >= w.fort_dc}
@@ -57,57 +55,69 @@ def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: st
     return doc
 
 
-def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
+def wounds_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
     """The character view's wounds: each wound (with its id), and the both-sides conditions."""
     from ..domain.engine.options import effective_options
     from ..domain.wounds.effects import both_sides
 
     options = effective_options(rules, state.option_overrides())
     conditions = [{"condition": part.both_sides_condition,
-                   "name": rules.conditions[part.both_sides_condition].name(lang), "part": part.id,
+                   "name": named(rules.conditions[part.both_sides_condition].name), "part": part.id,
                    "wounds": sorted(w.id for w in wounds)}
                   for part, wounds in both_sides(character, rules, options)]
-    return {"wounds": [wound_doc(w, rules, options, lang, state.system) for w in character.wounds],
+    return {"wounds": [wound_doc(w, rules, options, state.system) for w in character.wounds],
             "wound_conditions": conditions}
 
 
-def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
+def render_wound_lines(c: dict[str, Any], con: Any) -> None:
     """The wounds of one character in the status view."""
     from rich.markup import escape
 
     from ..domain.engine.clock import describe
 
     for w in c.get("wounds", ()):
-        kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
+        kind = _("superficial") if w["superficial"] else _("severe")
         penalty = f"{w['penalty']}" if w["penalty"] is not None else "?"
         if w["suppressed"]:
-            until = (describe(w["suppressed_until"], lang) if w["suppressed_until"] is not None
-                     else _fr(lang, "guérison", "healed"))
-            penalty = f"[dim]{penalty}[/] ({_fr(lang, 'ignoré (Vigueur) jusqu’à', 'ignored (Fortitude) until')} {until})"
-        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
+            until = (describe(w["suppressed_until"], language()) if w["suppressed_until"] is not None
+                     else pgettext("until", "healed"))
+            penalty = f"[dim]{penalty}[/] ({_('ignored (Fortitude) until')} {until})"
+        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_('damage')} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"], lang))
+        con.print("     " + _("heals by: ") + listed(w["heals_by"], language()))
     for cond in c.get("wound_conditions", ()):
         con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
 
 
-if wounds_section not in views.CHARACTER_SECTIONS:
-    views.CHARACTER_SECTIONS.append(wounds_section)
-    views.STATUS_RENDERERS.append(render_wound_lines)
+def _section(character: Any, state: Any, rules: Rules, lang: str) -> dict[str, Any]:  # (views' old call)
+    with speaking(lang):
+        return wounds_section(character, state, rules)
+
+
+def _status_lines(c: dict[str, Any], lang: str, con: Any) -> None:  # (views' old call)
+    with speaking(lang):
+        render_wound_lines(c, con)
+
+
+# INTEGRATOR: once presentation/views.py calls its sections and status renderers without a language, register
+# wounds_section and render_wound_lines themselves and delete _section and _status_lines
+if _section not in views.CHARACTER_SECTIONS:
+    views.CHARACTER_SECTIONS.append(_section)
+    views.STATUS_RENDERERS.append(_status_lines)
 
 
 # ---------------------------------------------------------------- the roll query
 
 
-def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
-    """ROLL is a roll kind (its id, or its name in either language: attaque, jet de sauvegarde), or a shortcut: a
-    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). `lang`: the
-    language of the error that lists the roll kinds."""
+def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
+    """ROLL is a roll kind (its id, or its name in any language: attaque, jet de sauvegarde), or a shortcut: a
+    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). The error that
+    lists the roll kinds is in the reader's language."""
     from ..domain.engine.roll_query import KINDS, RollContext
 
     key = roll.strip().casefold()
-    kind = next((k for k in KINDS if key in (k, ROLL.say(k, "en").casefold(), ROLL.say(k, "fr").casefold())), None)
+    kind = next((k for k in KINDS if key == k or key in _in_every_language(ROLL[k])), None)
     if kind is not None:
         return RollContext(kind=kind, **given)
     if given.get("skill") is None and (key in rules.skills or any(
@@ -123,52 +133,68 @@ def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
                     if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
     if given.get("ability") is None and ability is not None:
         return RollContext(kind="check", **(given | {"ability": ability}))
-    kinds = ", ".join(ROLL.say(k, lang) for k in KINDS)
-    raise click.BadParameter(f"{roll!r} is not a roll ({kinds}), a skill, a save or an ability", param_hint="ROLL")
+    kinds = ", ".join(roll_word(k) for k in KINDS)
+    raise click.BadParameter(_("{roll} is not a roll ({kinds}), a skill, a save or an ability", roll=repr(roll),
+                               kinds=kinds), param_hint="ROLL")
 
 
-def _save_names(rules: Any, save: str) -> set[str]:
-    """A save's roll as sentences name it, in both languages: "jet de Vigueur", "Constitution save"."""
+def _in_every_language(text: str) -> set[str]:
+    """An English template as each language says it, folded for a comparison."""
+    said = set()
+    for lang in languages():
+        with speaking(lang):
+            said.add(_(text).casefold())
+    return said
+
+
+def _save_names(rules: Rules, save: str) -> set[str]:
+    """A save's roll as sentences name it, in every language: "jet de Vigueur", "Constitution save"."""
     system = "pf1e" if save in rules.saves else "dnd5e"  # (a named save, or an ability's)
-    return {save_words.save_roll(rules, save, system, lang).casefold() for lang in ("en", "fr")}
+    said = set()
+    for lang in languages():
+        with speaking(lang):
+            said.add(save_words.save_roll(rules, save, system, language()).casefold())
+    return said
 
 
-def roll_words(rules: Any, system: str, lang: str) -> list[str]:
-    """What a roll field offers, in `lang`: the roll kinds' names, then the saves, abilities and skills of the
+def roll_words(rules: Rules, system: str) -> list[str]:
+    """What a roll field offers, in the reader's language: the roll kinds' names, then the saves, abilities and skills of the
     campaign's game system (each one a ROLL `roll_context` reads)."""
     from ..domain.engine.roll_query import KINDS
 
-    saves = [save_words.save_roll(rules, v, system, lang) for v in save_words.system_saves(rules, system)]
-    skills = sorted(k.name(lang) for k in rules.skills.values() if k.system == system)
-    return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
+    saves = [save_words.save_roll(rules, v, system, language()) for v in save_words.system_saves(rules, system)]
+    skills = sorted(named(k.name) for k in rules.skills.values() if k.system == system)
+    return [roll_word(k) for k in KINDS] + saves + [named(a.name) for a in rules.abilities.values()] + skills
 
 
-SIDES = {"left": ("left", "gauche"), "right": ("right", "droite")}  # a body side as typed, in either language
-ROLL = Words("mods_roll", {
-    "attack": ("attack", "attaque"), "damage": ("damage", "dégâts"), "check": ("check", "test"),
-    "skill": ("skill check", "test de compétence"), "save": ("save", "jet de sauvegarde"),
-    "initiative": ("initiative", "initiative"), "ac": ("armour class", "classe d'armure"),
-    "concentration": ("concentration", "concentration"), "spell_dc": ("spell save DC", "DD des sorts"),
-    "caster_level": ("caster level", "niveau de lanceur de sorts"),
-    "left": ("left hand", "main gauche"), "right": ("right hand", "main droite"), "both": ("both hands", "deux mains"),
-    "ranged": ("ranged", "à distance"), "melee": ("melee", "au corps à corps"),
-    "sight": ("sight", "vue"), "hearing": ("hearing", "ouïe"),
-})
+SIDES = {"left": N_("left"), "right": N_("right")}  # a body side as typed, in any language
+ROLL = {  # a roll's words: its kind, its hand, its range, its sense (`roll_word`)
+    "attack": N_("attack"), "damage": N_("damage"), "check": N_("check"), "skill": N_("skill check"),
+    "save": N_("save"), "initiative": N_("initiative"), "ac": N_("armour class"),
+    "concentration": N_("concentration"), "spell_dc": N_("spell save DC"), "caster_level": N_("caster level"),
+    "left": N_("left hand"), "right": N_("right hand"), "both": N_("both hands"),
+    "ranged": N_("ranged"), "melee": N_("melee"), "sight": N_("sight"), "hearing": N_("hearing"),
+}
 
 
-def roll_title(rules: Any, system: str, roll: dict[str, Any], lang: str) -> list[str]:
+def roll_word(key: str) -> str:
+    """One of a roll's words (ROLL), in the reader's language."""
+    return _(ROLL[key])
+
+
+def roll_title(rules: Rules, system: str, roll: dict[str, Any]) -> list[str]:
     """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
     if roll.get("save"):
-        head = [save_words.save_roll(rules, roll["save"], system, lang)]
+        head = [save_words.save_roll(rules, roll["save"], system, language())]
     elif roll.get("skill") in rules.skills:
-        head = [rules.skills[roll["skill"]].name(lang)]
+        head = [named(rules.skills[roll["skill"]].name)]
     elif roll.get("skill"):
-        head = [ROLL.say(roll["kind"], lang), str(roll["skill"])]
+        head = [roll_word(roll["kind"]), str(roll["skill"])]
     else:
-        head = [ROLL.say(roll["kind"], lang)] if roll["kind"] in ROLL else [str(roll["kind"])]
+        head = [roll_word(roll["kind"])] if roll["kind"] in ROLL else [str(roll["kind"])]
         if roll.get("ability") in rules.abilities:
-            head.append(rules.abilities[roll["ability"]].name(lang))
-    return head + [ROLL.say(str(roll[k]), lang) if str(roll[k]) in ROLL else str(roll[k])
+            head.append(named(rules.abilities[roll["ability"]].name))
+    return head + [roll_word(str(roll[k])) if str(roll[k]) in ROLL else str(roll[k])
                    for k in ("range", "hand", "sense") if roll.get(k)]
 
 

@@ -12,39 +12,34 @@ from typing import Any
 import click
 
 from .. import save_words, sentences, views
-from ...presentation.afflictions import (SUMMARY, advance_doc, affliction_section, namers, pending_doc,
+from ...presentation.afflictions import (advance_doc, affliction_section, namers, nothing_happened, pending_doc,
                                          summary_text)
+from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import name as named
 
 
-def _t(fr: str, en: str, lang: str) -> str:
-    return fr if lang == "fr" else en
-
-
-def render_pending(pending: list[dict[str, Any]], lang: str, con: Any) -> None:
+def render_pending(pending: list[dict[str, Any]], con: Any) -> None:
     from rich.markup import escape
 
     for p in pending:
         about = p.get("about") or p["affliction_name"] or ""  # a moment's roll says which trigger, or the check
         con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(about)} · "
                   f"{escape(p['save_name'])} "
-                  f"{_t('DD', 'DC', lang)} {p['dc']} · {p['at_text']}")
+                  f"{_('DC')} {p['dc']} · {p['at_text']}")
         resumes = ""  # a pending roll that interrupted an advance says where the clock goes once it is answered
         if p["target"] > p["at"]:
-            resumes = " (" + _t(f"reprend jusqu'à {p['target_text']}", f"resumes up to {p['target_text']}", lang) + ")"
+            resumes = " (" + _("resumes up to {target_text}", target_text=p["target_text"]) + ")"
         if p.get("proposed"):  # a player's answer waiting for the GM (confirm_player_answers)
-            line = _t(f"réponse du joueur à confirmer : sawbones answer {p['id']} --confirm (ou --reject)",
-                      f"the player's answer waits for you: sawbones answer {p['id']} --confirm (or --reject)", lang)
+            line = _("the player's answer waits for you: sawbones answer {id} --confirm (or --reject)", id=p["id"])
         elif p.get("to") == "player":
-            line = _t(f"attend le dé du joueur (sur sa page), ou : sawbones answer {p['id']} TOTAL{resumes}",
-                      f"waits for the player's die (on their page), or: sawbones answer {p['id']} TOTAL{resumes}",
-                      lang)
+            line = _("waits for the player's die (on their page), or: sawbones answer {id} TOTAL{resumes}",
+                     id=p["id"], resumes=resumes)
         else:
-            line = _t(f"répondre : sawbones answer {p['id']} TOTAL{resumes}",
-                      f"answer: sawbones answer {p['id']} TOTAL{resumes}", lang)
+            line = _("answer: sawbones answer {id} TOTAL{resumes}", id=p["id"], resumes=resumes)
         con.print("  " + escape(line))
 
 
-def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
+def render_advance(doc: dict[str, Any], con: Any) -> None:
     """An advance: what happened, save by save, then the summary and any save waiting for a die."""
     from rich.markup import escape
 
@@ -52,27 +47,25 @@ def render_advance(doc: dict[str, Any], lang: str, con: Any) -> None:
         con.print("  " + escape(line))
     for line in doc["story"]:
         con.print("  " + escape(line))
-    said = summary_text(doc["summary"], lang)
-    if not doc["story"] or said != SUMMARY.say("nothing", lang):  # not "nothing happened" under what did happen
+    said = summary_text(doc["summary"])
+    if not doc["story"] or said != nothing_happened():  # not "nothing happened" under what did happen
         con.print(said)
     if doc["pending"]:
-        con.print(_t("[yellow]Avance interrompue : un jet attend le dé d'un joueur.[/]",
-                     "[yellow]Advance stopped: a save waits for a player's die.[/]", lang))
-        render_pending(doc["pending"], lang, con)
-    con.print(_t("Horloge : ", "Clock: ", lang) + doc["text"])
-
+        con.print(_("[yellow]Advance stopped: a save waits for a player's die.[/]"))
+        render_pending(doc["pending"], con)
+    con.print(_("Clock: ") + doc["text"])
 
 
 # ---------------------------------------------------------------- commands
 
 
-def _render_result(doc: dict[str, Any], lang: str, con: Any) -> None:
+def _render_result(doc: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
 
     for line in doc.get("lines", []):
         con.print(escape(line))
     for a in doc.get("afflictions", []):
-        views.render_affliction(a, lang, con)
+        views.render_affliction(a, language(), con)
 
 
 def register(cli: click.Group) -> None:
@@ -94,30 +87,28 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly, rolls))
         if events[0]["type"] == "save_pending":
-            doc = {"pending": pending_doc(state, env.service.rules_for(state), env.lang), "events": events}
-            env.emit(doc, lambda con: render_pending(doc["pending"], env.lang, con))
+            doc = {"pending": pending_doc(state, env.service.rules_for(state)), "events": events}
+            env.emit(doc, lambda con: render_pending(doc["pending"], con))
             return
         rules = env.service.rules_for(state)
         record = events[0]["data"]
         character = state.character(record["character"])
-        lang = env.lang
-        aname = rules.afflictions[record["affliction"]].name(lang)
-        ok = _t("réussi", "succeeded", lang) if record["succeeded"] else _t("raté", "failed", lang)
-        dose = {"initial": ("exposition", "exposure"), "extra": ("dose supplémentaire", "extra dose"),
-                "renewed": ("nouvelle exposition", "new exposure")}[record["dose"]]
-        lines = [f"{character.name} · {aname} ({_t(*dose, lang)}){_t(' : ', ': ', lang)}"
-                 f"{_t('jet', 'save', lang)} {save_words.save_total(record, lang)} "
-                 f"{_t('contre DD', 'vs DC', lang)} {record['dc']} {ok}"]
+        aname = named(rules.afflictions[record["affliction"]].name)
+        ok = _("succeeded") if record["succeeded"] else _("failed")
+        dose = {"initial": _("exposure"), "extra": _("extra dose"), "renewed": _("new exposure")}[record["dose"]]
+        lines = [f"{character.name} · {aname} ({dose}){_(': ')}"
+                 f"{pgettext('save roll', 'save')} {save_words.save_total(record, language())} "
+                 f"{_('vs DC')} {record['dc']} {ok}"]
         if record["damage"]:
-            lines.append(_t(f"{record['damage']} dégâts de poison", f"{record['damage']} poison damage", lang)
-                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', lang)})")
+            lines.append(_("{damage} poison damage", damage=record["damage"])
+                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', language())})")
         if any(e["type"] == "character_died" for e in events):
-            lines.append(_t(f"{character.name} meurt.", f"{character.name} dies.", lang))
-        section = affliction_section(character, state, rules, lang)
+            lines.append(_("{name} dies.", name=character.name))
+        section = affliction_section(character, state, rules)
         doc = {"exposure": {k: v for k, v in record.items() if k != "rolls"}, "rolls": record.get("rolls", []),
                "character": character.id, "hp": character.hp, "dead": character.dead, **section,
                "events": events, "lines": lines}
-        env.emit(doc, partial(_render_result, doc, lang))
+        env.emit(doc, partial(_render_result, doc))
 
     @cli.command()
     @pass_env
@@ -125,9 +116,9 @@ def register(cli: click.Group) -> None:
         """Saves waiting for a player's die (an advance stopped there)."""
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
-        doc = {"pending": pending_doc(state, rules, env.lang)}
-        env.emit(doc, lambda con: render_pending(doc["pending"], env.lang, con) if doc["pending"]
-                 else con.print(_t("aucun jet en attente", "no save waiting", env.lang)))
+        doc = {"pending": pending_doc(state, rules)}
+        env.emit(doc, lambda con: render_pending(doc["pending"], con) if doc["pending"]
+                 else con.print(_("no save waiting")))
 
     @cli.command()
     @click.argument("pending_id", metavar="ID")
@@ -146,8 +137,8 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto, roll=roll, confirm=confirm,
                                                    reject=reject))
         rules = env.service.rules_for(state)
-        doc = advance_doc(events, state, rules, env.lang)
-        env.emit(doc, partial(render_advance, doc, env.lang))
+        doc = advance_doc(events, state, rules)
+        env.emit(doc, partial(render_advance, doc))
 
     @cli.command()
     @click.argument("name")
@@ -166,20 +157,17 @@ def register(cli: click.Group) -> None:
         rules = env.service.rules_for(state)
         data = events[0]["data"]
         character = state.character(data["character"])
-        lang = env.lang
         facts = [f["what"] for f in data.get("facts", [])]
-        spell_name = save_words.spell_name(rules, spell, state.system, lang)
+        spell_name = save_words.spell_name(rules, spell, state.system, language())
         if "cl_check_failed" in facts:
-            line = _t(f"{spell_name} : test de niveau de lanceur raté ({data['cl_check']['total']} contre DD "
-                      f"{data['cl_check']['dc']}), sans effet.",
-                      f"{spell_name}: caster level check failed ({data['cl_check']['total']} vs DC "
-                      f"{data['cl_check']['dc']}), no effect.", lang)
+            line = _("{spell_name}: caster level check failed ({total} vs DC {dc}), no effect.", spell_name=spell_name,
+                     total=data["cl_check"]["total"], dc=data["cl_check"]["dc"])
         else:
-            line = spell_name + sentences.facts_text(data, state, rules, lang)
+            line = spell_name + sentences.facts_text(data, state, rules, language())
         doc = {"spell": spell, "character": character.id, "affliction": data["affliction"],
                "facts": data.get("facts", []), "cl_check": data.get("cl_check"),
-               **affliction_section(character, state, rules, lang), "events": events, "lines": [line]}
-        env.emit(doc, partial(_render_result, doc, lang))
+               **affliction_section(character, state, rules), "events": events, "lines": [line]}
+        env.emit(doc, partial(_render_result, doc))
 
     @cli.command()
     @click.argument("name")
@@ -192,18 +180,17 @@ def register(cli: click.Group) -> None:
         from ...domain.afflictions.care import recover as decide
 
         if how is None:
-            raise click.UsageError("give --bed-rest or --night")
+            raise click.UsageError(_("give --bed-rest or --night"))
         state, events = env.act(lambda ctx: decide(ctx, name, how == "bed_rest", care))
         rules = env.service.rules_for(state)
         character = state.character(events[0]["data"]["character"])
-        _, affliction, stage = namers(state, rules, env.lang)
+        _who, affliction, stage = namers(state, rules)
         lines = []
         for e in events:
             d = e["data"]
             moved = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}" for f in d["facts"]
                      if f["what"] == "stage"]
-            lines.append(f"{affliction(d['content'])}: " + (", ".join(moved) if moved else _t(
-                "pas encore de cran regagné", "no step recovered yet", env.lang)))
+            lines.append(f"{affliction(d['content'])}: " + (", ".join(moved) if moved else _("no step recovered yet")))
         doc = {"character": character.id, "recovered": [e["data"] for e in events],
-               **affliction_section(character, state, rules, env.lang), "lines": lines}
-        env.emit(doc, partial(_render_result, doc, env.lang))
+               **affliction_section(character, state, rules), "lines": lines}
+        env.emit(doc, partial(_render_result, doc))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ...presentation.locale import language
+
 import click
 
 from ...i18n import Words
@@ -115,7 +117,7 @@ def register(cli: click.Group) -> None:
         """Create a campaign and make it the current one."""
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(SAY.say("created", env.lang, name=escape(state.name), system=state.system)))
+                 lambda con: con.print(SAY.say("created", language(), name=escape(state.name), system=state.system)))
 
     @campaign.command("list")
     @pass_env
@@ -129,7 +131,7 @@ def register(cli: click.Group) -> None:
         except NoDatabase:  # no database yet: no campaigns (and no empty file made)
             names, current = [], None
         env.emit({"campaigns": names, "current": current},
-                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", env.lang)))
+                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", language())))
 
     @campaign.command("use")
     @click.argument("name")
@@ -137,7 +139,7 @@ def register(cli: click.Group) -> None:
     def campaign_use(env, name) -> None:
         """Make NAME the current campaign."""
         name = env.service.use(name)
-        env.emit({"current": name}, lambda con: con.print(SAY.say("now_on", env.lang, name=escape(name))))
+        env.emit({"current": name}, lambda con: con.print(SAY.say("now_on", language(), name=escape(name))))
 
     @campaign.command("rename")
     @click.argument("name")
@@ -148,7 +150,7 @@ def register(cli: click.Group) -> None:
         old = env.service.resolve(name)
         new = env.service.rename_campaign(old, new_name)
         env.emit({"campaign": new, "was": old},
-                 lambda con: con.print(SAY.say("renamed", env.lang, old=escape(old), new=escape(new))))
+                 lambda con: con.print(SAY.say("renamed", language(), old=escape(old), new=escape(new))))
 
     @campaign.command("show")
     @click.argument("name", required=False)
@@ -158,7 +160,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(name or env.campaign_name()).state
         rules = env.service.rules_for(state)
         doc = views.campaign_doc(state, rules)
-        env.emit(doc, partial(views.render_campaign, doc, env.lang))
+        env.emit(doc, partial(views.render_campaign, doc, language()))
 
     @campaign.command("set")
     @click.argument("option", required=False)
@@ -177,16 +179,16 @@ def register(cli: click.Group) -> None:
                 raise click.UsageError("give OPTION VALUE, or --pack DIR, or --no-packs")
             state = env.service.set_packs(env.campaign_name(), tuple(packs))
             doc = {"content_packs": list(state.content_packs)}
-            env.emit(doc, lambda con: con.print(SAY.say("packs", env.lang, packs=escape(
-                ", ".join(state.content_packs) or views.V.say("none", env.lang)))))
+            env.emit(doc, lambda con: con.print(SAY.say("packs", language(), packs=escape(
+                ", ".join(state.content_packs) or views.V.say("none", language())))))
             return
         if option is None or value is None and not reset:
             raise click.UsageError("give a VALUE or --reset")
         state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
         doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
-        env.emit(doc, lambda con: con.print(SAY.say("set", env.lang, option=option,
+        env.emit(doc, lambda con: con.print(SAY.say("set", language(), option=option,
                                                        value=views.shown(doc["value"]) if not reset
-                                                       else SAY.say("default", env.lang))))
+                                                       else SAY.say("default", language()))))
 
     @campaign.command("options")
     @pass_env
@@ -195,8 +197,8 @@ def register(cli: click.Group) -> None:
         from .rules import _rules_and_options
 
         rules, values = _rules_and_options(env)
-        doc = views.options_doc(rules, values, env.lang)
-        env.emit(doc, partial(views.render_options, doc, env.lang))
+        doc = views.options_doc(rules, values, language())
+        env.emit(doc, partial(views.render_options, doc, language()))
 
     @cli.group()
     def character() -> None:
@@ -212,11 +214,11 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        doc = views.character_doc(character, state, env.service.rules_for(state), language())
         env.emit(doc, lambda con: con.print(SAY.say(
-            "joins", env.lang, name=escape(character.name), campaign=escape(state.name), hp=character.hp,
+            "joins", language(), name=escape(character.name), campaign=escape(state.name), hp=character.hp,
             max_hp=character.max_hp,
-            default=SAY.say("default_hp", env.lang, max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
+            default=SAY.say("default_hp", language(), max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
 
     @character.command("edit")
     @click.argument("name")
@@ -229,8 +231,8 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, lambda con: con.print(SAY.say("updated", env.lang, name=escape(character.name))))
+        doc = views.character_doc(character, state, env.service.rules_for(state), language())
+        env.emit(doc, lambda con: con.print(SAY.say("updated", language(), name=escape(character.name))))
 
     @character.command("import")
     @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -242,7 +244,7 @@ def register(cli: click.Group) -> None:
 
         entries = read_files(list(files))  # every file is read and checked before anything is written
         state, events = env.act(lambda ctx: import_characters(ctx, entries))
-        doc = views.import_report(state, events, env.service.rules_for(state), env.lang)
+        doc = views.import_report(state, events, env.service.rules_for(state), language())
         env.emit(doc, lambda con: [con.print(line) for line in doc["lines"]])
 
     @character.command("list")
@@ -253,7 +255,7 @@ def register(cli: click.Group) -> None:
         doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
                                "external": list(c.external)}
                               for c in state.characters]}
-        env.emit(doc, partial(views.render_character_list, doc, env.lang))
+        env.emit(doc, partial(views.render_character_list, doc, language()))
 
     @character.command("remove")
     @click.argument("name")
@@ -263,7 +265,7 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
-        env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", env.lang, name=escape(name))))
+        env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", language(), name=escape(name))))
 
     @cli.command()
     @click.argument("name", required=False)
@@ -271,16 +273,16 @@ def register(cli: click.Group) -> None:
     def status(env, name) -> None:
         """The party (or one character): HP, dying/stable/dead, conditions, injuries, wounds, each
         disease's current stage, timers; in words, so it reads the same through a pipe."""
-        doc = views.status_doc(env.service, env.campaign_name(), name, env.lang)
-        env.emit(doc, partial(views.render_status, doc, env.lang))
+        doc = views.status_doc(env.service, env.campaign_name(), name, language())
+        env.emit(doc, partial(views.render_status, doc, language()))
 
     @cli.command()
     @click.option("--limit", type=click.IntRange(1, 100000), default=50, show_default=True, help="Last N events.")
     @pass_env
     def log(env, limit) -> None:
         """The campaign's event log (undone actions are marked)."""
-        doc = log_view.log_doc(env.service, env.campaign_name(), limit, env.lang)
-        env.emit(doc, partial(log_view.render_log, doc, env.lang))
+        doc = log_view.log_doc(env.service, env.campaign_name(), limit, language())
+        env.emit(doc, partial(log_view.render_log, doc, language()))
 
     @cli.command()
     @click.argument("action", required=False)
@@ -294,11 +296,11 @@ def register(cli: click.Group) -> None:
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:
             raise UsageError(f"{action!r} is not an action of the log (like a14)", "action")
-        doc = log_view.undo_doc(env.service, env.campaign_name(), env.lang, meant)
+        doc = log_view.undo_doc(env.service, env.campaign_name(), language(), meant)
 
         def render(con) -> None:
-            con.print(say("action_undone", env.lang, action=doc["undone_action"]).capitalize()
-                      + (" :" if env.lang == "fr" else ":"))
+            con.print(say("action_undone", language(), action=doc["undone_action"]).capitalize()
+                      + (" :" if language() == "fr" else ":"))
             for line in doc["reverted"]:
                 con.print("  " + escape(line))
         env.emit(doc, render)
@@ -310,7 +312,7 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.clock import describe
 
         state = env.service.load(env.campaign_name()).state
-        doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, env.lang)}
+        doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, language())}
         env.emit(doc, lambda con: con.print(doc["text"]))
 
     @cli.command()
@@ -328,5 +330,5 @@ def register(cli: click.Group) -> None:
 
         seconds = parse_duration(" ".join(duration))
         state, events = env.act(lambda ctx: advance_decision(ctx, seconds, auto, rolls))
-        doc = advance_doc(events, state, env.service.rules_for(state), env.lang)
-        env.emit(doc, partial(render_advance, doc, env.lang))
+        doc = advance_doc(events, state, env.service.rules_for(state))
+        env.emit(doc, partial(render_advance, doc))

@@ -6,6 +6,8 @@ import os
 
 import click
 
+from ...presentation.locale import language
+
 TOKEN_ENV, SECRET_ENV = "DISCORD_TOKEN", "SAWBONES_API_SECRET"
 
 
@@ -42,6 +44,6 @@ def register(cli: click.Group) -> None:
         from ...discord import create_bot
 
         bot = create_bot(server, campaign_name, secret, gm_role=gm_role, gm_channel=gm_channel,
-                         table_channel=table_channel, state_file=state_file, lang=env.lang)
+                         table_channel=table_channel, state_file=state_file, lang=language())
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
         bot.run(token, log_handler=None)

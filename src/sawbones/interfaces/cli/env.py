@@ -15,7 +15,6 @@ import click
 class Env:
     db: str | None
     campaign: str | None
-    lang: str
     json: bool
     content: tuple[str, ...]
     dice: tuple[int, ...] = ()
@@ -42,11 +41,18 @@ class Env:
     def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
         if self.json or render is None:
             click.echo(json.dumps(doc, ensure_ascii=False, indent=2, default=str))
-        elif self.lang == "fr":
+        elif typesets_french():
             with french_marks():
                 render(console())
         else:
             render(console())
+
+
+def typesets_french() -> bool:
+    """Whether what is printed is typeset as French is (a space before the high marks): the catalog's language."""
+    from ...presentation.locale import language
+
+    return language().split("_")[0] == "fr"
 
 
 _MARKS = re.compile(r"(?<=[^\s\d/])([:;!?])(?=\s|$|\x1b)")  # a colon after a word, not in 12:05 or https://

@@ -6,6 +6,8 @@ from functools import partial
 
 import click
 
+from ...presentation.locale import language
+
 
 def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
     if len(args) % 2:
@@ -38,18 +40,18 @@ def _report(env, state, told) -> None:
 
     events, known = told
     rules = env.service.rules_for(state)
-    doc = {"events": events, "characters": [views.character_doc(c, state, rules, env.lang) for c in state.characters
+    doc = {"events": events, "characters": [views.character_doc(c, state, rules, language()) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
     if not any(e["type"] == "save_pending" for e in events):
-        env.emit(doc, partial(log_view.render_events, events, state, rules, env.lang, known=known))
+        env.emit(doc, partial(log_view.render_events, events, state, rules, language(), known=known))
         return
     from .afflictions import pending_doc, render_pending  # the action waits for a player's die: say which, and how
 
-    doc["pending"] = pending_doc(state, rules, env.lang)
+    doc["pending"] = pending_doc(state, rules)
 
     def render(con) -> None:
-        log_view.render_events(events, state, rules, env.lang, con, known)
-        render_pending(doc["pending"], env.lang, con)
+        log_view.render_events(events, state, rules, language(), con, known)
+        render_pending(doc["pending"], con)
 
     env.emit(doc, render)
 

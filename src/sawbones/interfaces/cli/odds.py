@@ -15,6 +15,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ...presentation.locale import language
+
 import click
 
 from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
@@ -96,7 +98,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     from ..save_words import save_name
 
     defn = rules.afflictions[doc["affliction"]]
-    names = stage_names(rules, doc["affliction"], lang)
+    names = stage_names(rules, doc["affliction"])
     start = doc["start"]
     head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
             + _t("DD", "DC", lang) + f" {doc['dc']} · " + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · "
@@ -131,7 +133,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
 def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
     from rich.table import Table
 
-    names = stage_names(rules, doc["affliction"], lang)
+    names = stage_names(rules, doc["affliction"])
     unit = unit_plural(doc["unit"], lang)
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
     table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
@@ -295,7 +297,7 @@ def register(cli: click.Group) -> None:
         system = system or campaign_system or model.DEFAULT_SYSTEM
         if everything:
             doc = model.table_doc(rules, options, bonuses, system, campaign)
-            env.emit(doc, partial(render_table, doc, rules, env.lang))
+            env.emit(doc, partial(render_table, doc, rules, language()))
             return
         rules.get("afflictions", affliction)
         start = {"from_stage": from_stage, "doses": doses}
@@ -303,7 +305,7 @@ def register(cli: click.Group) -> None:
             docs = [model.odds(rules, options, affliction, b, system=system, **start) for b in bonuses]
             doc = {"affliction": affliction, "dc": docs[0]["dc"], "system": system, "campaign": campaign,
                    "odds": docs}
-            env.emit(doc, partial(render_range, doc, rules, env.lang))
+            env.emit(doc, partial(render_range, doc, rules, language()))
             return
         doc = model.odds(rules, options, affliction, bonuses[0], system=system, **start)
         doc["campaign"] = campaign
@@ -311,8 +313,8 @@ def register(cli: click.Group) -> None:
             doc["curve"] = model.curve(rules, options, affliction, bonuses[0], system=system, days=days, **start)
 
         def render(con):
-            render_odds(doc, rules, env.lang, con)
+            render_odds(doc, rules, language(), con)
             if "curve" in doc:
-                render_curve(doc["curve"], rules, env.lang, con)
+                render_curve(doc["curve"], rules, language(), con)
 
         env.emit(doc, render)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ...presentation.locale import language
+
 from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
 from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from ...presentation.damage_types import parse_types
@@ -186,13 +188,13 @@ def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None,
         wanted = [c.strip() for c in compare.split(",") if c.strip()] if compare else None
         doc = odds_party.what_if(rules, options, prof, wanted, keep=partial(odds_cache.kept, rules))
         doc["campaign"] = campaign
-        env.emit(doc, partial(render_party, doc, rules, env.lang))
+        env.emit(doc, partial(render_party, doc, rules, language()))
         return
     table = (injury or "").lower()
     if d20 is None:
         doc = odds_drop.drop_doc(rules, options, table)
         doc["campaign"] = campaign
-        env.emit(doc, partial(render_drop, doc, rules, env.lang))
+        env.emit(doc, partial(render_drop, doc, rules, language()))
         return
     docs = [odds_treatment.treatment_doc(rules, options, table, d20, b, wait_days=wait, self_treatment=self_treatment)
             for b in bonuses]
@@ -200,8 +202,8 @@ def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None,
         for d in docs:
             d.pop("days")
         doc = {"table": table, "d20": d20, "campaign": campaign, "odds": docs}
-        env.emit(doc, partial(render_treatment_range, doc, rules, env.lang))
+        env.emit(doc, partial(render_treatment_range, doc, rules, language()))
         return
     doc = docs[0]
     doc["campaign"] = campaign
-    env.emit(doc, partial(render_treatment, doc, rules, env.lang))
+    env.emit(doc, partial(render_treatment, doc, rules, language()))

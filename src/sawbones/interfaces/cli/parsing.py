@@ -17,12 +17,10 @@ import click
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
 
-HELP_LANG = {"lang": "en"}  # the language `main` read from its arguments (a --help is answered before the group runs)
-
-
 def _french(ctx: click.Context) -> bool:
-    env = ctx.find_root().obj
-    return (getattr(env, "lang", None) or HELP_LANG["lang"]) == "fr"
+    from ...presentation.locale import language
+
+    return language() == "fr"
 
 
 def _path(ctx: click.Context) -> str:
@@ -140,17 +138,29 @@ SuggestingGroup.group_class = SuggestingGroup
 
 
 class NamedChoice(click.Choice):
-    """A choice typed as a screen shows it, in either language, accents optional: `--side gauche` is `left`.
-    `words`: id -> (English, French), the words the screens show (the same tables that write them)."""
+    """A choice typed as a screen shows it, in any language, accents optional: `--side gauche` is `left`.
+    `words`: id -> its English template (the catalog's msgid: the same words the screens write)."""
 
-    def __init__(self, words: dict[str, tuple[str, str]]) -> None:
+    def __init__(self, words: dict[str, str]) -> None:
         super().__init__(list(words))
-        from ...content.rules import fold
+        self.words = words
+        self._aliases: dict[str, str] | None = None
 
-        self.aliases = {fold(word): key for key, pair in words.items() for word in (key, *pair)}
+    def aliases(self) -> dict[str, str]:
+        """Every way to type each id: the id, and its words in each language (folded)."""
+        if self._aliases is None:
+            from ...content.rules import fold
+            from ...presentation.locale import _, languages, speaking
+
+            found: dict[str, str] = {}
+            for lang in languages():
+                with speaking(lang):
+                    found.update({fold(_(text)): key for key, text in self.words.items()})
+            self._aliases = found | {fold(key): key for key in self.words}
+        return self._aliases
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from ...content.rules import fold
 
-        found = self.aliases.get(fold(str(value)))
+        found = self.aliases().get(fold(str(value)))
         return found if found is not None else super().convert(value, param, ctx)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...presentation.locale import language
+
 import click
 
 
@@ -11,7 +13,7 @@ def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
     from ..sentences import sentence
 
     rules = env.service.rules_for(state)
-    lines = [sentence(e, state, rules, env.lang) for e in events]
+    lines = [sentence(e, state, rules, language()) for e in events]
     doc = {"events": events, "lines": lines}
     env.emit(doc, lambda con: [con.print(line, markup=False) for line in lines])
 

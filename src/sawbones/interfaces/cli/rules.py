@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ...presentation.locale import language
 from ...presentation.tables import index_doc, render_index, render_table, table_doc
 
 
@@ -49,11 +50,11 @@ def register(cli: click.Group) -> None:
 
         rules = load_rules(env.content)
         if table_id is None:
-            doc = index_doc(rules, env.lang)
-            env.emit(doc, partial(render_index, doc, env.lang))
+            doc = index_doc(rules)
+            env.emit(doc, partial(render_index, doc))
         else:
-            doc = table_doc(rules, table_id, env.lang)
-            env.emit(doc, partial(render_table, doc, lang=env.lang))
+            doc = table_doc(rules, table_id)
+            env.emit(doc, partial(render_table, doc))
 
     @cli.command()
     @click.argument("table_id", metavar="TABLE")
@@ -65,7 +66,7 @@ def register(cli: click.Group) -> None:
         from ..views import roll_doc
 
         rules, options = _rules_and_options(env)
-        doc = roll_doc(rules, options, table_id, d20, bands, env.lang)
+        doc = roll_doc(rules, options, table_id, d20, bands, language())
         face = doc["d20"]
 
         def render(con):

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ...presentation.locale import language
+
 from ...i18n import Words
 from ..typeset import counted
 
@@ -48,8 +50,8 @@ def register(cli: click.Group) -> None:
         except OSError as exc:
             raise click.FileError(file, exc.strerror or str(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
-        env.emit(summary, lambda con: con.print(SAY.say("exported", env.lang, name=escape(name), file=escape(file),
-                                                        events=counted(len(doc["events"]), "event", env.lang))))
+        env.emit(summary, lambda con: con.print(SAY.say("exported", language(), name=escape(name), file=escape(file),
+                                                        events=counted(len(doc["events"]), "event", language()))))
 
     @cli.command("import")
     @click.argument("file", metavar="FILE")
@@ -68,8 +70,8 @@ def register(cli: click.Group) -> None:
         name = env.service.import_campaign(doc, as_name)
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},
-                 lambda con: con.print(SAY.say("imported", env.lang, name=escape(name), quoted=escape(repr(name)),
-                                               events=counted(count, "event", env.lang))))
+                 lambda con: con.print(SAY.say("imported", language(), name=escape(name), quoted=escape(repr(name)),
+                                               events=counted(count, "event", language()))))
 
     @cli.command("backup")
     @click.argument("directory", required=False, default="sawbones-backups", metavar="[DIR]")
@@ -86,7 +88,7 @@ def register(cli: click.Group) -> None:
         done = backup(env.service.store, directory)
 
         def render(con) -> None:
-            lang = env.lang
+            lang = language()
             con.print(SAY.say("backed_up", lang, campaigns=counted(len(done["campaigns"]), "campaign", lang),
                               directory=escape(str(done["directory"]))))
             for item in done["campaigns"]:

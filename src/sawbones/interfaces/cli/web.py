@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from ...presentation.locale import language
+
 import click
 
 from ...i18n import Words
@@ -235,7 +237,7 @@ def register(cli: click.Group) -> None:
         settings.update(public_base=public, listening_base=listening)
         base = public or listening
         links.remember(service.store, base)  # gm-link and player-link print links to this server
-        lang = env.lang
+        lang = language()
         click.echo(SAY.say("serving", lang, base=base))
         if settings["closed"]:
             click.echo(SAY.say("closed", lang) + ("" if security.has_admin_secret(service.store) else
@@ -296,7 +298,7 @@ def register(cli: click.Group) -> None:
         doc["gm_link"] = sign_in_link(address, store, name)
         doc["expires_in"] = security.SIGNIN_SECONDS
         env.emit(doc, lambda con: click.echo("\n".join(
-            ([SAY.say("api_secret", env.lang, secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
+            ([SAY.say("api_secret", language(), secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
 
     @cli.command("player-link")
     @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
@@ -320,9 +322,9 @@ def register(cli: click.Group) -> None:
 
         def show(con: Any) -> None:
             if not doc["players"]:
-                click.echo(SAY.say("no_players", env.lang))
+                click.echo(SAY.say("no_players", language()))
             for player in doc["players"]:
-                click.echo(SAY.say("player", env.lang, character=player["name"], link=player["link"]).strip())
+                click.echo(SAY.say("player", language(), character=player["name"], link=player["link"]).strip())
                 if qr:
                     click.echo(links.qr_text(player["link"]))
 

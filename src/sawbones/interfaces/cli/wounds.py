@@ -9,12 +9,10 @@ import click
 
 from .. import save_words, views
 from ..typeset import labelled
+from ...message import N_
+from ...presentation.locale import _, language, pgettext
 from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
 from .parsing import NamedChoice
-
-
-def _fr(lang: str, fr: str, en: str) -> str:
-    return fr if lang == "fr" else en
 
 
 def _source(src: dict[str, Any]) -> str:
@@ -27,7 +25,7 @@ def _source(src: dict[str, Any]) -> str:
     return f"{src['name']}{stage} [{src['kind']} {src['id']}]"
 
 
-def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any, title: list[str] | None = None) -> None:
+def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
     from ...domain.engine.clock import describe
@@ -35,44 +33,42 @@ def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any, title: li
     roll = doc["roll"]
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
                                                                           "hand", "sense") if roll.get(k)]
-    colon = " : " if lang == "fr" else ": "
+    colon = _(": ")
     con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({doc['system']})")
-    mode = {"normal": _fr(lang, "normal", "normal"), "advantage": _fr(lang, "avantage", "advantage"),
-            "disadvantage": _fr(lang, "désavantage", "disadvantage")}[doc["mode"]]
-    fail = " · [bold red]" + _fr(lang, "ÉCHEC AUTOMATIQUE", "AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
-    con.print(f"  {_fr(lang, 'modificateur', 'modifier')} [bold]{doc['modifier']:+d}[/] · "
-              f"{_fr(lang, 'jet', 'roll')}{colon}[bold]{mode}[/]{fail}")
+    mode = {"normal": _("normal"), "advantage": _("advantage"), "disadvantage": _("disadvantage")}[doc["mode"]]
+    fail = " · [bold red]" + _("AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
+    con.print(f"  {_('modifier')} [bold]{doc['modifier']:+d}[/] · {_('roll')}{colon}[bold]{mode}[/]{fail}")
     for m in doc["modifiers"]:
         style = "" if m.get("stacks", True) else "[dim]"
-        tail = "" if m.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        tail = "" if m.get("stacks", True) else _(" (does not stack)")
         note = f" — {escape(m['note'])}" if m.get("note") else ""
         con.print(f"  {style}{m['value']:+d} {escape(_source(m['source']))}{tail}{note}")
-    for key, label in (("advantage", ("avantage", "advantage")), ("disadvantage", ("désavantage", "disadvantage")),
-                       ("auto_fails", ("échec automatique", "automatic failure"))):
+    for key, label in (("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")),
+                       ("auto_fails", N_("automatic failure"))):
         for line in doc[key]:
-            con.print(f"  {label[0] if lang == 'fr' else label[1]}{colon}{escape(_source(line['source']))}")
+            con.print(f"  {_(label)}{colon}{escape(_source(line['source']))}")
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
-        con.print("  " + _fr(lang, "avantage et désavantage s'annulent", "advantage and disadvantage cancel out"))
+        con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
-        until = describe(line["suppressed_until"], lang) if line.get("suppressed_until") is not None \
-            else _fr(lang, "sa guérison", "it heals")
+        until = describe(line["suppressed_until"], language()) if line.get("suppressed_until") is not None \
+            else _("it heals")
         value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
         con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "
-                  + _fr(lang, f"ignoré (Vigueur) jusqu'à {until}", f"ignored (Fortitude) until {until}"))
+                  + _("ignored (Fortitude) until {until}", until=until))
     for line in doc["conditional"]:
         value = f"{line['value']:+d}" if line.get("value") is not None else line["type"]
-        tail = "" if line.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        tail = "" if line.get("stacks", True) else _(" (does not stack)")
         con.print(f"  [yellow]? {value}[/] {escape(_source(line['source']))}{tail} — "
-                  f"{escape(_fr(lang, ' ou ', ' or ').join(line['if']))}")
+                  f"{escape(pgettext('list', ' or ').join(line['if']))}")
     for cond in doc["conditions"]:
         mark = "" if cond["matters"] else "[dim]"
         by = cond.get("superseded_by_name") or cond.get("superseded_by")
-        sup = f" ({_fr(lang, 'remplacé par', 'replaced by')} {by})" if by else ""
-        con.print(f"  {mark}{_fr(lang, 'état', 'condition')}{colon}{escape(_source(cond['source']))}{sup}")
+        sup = f" ({_('replaced by')} {by})" if by else ""
+        con.print(f"  {mark}{_('condition')}{colon}{escape(_source(cond['source']))}{sup}")
         if cond["matters"] and cond["reading"]:
             con.print(f"     {escape(cond['reading'])}")
     for line in doc["restrictions"]:
-        con.print(f"  {_fr(lang, 'restriction', 'restriction')}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
+        con.print(f"  {_('restriction')}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["triggers"]:
         con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["notes"]:
@@ -88,7 +84,7 @@ def register(cli: click.Group) -> None:
 
     def character_view(env, state, character_id) -> dict[str, Any]:
         character = state.character(character_id)
-        return views.character_doc(character, state, env.service.rules_for(state), env.lang)
+        return views.character_doc(character, state, env.service.rules_for(state), language())
 
     @cli.command("wound")
     @click.argument("name")
@@ -116,25 +112,23 @@ def register(cli: click.Group) -> None:
         if events[0]["type"] == "save_pending":  # the player rolls the Fortitude save
             from .afflictions import pending_doc, render_pending
 
-            waiting = {"pending": pending_doc(state, env.service.rules_for(state), env.lang), "events": events}
-            env.emit(waiting, lambda con: render_pending(waiting["pending"], env.lang, con))
+            waiting = {"pending": pending_doc(state, env.service.rules_for(state)), "events": events}
+            env.emit(waiting, lambda con: render_pending(waiting["pending"], con))
             return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
-                                         env.service.rules_for(state), env.lang)
+                                         env.service.rules_for(state), language())
         doc = {"wound": next(w for w in character["wounds"] if w["id"] == data["id"]), "events": events,
                "wound_conditions": character["wound_conditions"]}
 
         def render(con):
-            lang = env.lang
             con.print(f"[bold]{escape(character['name'])}[/]:")
-            render_wound_lines({"wounds": [doc["wound"]], "wound_conditions": doc["wound_conditions"]}, lang, con)
+            render_wound_lines({"wounds": [doc["wound"]], "wound_conditions": doc["wound_conditions"]}, con)
             fort = data.get("fort")
             if fort:
-                result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
-                          else _fr(lang, "échec", "failure"))
-                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, lang)
-                con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
+                result = _("success: penalty ignored") if fort["success"] else _("failure")
+                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, language())
+                con.print(f"  {escape(save)} {_('DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
 
@@ -159,7 +153,7 @@ def register(cli: click.Group) -> None:
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt, env.lang))} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt, language()))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal")
@@ -185,12 +179,11 @@ def register(cli: click.Group) -> None:
                "character": character_view(env, state, character.id) if character else None}
 
         def render(con):
-            lang = env.lang
-            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed), lang) if healed
-                      else _fr(lang, "Aucune blessure guérie.", "No wound healed."))
+            con.print(labelled(pgettext("wounds", "Healed"), ", ".join(healed), language()) if healed
+                      else _("No wound healed."))
             for p in progress:
-                con.print("  " + labelled(p["wound"], _fr(lang, f"récupération de {p['recovered']} PV jusqu'ici",
-                                                          f"{p['recovered']} HP recovered so far"), lang))
+                con.print("  " + labelled(p["wound"], _("{recovered} HP recovered so far", recovered=p["recovered"]),
+                                          language()))
 
         env.emit(doc, render)
 
@@ -200,7 +193,7 @@ def register(cli: click.Group) -> None:
     @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
     @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
     @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
-    @click.option("--hand", type=NamedChoice({k: ROLL.strings[k] for k in ("left", "right", "both")}),
+    @click.option("--hand", type=NamedChoice({k: ROLL[k] for k in ("left", "right", "both")}),
                   help="Hand (or arm) the attack is made with.")
     @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
     @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
@@ -227,10 +220,9 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
         character = find_character(state, name)
-        context = roll_context(rules, roll, env.lang, ability=ability, skill=skill, save=save, hand=hand, range=range_,
+        context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
-        doc = {"character": character.id, "name": character.name} | answer.as_dict(env.lang)
-        env.emit(doc, partial(render_answer, doc, character.name, env.lang,
-                              title=roll_title(rules, state.system, doc["roll"], env.lang)))
+        doc = {"character": character.id, "name": character.name} | answer.as_dict(language())
+        env.emit(doc, partial(render_answer, doc, character.name, title=roll_title(rules, state.system, doc["roll"])))

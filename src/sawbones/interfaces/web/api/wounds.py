@@ -6,6 +6,7 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
+from ....presentation.locale import speaking
 from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
@@ -81,7 +82,8 @@ def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **giv
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
     try:
-        context = roll_context(ctx.rules, roll, lang, **given)
+        with speaking(lang):
+            context = roll_context(ctx.rules, roll, **given)
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)

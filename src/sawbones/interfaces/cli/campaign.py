@@ -5,27 +5,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ...presentation.locale import language
-
 import click
 
-from ...i18n import Words
 from .. import log_view, views
-
-SAY = Words("cli_campaign", {
-    "created": ("Campaign [bold]{name}[/] ({system}) created and chosen.", "Campagne [bold]{name}[/] ({system}) créée et choisie."),
-    "no_campaigns": ("no campaigns yet", "aucune campagne pour l'instant"),
-    "now_on": ("Now on campaign [bold]{name}[/].", "Campagne choisie : [bold]{name}[/]."),
-    "renamed": ("Campaign [bold]{old}[/] is now [bold]{new}[/].", "La campagne [bold]{old}[/] s'appelle désormais [bold]{new}[/]."),
-    "set": ("{option} = {value}", "{option} = {value}"),
-    "default": ("(default)", "(défaut)"),
-    "packs": ("Content packs: {packs}", "Paquets de contenu : {packs}"),
-    "joins": ("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).",
-              "[bold]{name}[/] rejoint {campaign} ({hp}/{max_hp} PV{default})."),
-    "default_hp": ("; --max-hp not given: {max_hp} by default", " ; --max-hp absent : {max_hp} par défaut"),
-    "updated": ("[bold]{name}[/] updated.", "Fiche de [bold]{name}[/] mise à jour."),
-    "removed": ("{name} removed (undo brings them back).", "{name} quitte le groupe (annuler l'y ramène)."),
-})
+from ...presentation.locale import _, language, pgettext
 
 
 def escape(text: str) -> str:
@@ -46,7 +29,8 @@ def _pairs(text: str | None, what: str) -> dict[str, int]:
         except ValueError:
             sep = ""
         if not sep:
-            raise click.BadParameter(f"expected NAME=NUMBER pairs like str=14,dex=12, got {part!r}", param_hint=what)
+            raise click.BadParameter(_("expected NAME=NUMBER pairs like str=14,dex=12, got {part}", part=repr(part)),
+                                     param_hint=what)
     return out
 
 
@@ -69,7 +53,8 @@ def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, b
         try:
             sheet["hit_die"] = int(hit_die.lower().lstrip("d"))
         except ValueError:
-            raise click.BadParameter(f"expected a die like d8, got {hit_die!r}", param_hint="--hit-die") from None
+            raise click.BadParameter(_("expected a die like d8, got {hit_die}", hit_die=repr(hit_die)),
+                                     param_hint="--hit-die") from None
     if hit_dice is not None:
         sheet["hit_dice"] = hit_dice
     if notes is not None:
@@ -117,7 +102,7 @@ def register(cli: click.Group) -> None:
         """Create a campaign and make it the current one."""
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(SAY.say("created", language(), name=escape(state.name), system=state.system)))
+                 lambda con: con.print(_("Campaign [bold]{name}[/] ({system}) created and chosen.", name=escape(state.name), system=state.system)))
 
     @campaign.command("list")
     @pass_env
@@ -131,7 +116,7 @@ def register(cli: click.Group) -> None:
         except NoDatabase:  # no database yet: no campaigns (and no empty file made)
             names, current = [], None
         env.emit({"campaigns": names, "current": current},
-                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(SAY.say("no_campaigns", language())))
+                 lambda con: [con.print(("* " if n == current else "  ") + escape(n)) for n in names] or con.print(_("no campaigns yet")))
 
     @campaign.command("use")
     @click.argument("name")
@@ -139,7 +124,7 @@ def register(cli: click.Group) -> None:
     def campaign_use(env, name) -> None:
         """Make NAME the current campaign."""
         name = env.service.use(name)
-        env.emit({"current": name}, lambda con: con.print(SAY.say("now_on", language(), name=escape(name))))
+        env.emit({"current": name}, lambda con: con.print(_("Now on campaign [bold]{name}[/].", name=escape(name))))
 
     @campaign.command("rename")
     @click.argument("name")
@@ -150,7 +135,7 @@ def register(cli: click.Group) -> None:
         old = env.service.resolve(name)
         new = env.service.rename_campaign(old, new_name)
         env.emit({"campaign": new, "was": old},
-                 lambda con: con.print(SAY.say("renamed", language(), old=escape(old), new=escape(new))))
+                 lambda con: con.print(_("Campaign [bold]{old}[/] is now [bold]{new}[/].", old=escape(old), new=escape(new))))
 
     @campaign.command("show")
     @click.argument("name", required=False)
@@ -176,19 +161,19 @@ def register(cli: click.Group) -> None:
 
         if packs or no_packs:
             if option is not None or packs and no_packs:
-                raise click.UsageError("give OPTION VALUE, or --pack DIR, or --no-packs")
+                raise click.UsageError(_("give OPTION VALUE, or --pack DIR, or --no-packs"))
             state = env.service.set_packs(env.campaign_name(), tuple(packs))
             doc = {"content_packs": list(state.content_packs)}
-            env.emit(doc, lambda con: con.print(SAY.say("packs", language(), packs=escape(
+            env.emit(doc, lambda con: con.print(_("Content packs: {packs}", packs=escape(
                 ", ".join(state.content_packs) or views.V.say("none", language())))))
             return
         if option is None or value is None and not reset:
-            raise click.UsageError("give a VALUE or --reset")
-        state, _ = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
+            raise click.UsageError(_("give a VALUE or --reset"))
+        state, _events = env.act(lambda ctx: set_option(ctx, option, None if reset else value))
         doc = {"option": option, "value": dict(state.options).get(option), "reset": reset}
-        env.emit(doc, lambda con: con.print(SAY.say("set", language(), option=option,
+        env.emit(doc, lambda con: con.print(_("{option} = {value}", option=option,
                                                        value=views.shown(doc["value"]) if not reset
-                                                       else SAY.say("default", language()))))
+                                                       else _("(default)"))))
 
     @campaign.command("options")
     @pass_env
@@ -215,10 +200,9 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), language())
-        env.emit(doc, lambda con: con.print(SAY.say(
-            "joins", language(), name=escape(character.name), campaign=escape(state.name), hp=character.hp,
+        env.emit(doc, lambda con: con.print(_("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).", name=escape(character.name), campaign=escape(state.name), hp=character.hp,
             max_hp=character.max_hp,
-            default=SAY.say("default_hp", language(), max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
+            default=_("; --max-hp not given: {max_hp} by default", max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
 
     @character.command("edit")
     @click.argument("name")
@@ -232,7 +216,7 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state), language())
-        env.emit(doc, lambda con: con.print(SAY.say("updated", language(), name=escape(character.name))))
+        env.emit(doc, lambda con: con.print(_("[bold]{name}[/] updated.", name=escape(character.name))))
 
     @character.command("import")
     @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -265,7 +249,7 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.campaign import remove_character
 
         env.act(lambda ctx: remove_character(ctx, name))
-        env.emit({"removed": name}, lambda con: con.print(SAY.say("removed", language(), name=escape(name))))
+        env.emit({"removed": name}, lambda con: con.print(_("{name} removed (undo brings them back).", name=escape(name))))
 
     @cli.command()
     @click.argument("name", required=False)
@@ -291,16 +275,17 @@ def register(cli: click.Group) -> None:
         """Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing
         undone, when another action came after it (a bot's, a player's)."""
         from ...errors import UsageError
+        from ...message import msg
         from ..sentences import say
 
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:
-            raise UsageError(f"{action!r} is not an action of the log (like a14)", "action")
+            raise UsageError(msg("{action} is not an action of the log (like a14)", action=repr(action)), "action")
         doc = log_view.undo_doc(env.service, env.campaign_name(), language(), meant)
 
         def render(con) -> None:
             con.print(say("action_undone", language(), action=doc["undone_action"]).capitalize()
-                      + (" :" if language() == "fr" else ":"))
+                      + pgettext("punctuation", ":"))
             for line in doc["reverted"]:
                 con.print("  " + escape(line))
         env.emit(doc, render)

@@ -109,7 +109,7 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         head += " · " + counted(start["doses"], "dose", lang)
     con.print(head)
     grid = Table.grid(padding=(0, 1))
-    for _ in range(3):
+    for _row in range(3):
         grid.add_column()
     dead = {label for label in doc["final"] if label.split("+")[-1] == "dead"}
     for label, p in doc["final"].items():
@@ -287,7 +287,7 @@ def register(cli: click.Group) -> None:
             bonuses = parse_bonuses(bonus_text if bonus_text is not None else "5", (MIN_BONUS, MAX_BONUS))
             if party and len(bonuses) > 1:
                 raise click.BadParameter("--party takes one bonus", param_hint="--bonus")
-            rules, options, _, campaign = _context(env)
+            rules, options, _system, campaign = _context(env)
             cli_odds_injury.run(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party,
                                 wait=wait, self_treatment=self_treatment, drops=drops, types=types,
                                 npc_drops=npc_drops, critical_failures=critical_failures, compare=compare)

@@ -51,7 +51,7 @@ def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
                     *(percent(cells.get(b, 0.0), lang) for b in bands))
     con.print(out)
     sev = Table.grid(padding=(0, 1))
-    for _ in range(2 + len(bands)):
+    for _column in range(2 + len(bands)):
         sev.add_column()
     for sid, s in rules.severities.items():
         sev.add_row(s.name(lang), *(f"{percent(doc['odds'][b]['severity'][sid], lang):>6}" for b in bands),

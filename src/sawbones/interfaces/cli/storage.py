@@ -7,20 +7,8 @@ import sys
 
 import click
 
-from ...presentation.locale import language
-
-from ...i18n import Words
 from ..typeset import counted
-
-SAY = Words("storage", {
-    "exported": ("Campaign [bold]{name}[/] exported to {file} ({events}).",
-                 "Campagne [bold]{name}[/] exportée dans {file} ({events})."),
-    "imported": ("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.",
-                 "Campagne [bold]{name}[/] importée ({events}) ; `sawbones campaign use {quoted}` pour y jouer."),
-    "backed_up": ("Backed up {campaigns} to {directory}", "Sauvegarde de {campaigns} dans {directory}"),
-    "item": ("  {campaign}: {file} ({events})", "  {campaign} : {file} ({events})"),
-    "copy": ("  database copy: {path}", "  copie de la base : {path}"),
-})
+from ...presentation.locale import _, language
 
 
 def register(cli: click.Group) -> None:
@@ -50,7 +38,7 @@ def register(cli: click.Group) -> None:
         except OSError as exc:
             raise click.FileError(file, exc.strerror or str(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
-        env.emit(summary, lambda con: con.print(SAY.say("exported", language(), name=escape(name), file=escape(file),
+        env.emit(summary, lambda con: con.print(_("Campaign [bold]{name}[/] exported to {file} ({events}).", name=escape(name), file=escape(file),
                                                         events=counted(len(doc["events"]), "event", language()))))
 
     @cli.command("import")
@@ -70,7 +58,7 @@ def register(cli: click.Group) -> None:
         name = env.service.import_campaign(doc, as_name)
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},
-                 lambda con: con.print(SAY.say("imported", language(), name=escape(name), quoted=escape(repr(name)),
+                 lambda con: con.print(_("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.", name=escape(name), quoted=escape(repr(name)),
                                                events=counted(count, "event", language()))))
 
     @cli.command("backup")
@@ -88,13 +76,13 @@ def register(cli: click.Group) -> None:
         done = backup(env.service.store, directory)
 
         def render(con) -> None:
-            lang = language()
-            con.print(SAY.say("backed_up", lang, campaigns=counted(len(done["campaigns"]), "campaign", lang),
-                              directory=escape(str(done["directory"]))))
+            con.print(_("Backed up {campaigns} to {directory}",
+                        campaigns=counted(len(done["campaigns"]), "campaign", language()),
+                        directory=escape(str(done["directory"]))))
             for item in done["campaigns"]:
-                con.print(SAY.say("item", lang, campaign=escape(item["campaign"]), file=escape(str(item["file"])),
-                                  events=counted(item["events"], "event", lang)))
+                con.print(_("  {campaign}: {file} ({events})", campaign=escape(item["campaign"]),
+                            file=escape(str(item["file"])), events=counted(item["events"], "event", language())))
             if "database_copy" in done:
-                con.print(SAY.say("copy", lang, path=escape(str(done["database_copy"]))))
+                con.print(_("  database copy: {path}", path=escape(str(done["database_copy"]))))
 
         env.emit(done, render)

@@ -9,33 +9,17 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ...presentation.locale import language
-
 import click
 
-from ...i18n import Words
 from .. import links
+from ...message import msg
+from ...presentation.locale import _
 from ..links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"
 SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-SAY = Words("serve", {  # what `serve` prints as it starts
-    "serving": ("sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)",
-                "application web sawbones : {base}/  (API : {base}/api-docs ; Ctrl+C l'arrête)"),
-    "closed": ("closed server: listing and creating campaigns need the admin secret",
-               "serveur fermé : lister et créer des campagnes demandent le secret d'administration"),
-    "secret": (" (made now, shown once: {secret}; `sawbones admin-secret` replaces it)",
-               " (créé maintenant, montré une fois : {secret} ; `sawbones admin-secret` le remplace)"),
-    "demo": ("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}",
-             "campagne de démonstration {name}, lien de connexion du MJ (une fois, dans les 15 minutes) : {link}"),
-    "player": ("  player link for {character}: {link}", "  lien joueur pour {character} : {link}"),
-    "api_secret": ("API secret: {secret}", "secret d'API : {secret}"),
-    "no_players": ("no character in this campaign yet: no player link", "aucun personnage dans cette campagne : aucun lien joueur"),
-})
 
 
 def service_factory(db: str | None, packs: tuple[str, ...]):
@@ -106,7 +90,7 @@ def forwarded_ips(text: str) -> str:
 
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
-        raise click.BadParameter("give at least one address (127.0.0.1 is the default)",
+        raise click.BadParameter(_("give at least one address (127.0.0.1 is the default)"),
                                  param_hint="--forwarded-allow-ips")
     for item in items:
         if item == "*":
@@ -114,7 +98,7 @@ def forwarded_ips(text: str) -> str:
         try:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
-            raise click.BadParameter(f"{item!r} is not an address or a network like 10.0.0.0/8",
+            raise click.BadParameter(_("{item} is not an address or a network like 10.0.0.0/8", item=repr(item)),
                                      param_hint="--forwarded-allow-ips") from None
     return ",".join(items)
 
@@ -143,19 +127,21 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
     if certfile is None and keyfile is None:
         return {}
     if certfile is None or keyfile is None:
-        raise UsageError("--certfile and --keyfile go together (the certificate and its private key)",
+        raise UsageError(msg("--certfile and --keyfile go together (the certificate and its private key)"),
                          "--keyfile" if certfile else "--certfile")
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
         try:
             with open(path, "rb"):
                 pass
         except OSError as exc:
-            raise UsageError(f"cannot read {path} ({exc.strerror or exc})", option) from None
+            raise UsageError(msg("cannot read {path} ({reason})", path=path, reason=exc.strerror or str(exc)),
+                             option) from None
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except (ssl.SSLError, ValueError) as exc:
-        raise UsageError(f"{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key "
-                         f"({getattr(exc, 'reason', None) or exc})", "--certfile") from None
+        raise UsageError(msg("{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key "
+                             "({reason})", certfile=certfile, keyfile=keyfile,
+                             reason=str(getattr(exc, "reason", None) or exc)), "--certfile") from None
     return {"ssl_certfile": certfile, "ssl_keyfile": keyfile}
 
 
@@ -237,18 +223,20 @@ def register(cli: click.Group) -> None:
         settings.update(public_base=public, listening_base=listening)
         base = public or listening
         links.remember(service.store, base)  # gm-link and player-link print links to this server
-        lang = language()
-        click.echo(SAY.say("serving", lang, base=base))
+        click.echo(_("sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)", base=base))
         if settings["closed"]:
-            click.echo(SAY.say("closed", lang) + ("" if security.has_admin_secret(service.store) else
-                                               SAY.say("secret", lang, secret=security.new_admin_secret(service.store))))
+            click.echo(_("closed server: listing and creating campaigns need the admin secret") + (
+                "" if security.has_admin_secret(service.store) else
+                _(" (made now, shown once: {secret}; `sawbones admin-secret` replaces it)",
+                  secret=security.new_admin_secret(service.store))))
         if demo:
             from ...demo import ensure_demo
 
             name, link, players = ensure_demo(service, base)
-            click.echo(SAY.say("demo", lang, name=repr(name), link=link))
+            click.echo(_("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}", name=repr(name),
+                         link=link))
             for character, token in players:
-                click.echo(SAY.say("player", lang, character=character, link=f"{base}/p/{token}"))
+                click.echo(_("  player link for {character}: {link}", character=character, link=f"{base}/p/{token}"))
                 if qr:
                     click.echo(links.qr_text(f"{base}/p/{token}"))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
@@ -298,7 +286,7 @@ def register(cli: click.Group) -> None:
         doc["gm_link"] = sign_in_link(address, store, name)
         doc["expires_in"] = security.SIGNIN_SECONDS
         env.emit(doc, lambda con: click.echo("\n".join(
-            ([SAY.say("api_secret", language(), secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
+            ([_("API secret: {secret}", secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
 
     @cli.command("player-link")
     @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
@@ -322,9 +310,9 @@ def register(cli: click.Group) -> None:
 
         def show(con: Any) -> None:
             if not doc["players"]:
-                click.echo(SAY.say("no_players", language()))
+                click.echo(_("no character in this campaign yet: no player link"))
             for player in doc["players"]:
-                click.echo(SAY.say("player", language(), character=player["name"], link=player["link"]).strip())
+                click.echo(_("  player link for {character}: {link}", character=player["name"], link=player["link"]).strip())
                 if qr:
                     click.echo(links.qr_text(player["link"]))
 

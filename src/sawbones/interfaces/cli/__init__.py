@@ -12,6 +12,8 @@ from typing import Any
 
 import click
 
+from ...message import N_
+
 from .env import Env
 from .parsing import SuggestingGroup
 
@@ -64,22 +66,21 @@ class _Commands(SuggestingGroup):
         return super().list_commands(ctx)
 
 
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
-@click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of everything shown, errors included (default: $SAWBONES_LANG or en).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
-@click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, help=N_("sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."))
+@click.option("--db", metavar="PATH|URL", help=N_("Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db)."))
+@click.option("--campaign", "-c", metavar="NAME", help=N_("Act on this campaign instead of the current one."))
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON document on stdout."))
+@click.option("--content", multiple=True, metavar="DIR", help=N_("Load an extra content pack (repeatable)."))
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
-              help="The table's own result for the next roll the action makes (repeatable, in order); a fixed "
-                   "value (Puncture Wound's 1 HP, a treatment's 10 minutes) is no roll and takes none.")
+              help=N_("The table's own result for the next roll the action makes (repeatable, in order); a fixed "
+                      "value (Puncture Wound's 1 HP, a treatment's 10 minutes) is no roll and takes none."))
 @click.option("--expect-version", type=click.IntRange(0), metavar="N",
-              help="Act only if the campaign is still at version N (see `campaign show`); else nothing is applied.")
+              help=N_("Act only if the campaign is still at version N (see `campaign show`); else nothing is applied."))
 @click.version_option(package_name="sawbones")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, campaign: str | None, lang: str | None, as_json: bool,
         content: tuple[str, ...], typed_dice: tuple[int, ...], expect_version: int | None) -> None:
-    """sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."""
     ctx.obj = Env(db, campaign, as_json, tuple(content), tuple(typed_dice), expect_version)
 
 

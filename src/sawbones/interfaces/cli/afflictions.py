@@ -14,6 +14,7 @@ import click
 from .. import save_words, sentences, views
 from ...presentation.afflictions import (advance_doc, affliction_section, namers, nothing_happened, pending_doc,
                                          summary_text)
+from ...message import N_
 from ...presentation.locale import _, language, pgettext
 from ...presentation.locale import name as named
 
@@ -71,18 +72,17 @@ def _render_result(doc: dict[str, Any], con: Any) -> None:
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
+    @cli.command(help=N_("Expose NAME to a disease or poison: initial save, poison damage, first stage on a failure."))
     @click.argument("name")
     @click.argument("affliction")
-    @click.option("--save", "total", type=int, help="The initial save's total, as rolled at the table.")
-    @click.option("--d20", type=click.IntRange(1, 20), help="The natural d20 (pf1e: 1 fails, 20 succeeds); "
-                  "alone, the character's bonus is added.")
-    @click.option("--deadly", metavar="STAGE", help="A truly deadly affliction: start at this stage (TRK-3).")
-    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the initial save when no total "
-                  "is given: the server (gm) or the character's player (it waits as a pending save).")
+    @click.option("--save", "total", type=int, help=N_("The initial save's total, as rolled at the table."))
+    @click.option("--d20", type=click.IntRange(1, 20), help=N_("The natural d20 (pf1e: 1 fails, 20 succeeds); "
+                     "alone, the character's bonus is added."))
+    @click.option("--deadly", metavar="STAGE", help=N_("A truly deadly affliction: start at this stage (TRK-3)."))
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help=N_("Who rolls the initial save when no total "
+                     "is given: the server (gm) or the character's player (it waits as a pending save)."))
     @pass_env
     def expose(env, name, affliction, total, d20, deadly, rolls) -> None:
-        """Expose NAME to a disease or poison: initial save, poison damage, first stage on a failure."""
         from ...domain.afflictions.decide import expose as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, total, d20, deadly, rolls))
@@ -110,28 +110,26 @@ def register(cli: click.Group) -> None:
                "events": events, "lines": lines}
         env.emit(doc, partial(_render_result, doc))
 
-    @cli.command()
+    @cli.command(help=N_("Saves waiting for a player's die (an advance stopped there)."))
     @pass_env
     def pending(env) -> None:
-        """Saves waiting for a player's die (an advance stopped there)."""
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
         doc = {"pending": pending_doc(state, rules)}
         env.emit(doc, lambda con: render_pending(doc["pending"], con) if doc["pending"]
                  else con.print(_("no save waiting")))
 
-    @cli.command()
+    @cli.command(help=N_("Give the total of a pending save; the interrupted advance resumes up to its target."))
     @click.argument("pending_id", metavar="ID")
     @click.argument("total", type=int, required=False)
-    @click.option("--d20", type=click.IntRange(1, 20), help="The natural d20 (with TOTAL: for natural 1/20; "
-                  "alone: the character's bonus is added).")
-    @click.option("--auto", is_flag=True, help="Roll any later save of the resumed advance.")
-    @click.option("--roll", is_flag=True, help="Roll this save with the campaign's dice (the character's bonus added).")
-    @click.option("--confirm", is_flag=True, help="Apply the player's answer that waits for you (confirm_player_answers).")
-    @click.option("--reject", is_flag=True, help="Refuse the player's answer: the save waits for the player again.")
+    @click.option("--d20", type=click.IntRange(1, 20), help=N_("The natural d20 (with TOTAL: for natural 1/20; "
+                     "alone: the character's bonus is added)."))
+    @click.option("--auto", is_flag=True, help=N_("Roll any later save of the resumed advance."))
+    @click.option("--roll", is_flag=True, help=N_("Roll this save with the campaign's dice (the character's bonus added)."))
+    @click.option("--confirm", is_flag=True, help=N_("Apply the player's answer that waits for you (confirm_player_answers)."))
+    @click.option("--reject", is_flag=True, help=N_("Refuse the player's answer: the save waits for the player again."))
     @pass_env
     def answer(env, pending_id, total, d20, auto, roll, confirm, reject) -> None:
-        """Give the total of a pending save; the interrupted advance resumes up to its target."""
         from ...domain.afflictions.decide import answer as decide
 
         state, events = env.act(lambda ctx: decide(ctx, pending_id, total, d20, auto, roll=roll, confirm=confirm,
@@ -140,17 +138,16 @@ def register(cli: click.Group) -> None:
         doc = advance_doc(events, state, rules)
         env.emit(doc, partial(render_advance, doc))
 
-    @cli.command()
+    @cli.command(help=N_("Cast a spell on one of NAME's afflictions (id like a3, or the affliction's id)."))
     @click.argument("name")
     @click.argument("affliction")
     @click.option("--spell", required=True, metavar="SPELL",
-                  help="neutralize_poison, remove_disease, heal, restoration, greater_restoration, "
-                       "lesser_restoration, remove_curse, remove_blindness_deafness, regenerate, miracle, wish.")
-    @click.option("--cl-check", type=int, help="The caster level check's total (1d20 + CL), as rolled.")
-    @click.option("--cl", type=click.IntRange(0, 40), help="Caster level: roll the caster level check.")
+                  help=N_("neutralize_poison, remove_disease, heal, restoration, greater_restoration, "
+                          "lesser_restoration, remove_curse, remove_blindness_deafness, regenerate, miracle, wish."))
+    @click.option("--cl-check", type=int, help=N_("The caster level check's total (1d20 + CL), as rolled."))
+    @click.option("--cl", type=click.IntRange(0, 40), help=N_("Caster level: roll the caster level check."))
     @pass_env
     def cure(env, name, affliction, spell, cl_check, cl) -> None:
-        """Cast a spell on one of NAME's afflictions (id like a3, or the affliction's id)."""
         from ...domain.afflictions.care import cast
 
         state, events = env.act(lambda ctx: cast(ctx, name, affliction, spell, cl_check, cl))
@@ -169,14 +166,13 @@ def register(cli: click.Group) -> None:
                **affliction_section(character, state, rules), "events": events, "lines": [line]}
         env.emit(doc, partial(_render_result, doc))
 
-    @cli.command()
+    @cli.command(help=N_("Rest recovery from poisons out of NAME's system (TRK-8)."))
     @click.argument("name")
-    @click.option("--bed-rest", "how", flag_value="bed_rest", help="A full day of bed rest (one step).")
-    @click.option("--night", "how", flag_value="night", help="A night of normal rest (two nights: one step).")
-    @click.option("--care", is_flag=True, help="With long-term care (successful Heal check): recovery doubled.")
+    @click.option("--bed-rest", "how", flag_value="bed_rest", help=N_("A full day of bed rest (one step)."))
+    @click.option("--night", "how", flag_value="night", help=N_("A night of normal rest (two nights: one step)."))
+    @click.option("--care", is_flag=True, help=N_("With long-term care (successful Heal check): recovery doubled."))
     @pass_env
     def recover(env, name, how, care) -> None:
-        """Rest recovery from poisons out of NAME's system (TRK-8)."""
         from ...domain.afflictions.care import recover as decide
 
         if how is None:

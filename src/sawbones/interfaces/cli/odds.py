@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ...message import N_
 from ...presentation.locale import language
 
 import click
@@ -220,54 +221,52 @@ def _death_table(doc: dict[str, Any], rules: Any, lang: str, shown: list[int], s
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
+    @cli.command(help=N_("Exact chances and timelines of a disease or poison, or of lingering injuries, computed from the rules\n"
+                         "(not simulated).\n"
+                         "\n"
+                         "The final stage is where the victim ends: poisons when eliminated or run out, diseases cured or at\n"
+                         "their end state; healthy includes the victim who made the initial save. Expected duration: from\n"
+                         "exposure to the last save, in the affliction's frequency unit, onset included.\n"
+                         "\n"
+                         "Injuries (--injury, --party): see docs/odds.md."))
     @click.argument("affliction", required=False)
     @click.option("--bonus", "bonus_text", metavar="N|A..B",
-                  help="The victim's save bonus (without the affliction's own stage penalties), or a range "
-                       "A..B (default 0; with --all, -5..25).")
-    @click.option("--all", "everything", is_flag=True, help="Every affliction: death chance per bonus.")
+                  help=N_("The victim's save bonus (without the affliction's own stage penalties), or a range "
+                          "A..B (default 0; with --all, -5..25)."))
+    @click.option("--all", "everything", is_flag=True, help=N_("Every affliction: death chance per bonus."))
     @click.option("--from-stage", metavar="STAGE",
-                  help="Start on this stage, as if the initial save failed and put the victim there "
-                       "(a deadly start), instead of from exposure.")
+                  help=N_("Start on this stage, as if the initial save failed and put the victim there "
+                          "(a deadly start), instead of from exposure."))
     @click.option("--doses", type=click.IntRange(0, MAX_DOSES), default=0, show_default=True, metavar="K",
-                  help="Extra doses taken at the same moment (poisons: +50% duration and a stage on each failed "
-                       "save; diseases: another chance to catch it).")
-    @click.option("--curve", is_flag=True, help="Also the stage distribution after each periodic save.")
+                  help=N_("Extra doses taken at the same moment (poisons: +50% duration and a stage on each failed "
+                          "save; diseases: another chance to catch it)."))
+    @click.option("--curve", is_flag=True, help=N_("Also the stage distribution after each periodic save."))
     @click.option("--days", type=Finite(0, MAX_DAYS), metavar="D",
-                  help="Horizon of the curve in game days (implies --curve; default: until it is all over).")
+                  help=N_("Horizon of the curve in game days (implies --curve; default: until it is all over)."))
     @click.option("--system", type=click.Choice(["dnd5e", "pf1e"]),
-                  help="pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's system, "
-                       "else dnd5e).")
+                  help=N_("pf1e: a natural 1 fails and a natural 20 succeeds (default: the campaign's system, "
+                          "else dnd5e)."))
     @click.option("--injury", metavar="TYPE",
-                  help="Lingering injuries: one drop to 0 with this damage type (both severity bands); with --d20, "
-                       "that injury's treatment (--bonus: the healer's check bonus).")
-    @click.option("--d20", type=click.IntRange(1, 20), metavar="N", help="With --injury: the injury d20's face.")
+                  help=N_("Lingering injuries: one drop to 0 with this damage type (both severity bands); with --d20, "
+                          "that injury's treatment (--bonus: the healer's check bonus)."))
+    @click.option("--d20", type=click.IntRange(1, 20), metavar="N", help=N_("With --injury: the injury d20's face."))
     @click.option("--party", is_flag=True,
-                  help="Lingering injuries per session for a party profile, and under each option that changes them.")
+                  help=N_("Lingering injuries per session for a party profile, and under each option that changes them."))
     @click.option("--wait", type=Finite(0, 30), default=0, metavar="DAYS",
-                  help="Injuries: game days before treatment starts (a 1d4-day deadline may pass).")
-    @click.option("--self", "self_treatment", is_flag=True, help="Injuries: the injured treats themself.")
+                  help=N_("Injuries: game days before treatment starts (a 1d4-day deadline may pass)."))
+    @click.option("--self", "self_treatment", is_flag=True, help=N_("Injuries: the injured treats themself."))
     @click.option("--drops", type=Finite(0, 20), default=1, show_default=True, metavar="X",
-                  help="--party: player characters dropping to 0 per session.")
-    @click.option("--types", metavar="T[=W],...", help="--party: damage types met, with weights (default: all alike).")
+                  help=N_("--party: player characters dropping to 0 per session."))
+    @click.option("--types", metavar="T[=W],...", help=N_("--party: damage types met, with weights (default: all alike)."))
     @click.option("--npc-drops", type=Finite(0, 20), default=0, metavar="X",
-                  help="--party: NPCs dropping to 0 per session (counted with apply_to_npcs).")
+                  help=N_("--party: NPCs dropping to 0 per session (counted with apply_to_npcs)."))
     @click.option("--critical-failures", type=Finite(0, 20), default=0, metavar="X",
-                  help="--party: critical failures per session (counted with trigger_on_critical_failure).")
-    @click.option("--compare", metavar="OPT,...", help="--party: the options to compare (default: every injury "
-                                                       "option that is a choice or a switch).")
+                  help=N_("--party: critical failures per session (counted with trigger_on_critical_failure)."))
+    @click.option("--compare", metavar="OPT,...", help=N_("--party: the options to compare (default: every injury "
+                                                          "option that is a choice or a switch)."))
     @pass_env
     def odds(env, affliction, bonus_text, everything, from_stage, doses, curve, days, system, injury, d20, party,
              wait, self_treatment, drops, types, npc_drops, critical_failures, compare) -> None:
-        """Exact chances and timelines of a disease or poison, or of lingering injuries, computed from the rules
-        (not simulated).
-
-        The final stage is where the victim ends: poisons when eliminated or run out, diseases cured or at
-        their end state; healthy includes the victim who made the initial save. Expected duration: from
-        exposure to the last save, in the affliction's frequency unit, onset included.
-
-        Injuries (--injury, --party): see docs/odds.md.
-        """
         from ...domain.afflictions import odds as model
 
         if sum(map(bool, (affliction, everything, injury, party))) != 1:

@@ -3,8 +3,9 @@
 - a negative number is a value, not an option: `campaign set magic_heals_per_effect -1` and `advance -1d`
   reach the command, which says what is wrong with the value (click answered "No such option '-1'");
   any other unknown option is still refused as click does;
-- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language (errors_fr.py);
-- `--help` in French when the language is French (--lang fr, $SAWBONES_LANG=fr): help_fr.py's words.
+- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language;
+- `--help` in the reader's language (--lang, $SAWBONES_LANG): the helps marked N_ where the commands are made,
+  and click's own words, from the catalog.
 """
 
 from __future__ import annotations
@@ -14,44 +15,46 @@ from typing import Any
 
 import click
 
+from ...message import N_
+
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
 
-def _french(ctx: click.Context) -> bool:
-    from ...presentation.locale import language
-
-    return language() == "fr"
-
-
-def _path(ctx: click.Context) -> str:
-    return " ".join(ctx.command_path.split()[1:])
+# click's own words in a help, as it writes them (the catalog says them in the reader's language)
+CLICK_WORDS = (N_("Usage:"), N_("Options:"), N_("Commands:"), N_("Arguments:"), N_("Show this message and exit."),
+               N_("Show the version and exit."), N_("[default:"), N_("[required]"))
 
 
-class _FrenchHelp:
-    """--help in French: the command's help and its options' from help_fr.py, click's own words too."""
+def said_help(text: str) -> str:
+    """A help marked with N_ in the decorators, in the reader's language (the catalog; the English otherwise)."""
+    from ...presentation.locale import catalog
+
+    return catalog().gettext(text)
+
+
+class _CatalogHelp:
+    """--help in the reader's language: each command's and option's help (marked N_ where the command is made)
+    and click's own words, translated when the help is formatted."""
 
     def get_help(self, ctx: click.Context) -> str:
-        text: str = super().get_help(ctx)  # type: ignore[misc]
-        if not _french(ctx):
-            return text
-        from .help_fr import WORDS
+        from ...presentation.locale import catalog
 
-        for en, fr in WORDS:
-            text = text.replace(en, fr)
+        text: str = super().get_help(ctx)  # type: ignore[misc]
+        words = catalog()
+        for english in CLICK_WORDS:
+            said = words.gettext(english)
+            if said != english:
+                text = text.replace(english, said)
         return text
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        if not _french(ctx):
-            super().format_help(ctx, formatter)  # type: ignore[misc]
-            return
-        from .help_fr import COMMANDS, OPTIONS
-
-        path, command = _path(ctx), self
+        command = self
         saved = (command.help, [(p, getattr(p, "help", None)) for p in command.params])  # type: ignore[attr-defined]
-        command.help = COMMANDS.get(path, command.help)  # type: ignore[attr-defined]
+        if command.help:  # type: ignore[attr-defined]
+            command.help = said_help(command.help)  # type: ignore[attr-defined]
         for param in command.params:  # type: ignore[attr-defined]
-            if (path, param.name) in OPTIONS:
-                param.help = OPTIONS[path, param.name]  # type: ignore[attr-defined]
+            if getattr(param, "help", None):
+                param.help = said_help(param.help)  # type: ignore[attr-defined]
         try:
             super().format_help(ctx, formatter)  # type: ignore[misc]
         finally:
@@ -61,13 +64,11 @@ class _FrenchHelp:
                     param.help = text  # type: ignore[attr-defined]
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        ctx = click.get_current_context(silent=True)
-        if ctx is not None and _french(ctx):
-            from .help_fr import COMMANDS
-
-            path = " ".join([*ctx.command_path.split()[1:], self.name or ""]).strip()  # type: ignore[attr-defined]
-            if path in COMMANDS:
-                return _short(COMMANDS[path], limit)
+        help_text = getattr(self, "help", None)
+        if help_text and not getattr(self, "short_help", None):
+            said = said_help(help_text)
+            if said != help_text:
+                return _short(said, limit)
         return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
 
 
@@ -80,7 +81,7 @@ def _short(text: str, limit: int) -> str:
     return cut + "..."
 
 
-class NumbersCommand(_FrenchHelp, click.Command):
+class NumbersCommand(_CatalogHelp, click.Command):
     """A command whose arguments may be negative numbers."""
 
     def make_parser(self, ctx: click.Context) -> Any:
@@ -118,7 +119,7 @@ def _unknown_options(command: click.Command, ctx: click.Context, args: list[str]
     return out
 
 
-class SuggestingGroup(_FrenchHelp, click.Group):
+class SuggestingGroup(_CatalogHelp, click.Group):
     """A group whose mistyped command gets a "did you mean"; its commands take negative numbers."""
 
     command_class = NumbersCommand
@@ -130,7 +131,9 @@ class SuggestingGroup(_FrenchHelp, click.Group):
 
             close = difflib.get_close_matches(name.lower(), self.list_commands(ctx), n=1, cutoff=0.6)
             if close:
-                ctx.fail(f"No such command {name!r}. Did you mean {close[0]}?")
+                from ...presentation.locale import _
+
+                ctx.fail(_("No such command {name}. Did you mean {other}?", name=repr(name), other=close[0]))
         return super().resolve_command(ctx, args)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ...message import N_
 from ...presentation.locale import language
 from ...presentation.tables import index_doc, render_index, render_table, table_doc
 
@@ -37,15 +38,13 @@ def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
+    @cli.command(help=N_("Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.\n"
+                         "\n"
+                         "ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the\n"
+                         "track, leprosy the disease with its track)."))
     @click.argument("table_id", required=False, metavar="[ID]")
     @pass_env
     def tables(env, table_id) -> None:
-        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.
-
-        ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the
-        track, leprosy the disease with its track).
-        """
         from ...content.loader import load_rules
 
         rules = load_rules(env.content)
@@ -56,13 +55,12 @@ def register(cli: click.Group) -> None:
             doc = table_doc(rules, table_id)
             env.emit(doc, partial(render_table, doc))
 
-    @cli.command()
+    @cli.command(help=N_("Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."))
     @click.argument("table_id", metavar="TABLE")
-    @click.option("--d20", type=int, help="The d20 the player rolled (default: rolled for you).")
-    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help="Severity bands (default: the campaign's).")
+    @click.option("--d20", type=int, help=N_("The d20 the player rolled (default: rolled for you)."))
+    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help=N_("Severity bands (default: the campaign's)."))
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
-        """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
         from ..views import roll_doc
 
         rules, options = _rules_and_options(env)

@@ -8,22 +8,22 @@ import sys
 import click
 
 from ..typeset import counted
+from ...message import N_
 from ...presentation.locale import _, language
 
 
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command("export")
+    @cli.command("export", help=N_("Write the current campaign (or --campaign) to FILE as JSON: its whole log, losslessly.\n"
+                                   "\n"
+                                   "Without FILE (or with -), the document goes to standard output. `sawbones import` reads it\n"
+                                   "back, into this database or another one (SQLite or PostgreSQL)."))
     @click.argument("file", required=False, metavar="[FILE]")
     @click.option("--upto", type=click.IntRange(1, 2**31 - 1), metavar="EVENT",
-                  help="Only the events up to this one (the intact part of a damaged log).")
+                  help=N_("Only the events up to this one (the intact part of a damaged log)."))
     @pass_env
     def export_cmd(env, file, upto) -> None:
-        """Write the current campaign (or --campaign) to FILE as JSON: its whole log, losslessly.
-
-        Without FILE (or with -), the document goes to standard output. `sawbones import` reads it
-        back, into this database or another one (SQLite or PostgreSQL)."""
         from rich.markup import escape
 
         from ...adapters.transfer import write_json
@@ -41,15 +41,14 @@ def register(cli: click.Group) -> None:
         env.emit(summary, lambda con: con.print(_("Campaign [bold]{name}[/] exported to {file} ({events}).", name=escape(name), file=escape(file),
                                                         events=counted(len(doc["events"]), "event", language()))))
 
-    @cli.command("import")
+    @cli.command("import", help=N_("Import a campaign exported with `sawbones export` (FILE, or - for standard input).\n"
+                                   "\n"
+                                   "The log is written exactly as exported: versions, actions, data, schema and content versions,\n"
+                                   "times. A name already in use is refused: choose another with --as."))
     @click.argument("file", metavar="FILE")
-    @click.option("--as", "as_name", metavar="NAME", help="Import under this name (the export's name is taken).")
+    @click.option("--as", "as_name", metavar="NAME", help=N_("Import under this name (the export's name is taken)."))
     @pass_env
     def import_cmd(env, file, as_name) -> None:
-        """Import a campaign exported with `sawbones export` (FILE, or - for standard input).
-
-        The log is written exactly as exported: versions, actions, data, schema and content versions,
-        times. A name already in use is refused: choose another with --as."""
         from rich.markup import escape
 
         from ...adapters.transfer import loads_doc, read_doc
@@ -61,14 +60,13 @@ def register(cli: click.Group) -> None:
                  lambda con: con.print(_("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.", name=escape(name), quoted=escape(repr(name)),
                                                events=counted(count, "event", language()))))
 
-    @cli.command("backup")
+    @cli.command("backup", help=N_("Back up every campaign into a new dated folder inside DIR (default ./sawbones-backups).\n"
+                                   "\n"
+                                   "One JSON file per campaign (restore one with `sawbones import FILE`), plus, for a SQLite\n"
+                                   "database, a consistent copy of the whole file taken while it may be in use."))
     @click.argument("directory", required=False, default="sawbones-backups", metavar="[DIR]")
     @pass_env
     def backup_cmd(env, directory) -> None:
-        """Back up every campaign into a new dated folder inside DIR (default ./sawbones-backups).
-
-        One JSON file per campaign (restore one with `sawbones import FILE`), plus, for a SQLite
-        database, a consistent copy of the whole file taken while it may be in use."""
         from rich.markup import escape
 
         from ...adapters.transfer import backup

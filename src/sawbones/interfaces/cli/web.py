@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from .. import links
-from ...message import msg
+from ...message import N_, msg
 from ...presentation.locale import _
 from ..links import BASE_ENV
 
@@ -161,44 +161,43 @@ def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
-    @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: the whole network).")
-    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
-    @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
-    @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM sign-in and "
-                  "player links.")
-    @click.option("--qr", is_flag=True, help="With --demo: also draw each player link as a QR code, for the "
-                  "players' phones.")
+    @cli.command(help=N_("Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."))
+    @click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on (0.0.0.0: the whole network)."))
+    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("Port to listen on."))
+    @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help=N_("Worker processes."))
+    @click.option("--demo", is_flag=True, help=N_("Create the demo campaign when absent and print its GM sign-in and "
+                     "player links."))
+    @click.option("--qr", is_flag=True, help=N_("With --demo: also draw each player link as a QR code, for the "
+                     "players' phones."))
     @click.option("--access", type=click.Choice(["open", "closed"]), default=None,
-                  help="open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
-                  "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise.")
+                  help=N_("open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
+                     "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise."))
     @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
-                  help="A host name the server answers to (repeatable; against DNS rebinding). Default: the "
-                  "loopback names when listening on 127.0.0.1, else the machine's own names and addresses; "
-                  "'*': any (behind a proxy that checks it).")
+                  help=N_("A host name the server answers to (repeatable; against DNS rebinding). Default: the "
+                     "loopback names when listening on 127.0.0.1, else the machine's own names and addresses; "
+                     "'*': any (behind a proxy that checks it)."))
     @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
-                  metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
+                  metavar="BYTES", help=N_("The largest request body accepted (413 beyond, before it is read)."))
     @click.option("--base", metavar="URL", envvar=BASE_ENV,
-                  help="The address players and the GM reach the server at, printed in links and QR codes (a "
-                  "reverse proxy's https://…; $SAWBONES_BASE). Default: the machine's network address and the "
-                  "port when listening on 0.0.0.0, else --host and --port.")
+                  help=N_("The address players and the GM reach the server at, printed in links and QR codes (a "
+                     "reverse proxy's https://…; $SAWBONES_BASE). Default: the machine's network address and the "
+                     "port when listening on 0.0.0.0, else --host and --port."))
     @click.option("--forwarded-allow-ips", "forwarded_allow_ips", default="127.0.0.1", show_default=True,
                   metavar="ADDRESSES", envvar="SAWBONES_FORWARDED_ALLOW_IPS",
-                  help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted (comma-"
-                  "separated addresses or networks, * for any; $SAWBONES_FORWARDED_ALLOW_IPS): each player "
-                  "behind them counts as their own address.")
+                  help=N_("The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted (comma-"
+                     "separated addresses or networks, * for any; $SAWBONES_FORWARDED_ALLOW_IPS): each player "
+                     "behind them counts as their own address."))
     @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
-                  help="Let pages of this origin call the API with the API secret (repeatable; "
-                       "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
+                  help=N_("Let pages of this origin call the API with the API secret (repeatable; "
+                          "$SAWBONES_CORS_ORIGINS, space-separated). Off by default."))
     @click.option("--certfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                  help="Serve https with this certificate (PEM, the chain included); needs --keyfile. An https "
-                       "Foundry VTT may call only https servers, or http on 127.0.0.1/localhost.")
+                  help=N_("Serve https with this certificate (PEM, the chain included); needs --keyfile. An https "
+                          "Foundry VTT may call only https servers, or http on 127.0.0.1/localhost."))
     @click.option("--keyfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                  help="The certificate's private key (PEM, unencrypted); needs --certfile.")
+                  help=N_("The certificate's private key (PEM, unencrypted); needs --certfile."))
     @pass_env
     def serve(env, host, port, workers, demo, qr, access, allowed_hosts, max_body, base, forwarded_allow_ips,
               cors_origins, certfile, keyfile) -> None:
-        """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import json
 
         import uvicorn
@@ -266,14 +265,13 @@ def register(cli: click.Group) -> None:
     base_help = ("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
                  "this database printed, else http://127.0.0.1:8000).")
 
-    @cli.command("gm-link")
+    @cli.command("gm-link", help=N_("Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already\n"
+                                    "signed in stay signed in."))
     @click.option("--base", default=None, metavar="URL", help=base_help)
     @click.option("--api-secret", "api_secret", is_flag=True,
-                  help="Also make a new API secret (the old one stops working) and print it.")
+                  help=N_("Also make a new API secret (the old one stops working) and print it."))
     @pass_env
     def gm_link_command(env, base, api_secret) -> None:
-        """Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already
-        signed in stay signed in."""
         from ..web import security
 
         name = env.campaign_name()
@@ -288,14 +286,13 @@ def register(cli: click.Group) -> None:
         env.emit(doc, lambda con: click.echo("\n".join(
             ([_("API secret: {secret}", secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
 
-    @cli.command("player-link")
+    @cli.command("player-link", help=N_("Print the player links of the current campaign (every character, or those named): each opens the\n"
+                                        "character's live page on a player's phone, without signing in."))
     @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
     @click.option("--base", default=None, metavar="URL", help=base_help)
-    @click.option("--qr", is_flag=True, help="Also draw each link as a QR code, for the players' phones.")
+    @click.option("--qr", is_flag=True, help=N_("Also draw each link as a QR code, for the players' phones."))
     @pass_env
     def player_link_command(env, characters, base, qr) -> None:
-        """Print the player links of the current campaign (every character, or those named): each opens the
-        character's live page on a player's phone, without signing in."""
         from ...domain.engine.campaign import find_character
         from ..web import access
 
@@ -318,11 +315,10 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, show)
 
-    @cli.command("admin-secret")
+    @cli.command("admin-secret", help=N_("Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one\n"
+                                         "stops working."))
     @pass_env
     def admin_secret_command(env) -> None:
-        """Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one
-        stops working."""
         from ..web import security
 
         secret = security.new_admin_secret(env.service.store)

@@ -86,23 +86,22 @@ def register(cli: click.Group) -> None:
         character = state.character(character_id)
         return views.character_doc(character, state, env.service.rules_for(state), language())
 
-    @cli.command("wound")
+    @cli.command("wound", help=N_("Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."))
     @click.argument("name")
     @click.argument("part")
-    @click.option("--damage", type=click.IntRange(1, 10000), required=True, help="Damage taken by that part.")
-    @click.option("--side", type=NamedChoice(SIDES), help="Left or right (hand, arm, eye, ear, foot/leg; gauche, "
-                  "droite).")
+    @click.option("--damage", type=click.IntRange(1, 10000), required=True, help=N_("Damage taken by that part."))
+    @click.option("--side", type=NamedChoice(SIDES), help=N_("Left or right (hand, arm, eye, ear, foot/leg; gauche, "
+                     "droite)."))
     @click.option("--superficial/--severe", default=None,
-                  help="Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
-                       "option superficial_threshold).")
+                  help=N_("Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
+                          "option superficial_threshold)."))
     @click.option("--fort", "fort_total", type=click.IntRange(-20, 60), metavar="TOTAL",
-                  help="Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore).")
-    @click.option("--cause", default="", help="What did it (caltrops, flames...).")
-    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the Fortitude save when no "
-                  "--fort is given: the server (gm) or the character's player (the wound waits for their die).")
+                  help=N_("Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore)."))
+    @click.option("--cause", default="", help=N_("What did it (caltrops, flames...)."))
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help=N_("Who rolls the Fortitude save when no "
+                     "--fort is given: the server (gm) or the character's player (the wound waits for their die)."))
     @pass_env
     def wound_cmd(env, name, part, damage, side, superficial, fort_total, cause, rolls) -> None:
-        """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
         from rich.markup import escape
 
         from ...domain.wounds.rules import wound
@@ -132,15 +131,14 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, render)
 
-    @cli.command("firstaid")
+    @cli.command("firstaid", help=N_("A DC 15 first-aid (Heal) check on a superficial wound; success heals it."))
     @click.argument("name")
     @click.argument("wound_id", metavar="WOUND")
     @click.option("--check", "total", type=click.IntRange(-20, 60), metavar="TOTAL",
-                  help="Total of the Heal (first aid) check.")
-    @click.option("--healer", help="Who gives first aid (the check is rolled with their Heal or Medicine bonus).")
+                  help=N_("Total of the Heal (first aid) check."))
+    @click.option("--healer", help=N_("Who gives first aid (the check is rolled with their Heal or Medicine bonus)."))
     @pass_env
     def firstaid_cmd(env, name, wound_id, total, healer) -> None:
-        """A DC 15 first-aid (Heal) check on a superficial wound; success heals it."""
         from ...domain.wounds.rules import first_aid
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
@@ -156,16 +154,15 @@ def register(cli: click.Group) -> None:
             f"First aid on {wound_id}: {escape(save_total(attempt, language()))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
-    @cli.command("wound-heal")
+    @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."))
     @click.argument("name")
     @click.argument("wound_ids", metavar="[WOUND]...", nargs=-1)
-    @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help="Hit points of magical healing.")
-    @click.option("--rest", is_flag=True, help="A day of rest has just ended (superficial wounds a day old heal).")
-    @click.option("--hp", type=click.IntRange(1, 10000), help="With --rest: hit points the rest gave back.")
-    @click.option("--gm", is_flag=True, help="The GM declares the wound healed.")
+    @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help=N_("Hit points of magical healing."))
+    @click.option("--rest", is_flag=True, help=N_("A day of rest has just ended (superficial wounds a day old heal)."))
+    @click.option("--hp", type=click.IntRange(1, 10000), help=N_("With --rest: hit points the rest gave back."))
+    @click.option("--gm", is_flag=True, help=N_("The GM declares the wound healed."))
     @pass_env
     def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
-        """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
         from ...domain.wounds.rules import heal_wounds
 
         def decide(ctx):
@@ -187,32 +184,30 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, render)
 
-    @cli.command("mods")
+    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.\n"
+                                 "\n"
+                                 "ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or\n"
+                                 "their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut\n"
+                                 "(perception, reflex, str, Force)."))
     @click.argument("name")
     @click.argument("roll")
-    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
-    @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
-    @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
+    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the roll uses."))
+    @click.option("--skill", help=N_("Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...)."))
+    @click.option("--save", help=N_("Save (fortitude, reflex, will, or an ability)."))
     @click.option("--hand", type=NamedChoice({k: ROLL[k] for k in ("left", "right", "both")}),
-                  help="Hand (or arm) the attack is made with.")
-    @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
-    @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
-    @click.option("--sense", type=click.Choice(["sight", "hearing"]), help="The sense the roll relies on.")
-    @click.option("--armor", metavar="metal|none|ID", help="Armour worn: metal, none, or an armour id.")
-    @click.option("--standing/--prone", default=None, help="Standing or prone.")
-    @click.option("--combat/--no-combat", default=None, help="In combat or not.")
+                  help=N_("Hand (or arm) the attack is made with."))
+    @click.option("--ranged", "range_", flag_value="ranged", default=None, help=N_("A ranged attack."))
+    @click.option("--melee", "range_", flag_value="melee", help=N_("A melee attack."))
+    @click.option("--sense", type=click.Choice(["sight", "hearing"]), help=N_("The sense the roll relies on."))
+    @click.option("--armor", metavar="metal|none|ID", help=N_("Armour worn: metal, none, or an armour id."))
+    @click.option("--standing/--prone", default=None, help=N_("Standing or prone."))
+    @click.option("--combat/--no-combat", default=None, help=N_("In combat or not."))
     @click.option("--fear-in-sight/--fear-out-of-sight", "fear", default=None,
-                  help="5e frightened: the source of its fear is in sight, or not.")
-    @click.option("--weapon/--no-weapon", default=None, help="Made with a weapon, or not (PF1 sickened: weapon damage).")
+                  help=N_("5e frightened: the source of its fear is in sight, or not."))
+    @click.option("--weapon/--no-weapon", default=None, help=N_("Made with a weapon, or not (PF1 sickened: weapon damage)."))
     @pass_env
     def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear,
                  weapon) -> None:
-        """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
-
-        ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or
-        their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut
-        (perception, reflex, str, Force).
-        """
         from ...domain.engine.campaign import find_character
         from ...domain.engine.options import effective_options
         from ...domain.engine.roll_query import query

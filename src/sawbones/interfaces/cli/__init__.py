@@ -119,13 +119,9 @@ def _main(argv: list[str] | None) -> int:
 def _fail(code: str, text: Any, where: str, exit_code: int, argv: list[str] | None) -> int:
     """One line on stderr, in the reader's language (a Message the engine made, or click's words); with --json,
     also one JSON error document on stdout."""
-    from ...presentation.locale import language, say
+    from .env import said
 
-    message = say(text)
-    if isinstance(text, str):  # INTEGRATOR: an English sentence not yet made as a Message (the old regex catalog);
-        from ...i18n import translate  # delete this fallback once no SawbonesError is raised with a plain str
-
-        message = translate(message, language())
+    message = said(text)
     click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))

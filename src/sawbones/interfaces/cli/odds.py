@@ -13,16 +13,19 @@ import os
 import re
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-from ...message import N_
-from ...presentation.locale import language
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..typeset import amount, counted, decimal, general, labelled, ordinal, percent, unit_plural
+from ..typeset import amount, counted, decimal, general, labelled, percent, unit_plural
+from ...message import N_
+from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import name as named
 from ...presentation.odds_stages import stage_label, stage_names
-from .odds_format import BAR, _t
+from .odds_format import BAR
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 BONUS_RANGE = (-30, 60)  # a save bonus the odds accept (as the API): beyond, every save is sure either way
@@ -34,16 +37,18 @@ def parse_bonuses(text: str, low_high: tuple[int, int] = BONUS_RANGE) -> list[in
     """N, or A..B (both included), within `low_high`."""
     m = re.fullmatch(r"\s*([+-]?\d+)\s*(?:\.\.\s*([+-]?\d+)\s*)?", text)
     if not m:
-        raise click.BadParameter(f"{text!r}: give a whole number (5, -2) or a range A..B (-5..25)",
+        raise click.BadParameter(_("{given}: give a whole number (5, -2) or a range A..B (-5..25)", given=repr(text)),
                                  param_hint="--bonus")
     if max(len(g or "") for g in m.groups()) > 6:
-        raise click.BadParameter(f"{text!r}: from {low_high[0]} to {low_high[1]}", param_hint="--bonus")
+        raise click.BadParameter(_("{given}: from {low} to {high}", given=repr(text), low=low_high[0], high=low_high[1]),
+                                 param_hint="--bonus")
     low = int(m.group(1))
     high = int(m.group(2)) if m.group(2) is not None else low
     if high < low:
-        raise click.BadParameter(f"{text!r}: a range goes up", param_hint="--bonus")
+        raise click.BadParameter(_("{given}: a range goes up", given=repr(text)), param_hint="--bonus")
     if low < low_high[0] or high > low_high[1]:
-        raise click.BadParameter(f"{text!r}: from {low_high[0]} to {low_high[1]}", param_hint="--bonus")
+        raise click.BadParameter(_("{given}: from {low} to {high}", given=repr(text), low=low_high[0], high=low_high[1]),
+                                 param_hint="--bonus")
     return list(range(low, high + 1))
 
 
@@ -55,7 +60,8 @@ class Finite(click.FloatRange):
 
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number (from {self.min:g} to {self.max:g})", param, ctx)
+            self.fail(_("{value} is not a finite number (from {min} to {max})", value=repr(value), min=f"{self.min:g}",
+                        max=f"{self.max:g}"), param, ctx)
         return super().convert(number, param, ctx)
 
 
@@ -82,30 +88,32 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
     return rules, options, state.system if state else None, name
 
 
-def _duration(doc: dict[str, Any], lang: str) -> str:
+def _duration(doc: dict[str, Any]) -> str:
+    lang = language()
     d = doc["expected_duration"]
-    label = _t("durée attendue", "expected duration", lang)
+    label = _("expected duration")
     if d["value"] is None:
-        return labelled(label, _t("infinie (peut ne jamais finir)", "infinite (may never end)", lang), lang)
+        return labelled(label, _("infinite (may never end)"), lang)
     saves = decimal(d["saves"], 2, lang)
-    return labelled(label, amount(d["value"], 2, d["unit"], lang) + " "
-                    + _t(f"({saves} jets périodiques)", f"({saves} periodic saves)", lang), lang)
+    return labelled(label, amount(d["value"], 2, d["unit"], lang) + " " + _("({saves} periodic saves)", saves=saves),
+                    lang)
 
 
-def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_odds(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
     from ..save_words import save_name
 
+    lang = language()
+
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"])
     start = doc["start"]
-    head = (f"[bold]{escape(defn.name(lang))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
-            + _t("DD", "DC", lang) + f" {doc['dc']} · " + _t("bonus", "bonus", lang) + f" {doc['bonus']:+d} · "
-            + doc["system"])
+    head = (f"[bold]{escape(named(defn.name))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
+            + _("DC") + f" {doc['dc']} · " + _("bonus") + f" {doc['bonus']:+d} · " + doc["system"])
     if start["from"] == "stage":
-        head += " · " + _t("depuis", "from", lang) + f" {escape(stage_label(names, start['stage']))}"
+        head += " · " + pgettext("odds", "from") + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
         head += " · " + counted(start["doses"], "dose", lang)
     con.print(head)
@@ -120,24 +128,25 @@ def render_odds(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
         grid.add_row(escape(stage_label(names, label)), bar, percent(p, lang))
     con.print(grid)
     out = doc["outcome"]
-    con.print(labelled(_t("mort", "death", lang), f"[bold]{percent(doc['death'], lang)}[/]", lang) + " · "
-              + labelled(_t("jamais atteint", "never afflicted", lang), percent(out["never_afflicted"], lang), lang)
-              + " · " + _duration(doc, lang))
+    con.print(labelled(_("death"), f"[bold]{percent(doc['death'], lang)}[/]", lang) + " · "
+              + labelled(_("never afflicted"), percent(out["never_afflicted"], lang), lang)
+              + " · " + _duration(doc))
     for condition, p in doc["permanent"].items():
         known = rules.conditions.get(condition)
-        name = known.name(lang) if known else condition
-        con.print(_t("reste pour de bon", "permanent", lang) + " · " + labelled(escape(name), percent(p, lang), lang))
+        name = named(known.name) if known else condition
+        con.print(pgettext("odds", "permanent") + " · " + labelled(escape(name), percent(p, lang), lang))
     if out["never_ends"]:
-        con.print(labelled(_t("ne finit jamais", "never ends", lang), percent(out["never_ends"], lang), lang))
+        con.print(labelled(_("never ends"), percent(out["never_ends"], lang), lang))
 
 
-def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int = 40) -> None:
+def render_curve(doc: dict[str, Any], rules: Rules, con: Any, rows: int = 40) -> None:
     from rich.table import Table
 
+    lang = language()
     names = stage_names(rules, doc["affliction"])
     unit = unit_plural(doc["unit"], lang)
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
-    table = Table(title=_t(f"Stade après chaque jet ({unit})", f"Stage after each save ({unit})", lang))
+    table = Table(title=_("Stage after each save ({unit})", unit=unit))
     table.add_column("t", justify="right")
     table.add_column(unit, justify="right")
     for label in shown:
@@ -151,18 +160,17 @@ def render_curve(doc: dict[str, Any], rules: Any, lang: str, con: Any, rows: int
                       *(percent(row["stages"].get(label, 0), lang) for label in shown))
     con.print(table)
     if every > 1:
-        con.print(_t(f"(un jet sur {every} affiché ; --json donne tout)",
-                     f"(every {every}th save shown; --json has all)", lang))
+        con.print(_("(every {every}th save shown; --json has all)", every=every))
 
 
-def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    lang = language()
     defn = rules.afflictions[doc["affliction"]]
-    table = Table(title=f"{escape(defn.name(lang))} · " + _t("DD", "DC", lang) + f" {doc['dc']} · {doc['system']}")
-    for title in ("bonus", _t("mort", "death", lang), "", _t("sain", "healthy", lang),
-                  _t("durée attendue", "expected duration", lang)):
+    table = Table(title=f"{escape(named(defn.name))} · " + _("DC") + f" {doc['dc']} · {doc['system']}")
+    for title in ("bonus", _("death"), "", _("healthy"), _("expected duration")):
         table.add_column(title, justify="right")
     for d in doc["odds"]:
         filled = round(d["death"] * BAR)
@@ -173,7 +181,7 @@ def render_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     con.print(table)
 
 
-def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_table(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     """Death chance, every affliction by save bonus, at the console's width (80 columns when piped): every
     bonus when they fit, else every 2nd, 3rd ... bonus (said under the title; --json has all)."""
     import io
@@ -184,7 +192,7 @@ def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     bonuses = doc["bonuses"]
     for step in range(1, len(bonuses) + 1):
         shown = [i for i, b in enumerate(bonuses) if b % step == 0] or [0]
-        table = _death_table(doc, rules, lang, shown, step, box.SIMPLE_HEAD)
+        table = _death_table(doc, rules, shown, step, box.SIMPLE_HEAD)
         probe = Console(file=io.StringIO(), width=1000, color_system=None, highlight=False)
         probe.print(table)
         if max(len(line) for line in probe.file.getvalue().splitlines()) <= con.width:
@@ -192,18 +200,16 @@ def render_table(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
     con.print(table)
 
 
-def _death_table(doc: dict[str, Any], rules: Any, lang: str, shown: list[int], step: int, frame: Any) -> Any:
+def _death_table(doc: dict[str, Any], rules: Rules, shown: list[int], step: int, frame: Any) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
-    title = _t(f"Chance de mort selon le bonus au jet ({doc['system']}, %)",
-               f"Death chance by save bonus ({doc['system']}, %)", lang)
+    title = _("Death chance by save bonus ({system}, %)", system=doc["system"])
     if step > 1:
-        title += "\n" + _t(f"un bonus sur {step} (--json les a tous)", f"every {ordinal(step, lang)} bonus shown "
-                            "(--json has all)", lang)
+        title += "\n" + _("of every {step} bonuses, one bonus shown (--json has all)", step=step)
     table = Table(title=title, box=frame, padding=(0, 0, 0, 1), pad_edge=False)
-    table.add_column(_t("affliction", "affliction", lang), max_width=24, overflow="fold")
-    table.add_column(_t("DD", "DC", lang), justify="right")
+    table.add_column(_("affliction"), max_width=24, overflow="fold")
+    table.add_column(_("DC"), justify="right")
     for i in shown:
         table.add_column(f"{doc['bonuses'][i]:+d}", justify="right", no_wrap=True)
     for row in doc["afflictions"]:
@@ -214,7 +220,7 @@ def _death_table(doc: dict[str, Any], rules: Any, lang: str, shown: list[int], s
             text = "0" if p == 0 else "<1" if pct < 1 else ">99" if 99 < pct < 100 else f"{pct:.0f}"
             style = "red" if pct >= 50 else "yellow" if pct >= 10 else "dim" if p == 0 else ""
             cells.append(f"[{style}]{text}[/]" if style else text)
-        table.add_row(escape(rules.afflictions[row["affliction"]].name(lang)), str(row["dc"]), *cells)
+        table.add_row(escape(named(rules.afflictions[row["affliction"]].name)), str(row["dc"]), *cells)
     return table
 
 
@@ -270,22 +276,22 @@ def register(cli: click.Group) -> None:
         from ...domain.afflictions import odds as model
 
         if sum(map(bool, (affliction, everything, injury, party))) != 1:
-            raise click.UsageError("give an AFFLICTION, --all, --injury TYPE or --party")
+            raise click.UsageError(_("give an AFFLICTION, --all, --injury TYPE or --party"))
         injury_only = {"--d20": d20 is not None, "--wait": bool(wait), "--self": self_treatment, "--types": bool(types),
                        "--npc-drops": bool(npc_drops), "--critical-failures": bool(critical_failures),
                        "--compare": bool(compare)}
         if not (injury or party) and any(injury_only.values()):
             given = next(k for k, v in injury_only.items() if v)
-            raise click.UsageError(f"{given} goes with --injury TYPE or --party")
+            raise click.UsageError(_("{given} goes with --injury TYPE or --party", given=given))
         if injury or party:
             from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS
             from . import odds_injury as cli_odds_injury
 
             if d20 is not None and not injury:
-                raise click.UsageError("--d20 goes with --injury TYPE")
+                raise click.UsageError(_("--d20 goes with --injury TYPE"))
             bonuses = parse_bonuses(bonus_text if bonus_text is not None else "5", (MIN_BONUS, MAX_BONUS))
             if party and len(bonuses) > 1:
-                raise click.BadParameter("--party takes one bonus", param_hint="--bonus")
+                raise click.BadParameter(_("--party takes one bonus"), param_hint="--bonus")
             rules, options, _system, campaign = _context(env)
             cli_odds_injury.run(env, rules, options, campaign, injury=injury, d20=d20, bonuses=bonuses, party=party,
                                 wait=wait, self_treatment=self_treatment, drops=drops, types=types,
@@ -296,7 +302,7 @@ def register(cli: click.Group) -> None:
         system = system or campaign_system or model.DEFAULT_SYSTEM
         if everything:
             doc = model.table_doc(rules, options, bonuses, system, campaign)
-            env.emit(doc, partial(render_table, doc, rules, language()))
+            env.emit(doc, partial(render_table, doc, rules))
             return
         rules.get("afflictions", affliction)
         start = {"from_stage": from_stage, "doses": doses}
@@ -304,7 +310,7 @@ def register(cli: click.Group) -> None:
             docs = [model.odds(rules, options, affliction, b, system=system, **start) for b in bonuses]
             doc = {"affliction": affliction, "dc": docs[0]["dc"], "system": system, "campaign": campaign,
                    "odds": docs}
-            env.emit(doc, partial(render_range, doc, rules, language()))
+            env.emit(doc, partial(render_range, doc, rules))
             return
         doc = model.odds(rules, options, affliction, bonuses[0], system=system, **start)
         doc["campaign"] = campaign
@@ -312,8 +318,8 @@ def register(cli: click.Group) -> None:
             doc["curve"] = model.curve(rules, options, affliction, bonuses[0], system=system, days=days, **start)
 
         def render(con):
-            render_odds(doc, rules, language(), con)
+            render_odds(doc, rules, con)
             if "curve" in doc:
-                render_curve(doc["curve"], rules, language(), con)
+                render_curve(doc["curve"], rules, con)
 
         env.emit(doc, render)

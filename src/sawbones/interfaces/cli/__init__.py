@@ -15,7 +15,9 @@ import click
 from ...message import N_
 
 from .env import Env
-from .parsing import SuggestingGroup
+from .parsing import LanguageChoice, SuggestingGroup, speak_click
+
+speak_click()
 
 
 # every command, by the module that registers it (tests/test_cli_lazy.py checks the map against the modules):
@@ -69,7 +71,7 @@ class _Commands(SuggestingGroup):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, help=N_("sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."))
 @click.option("--db", metavar="PATH|URL", help=N_("Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db)."))
 @click.option("--campaign", "-c", metavar="NAME", help=N_("Act on this campaign instead of the current one."))
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
+@click.option("--lang", type=LanguageChoice(), default=None, help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON document on stdout."))
 @click.option("--content", multiple=True, metavar="DIR", help=N_("Load an extra content pack (repeatable)."))
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",

@@ -15,11 +15,49 @@ from typing import Any
 
 import click
 
-from ...message import N_
+from ...message import N_, msgs
+
+def _click_gettext(message: str) -> str:
+    from ...presentation.locale import catalog
+
+    return catalog().gettext(message)
+
+
+def _click_ngettext(singular: str, plural: str, n: int) -> str:
+    from ...presentation.locale import catalog
+
+    return catalog().ngettext(singular, plural, n)
+
+
+def speak_click() -> None:
+    """click's own words (its usage errors, its help's headings) from sawbones' catalogs, in the reader's language:
+    click marks them for gettext, each of its modules reading `_` and `ngettext` when it speaks."""
+    import importlib
+
+    for name in ("core", "exceptions", "parser", "types", "formatting", "decorators", "utils", "termui"):
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = _click_gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = _click_ngettext  # type: ignore[attr-defined]
+
+
+# click's usage errors, as its messages are written (click/exceptions.py, core.py, parser.py, types.py): the
+# catalog's msgids for them (their French is in fr.po)
+CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."), N_("Missing argument"), N_("Missing option"),
+                N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
+                N_("Invalid value: {message}"), N_("{value} is not in the range {range}."),
+                N_("{value!r} is not a valid {number_type}."), N_("Missing command."),
+                N_("Option {name!r} does not take a value."))
+CLICK_PLURAL_ERRORS = (msgs("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments.", 1),
+                       msgs("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 1),
+                       msgs("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1),
+                       msgs("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", 1))
 
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
 
+HELP_OPTION = N_("Show this message and exit.")
 # click's own words in a help, as it writes them (the catalog says them in the reader's language)
 CLICK_WORDS = (N_("Usage:"), N_("Options:"), N_("Commands:"), N_("Arguments:"), N_("Show this message and exit."),
                N_("Show the version and exit."), N_("[default:"), N_("[required]"))
@@ -46,6 +84,12 @@ class _CatalogHelp:
             if said != english:
                 text = text.replace(english, said)
         return text
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:  # (click made it once, in the language of that moment: keep its English, said later)
+            option.help = HELP_OPTION
+        return option
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         command = self
@@ -167,3 +211,22 @@ class NamedChoice(click.Choice):
 
         found = self.aliases().get(fold(str(value)))
         return found if found is not None else super().convert(value, param, ctx)
+
+
+class LanguageChoice(click.Choice):
+    """--lang: every language sawbones has a catalog for (a language is a file: $SAWBONES_LOCALE_PATH adds some),
+    read when asked, then English (the templates)."""
+
+    def __init__(self) -> None:
+        super().__init__(["en"])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from ...presentation.locale import SOURCE, languages
+
+        return (*[lang for lang in languages() if lang != SOURCE], SOURCE)
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # (click.Choice sets its choices; these are read from the catalogs)
+        pass
+

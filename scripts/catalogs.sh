@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-.venv/bin/python}
 locale=src/sawbones/locale
-keywords=(-k _ -k ngettext:1,2 -k pgettext:1c,2 -k msg -k msgs:1,2 -k pmsg:1c,2 -k N_)
+keywords=(-k _ -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -k msg -k msgs:1,2 -k pmsg:1c,2 -k N_)
 case "${1:-}" in
   extract)
     "$py" -m babel.messages.frontend extract -F babel.cfg --no-default-keywords "${keywords[@]}" \

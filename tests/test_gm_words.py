@@ -16,10 +16,17 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sawbones.application.service import Service
-from sawbones.interfaces.typeset import unit_name
+from sawbones.presentation.typeset import unit_name
+from sawbones.presentation.locale import speaking
 from sawbones.interfaces.web import create_app
 
 RULE_ID = re.compile(r"\b(?:AMB|TRK|INJ|LOC)-\d")
+
+
+def said(lang, words, *args):
+    """What a typeset function writes for a reader of `lang`."""
+    with speaking(lang):
+        return words(*args)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -58,7 +65,7 @@ def test_french_on_the_command_line_has_its_marks_and_no_gender_marks(cli):
                                        (2, "saves waiting", "jets en attente"), (1.0, "attempt", "essai")])
 def test_a_count_agrees_with_its_noun(n, en, fr):
     unit = "attempt" if isinstance(n, float) else "save_waiting"
-    assert unit_name(unit, n, "en") == en and unit_name(unit, n, "fr") == fr
+    assert said("en", unit_name, unit, n) == en and said("fr", unit_name, unit, n) == fr
 
 
 def test_the_dashboard_says_it_in_words(db):

@@ -79,8 +79,8 @@ def test_translation_carries_the_values_over():
 def _load_catalogs():
     import sawbones.discord.words  # noqa: F401
     import sawbones.interfaces.cli.afflictions  # noqa: F401 - modules that speak register their catalogs
-    import sawbones.interfaces.sentences  # noqa: F401
-    import sawbones.interfaces.views  # noqa: F401
+    import sawbones.presentation.sentences  # noqa: F401
+    import sawbones.presentation.views  # noqa: F401
     from sawbones.interfaces.web.i18n import STRINGS
 
     pairs = [(f"{owner}.{key}", en, fr) for owner, words in CATALOGS.items() for key, (en, fr) in words.strings.items()]
@@ -273,8 +273,8 @@ CLI_COMMAND = re.compile(r"`(sawbones|character|heal|campaign|damage|answer|pend
 
 def _flag_templates():
     """Every English error template (errors_fr*.py, the rule modules' texts) that names a CLI flag or command."""
-    import sawbones.interfaces.sentences  # noqa: F401 - the modules that register their texts
-    import sawbones.interfaces.views  # noqa: F401
+    import sawbones.presentation.sentences  # noqa: F401 - the modules that register their texts
+    import sawbones.presentation.views  # noqa: F401
     from sawbones.errors_fr import ERRORS_FR
     from sawbones.i18n import TEXTS
 

@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 
 from sawbones import demo
-from sawbones.interfaces import links
+from sawbones.presentation import links
 from sawbones.interfaces.cli import main, web as cli_web
 
 with warnings.catch_warnings():

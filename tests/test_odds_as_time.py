@@ -15,7 +15,8 @@ import warnings
 
 import pytest
 
-from sawbones.interfaces.typeset import span
+from sawbones.presentation.typeset import span
+from sawbones.presentation.locale import speaking
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -28,12 +29,18 @@ ASKED = ("odds", "--injury", "piercing", "--d20", "8", "--bonus", "5")
 BAR = re.compile(r"([█▏▎▍▌▋▊▉]*)·*")
 
 
+def said(lang, words, *args):
+    """What a typeset function writes for a reader of `lang`."""
+    with speaking(lang):
+        return words(*args)
+
+
 @pytest.mark.parametrize("days, en, fr", [
     (0.0208333, "30 min", "30 min"), (0.0347, "50 min", "50 min"), (1 / 24, "1 hour", "1 heure"),
     (0.104167, "2.5 hours", "2,5 heures"), (0.125, "3 hours", "3 heures"), (1.5, "1.5 days", "1,5 jour"),
     (7.54, "7.54 days", "7,54 jours"), (None, "—", "—")])
 def test_a_duration_in_the_unit_a_gm_speaks(days, en, fr):
-    assert span(days, "en") == en and span(days, "fr") == fr
+    assert said("en", span, days) == en and said("fr", span, days) == fr
 
 
 def _drawn(line: str) -> float:
@@ -48,7 +55,7 @@ def test_the_cli_charts_every_row_in_time_on_an_absolute_scale(cli):
     assert "0.104167" not in out and "0.125 d" not in out and " d " not in out
     chart = out.split("time from the drop until treatment heals it:\n", 1)[1].splitlines()
     rows = [d for d in doc["days"] if d["p"] > 0]
-    assert len(rows) == 6 and all(line.strip().startswith(span(d["days"], "en")) for d, line in zip(rows, chart))
+    assert len(rows) == 6 and all(line.strip().startswith(said("en", span, d["days"])) for d, line in zip(rows, chart))
     for d, line in zip(rows, chart):  # the likeliest rows are there, each bar its own chance of the whole
         assert _drawn(line) == pytest.approx(d["p"], abs=1 / 160 + 1e-9)
     assert [line.split()[0] for line in chart[:2]] == ["30", "1"] and "55.0%" in chart[0]

@@ -13,7 +13,8 @@ import re
 
 import pytest
 
-from sawbones.interfaces.typeset import amount, decimal, ordinal, percent, unit_name
+from sawbones.presentation.typeset import amount, decimal, ordinal, percent, unit_name
+from sawbones.presentation.locale import speaking
 from test_i18n import COGNATES
 from test_pages_in_french import WORD, site, visible  # noqa: F401 (site: a fixture)
 
@@ -21,6 +22,12 @@ from test_pages_in_french import WORD, site, visible  # noqa: F401 (site: a fixt
 # of options and their values, which a GM types, are added from the content: `_typed`)
 SHARED = {"bonus", "d20", "kl", "dnd5e", "pf1e", "D&D", "json", "t", "min", "round", "rounds", "minutes", "option",
           "options", "Latent", "Lotus", "affliction", "dose", "table", "true", "false", *COGNATES}
+
+
+def said(lang, words, *args):
+    """What a typeset function writes for a reader of `lang`."""
+    with speaking(lang):
+        return words(*args)
 
 
 def _typed(rules) -> set[str]:
@@ -79,15 +86,15 @@ def test_a_save_is_named_as_the_system_names_it(cli):
 
 
 def test_the_words_of_numbers():
-    assert percent(0.189, "fr") == "18,9\u00a0%" and percent(0.189, "en") == "18.9%"
-    assert percent(0.0004, "fr") == "<0,1\u00a0%" and percent(0.9996, "en") == ">99.9%" and percent(0, "en") == "0%"
-    assert decimal(1.094, 2, "fr") == "1,09"
-    assert amount(2.52, 2, "day", "en") == "2.52 days" and amount(1, 2, "day", "en") == "1.00 day"
-    assert amount(1.5, 2, "day", "fr") == "1,50 jour" and amount(2, 0, "hour", "fr") == "2 heures"
-    assert unit_name("week", 3, "fr") == "semaines" and unit_name("fortnight", 2, "en") == "fortnight"
-    assert [ordinal(n, "en") for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == \
+    assert said("fr", percent, 0.189) == "18,9\u00a0%" and said("en", percent, 0.189) == "18.9%"
+    assert said("fr", percent, 0.0004) == "<0,1\u00a0%" and said("en", percent, 0.9996) == ">99.9%" and said("en", percent, 0) == "0%"
+    assert said("fr", decimal, 1.094, 2) == "1,09"
+    assert said("en", amount, 2.52, 2, "day") == "2.52 days" and said("en", amount, 1, 2, "day") == "1.00 day"
+    assert said("fr", amount, 1.5, 2, "day") == "1,50 jour" and said("fr", amount, 2, 0, "hour") == "2 heures"
+    assert said("fr", unit_name, "week", 3) == "semaines" and said("en", unit_name, "fortnight", 2) == "fortnight"
+    assert [said("en", ordinal, n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == \
         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
-    assert [ordinal(n, "fr") for n in (1, 2, 10)] == ["1er", "2e", "10e"]
+    assert [said("fr", ordinal, n) for n in (1, 2, 10)] == ["1er", "2e", "10e"]
 
 
 @pytest.fixture(scope="module")

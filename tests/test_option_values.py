@@ -15,7 +15,8 @@ from sawbones.content.loader import load_rules
 from sawbones.content.rules import fold
 from sawbones.domain.engine.options import parse_option_value
 from sawbones.errors import ContentError, RuleViolation, UsageError
-from sawbones.interfaces.views import options_doc
+from sawbones.presentation.locale import speaking
+from sawbones.presentation.views import options_doc
 
 RULES = load_rules()
 
@@ -40,7 +41,9 @@ def test_every_value_shown_in_french_is_taken_back_accents_optional():
     values = {o.id: o for o in RULES.options.values()}
     walked = 0
     for lang in ("fr", "en"):
-        for option in options_doc(RULES, {o: v.default for o, v in values.items()}, lang)["options"]:
+        with speaking(lang):
+            options = options_doc(RULES, {o: v.default for o, v in values.items()})["options"]
+        for option in options:
             if option["type"] != "choice":
                 continue
             assert set(option["choice_names"]) == set(option["choices"]), option["id"]

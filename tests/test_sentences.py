@@ -17,7 +17,8 @@ import pytest
 
 from sawbones.application.service import UNDO
 from sawbones.domain.engine.evolve import event_types
-from sawbones.interfaces.sentences import SENTENCES, check_text, sentence
+from sawbones.presentation.locale import set_language, speaking
+from sawbones.presentation.sentences import SENTENCES, check_text, sentence
 
 FIVE_E = [
     "campaign create Coast --seed 7",
@@ -183,7 +184,8 @@ def test_every_event_reads_as_a_sentence(stories, lang):
     for state, rules, events in stories:
         options |= set(rules.options)
         for e in events:
-            text = sentence(e, state, rules, lang)
+            with speaking(lang):
+                text = sentence(e, state, rules)
             assert text.strip(), e["type"]
             for line in text.splitlines():
                 shown = re.sub(r"/\S+", "", line)  # folder paths are shown as they are
@@ -198,19 +200,23 @@ def test_a_recorded_idempotency_key_reads_as_a_sentence(lang):
     from sawbones.content.loader import load_rules
     from sawbones.domain.engine.evolve import KEYED
 
-    text = sentence({"type": KEYED, "data": {"key": "k1", "digest": "abc", "answer": {}}}, None, load_rules(), lang)
+    with speaking(lang):
+        text = sentence({"type": KEYED, "data": {"key": "k1", "digest": "abc", "answer": {}}}, None, load_rules())
     assert text.strip() and DATA_LOOK.search(text) is None, text
 
 
 def test_french_sentences_use_french_units(stories):
     for state, rules, events in stories:
         for e in events:
-            text = sentence(e, state, rules, "fr")
+            with speaking("fr"):
+                text = sentence(e, state, rules)
             assert not re.search(r"\b(HP|DC)\b", text), text
 
 
 if __name__ == "__main__":  # print every sentence of the stories: python tests/test_sentences.py fr
     import sys
+
+    set_language(sys.argv[1] if len(sys.argv) > 1 else "en")
 
     class _Tmp:
         def mktemp(self, name):
@@ -218,7 +224,7 @@ if __name__ == "__main__":  # print every sentence of the stories: python tests/
 
     for state, rules, events in stories.__wrapped__(_Tmp()):
         for e in events:
-            print(f"{e['type']:<24} {sentence(e, state, rules, sys.argv[1] if len(sys.argv) > 1 else 'en')}")
+            print(f"{e['type']:<24} {sentence(e, state, rules)}")
 
 
 def test_a_rolled_treatment_check_shows_its_die_and_bonus_not_typed(tmp_path, capsys):
@@ -238,7 +244,8 @@ def test_a_rolled_treatment_check_shows_its_die_and_bonus_not_typed(tmp_path, ca
     check = next(e for e in events if e["type"] in ("treatment_failed", "injury_healed") and "check" in e["data"])
     die = check["data"]["rolls"][-1]
     assert not die["typed"]
-    line = check_text(check["data"], "en")
+    line = check_text(check["data"])
     assert "typed" not in line and f"1d20: {die['faces'][0]}, +5" in line, line
-    assert f"1d20 : {die['faces'][0]}, +5" in check_text(check["data"], "fr")  # the French colon, as the page sets it
-    assert check_text({"check": 14, "rolls": []}, "fr") == "14 (tapé)"
+    with speaking("fr"):
+        assert f"1d20 : {die['faces'][0]}, +5" in check_text(check["data"])  # the French colon, as the page sets it
+        assert check_text({"check": 14, "rolls": []}) == "14 (tapé)"

@@ -131,17 +131,17 @@ def english(value: Any) -> str:
     return str(value)
 
 
-def msg(text: str, **fields: Any) -> Message:
+def msg(text: str, /, **fields: Any) -> Message:
     """A message: `text` is its English template (the catalog's msgid), with {named} fields."""
     return Message(text, fields)
 
 
-def msgs(singular: str, plural: str, n: int, **fields: Any) -> Message:
+def msgs(singular: str, plural: str, n: int, /, **fields: Any) -> Message:
     """A message whose words depend on a count `n` (given to the template as {n})."""
     return Message(singular, {"n": n, **fields}, plural=plural, n=n)
 
 
-def pmsg(context: str, text: str, **fields: Any) -> Message:
+def pmsg(context: str, text: str, /, **fields: Any) -> Message:
     """A message whose English alone is ambiguous ("stable" a state, "stable" a verdict): `context` tells them apart."""
     return Message(text, fields, context=context)
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import discord
 from discord import app_commands
 
-from ..interfaces.typeset import percent
+from ..presentation.typeset import percent
 from ..interfaces.web.i18n import text as page_word
 from . import render
 from .api import Refused
@@ -152,8 +152,8 @@ async def odds_text(api: Any, what: str, bonus: Optional[int], lang: str) -> str
         doc = await api.get(f"/odds/injuries/{key}", lang)
         first = next(iter(doc["odds"].values()))
         return f"**{names.get(key, key)}** · " + " · ".join(
-            f"{severity} {percent(p, lang)}" for severity, p in first["severity"].items())
+            f"{severity} {percent(p)}" for severity, p in first["severity"].items())
     doc = await api.get(f"/odds/{key}", lang, **({"bonus": bonus} if bonus is not None else {}))
-    finals = " · ".join(f"{label} {percent(p, lang)}" for label, p in doc["final"].items())
+    finals = " · ".join(f"{label} {percent(p)}" for label, p in doc["final"].items())
     return (f"**{names.get(key, key)}** · {page_word('dc', lang)} {doc['dc']} · {page_word('your_bonus', lang)} "
-            f"{doc['bonus']:+d}\n{page_word('dead', lang)} **{percent(doc['death'], lang)}** · {finals}")
+            f"{doc['bonus']:+d}\n{page_word('dead', lang)} **{percent(doc['death'])}** · {finals}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
-from ..interfaces.typeset import listed
+from ..presentation.typeset import listed
 from ..interfaces.web.i18n import text as page_word
 
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
@@ -23,9 +23,9 @@ def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
 
 
 def gm_status(doc: dict[str, Any], lang: str) -> str:
-    from ..interfaces.views import render_status
+    from ..presentation.views import render_status
 
-    return rich_text(lambda con: render_status(doc, lang, con))
+    return rich_text(lambda con: render_status(doc, con))
 
 
 def tables_text(doc: dict[str, Any], lang: str, index: bool) -> str:
@@ -77,7 +77,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
             lines.append(f"• **{i['name']}**{site} · {i.get('severity_name', '')}")
             lines.append(f"  {_t('effect_in_play', lang)}{colon}{i.get('effect') or i.get('text', '')}")
             if i.get("heals_by"):
-                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'], lang)}")
+                lines.append(f"  {_t('heals_by', lang)}{colon}{listed(i['heals_by'])}")
             if i.get("deadline_in_text"):
                 lines.append(f"  {_t('deadline_in', lang)} {i['deadline_in_text']}")
     if c.get("wounds"):
@@ -98,7 +98,7 @@ def player_card(doc: dict[str, Any], lang: str) -> str:
 def _affliction(a: dict[str, Any], lang: str) -> list[str]:
     colon = _t("colon", lang)
     if not a.get("known", True):
-        symptoms = listed(a.get("symptoms") or (), lang)
+        symptoms = listed(a.get("symptoms") or ())
         return [f"• **{a['name']}**" + (f" — {_t('symptoms', lang)}{colon}{symptoms}" if symptoms else "")]
     status = _t("halted", lang) if a.get("status") == "eliminated" and a.get("kind") == "disease" \
         else _t(f"status_{a.get('status')}", lang) if a.get("status") else ""

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..interfaces import save_words, views
-from .locale import _, language, pgettext, speaking
+from . import save_words, views
+from .bridge import how_long, when, when_in
+from .locale import _, pgettext
 from .locale import name as named
 
 if TYPE_CHECKING:
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 def affliction_doc(a: Any, character: Any, state: Any, rules: Rules) -> dict[str, Any]:
     from ..domain.afflictions.lasting import once_gone
     from ..domain.afflictions.rules import ACTIVE, ELIMINATED, end_index, interval
-    from ..domain.engine.clock import describe, describe_in, describe_span
     from ..domain.engine.options import effective_options
 
     options = effective_options(rules, state.option_overrides())
@@ -41,7 +41,7 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Rules) -> dict[str
         "streak": {"current": a.streak, "needed": None}, "remaining": None,
         "permanent": [{"condition": p.condition, "name": named(rules.conditions[p.condition].name)
                        if p.condition in rules.conditions else p.condition, "removed_by": list(p.removed_by),
-                       "removed_by_names": [save_words.spell_name(rules, x, state.system, language()) for x in p.removed_by],
+                       "removed_by_names": [save_words.spell_name(rules, x, state.system) for x in p.removed_by],
                        "once_gone": once_gone(defn, p.condition, options)}
                       for p in a.permanent],
         "ability_damage": dict(a.ability_damage),
@@ -53,12 +53,12 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Rules) -> dict[str
                            "after": defn.failures_per_stage.after}
     if a.status == ACTIVE and a.next_save_at is not None:
         doc["next_save"] = {"at": a.next_save_at, "in": a.next_save_at - state.clock,
-                            "text": describe(a.next_save_at, language()),
-                            "in_text": describe_in(max(0, a.next_save_at - state.clock), language())}
+                            "text": when(a.next_save_at),
+                            "in_text": when_in(max(0, a.next_save_at - state.clock))}
         if a.saves_left is not None and defn:
             seconds = (a.next_save_at - state.clock) + (a.saves_left - 1) * interval(defn)
             doc["remaining"] = {"saves": a.saves_left, "seconds": seconds,
-                                "text": describe_span(max(0, seconds), language())}
+                                "text": how_long(max(0, seconds))}
     if a.status == ELIMINATED and a.kind == "poison":
         doc["recovery"] = {"half_steps": a.rest, "since": a.rest_at}
     if a.onset_stages:
@@ -70,15 +70,8 @@ def affliction_section(character: Any, state: Any, rules: Rules) -> dict[str, An
     return {"afflictions": [affliction_doc(a, character, state, rules) for a in character.afflictions]}
 
 
-def _section(character: Any, state: Any, rules: Rules, lang: str) -> dict[str, Any]:  # (views' old call)
-    with speaking(lang):
-        return affliction_section(character, state, rules)
-
-
-# INTEGRATOR: once presentation/views.py calls its sections without a language, register affliction_section
-# itself and delete _section
-if _section not in views.CHARACTER_SECTIONS:
-    views.CHARACTER_SECTIONS.append(_section)
+if affliction_section not in views.CHARACTER_SECTIONS:
+    views.CHARACTER_SECTIONS.append(affliction_section)
 
 
 # ---------------------------------------------------------------- what an advance did
@@ -104,8 +97,6 @@ def namers(state: Any, rules: Rules) -> tuple[Callable[[str], str], Callable[[st
 
 def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
-    from ..domain.engine.clock import describe
-
     character, affliction, stage = namers(state, rules)
     lines: list[str] = []
     totals = {"saves": 0, "succeeded": 0, "failed": 0, "stages_changed": 0, "cured": 0, "eliminated": 0,
@@ -116,15 +107,15 @@ def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> di
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = pgettext("save", "success") if d["succeeded"] else pgettext("save", "failure")
-            line = (f"[{describe(d['at'], language())}] {character(d['character'])} · {affliction(d['content'])}{_(': ')}"
-                    f"{save_words.save_total(d, language())} {_('vs DC')} {d['dc']} {ok}")
+            line = (f"[{when(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{_(': ')}"
+                    f"{save_words.save_total(d)} {_('vs DC')} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{describe(d['at'], language())}] {character(d['character'])}{_(': ')}"
+            lines.append(f"[{when(d['at'])}] {character(d['character'])}{_(': ')}"
                          + _("save waiting {id} (DC {dc})", id=d["id"], dc=d["dc"]))
         elif e["type"] == "character_died":
             lines.append(f"{character(d['character'])}{_(': ')}" + _("DEAD"))
@@ -154,16 +145,16 @@ SUMMARY_UNITS = {"stages_changed": "stage_change", "cured": "cure", "eliminated"
 
 def summary_text(summary: dict[str, Any]) -> str:
     """Only what happened, as counts: "Summary: 1 new injury, 1 injury healed or turned worse."."""
-    from ..interfaces.typeset import counted
+    from .typeset import counted
 
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(f"{counted(t['saves'], 'save', language())} ({counted(t['succeeded'], 'save_made', language())}, "
-                     f"{counted(t['failed'], 'save_failed', language())})")
+        parts.append(f"{counted(t['saves'], 'save')} ({counted(t['succeeded'], 'save_made')}, "
+                     f"{counted(t['failed'], 'save_failed')})")
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
-            parts.append(counted(t[key], SUMMARY_UNITS[key], language()))
+            parts.append(counted(t[key], SUMMARY_UNITS[key]))
     return _("Summary: {parts}.", parts=", ".join(parts)) if parts else nothing_happened()
 
 
@@ -173,8 +164,7 @@ def nothing_happened() -> str:
 
 
 def pending_doc(state: Any, rules: Rules) -> list[dict[str, Any]]:
-    from ..domain.engine.clock import describe
-    from ..interfaces.moment_words import about, roll_name
+    from .moment_words import about, roll_name
 
     out = []
     for p in state.pending:
@@ -184,23 +174,21 @@ def pending_doc(state: Any, rules: Rules) -> list[dict[str, Any]]:
         out.append({"id": p.id, "character": p.character, "name": c.name if c else p.character,
                     "affliction": p.affliction, "content": content,
                     "affliction_name": named(rules.afflictions[content].name) if content in rules.afflictions else None,
-                    "about": about(rules, p, language()), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
-                    "save": p.save, "save_name": roll_name(rules, p, state.system, language()), "dc": p.dc,
-                    "at": p.at, "at_text": describe(p.at, language()), "target": p.target,
-                    "target_text": describe(p.target, language())})
+                    "about": about(rules, p), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
+                    "save": p.save, "save_name": roll_name(rules, p, state.system), "dc": p.dc,
+                    "at": p.at, "at_text": when(p.at), "target": p.target,
+                    "target_text": when(p.target)})
     return out
 
 
 def advance_doc(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
-    from ..domain.engine.clock import describe
-
-    from ..interfaces.sentence_parts import injury_names
-    from ..interfaces.sentences import sentence
+    from .sentence_parts import injury_names
+    from .sentences import sentence
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)
-    return {"clock": state.clock, "text": describe(state.clock, language()), "events": told,
-            "story": [sentence(e, state, rules, language(), known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
+    return {"clock": state.clock, "text": when(state.clock), "events": told,
+            "story": [sentence(e, state, rules, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules), "pending": pending_doc(state, rules)}
 
 

@@ -158,19 +158,24 @@ def _fill(template: str, fields: dict[str, Any]) -> str:
     return template.format_map({key: say(value) for key, value in fields.items()})
 
 
-def _(text: str, **fields: Any) -> str:
+def _(text: str, /, **fields: Any) -> str:
     """`text` (an English template) in the reader's language, its {fields} filled (each said in that language)."""
     return _fill(catalog().gettext(text), fields)
 
 
-def ngettext(singular: str, plural: str, n: int, **fields: Any) -> str:
+def ngettext(singular: str, plural: str, n: int, /, **fields: Any) -> str:
     """The form of a counted sentence that `n` asks for in the reader's language ({n} is filled with n)."""
     return _fill(catalog().ngettext(singular, plural, n), {"n": n, **fields})
 
 
-def pgettext(context: str, text: str, **fields: Any) -> str:
+def pgettext(context: str, text: str, /, **fields: Any) -> str:
     """`text` in the sense `context` gives it (the catalog's msgctxt), in the reader's language."""
     return _fill(catalog().pgettext(context, text), fields)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int, /, **fields: Any) -> str:
+    """The form `n` asks for of a counted text in the sense `context` gives it ({n} is filled with n)."""
+    return _fill(catalog().npgettext(context, singular, plural, n), {"n": n, **fields})
 
 
 def say(value: Any) -> str:
@@ -186,11 +191,11 @@ def say(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, Listed):
-        words = [say(item) for item in value.items]
-        if value.last and len(words) > 1:
+        items = [say(item) for item in value.items]
+        if value.last and len(items) > 1:
             last = pgettext("list", " or ") if value.last == "or" else pgettext("list", " and ")
-            return pgettext("list", ", ").join(words[:-1]) + last + words[-1]
-        return pgettext("list", ", ").join(words)
+            return pgettext("list", ", ").join(items[:-1]) + last + items[-1]
+        return pgettext("list", ", ").join(items)
     if isinstance(value, PerAudience):
         return say(value.for_audience(audience()))
     if isinstance(value, Option):

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..interfaces import save_words, views
-from ..interfaces.typeset import listed
+from . import save_words, views
 from ..message import N_
+from .bridge import when
+from .typeset import listed
 from .locale import _, language, languages, pgettext, speaking
 from .locale import name as named
 
@@ -73,38 +74,25 @@ def render_wound_lines(c: dict[str, Any], con: Any) -> None:
     """The wounds of one character in the status view."""
     from rich.markup import escape
 
-    from ..domain.engine.clock import describe
 
     for w in c.get("wounds", ()):
         kind = _("superficial") if w["superficial"] else _("severe")
         penalty = f"{w['penalty']}" if w["penalty"] is not None else "?"
         if w["suppressed"]:
-            until = (describe(w["suppressed_until"], language()) if w["suppressed_until"] is not None
+            until = (when(w["suppressed_until"]) if w["suppressed_until"] is not None
                      else pgettext("until", "healed"))
             penalty = f"[dim]{penalty}[/] ({_('ignored (Fortitude) until')} {until})"
         con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_('damage')} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _("heals by: ") + listed(w["heals_by"], language()))
+        con.print("     " + _("heals by: ") + listed(w["heals_by"]))
     for cond in c.get("wound_conditions", ()):
         con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
 
 
-def _section(character: Any, state: Any, rules: Rules, lang: str) -> dict[str, Any]:  # (views' old call)
-    with speaking(lang):
-        return wounds_section(character, state, rules)
-
-
-def _status_lines(c: dict[str, Any], lang: str, con: Any) -> None:  # (views' old call)
-    with speaking(lang):
-        render_wound_lines(c, con)
-
-
-# INTEGRATOR: once presentation/views.py calls its sections and status renderers without a language, register
-# wounds_section and render_wound_lines themselves and delete _section and _status_lines
-if _section not in views.CHARACTER_SECTIONS:
-    views.CHARACTER_SECTIONS.append(_section)
-    views.STATUS_RENDERERS.append(_status_lines)
+if wounds_section not in views.CHARACTER_SECTIONS:
+    views.CHARACTER_SECTIONS.append(wounds_section)
+    views.STATUS_RENDERERS.append(render_wound_lines)
 
 
 # ---------------------------------------------------------------- the roll query
@@ -153,7 +141,7 @@ def _save_names(rules: Rules, save: str) -> set[str]:
     said = set()
     for lang in languages():
         with speaking(lang):
-            said.add(save_words.save_roll(rules, save, system, language()).casefold())
+            said.add(save_words.save_roll(rules, save, system).casefold())
     return said
 
 
@@ -162,7 +150,7 @@ def roll_words(rules: Rules, system: str) -> list[str]:
     campaign's game system (each one a ROLL `roll_context` reads)."""
     from ..domain.engine.roll_query import KINDS
 
-    saves = [save_words.save_roll(rules, v, system, language()) for v in save_words.system_saves(rules, system)]
+    saves = [save_words.save_roll(rules, v, system) for v in save_words.system_saves(rules, system)]
     skills = sorted(named(k.name) for k in rules.skills.values() if k.system == system)
     return [roll_word(k) for k in KINDS] + saves + [named(a.name) for a in rules.abilities.values()] + skills
 
@@ -185,7 +173,7 @@ def roll_word(key: str) -> str:
 def roll_title(rules: Rules, system: str, roll: dict[str, Any]) -> list[str]:
     """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
     if roll.get("save"):
-        head = [save_words.save_roll(rules, roll["save"], system, language())]
+        head = [save_words.save_roll(rules, roll["save"], system)]
     elif roll.get("skill") in rules.skills:
         head = [named(rules.skills[roll["skill"]].name)]
     elif roll.get("skill"):

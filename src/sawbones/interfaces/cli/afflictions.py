@@ -11,11 +11,11 @@ from typing import Any
 
 import click
 
-from .. import save_words, sentences, views
+from ...presentation import save_words, sentences, views
 from ...presentation.afflictions import (advance_doc, affliction_section, namers, nothing_happened, pending_doc,
                                          summary_text)
 from ...message import N_
-from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import _, pgettext
 from ...presentation.locale import name as named
 
 
@@ -66,7 +66,7 @@ def _render_result(doc: dict[str, Any], con: Any) -> None:
     for line in doc.get("lines", []):
         con.print(escape(line))
     for a in doc.get("afflictions", []):
-        views.render_affliction(a, language(), con)
+        views.render_affliction(a, con)
 
 
 def register(cli: click.Group) -> None:
@@ -97,11 +97,11 @@ def register(cli: click.Group) -> None:
         ok = _("succeeded") if record["succeeded"] else _("failed")
         dose = {"initial": _("exposure"), "extra": _("extra dose"), "renewed": _("new exposure")}[record["dose"]]
         lines = [f"{character.name} · {aname} ({dose}){_(': ')}"
-                 f"{pgettext('save roll', 'save')} {save_words.save_total(record, language())} "
+                 f"{pgettext('save roll', 'save')} {save_words.save_total(record)} "
                  f"{_('vs DC')} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_("{damage} poison damage", damage=record["damage"])
-                         + f" ({character.hp}/{character.max_hp} {views.V.say('hp', language())})")
+                         + f" ({character.hp}/{character.max_hp} {views.V['hp']()})")
         if any(e["type"] == "character_died" for e in events):
             lines.append(_("{name} dies.", name=character.name))
         section = affliction_section(character, state, rules)
@@ -155,12 +155,12 @@ def register(cli: click.Group) -> None:
         data = events[0]["data"]
         character = state.character(data["character"])
         facts = [f["what"] for f in data.get("facts", [])]
-        spell_name = save_words.spell_name(rules, spell, state.system, language())
+        spell_name = save_words.spell_name(rules, spell, state.system)
         if "cl_check_failed" in facts:
             line = _("{spell_name}: caster level check failed ({total} vs DC {dc}), no effect.", spell_name=spell_name,
                      total=data["cl_check"]["total"], dc=data["cl_check"]["dc"])
         else:
-            line = spell_name + sentences.facts_text(data, state, rules, language())
+            line = spell_name + sentences.facts_text(data, state, rules)
         doc = {"spell": spell, "character": character.id, "affliction": data["affliction"],
                "facts": data.get("facts", []), "cl_check": data.get("cl_check"),
                **affliction_section(character, state, rules), "events": events, "lines": [line]}

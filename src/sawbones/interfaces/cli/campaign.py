@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from .. import log_view, views
+from ...presentation import log_view, views
 from ...message import N_
-from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import _, pgettext
 
 
 def escape(text: str) -> str:
@@ -141,7 +141,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(name or env.campaign_name()).state
         rules = env.service.rules_for(state)
         doc = views.campaign_doc(state, rules)
-        env.emit(doc, partial(views.render_campaign, doc, language()))
+        env.emit(doc, partial(views.render_campaign, doc))
 
     @campaign.command("set", help=N_("Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."))
     @click.argument("option", required=False)
@@ -160,7 +160,7 @@ def register(cli: click.Group) -> None:
             state = env.service.set_packs(env.campaign_name(), tuple(packs))
             doc = {"content_packs": list(state.content_packs)}
             env.emit(doc, lambda con: con.print(_("Content packs: {packs}", packs=escape(
-                ", ".join(state.content_packs) or views.V.say("none", language())))))
+                ", ".join(state.content_packs) or views.V["none"]()))))
             return
         if option is None or value is None and not reset:
             raise click.UsageError(_("give a VALUE or --reset"))
@@ -176,8 +176,8 @@ def register(cli: click.Group) -> None:
         from .rules import _rules_and_options
 
         rules, values = _rules_and_options(env)
-        doc = views.options_doc(rules, values, language())
-        env.emit(doc, partial(views.render_options, doc, language()))
+        doc = views.options_doc(rules, values)
+        env.emit(doc, partial(views.render_options, doc))
 
     @cli.group(help=N_("Add, edit, list and remove characters."))
     def character() -> None:
@@ -192,7 +192,7 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), language())
+        doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).", name=escape(character.name), campaign=escape(state.name), hp=character.hp,
             max_hp=character.max_hp,
             default=_("; --max-hp not given: {max_hp} by default", max_hp=character.max_hp) if sheet["max_hp"] is None else "")))
@@ -207,7 +207,7 @@ def register(cli: click.Group) -> None:
 
         state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
         character = state.character(events[0]["data"]["id"])
-        doc = views.character_doc(character, state, env.service.rules_for(state), language())
+        doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] updated.", name=escape(character.name))))
 
     @character.command("import", help=N_("Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."))
@@ -219,7 +219,7 @@ def register(cli: click.Group) -> None:
 
         entries = read_files(list(files))  # every file is read and checked before anything is written
         state, events = env.act(lambda ctx: import_characters(ctx, entries))
-        doc = views.import_report(state, events, env.service.rules_for(state), language())
+        doc = views.import_report(state, events, env.service.rules_for(state))
         env.emit(doc, lambda con: [con.print(line) for line in doc["lines"]])
 
     @character.command("list", help=N_("List the characters of the current campaign."))
@@ -229,7 +229,7 @@ def register(cli: click.Group) -> None:
         doc = {"characters": [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "npc": c.npc,
                                "external": list(c.external)}
                               for c in state.characters]}
-        env.emit(doc, partial(views.render_character_list, doc, language()))
+        env.emit(doc, partial(views.render_character_list, doc))
 
     @character.command("remove", help=N_("Remove a character (undo brings it back)."))
     @click.argument("name")
@@ -245,15 +245,15 @@ def register(cli: click.Group) -> None:
     @click.argument("name", required=False)
     @pass_env
     def status(env, name) -> None:
-        doc = views.status_doc(env.service, env.campaign_name(), name, language())
-        env.emit(doc, partial(views.render_status, doc, language()))
+        doc = views.status_doc(env.service, env.campaign_name(), name)
+        env.emit(doc, partial(views.render_status, doc))
 
     @cli.command(help=N_("The campaign's event log (undone actions are marked)."))
     @click.option("--limit", type=click.IntRange(1, 100000), default=50, show_default=True, help=N_("Last N events."))
     @pass_env
     def log(env, limit) -> None:
-        doc = log_view.log_doc(env.service, env.campaign_name(), limit, language())
-        env.emit(doc, partial(log_view.render_log, doc, language()))
+        doc = log_view.log_doc(env.service, env.campaign_name(), limit)
+        env.emit(doc, partial(log_view.render_log, doc))
 
     @cli.command(help=N_("Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing\n"
                          "undone, when another action came after it (a bot's, a player's)."))
@@ -262,15 +262,15 @@ def register(cli: click.Group) -> None:
     def undo(env, action) -> None:
         from ...errors import UsageError
         from ...message import msg
-        from ..sentences import say
+        from ...presentation.sentences import say
 
         meant = log_view.action_id(action) if action is not None else None
         if action is not None and meant is None:
             raise UsageError(msg("{action} is not an action of the log (like a14)", action=repr(action)), "action")
-        doc = log_view.undo_doc(env.service, env.campaign_name(), language(), meant)
+        doc = log_view.undo_doc(env.service, env.campaign_name(), meant)
 
         def render(con) -> None:
-            con.print(say("action_undone", language(), action=doc["undone_action"]).capitalize()
+            con.print(say("action_undone", action=doc["undone_action"]).capitalize()
                       + pgettext("punctuation", ":"))
             for line in doc["reverted"]:
                 con.print("  " + escape(line))
@@ -279,10 +279,10 @@ def register(cli: click.Group) -> None:
     @cli.command(help=N_("The campaign's game clock."))
     @pass_env
     def clock(env) -> None:
-        from ...domain.engine.clock import describe
+        from ...presentation.bridge import when
 
         state = env.service.load(env.campaign_name()).state
-        doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, language())}
+        doc = {"campaign": state.name, "seconds": state.clock, "text": when(state.clock)}
         env.emit(doc, lambda con: con.print(doc["text"]))
 
     @cli.command(help=N_("Move the game clock forward (3r, 10min, 8h, 2d, 1w; \"2 days\", \"1d 12h\" too) and run what falls due."))

@@ -7,7 +7,7 @@ from functools import partial
 import click
 
 from ...message import N_, msg
-from ...presentation.locale import _, language
+from ...presentation.locale import _
 
 
 def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
@@ -25,7 +25,7 @@ def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
 
 def _act(env, decide):
     """`env.act`, and the injuries of the state it decided on: the sentences name those it takes away."""
-    from ..sentence_parts import injury_names
+    from ...presentation.sentence_parts import injury_names
 
     known: dict = {}
 
@@ -38,21 +38,21 @@ def _act(env, decide):
 
 
 def _report(env, state, told) -> None:
-    from .. import log_view, views
+    from ...presentation import log_view, views
 
     events, known = told
     rules = env.service.rules_for(state)
-    doc = {"events": events, "characters": [views.character_doc(c, state, rules, language()) for c in state.characters
+    doc = {"events": events, "characters": [views.character_doc(c, state, rules) for c in state.characters
                                             if any(e["data"].get("character") == c.id for e in events)]}
     if not any(e["type"] == "save_pending" for e in events):
-        env.emit(doc, partial(log_view.render_events, events, state, rules, language(), known=known))
+        env.emit(doc, partial(log_view.render_events, events, state, rules, known=known))
         return
     from .afflictions import pending_doc, render_pending  # the action waits for a player's die: say which, and how
 
     doc["pending"] = pending_doc(state, rules)
 
     def render(con) -> None:
-        log_view.render_events(events, state, rules, language(), con, known)
+        log_view.render_events(events, state, rules, con, known)
         render_pending(doc["pending"], con)
 
     env.emit(doc, render)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..typeset import amount, counted, decimal, general, labelled, percent, unit_plural
+from ...presentation.typeset import amount, counted, decimal, general, labelled, percent, unit_plural
 from ...message import N_
-from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import _, pgettext
 from ...presentation.locale import name as named
 from ...presentation.odds_stages import stage_label, stage_names
 from .odds_format import BAR
@@ -89,33 +89,29 @@ def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
 
 
 def _duration(doc: dict[str, Any]) -> str:
-    lang = language()
     d = doc["expected_duration"]
     label = _("expected duration")
     if d["value"] is None:
-        return labelled(label, _("infinite (may never end)"), lang)
-    saves = decimal(d["saves"], 2, lang)
-    return labelled(label, amount(d["value"], 2, d["unit"], lang) + " " + _("({saves} periodic saves)", saves=saves),
-                    lang)
+        return labelled(label, _("infinite (may never end)"))
+    saves = decimal(d["saves"], 2)
+    return labelled(label, amount(d["value"], 2, d["unit"]) + " " + _("({saves} periodic saves)", saves=saves))
 
 
 def render_odds(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from ..save_words import save_name
-
-    lang = language()
+    from ...presentation.save_words import save_name
 
     defn = rules.afflictions[doc["affliction"]]
     names = stage_names(rules, doc["affliction"])
     start = doc["start"]
-    head = (f"[bold]{escape(named(defn.name))}[/] · {save_name(rules, doc['save'], doc['system'], lang)} "
+    head = (f"[bold]{escape(named(defn.name))}[/] · {save_name(rules, doc['save'], doc['system'])} "
             + _("DC") + f" {doc['dc']} · " + _("bonus") + f" {doc['bonus']:+d} · " + doc["system"])
     if start["from"] == "stage":
         head += " · " + pgettext("odds", "from") + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
-        head += " · " + counted(start["doses"], "dose", lang)
+        head += " · " + counted(start["doses"], "dose")
     con.print(head)
     grid = Table.grid(padding=(0, 1))
     for _row in range(3):
@@ -125,26 +121,24 @@ def render_odds(doc: dict[str, Any], rules: Rules, con: Any) -> None:
         filled = round(p * BAR)
         style = "red" if label in dead else "green" if label == "healthy" else "yellow"
         bar = f"[{style}]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        grid.add_row(escape(stage_label(names, label)), bar, percent(p, lang))
+        grid.add_row(escape(stage_label(names, label)), bar, percent(p))
     con.print(grid)
     out = doc["outcome"]
-    con.print(labelled(_("death"), f"[bold]{percent(doc['death'], lang)}[/]", lang) + " · "
-              + labelled(_("never afflicted"), percent(out["never_afflicted"], lang), lang)
+    con.print(labelled(_("death"), f"[bold]{percent(doc['death'])}[/]") + " · "
+              + labelled(_("never afflicted"), percent(out["never_afflicted"]))
               + " · " + _duration(doc))
     for condition, p in doc["permanent"].items():
         known = rules.conditions.get(condition)
         name = named(known.name) if known else condition
-        con.print(pgettext("odds", "permanent") + " · " + labelled(escape(name), percent(p, lang), lang))
+        con.print(pgettext("odds", "permanent") + " · " + labelled(escape(name), percent(p)))
     if out["never_ends"]:
-        con.print(labelled(_("never ends"), percent(out["never_ends"], lang), lang))
+        con.print(labelled(_("never ends"), percent(out["never_ends"])))
 
 
 def render_curve(doc: dict[str, Any], rules: Rules, con: Any, rows: int = 40) -> None:
     from rich.table import Table
-
-    lang = language()
     names = stage_names(rules, doc["affliction"])
-    unit = unit_plural(doc["unit"], lang)
+    unit = unit_plural(doc["unit"])
     shown = [label for label in doc["stages"] if any(r["stages"].get(label) for r in doc["rows"])]
     table = Table(title=_("Stage after each save ({unit})", unit=unit))
     table.add_column("t", justify="right")
@@ -156,8 +150,8 @@ def render_curve(doc: dict[str, Any], rules: Rules, con: Any, rows: int = 40) ->
     if picked[-1] is not doc["rows"][-1]:
         picked.append(doc["rows"][-1])
     for row in picked:
-        table.add_row(str(row["t"]), general(row["time"], lang),
-                      *(percent(row["stages"].get(label, 0), lang) for label in shown))
+        table.add_row(str(row["t"]), general(row["time"]),
+                      *(percent(row["stages"].get(label, 0)) for label in shown))
     con.print(table)
     if every > 1:
         con.print(_("(every {every}th save shown; --json has all)", every=every))
@@ -166,8 +160,6 @@ def render_curve(doc: dict[str, Any], rules: Rules, con: Any, rows: int = 40) ->
 def render_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
-
-    lang = language()
     defn = rules.afflictions[doc["affliction"]]
     table = Table(title=f"{escape(named(defn.name))} · " + _("DC") + f" {doc['dc']} · {doc['system']}")
     for title in ("bonus", _("death"), "", _("healthy"), _("expected duration")):
@@ -176,8 +168,8 @@ def render_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
         filled = round(d["death"] * BAR)
         value = d["expected_duration"]["value"]
         bar = f"[red]{'█' * filled}[/][dim]{'·' * (BAR - filled)}[/]"
-        table.add_row(f"{d['bonus']:+d}", percent(d["death"], lang), bar, percent(d["final"].get("healthy", 0), lang),
-                      "∞" if value is None else amount(value, 2, defn.frequency.unit, lang))
+        table.add_row(f"{d['bonus']:+d}", percent(d["death"]), bar, percent(d["final"].get("healthy", 0)),
+                      "∞" if value is None else amount(value, 2, defn.frequency.unit))
     con.print(table)
 
 

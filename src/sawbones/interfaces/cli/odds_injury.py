@@ -13,11 +13,12 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ..odds_words import CHANGED, PER_SESSION, TREATMENT, rest_words, signed, tone, treatment_rows
-from ..typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from ...message import N_
 from ...presentation.damage_types import parse_types
-from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import _, pgettext
+from ...presentation.odds_words import (CHANGED, PER_SESSION, rest_words, signed, tone, treatment_rows,
+                                         treatment_words)
+from ...presentation.typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
 from ...presentation.locale import name as named
 from .odds_format import BAR
 
@@ -37,8 +38,6 @@ def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
 def render_drop(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
-
-    lang = language()
     bands = list(doc["odds"])
     table = rules.damage_tables[doc["table"]]
     out = Table(title=_("One drop to 0 · {table}", table=table.name))
@@ -53,103 +52,95 @@ def render_drop(doc: dict[str, Any], rules: Rules, con: Any) -> None:
             rows.setdefault((row["d20"], row["severity"]), {"injury": row["injury"]})[band] = row["p"]
     for (d20, severity), cells in rows.items():
         out.add_row(d20, escape(named(rules.injuries[cells["injury"]].name)), named(rules.severities[severity].name),
-                    *(percent(cells.get(b, 0.0), lang) for b in bands))
+                    *(percent(cells.get(b, 0.0)) for b in bands))
     con.print(out)
     sev = Table.grid(padding=(0, 1))
     for _column in range(2 + len(bands)):
         sev.add_column()
     for sid, s in rules.severities.items():
-        sev.add_row(named(s.name), *(f"{percent(doc['odds'][b]['severity'][sid], lang):>6}" for b in bands),
+        sev.add_row(named(s.name), *(f"{percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
                     _bar(doc["odds"][bands[0]]["severity"][sid], width=20))
     con.print(sev)
     for key, words in (("magic_only", N_("only magic heals it")),
                        ("permanent_loss", N_("permanent loss (eye, hand, foot) before any treatment"))):
         con.print(labelled(_(words), " · ".join(
-            f"{named(rules.band_sets[b].name)} {percent(doc['odds'][b][key], lang)}" for b in bands), lang))
+            f"{named(rules.band_sets[b].name)} {percent(doc['odds'][b][key])}" for b in bands)))
 
 
 def render_treatment(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
-
-    lang = language()
     injury = rules.injuries[doc["injury"]]
     severity = rules.severities[doc["severity"]]
     who = _("self-treatment") if doc["self_treatment"] else _("healer")
     con.print(f"[bold]{escape(named(injury.name))}[/] ({named(severity.name)}) · "
               f"{named(rules.damage_tables[doc['table']].name)} d20 {doc['d20']} · "
               + _("DC") + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
-              + (" · " + _("treatment after ") + counted(doc["wait_days"], "day", lang) if doc["wait_days"] else ""))
+              + (" · " + _("treatment after ") + counted(doc["wait_days"], "day") if doc["wait_days"] else ""))
     rows = treatment_rows(doc)
     for key, words, p in rows:
         style = {"healed": "green", "lost": "red"}.get(key, "yellow")
-        con.print(f"{TREATMENT.say(words, lang):<34} {_bar(p, style, 20)} {percent(p, lang):>7}")
-    con.print(f"[dim]{TREATMENT.say('never_means', lang)}[/]")
+        con.print(f"{treatment_words(words):<34} {_bar(p, style, 20)} {percent(p):>7}")
+    con.print(f"[dim]{treatment_words('never_means')}[/]")
     if doc["attempts"]:
         con.print(labelled(_("attempts"), " · ".join(
-            _("{p} on the {ordinal}", p=percent(a["p"], lang), ordinal=ordinal(a["n"], lang)) for a in doc["attempts"]),
-            lang))
-        con.print(labelled(TREATMENT.say("on_average", lang),
-                           f"{amount(doc['expected_attempts'], 2, 'attempt', lang)}, {span(doc['expected_days'], lang)}",
-                           lang))
-    per = " · ".join(f"{span(a['days'], lang)} {percent(a['p'], lang)}" for a in doc["per_attempt"])
+            _("{p} on the {ordinal}", p=percent(a["p"]), ordinal=ordinal(a["n"])) for a in doc["attempts"])))
+        con.print(labelled(treatment_words("on_average"),
+                           f"{amount(doc['expected_attempts'], 2, 'attempt')}, {span(doc['expected_days'])}"))
+    per = " · ".join(f"{span(a['days'])} {percent(a['p'])}" for a in doc["per_attempt"])
     if per:
-        con.print(labelled(TREATMENT.say("attempt_takes", lang), per, lang))
+        con.print(labelled(treatment_words("attempt_takes"), per))
     days = [d for d in doc["days"] if d["p"] > 0]
     if days:  # every row, each bar on the same absolute scale (a full bar is 100%)
-        con.print(TREATMENT.say("until_healed", lang) + colon(lang).rstrip())
-        width = max(len(span(d["days"], lang)) for d in days)
+        con.print(treatment_words("until_healed") + colon().rstrip())
+        width = max(len(span(d["days"])) for d in days)
         for d in days:
-            con.print(f"  {span(d['days'], lang):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p'], lang):>7}")
-    con.print(labelled(TREATMENT.say("for_free", lang), rest_words(doc["rest"], lang), lang))
+            con.print(f"  {span(d['days']):>{width}} {_bar(d['p'], 'green', 20)} {percent(d['p']):>7}")
+    con.print(labelled(treatment_words("for_free"), rest_words(doc["rest"])))
 
 
 def render_treatment_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
-
-    lang = language()
     first = doc["odds"][0]
     out = Table(title=f"{escape(named(rules.injuries[first['injury']].name))} · "
                       + _("DC") + f" {first['dc']} · {first['check']}")
     for title in (_("bonus"), _("heals"), "", _("lost"), _("out of reach"), _("attempts"), _("time")):
         out.add_column(title, justify="right")
     for d in doc["odds"]:
-        out.add_row(f"{d['bonus']:+d}", percent(d["healed"], lang), _bar(d["healed"], "green", 20),
-                    percent(d["lost"], lang), percent(treatment_rows(d)[2][2], lang),
-                    "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2, lang),
-                    span(d["expected_days"], lang))
+        out.add_row(f"{d['bonus']:+d}", percent(d["healed"]), _bar(d["healed"], "green", 20),
+                    percent(d["lost"]), percent(treatment_rows(d)[2][2]),
+                    "—" if d["expected_attempts"] is None else decimal(d["expected_attempts"], 2),
+                    span(d["expected_days"]))
     con.print(out)
 
 
 def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     """One block per option set: the campaign's, then each option that changes a number (with the change)."""
     from .env import said
-
-    lang = language()
     p = doc["profile"]
-    con.print(labelled(_("Per session"), counted(p["drops"], "drop", lang)
+    con.print(labelled(_("Per session"), counted(p["drops"], "drop")
                        + " · " + _("healer")
                        + f" {p['bonus']:+d}" + (" · " + _("treatment after")
-                                                + f" {general(p['wait_days'], lang)} " + pgettext("days", "d")
-                                                if p["wait_days"] else ""), lang))
+                                                + f" {general(p['wait_days'])} " + pgettext("days", "d")
+                                                if p["wait_days"] else "")))
     base = doc["base"]
 
     def value(d: dict[str, Any], key: str, sub: str | None = None, better: int = 0) -> str:
         x = d[key][sub] if sub else d[key]
         delta = x - (base[key][sub] if sub else base[key])
         if d is base or abs(delta) <= CHANGED:
-            return decimal(x, 2, lang)
+            return decimal(x, 2)
         style = {"better": "green", "worse": "red"}.get(tone(better, delta), "yellow")
-        return f"{decimal(x, 2, lang)} [{style}]({signed(delta, lang)})[/]"
+        return f"{decimal(x, 2)} [{style}]({signed(delta)})[/]"
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
         con.print("  " + labelled(_("injuries"), " · ".join(
             f"{named(s.name)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
-            + " · " + _("NPC") + f" {value(d, 'npc_injuries')}", lang))
+            + " · " + _("NPC") + f" {value(d, 'npc_injuries')}"))
         *rest, losses = PER_SESSION  # (id, English, ..., better)
         con.print("  " + " · ".join(f"{_(item[1])} {value(d, item[0], better=item[-1])}" for item in rest))
-        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[-1]), lang))
+        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[-1])))
 
     block(pgettext("odds", "The campaign's options"), base)
     for v in doc["variants"]:
@@ -157,9 +148,9 @@ def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     # (an option none of whose other values moves a number)
     names = sorted({u["option"] for u in doc["unchanged"]} - {v["option"] for v in doc["variants"]})
     if names:
-        con.print(labelled(_("no effect on these numbers"), ", ".join(names), lang))
+        con.print(labelled(_("no effect on these numbers"), ", ".join(names)))
     for n in doc["not_compared"]:
-        con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})", lang))
+        con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})"))
 
 
 def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,

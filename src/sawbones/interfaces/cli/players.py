@@ -7,14 +7,13 @@ from typing import Any
 import click
 
 from ...message import N_
-from ...presentation.locale import language
 
 
 def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
-    from ..sentences import sentence
+    from ...presentation.sentences import sentence
 
     rules = env.service.rules_for(state)
-    lines = [sentence(e, state, rules, language()) for e in events]
+    lines = [sentence(e, state, rules) for e in events]
     doc = {"events": events, "lines": lines}
     env.emit(doc, lambda con: [con.print(line, markup=False) for line in lines])
 

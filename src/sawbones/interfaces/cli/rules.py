@@ -8,7 +8,6 @@ from typing import Any
 import click
 
 from ...message import N_
-from ...presentation.locale import language
 from ...presentation.tables import index_doc, render_index, render_table, table_doc
 
 
@@ -61,10 +60,10 @@ def register(cli: click.Group) -> None:
     @click.option("--bands", type=click.Choice(["standard", "lenient"]), help=N_("Severity bands (default: the campaign's)."))
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
-        from ..views import roll_doc
+        from ...presentation.views import roll_doc
 
         rules, options = _rules_and_options(env)
-        doc = roll_doc(rules, options, table_id, d20, bands, language())
+        doc = roll_doc(rules, options, table_id, d20, bands)
         face = doc["d20"]
 
         def render(con):

@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from ..typeset import counted
+from ...presentation.typeset import counted
 from ...message import N_
-from ...presentation.locale import _, language
+from ...presentation.locale import _
 
 
 def register(cli: click.Group) -> None:
@@ -39,7 +39,7 @@ def register(cli: click.Group) -> None:
             raise click.FileError(file, exc.strerror or str(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
         env.emit(summary, lambda con: con.print(_("Campaign [bold]{name}[/] exported to {file} ({events}).", name=escape(name), file=escape(file),
-                                                        events=counted(len(doc["events"]), "event", language()))))
+                                                        events=counted(len(doc["events"]), "event"))))
 
     @cli.command("import", help=N_("Import a campaign exported with `sawbones export` (FILE, or - for standard input).\n"
                                    "\n"
@@ -58,7 +58,7 @@ def register(cli: click.Group) -> None:
         count = len(doc.get("events", []))
         env.emit({"imported": name, "file": file, "events": count},
                  lambda con: con.print(_("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.", name=escape(name), quoted=escape(repr(name)),
-                                               events=counted(count, "event", language()))))
+                                               events=counted(count, "event"))))
 
     @cli.command("backup", help=N_("Back up every campaign into a new dated folder inside DIR (default ./sawbones-backups).\n"
                                    "\n"
@@ -75,11 +75,11 @@ def register(cli: click.Group) -> None:
 
         def render(con) -> None:
             con.print(_("Backed up {campaigns} to {directory}",
-                        campaigns=counted(len(done["campaigns"]), "campaign", language()),
+                        campaigns=counted(len(done["campaigns"]), "campaign"),
                         directory=escape(str(done["directory"]))))
             for item in done["campaigns"]:
                 con.print(_("  {campaign}: {file} ({events})", campaign=escape(item["campaign"]),
-                            file=escape(str(item["file"])), events=counted(item["events"], "event", language())))
+                            file=escape(str(item["file"])), events=counted(item["events"], "event")))
             if "database_copy" in done:
                 con.print(_("  database copy: {path}", path=escape(str(done["database_copy"]))))
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import click
 
-from .. import links
+from ...presentation import links
 from ...message import N_, msg
 from ...presentation.locale import _
-from ..links import BASE_ENV
+from ...presentation.links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"

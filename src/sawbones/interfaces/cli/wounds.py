@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .. import save_words, views
-from ..typeset import labelled
+from ...presentation import save_words, views
+from ...presentation.typeset import labelled
 from ...message import N_
 from ...presentation.locale import _, language, pgettext
 from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
@@ -28,7 +28,7 @@ def _source(src: dict[str, Any]) -> str:
 def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
-    from ...domain.engine.clock import describe
+    from ...presentation.bridge import when
 
     roll = doc["roll"]
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
@@ -50,7 +50,7 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
         con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
-        until = describe(line["suppressed_until"], language()) if line.get("suppressed_until") is not None \
+        until = when(line["suppressed_until"]) if line.get("suppressed_until") is not None \
             else _("it heals")
         value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
         con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "
@@ -84,7 +84,7 @@ def register(cli: click.Group) -> None:
 
     def character_view(env, state, character_id) -> dict[str, Any]:
         character = state.character(character_id)
-        return views.character_doc(character, state, env.service.rules_for(state), language())
+        return views.character_doc(character, state, env.service.rules_for(state))
 
     @cli.command("wound", help=N_("Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."))
     @click.argument("name")
@@ -116,7 +116,7 @@ def register(cli: click.Group) -> None:
             return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
-                                         env.service.rules_for(state), language())
+                                         env.service.rules_for(state))
         doc = {"wound": next(w for w in character["wounds"] if w["id"] == data["id"]), "events": events,
                "wound_conditions": character["wound_conditions"]}
 
@@ -126,7 +126,7 @@ def register(cli: click.Group) -> None:
             fort = data.get("fort")
             if fort:
                 result = _("success: penalty ignored") if fort["success"] else _("failure")
-                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system, language())
+                save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system)
                 con.print(f"  {escape(save)} {_('DC')} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
@@ -145,13 +145,13 @@ def register(cli: click.Group) -> None:
         attempt = events[0]["data"]
         from rich.markup import escape
 
-        from ..save_words import save_total
+        from ...presentation.save_words import save_total
 
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
         env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt, language()))} vs DC {attempt['dc']} — "
+            f"First aid on {wound_id}: {escape(save_total(attempt))} vs DC {attempt['dc']} — "
             + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
 
     @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."))
@@ -176,11 +176,10 @@ def register(cli: click.Group) -> None:
                "character": character_view(env, state, character.id) if character else None}
 
         def render(con):
-            con.print(labelled(pgettext("wounds", "Healed"), ", ".join(healed), language()) if healed
+            con.print(labelled(pgettext("wounds", "Healed"), ", ".join(healed)) if healed
                       else _("No wound healed."))
             for p in progress:
-                con.print("  " + labelled(p["wound"], _("{recovered} HP recovered so far", recovered=p["recovered"]),
-                                          language()))
+                con.print("  " + labelled(p["wound"], _("{recovered} HP recovered so far", recovered=p["recovered"])))
 
         env.emit(doc, render)
 

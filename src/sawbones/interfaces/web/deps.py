@@ -168,7 +168,9 @@ LangQuery = Query(None, pattern="^(en|fr)$", description="Language of rule text 
 
 
 def lang_of(request: Request, lang: str | None) -> str:
-    return lang or accept_language(request.headers.get("accept-language")) or "en"
+    from ...presentation.locale import set_language
+
+    return set_language(lang or accept_language(request.headers.get("accept-language")) or "en")  # (bridge, issue 38)
 
 
 async def api_lang(request: Request, lang: str | None = LangQuery) -> str:

@@ -9,8 +9,8 @@ import json
 from itertools import groupby
 from typing import Any
 
-from .. import log_view
-from ..sentences import sentence
+from ...presentation import log_view
+from ...presentation.sentences import sentence
 from .reports import event_lines, touched
 
 UNDO = "action_undone"
@@ -76,7 +76,7 @@ def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit
         events = doc["events"]
         lines = event_lines(events, state, rules, lang) if doc["type"] != UNDO else []
         if not lines:
-            lines = [sentence(e, state, rules, lang) for e in log_view.for_people(events)]
+            lines = [sentence(e, state, rules) for e in log_view.for_people(events)]
         known = {c.id for c in touched(events, state)} | {
             e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
         if doc["type"] == UNDO:

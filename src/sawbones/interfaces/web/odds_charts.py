@@ -9,8 +9,9 @@ from typing import Any
 
 from ...errors import SawbonesError
 from ...i18n import for_the_web
-from ..odds_words import CHANGED, PER_SESSION, tone
-from ..typeset import general
+from ...presentation.locale import _
+from ...presentation.odds_words import CHANGED, PER_SESSION, tone
+from ...presentation.typeset import general
 
 
 def drop_chart(rules: Any, options: dict[str, Any], table: str, lang: str) -> dict[str, Any]:
@@ -57,7 +58,7 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
         raise ValueError(i18n.text("odds_whole" if whole else "odds_number", lang).format(what=what, value=text)) \
             from None
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(i18n.text("odds_range", lang).format(what=what, low=general(low, lang), high=general(high, lang),
+        raise ValueError(i18n.text("odds_range", lang).format(what=what, low=general(low), high=general(high),
                                                               value=text))
     return value
 
@@ -68,8 +69,8 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
-    from ..odds_words import TREATMENT, rest_words, treatment_rows
-    from ..typeset import span
+    from ...presentation.odds_words import rest_words, treatment_rows, treatment_words
+    from ...presentation.typeset import span
 
     from . import i18n
 
@@ -88,13 +89,13 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
             doc["name"] = rules.injuries[doc["injury"]].name(lang)
             doc["severity_name"] = rules.severities[doc["severity"]].name(lang)
             # every row, in the unit a GM speaks, each bar on the same absolute scale (a full bar is 100%)
-            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"], lang)} for d in doc["days"] if d["p"] > 0]
-            doc["outcomes"] = [{"key": key, "name": TREATMENT.say(words, lang), "p": p}
+            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"])} for d in doc["days"] if d["p"] > 0]
+            doc["outcomes"] = [{"key": key, "name": treatment_words(words), "p": p}
                                for key, words, p in treatment_rows(doc)]
-            doc["words"] = {key: TREATMENT.say(key, lang) for key in ("never_means", "on_average", "until_healed",
+            doc["words"] = {key: treatment_words(key) for key in ("never_means", "on_average", "until_healed",
                                                                         "for_free")}
-            doc["expected_when"] = span(doc["expected_days"], lang)
-            doc["free"] = rest_words(doc["rest"], lang)
+            doc["expected_when"] = span(doc["expected_days"])
+            doc["free"] = rest_words(doc["rest"])
             chart["treatment"] = doc
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
@@ -109,7 +110,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     from functools import partial
 
     from . import i18n
-    from .. import views
+    from ...presentation import views
     from ...adapters import odds_cache
     from ...domain.injuries import odds_party
     from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS
@@ -125,7 +126,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
     base = doc["base"]
-    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options, lang)["options"]}
+    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options)["options"]}
 
     def numbers(profile: dict[str, Any]) -> list[dict[str, Any]]:
         out = [{"name": s.name(lang), "value": profile["injuries"][sid], "delta": profile["injuries"][sid] -
@@ -133,9 +134,9 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
         if profile["npc_injuries"] or base["npc_injuries"]:
             out.append({"name": i18n.text("npc_injuries", lang), "value": profile["npc_injuries"],
                         "delta": profile["npc_injuries"] - base["npc_injuries"], "tone": ""})
-        for key, en, fr, better in PER_SESSION:
+        for key, words, better in PER_SESSION:
             delta = profile[key] - base[key]
-            out.append({"name": fr if lang == "fr" else en, "value": profile[key], "delta": delta,
+            out.append({"name": _(words), "value": profile[key], "delta": delta,
                         "tone": tone(better, delta)})
         return out
 

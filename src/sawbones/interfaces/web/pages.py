@@ -16,7 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from .. import views
+from ...presentation import views
 from ...errors import SawbonesError
 from ...i18n import for_the_web, translate
 from . import access, i18n, live, odds_charts, reports, security
@@ -118,7 +118,7 @@ def player_links(request: Request, service: Any, campaign: str, state: Any) -> d
     """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
     from markupsafe import Markup
 
-    from ..links import qr_svg
+    from ...presentation.links import qr_svg
 
     base = public_base(request)
     out = {}
@@ -192,7 +192,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ...presentation.locale import speaking
     from ...presentation.odds_stages import stage_label, stage_names
-    from ..save_words import save_name
+    from ...presentation.save_words import save_name
     from .api.odds import odds_doc
 
     try:
@@ -202,7 +202,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     with speaking(lang):
         names = stage_names(rules, affliction)
     doc["name"] = rules.afflictions[affliction].name(lang)
-    doc["save_name"] = save_name(rules, doc["save"], doc["system"], lang)
+    doc["save_name"] = save_name(rules, doc["save"], doc["system"])
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None
@@ -248,7 +248,7 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, lang)["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options)["options"]],
     }
 
 
@@ -358,7 +358,7 @@ def _tables_page(request: Request, lang: str, **context: Any) -> Response:
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
     from ...presentation.locale import speaking
     from ...presentation.tables import index_doc, table_doc
-    from ..views import roll_doc
+    from ...presentation.views import roll_doc
     from ...domain.engine.options import effective_options
 
     lang = page_lang(request)
@@ -369,7 +369,7 @@ def table_page(request: Request, table_id: str, d20: str | None = Query(None, ma
         with speaking(lang):
             doc = table_doc(rules, table_id)
         if doc["kind"] == "damage_table" and face is not None:
-            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
+            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None)
         with speaking(lang):
             index = index_doc(rules)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from . import access, i18n, security
-from .. import odds_words, typeset
+from ...presentation import odds_words, typeset
 from .deps import LANGS, accept_language, open_service, web
 from .access_errors import Forbidden, WebError
 
@@ -30,14 +30,14 @@ def env() -> Any:
         _ENV.filters["q"] = lambda value: quote(str(value), safe="")
         _ENV.filters["span"] = _span
         _ENV.filters["when"] = _when
-        _ENV.filters["pct"] = typeset.percent  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
-        _ENV.filters["dec"] = lambda x, digits, lang: typeset.decimal(x, digits, lang)  # {{ x|dec(2, lang) }}
-        _ENV.filters["num"] = typeset.general  # {{ x|num(lang) }}: "2.5" / "2,5"
-        _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
-        _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
-        _ENV.filters["listed"] = typeset.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
-        _ENV.filters["unit_name"] = typeset.unit_name  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
-        _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
+        _ENV.filters["pct"] = lambda p, *_lang: typeset.percent(p)  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
+        _ENV.filters["dec"] = lambda x, digits, *_lang: typeset.decimal(x, digits)  # {{ x|dec(2, lang) }}
+        _ENV.filters["num"] = lambda x, *_lang: typeset.general(x)  # {{ x|num(lang) }}: "2.5" / "2,5"
+        _ENV.filters["amount"] = lambda x, digits, unit, *_lang: typeset.amount(x, digits, unit)  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
+        _ENV.filters["signed"] = lambda delta, *_lang: odds_words.signed(delta)  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
+        _ENV.filters["listed"] = lambda items, *_lang: typeset.listed(items)  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
+        _ENV.filters["unit_name"] = lambda unit, n, *_lang: typeset.unit_name(unit, n)  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
+        _ENV.filters["counted"] = lambda x, unit, *_lang: typeset.counted(x, unit)  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
     return _ENV
 
 
@@ -54,6 +54,12 @@ def _when(seconds: Any, lang: str) -> str:
 
 
 def page_lang(request: Request) -> str:
+    from ...presentation.locale import set_language
+
+    return set_language(_page_lang(request))  # the words of this request are in its language (bridge, issue 38)
+
+
+def _page_lang(request: Request) -> str:
     asked = request.query_params.get("lang")
     if asked in LANGS:
         return asked
@@ -167,7 +173,7 @@ def public_base(request: Request) -> str:
     """The address a page writes whole links with (player links, sign-in links, QR codes): serve's --base, else the
     address the page was asked at, unless that is the loopback while the server listens on the network
     (interfaces/links.py)."""
-    from ..links import page_base
+    from ...presentation.links import page_base
 
     settings = web(request)
     return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)

@@ -44,11 +44,11 @@ RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]:
     """The players' latest answers (newest first, in force), each with what it did in words: the GM sees them
     arrive in the saves-waiting panel."""
-    from .. import log_view
+    from ...presentation import log_view
 
     state = loaded.state
     events = log_view.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
-                              service.rules_for(state), lang)
+                              service.rules_for(state))
     actions: list[int] = []
     for e in reversed(events):
         data = e["data"] if isinstance(e["data"], dict) else {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, save_words, views
+from ...presentation import log_view, save_words, views
 from ...domain.engine.clock import describe, describe_in
 from ...domain.afflictions.secrets import is_known
 from ...i18n import Words
@@ -52,7 +52,7 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
     out = []
     for key, fields in asked:
         answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
-        said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
+        said = save_words.save_roll(rules, fields["save"], state.system) if key.startswith("save_") else ""
         label = said[:1].upper() + said[1:] if said else W.say(key, lang)
         masked = mask(answer, unknown, lang)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
@@ -98,7 +98,7 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
     from types import SimpleNamespace
 
     from ...domain.engine import player_rolls, saves
-    from .. import moment_words
+    from ...presentation import moment_words
 
     character = state.character(character_id)
     if character is None:
@@ -129,9 +129,9 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
                                          if part else asked.get("part"))
         if p.kind in moment_words.KINDS:  # a trigger's save in a turn, Dash or action; a dying character's check
             known = content not in unknown.values()
-            against = moment_words.about(rules, p, lang, None if known else SECRET.say("unknown", lang))
+            against = moment_words.about(rules, p, None if known else SECRET.say("unknown", lang))
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
+                    "save_name": moment_words.roll_name(rules, p, state.system), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
                     "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
@@ -144,7 +144,7 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state
     start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
-    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules, lang)
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules)
     lines = []
     for e in events:
         data = e["data"] if isinstance(e["data"], dict) else {}
@@ -170,9 +170,9 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     ctx = service.context(loaded)
     rules, options = ctx.rules, ctx.options
     unknown = unknown_afflictions(state, options, character)
-    doc = views.character_doc(character, state, rules, lang)
+    doc = views.character_doc(character, state, rules)
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
-    me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
+    me["conditions"] = mask(views.conditions_of(character, rules, options), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
     with speaking(lang):
         me["wounds"] = [scrub(wound_doc(w, rules, options, state.system)) for w in character.wounds]
@@ -181,7 +181,7 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
-                  "conditions": mask(views.conditions_of(c, rules, options, lang),
+                  "conditions": mask(views.conditions_of(c, rules, options),
                                      unknown_afflictions(state, options, c), lang)}
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, views
+from ...presentation import log_view, views
 from ...presentation.locale import speaking
 from ...domain.engine.clock import describe, describe_in
 
@@ -25,8 +25,8 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
     """What the events did, one line each for people: every event's sentence (the web has no output of its own
     to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
     (what the document says its own way) and the saves, told by cli_tracks' summary."""
-    from ..sentence_parts import injury_names
-    from ..sentences import sentence
+    from ...presentation.sentence_parts import injury_names
+    from ...presentation.sentences import sentence
 
     known = injury_names(events)  # an injury gained and gone in the same action is named
     tracks = _tracks()
@@ -34,7 +34,7 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
     lines: list[str] = []
     for event in log_view.for_people(events):
         if event["type"] not in quiet and event["type"] not in summed:
-            lines.extend(line for line in sentence(event, state, rules, lang, known).splitlines() if line)
+            lines.extend(line for line in sentence(event, state, rules, known).splitlines() if line)
     saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
         with speaking(lang):
@@ -51,7 +51,7 @@ def action_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str
     """What an action did: the CLI's document (events, the characters it touched) and lines for people."""
     rules = service.rules_for(state)
     return {"events": events,
-            "characters": [views.character_doc(c, state, rules, lang) for c in touched(events, state)],
+            "characters": [views.character_doc(c, state, rules) for c in touched(events, state)],
             "lines": event_lines(events, state, rules, lang)}
 
 
@@ -65,7 +65,7 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: st
     else:  # pragma: no cover
         doc = {"clock": state.clock, "text": describe(state.clock, lang),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
-    doc["characters"] = [views.character_doc(c, state, rules, lang) for c in touched(events, state)]
+    doc["characters"] = [views.character_doc(c, state, rules) for c in touched(events, state)]
     doc["lines"] = event_lines(events, state, rules, lang, quiet=frozenset({"clock_advanced"})) + [
         ("Horloge : " if lang == "fr" else "Clock: ") + describe(state.clock, lang)]
     return doc
@@ -95,13 +95,13 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     rules, options = ctx.rules, ctx.options
     characters = []
     for c in state.characters:
-        doc = views.character_doc(c, state, rules, lang)
-        doc["conditions"] = views.conditions_of(c, rules, options, lang)
+        doc = views.character_doc(c, state, rules)
+        doc["conditions"] = views.conditions_of(c, rules, options)
         characters.append(doc)
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules))
            if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,

@@ -7,7 +7,7 @@ from pydantic import Field, StringConstraints
 
 from ....errors import UsageError
 
-from ... import log_view, views
+from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
 from .. import models as m
 from .. import reports, security
@@ -108,7 +108,7 @@ def campaign_options(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_la
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
-        return views.options_doc(ctx.rules, ctx.options, lang)
+        return views.options_doc(ctx.rules, ctx.options)
 
 
 def _option_text(value) -> str | None:
@@ -163,7 +163,7 @@ register(Action("set_option", OptionForm, m.OptionSet, api=False, summary="Set a
 
 def _character_report(service, state, events, lang):
     character = state.character(events[0]["data"]["id"])
-    return views.character_doc(character, state, service.rules_for(state), lang)
+    return views.character_doc(character, state, service.rules_for(state))
 
 
 register(Action(
@@ -201,7 +201,7 @@ register(Action(
     "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
     run=decided(_import, lambda service, state, events, lang: views.import_report(
-        state, events, service.rules_for(state), lang))))
+        state, events, service.rules_for(state)))))
 
 
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
@@ -221,7 +221,7 @@ def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
-        return views.character_doc(found, state, service.rules_for(state), lang)
+        return views.character_doc(found, state, service.rules_for(state))
 
 
 @router.patch("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
@@ -281,7 +281,7 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
 def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read),
            lang: str = Depends(api_lang)):
     with gm.open() as service:
-        return views.status_doc(service, gm.campaign, character, lang)
+        return views.status_doc(service, gm.campaign, character)
 
 
 @router.get("/{campaign}/dashboard", tags=["campaign state"],
@@ -305,7 +305,7 @@ def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
 def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
         lang: str = Depends(api_lang)):
     with gm.open() as service:
-        return log_view.log_doc(service, gm.campaign, limit, lang)
+        return log_view.log_doc(service, gm.campaign, limit)
 
 
 class UndoIn(m.Strict):
@@ -318,7 +318,7 @@ def _undo(service, campaign, body, lang):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
         raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
-    return log_view.undo_doc(service, campaign, lang, meant)
+    return log_view.undo_doc(service, campaign, meant)
 
 
 register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),

@@ -91,10 +91,10 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         options = service.context(service.load(campaign)).options
         character = state.character(character_id)
         unknown = unknown_afflictions(state, options, character)
-        from ... import log_view
+        from ....presentation import log_view
 
         lines = [line for e in events if e["data"].get("character") == character_id
-                 for line in [player_line(e, log_view.describe_event(e, state, rules, lang) or "", character, unknown,
+                 for line in [player_line(e, log_view.describe_event(e, state, rules) or "", character, unknown,
                                           lang)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)

@@ -5,7 +5,7 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from ... import views
+from ....presentation import views
 from ....presentation.locale import speaking
 from ....presentation.tables import index_doc, table_doc
 from ....domain.engine.options import effective_options
@@ -36,7 +36,7 @@ def table(request: Request, table: str = TableId, lang: str = Depends(api_lang))
 def options(request: Request, lang: str = Depends(api_lang)):
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        return views.options_doc(rules, effective_options(rules, {}), lang)
+        return views.options_doc(rules, effective_options(rules, {}))
 
 
 D20 = WholeQuery(None, ge=1, le=20, description="The d20 the player rolled (default: rolled for you).")
@@ -49,7 +49,7 @@ def roll(request: Request, table: str = TableId, d20: int | None = D20,
          bands: Literal["standard", "lenient"] | None = Bands, lang: str = Depends(api_lang)):
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        return views.roll_doc(rules, effective_options(rules, {}), table, d20, bands, lang)
+        return views.roll_doc(rules, effective_options(rules, {}), table, d20, bands)
 
 
 @router.get("/campaigns/{campaign}/roll/{table}", response_model=m.RollOut, tags=["rules"],
@@ -58,4 +58,4 @@ def campaign_roll(table: str = TableId, d20: int | None = D20, bands: Literal["s
                   gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
-        return views.roll_doc(ctx.rules, ctx.options, table, d20, bands, lang)
+        return views.roll_doc(ctx.rules, ctx.options, table, d20, bands)

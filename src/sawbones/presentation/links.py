@@ -16,6 +16,8 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..message import N_, Message
+
 BASE_ENV = "SAWBONES_BASE"
 META = "server.base"  # {"base": "http://192.168.1.20:8000", "at": <unix time>}
 DEFAULT = "http://127.0.0.1:8000"
@@ -24,7 +26,11 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
 class BadBase(ValueError):
-    pass
+    """Not a web address; `.message` says why (a Message: `say(exc.message)` in the reader's language)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 def normalize_base(text: str) -> str:
@@ -32,11 +38,12 @@ def normalize_base(text: str) -> str:
     raw = text.strip()
     parts = urlsplit(raw)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise BadBase(f"{text!r} is not a web address like https://table.example.org or http://192.168.1.20:8000")
+        raise BadBase(Message(N_("{text} is not a web address like https://table.example.org or "
+                                  "http://192.168.1.20:8000"), {"text": repr(text)}))
     try:
         parts.port
     except ValueError:
-        raise BadBase(f"{text!r} has no valid port") from None
+        raise BadBase(Message(N_("{text} has no valid port"), {"text": repr(text)})) from None
     return raw.rstrip("/")
 
 

@@ -3,10 +3,13 @@ dashboard), and the lines an action prints after its own output (CLI and API).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..domain.engine.clock import describe
 from ..domain.engine.evolve import KEYED
+from .bridge import when
+
+if TYPE_CHECKING:
+    from ..content.rules import Rules
 
 # the store's own records kept in an action (its idempotency key and first answer): not a sentence of the game,
 # left out of every document people read (the log, undo, the feed's and the actions' lines)
@@ -20,8 +23,8 @@ def for_people(events: Any) -> list[Any]:
 # sentences.py is imported inside the functions, as views.py did: `sawbones --help` stays light
 
 
-def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any, rules: Any,
-               lang: str) -> list[dict[str, Any]]:
+def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any,
+               rules: "Rules") -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence (none for the
     store's bookkeeping: people's views leave those out)."""
     from .sentence_parts import injury_names
@@ -32,19 +35,19 @@ def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any
     known = injury_names(tail)
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, lang, known)}
+             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, known)}
             for e in tail]  # (every stored event, its version for programs; the bookkeeping without a sentence)
 
 
-def log_doc(service: Any, campaign: str, limit: int, lang: str) -> dict[str, Any]:
-    """`log` (CLI and API): the last events, each with its sentence in `lang`."""
+def log_doc(service: Any, campaign: str, limit: int) -> dict[str, Any]:
+    """`log` (CLI and API): the last events, each with its sentence in the reader's language."""
     loaded = service.load(campaign)
     rules = service.rules_for(loaded.state)
     return {"campaign": loaded.state.name,
-            "events": log_events(service, loaded.campaign_id, loaded.head, limit, loaded.state, rules, lang)}
+            "events": log_events(service, loaded.campaign_id, loaded.head, limit, loaded.state, rules)}
 
 
-def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -> dict[str, Any]:
+def undo_doc(service: Any, campaign: str, meant: int | None = None) -> dict[str, Any]:
     """`undo` (CLI, API, dashboard): the action reverted and what it had done, in sentences; `meant`, the action
     the caller means (refused when another came last)."""
     from .sentences import sentence
@@ -63,7 +66,7 @@ def undo_doc(service: Any, campaign: str, lang: str, meant: int | None = None) -
     events = for_people(e for e in tail if e.action == action)
     known = injury_names(tail, state)  # (the state after the undo has the injuries the action had taken away)
     return {"undone_action": action, "version": state.version,
-            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, lang, known) for e in events]}
+            "reverted": [sentence({"type": e.type, "data": e.data}, state, rules, known) for e in events]}
 
 
 def action_id(text: Any) -> int | None:
@@ -78,7 +81,7 @@ def action_id(text: Any) -> int | None:
     return parse_int(text[1:] if text[:1] in ("a", "A") else text, 1, 2**31 - 1)
 
 
-def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
+def render_log(doc: dict[str, Any], con: Any) -> None:
     from .sentences import say
 
     from rich.markup import escape
@@ -86,7 +89,7 @@ def render_log(doc: dict[str, Any], lang: str, con: Any) -> None:
     for e in doc["events"]:
         if not e["text"]:  # the store's bookkeeping
             continue
-        mark = f" [dim]({say('undone', lang)})[/]" if e["undone"] else ""
+        mark = f" [dim]({say('undone')})[/]" if e["undone"] else ""
         text = escape(e["text"]).replace("\n", "\n" + " " * 12)
         con.print(f"{e['version']:>5} a{e['action']:<4} {text}{mark}")
 
@@ -99,17 +102,17 @@ QUIET = frozenset({"campaign_created", "campaign_renamed", "option_set", "clock_
                    "request_keyed"})
 
 
-def describe_event(event: dict[str, Any], state: Any, rules: Any, lang: str,
+def describe_event(event: dict[str, Any], state: Any, rules: "Rules",
                    known: dict[tuple[str, str], str] | None = None) -> str | None:
     """One line for people (sentences.py); None for events the action's own output tells."""
     from .sentences import sentence
 
     if event["type"] in QUIET or (event["type"] == "injury_changed" and not event["data"].get("note")):
         return None
-    return sentence(event, state, rules, lang, known)
+    return sentence(event, state, rules, known)
 
 
-def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: str, con: Any,
+def render_events(events: list[dict[str, Any]], state: Any, rules: "Rules", con: Any,
                   known: dict[tuple[str, str], str] | None = None) -> None:
     """The action's events in sentences; `known`: the injuries of the state before it (sentences.injury_names)."""
     from rich.markup import escape
@@ -117,7 +120,7 @@ def render_events(events: list[dict[str, Any]], state: Any, rules: Any, lang: st
 
     known = {**(known or {}), **injury_names(events)}
     for event in events:
-        line = describe_event(event, state, rules, lang, known)
+        line = describe_event(event, state, rules, known)
         if line:
             con.print(escape(line))
-    con.print(f"[dim]{describe(state.clock, lang)}[/]")
+    con.print(f"[dim]{when(state.clock)}[/]")

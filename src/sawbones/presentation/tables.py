@@ -116,7 +116,7 @@ def table_doc(rules: Rules, table_id: str) -> dict[str, Any]:
         table = rules.damage_tables[key]
         return {"kind": "damage_table", "id": table.id, "name": named(table.name), "rows": [
             {"d20": r.d20, "severity": band_of(standard, r.d20),
-             "severity_name": named(rules.severities[band_of(standard, r.d20)].name), "injury": r.injury,
+             "severity_name": named(rules.severities[str(band_of(standard, r.d20))].name), "injury": r.injury,
              "name": named(rules.injuries[r.injury].name), "text": named(r.text),
              "no_natural_healing": r.no_natural_healing, "magic_only": r.magic_only} for r in table.rows]}
     if kind == "body_parts":
@@ -191,7 +191,9 @@ def render_table(doc: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    h = lambda *keys: [head(k) for k in keys]  # noqa: E731
+    def h(*keys: str) -> list[str]:
+        return [head(k) for k in keys]
+
     kind = doc["kind"]
     if kind == "damage_table":
         table = Table(*h("d20", "severity", "injury", "text"), title=doc["name"], show_lines=True)

@@ -102,7 +102,7 @@ def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     """ROLL is a roll kind (its id, or its name in any language: attaque, jet de sauvegarde), or a shortcut: a
     skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). The error that
     lists the roll kinds is in the reader's language."""
-    from ..domain.engine.roll_query import KINDS, RollContext
+    from ..domain.engine.roll_match import KINDS, RollContext
 
     key = roll.strip().casefold()
     kind = next((k for k in KINDS if key == k or key in _in_every_language(ROLL[k])), None)
@@ -148,7 +148,7 @@ def _save_names(rules: Rules, save: str) -> set[str]:
 def roll_words(rules: Rules, system: str) -> list[str]:
     """What a roll field offers, in the reader's language: the roll kinds' names, then the saves, abilities and skills of the
     campaign's game system (each one a ROLL `roll_context` reads)."""
-    from ..domain.engine.roll_query import KINDS
+    from ..domain.engine.roll_match import KINDS
 
     saves = [save_words.save_roll(rules, v, system) for v in save_words.system_saves(rules, system)]
     skills = sorted(named(k.name) for k in rules.skills.values() if k.system == system)

@@ -6,9 +6,13 @@ import json
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
+
+if TYPE_CHECKING:
+    from ...application.service import Service
+    from ...domain.engine.context import Context
 
 
 @dataclass
@@ -19,10 +23,10 @@ class Env:
     content: tuple[str, ...]
     dice: tuple[int, ...] = ()
     expect_version: int | None = None
-    _service: Any = field(default=None, repr=False)
+    _service: Service | None = field(default=None, repr=False)
 
     @property
-    def service(self):
+    def service(self) -> Service:
         if self._service is None:
             from ...application.requests import Request
             from ...application.service import Service
@@ -35,7 +39,7 @@ class Env:
     def campaign_name(self) -> str:
         return self.service.current(self.campaign)
 
-    def act(self, decision: Callable[[Any], list[dict]]):
+    def act(self, decision: Callable[[Context], list[dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
         return self.service.act(self.campaign_name(), decision, dice=self.dice)
 
     def emit(self, doc: Any, render: Callable[[Any], None] | None = None) -> None:
@@ -96,7 +100,7 @@ def french_marks() -> Iterator[None]:
         sys.stdout = real
 
 
-def console():
+def console() -> Any:
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=True, emoji=False)  # a name like :fire: stays text
@@ -110,8 +114,8 @@ CREATING = {("campaign", "create"), ("import",), ("serve",), ("admin-secret",)}
 
 def _creates_database() -> bool:
     ctx = click.get_current_context(silent=True)
-    names = []
+    names: list[str] = []
     while ctx is not None and ctx.parent is not None:
-        names.insert(0, ctx.info_name)
+        names.insert(0, ctx.info_name or "")
         ctx = ctx.parent
     return tuple(names) in CREATING

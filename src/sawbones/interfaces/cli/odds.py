@@ -26,6 +26,7 @@ from .odds_format import BAR
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
+    from .env import Env
 
 
 BONUS_RANGE = (-30, 60)  # a save bonus the odds accept (as the API): beyond, every save is sure either way
@@ -55,7 +56,7 @@ def parse_bonuses(text: str, low_high: tuple[int, int] = BONUS_RANGE) -> list[in
 class Finite(click.FloatRange):
     """A float within bounds, and finite: nan and inf are refused with the bounds."""
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         import math
 
         number = click.FLOAT.convert(value, param, ctx)
@@ -65,7 +66,7 @@ class Finite(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
-def _context(env: Any) -> tuple[Any, dict[str, Any], str | None, str | None]:
+def _context(env: Env) -> tuple[Rules, dict[str, Any], str | None, str | None]:
     """(rules, options, system, campaign name): the current campaign's, or the defaults without one.
 
     Without --db, $SAWBONES_DATABASE_URL or ./sawbones.db, no database is opened (none is created)."""

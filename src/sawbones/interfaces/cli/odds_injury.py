@@ -24,6 +24,7 @@ from .odds_format import BAR
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
+    from .env import Env
 
 
 def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
@@ -153,7 +154,7 @@ def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
         con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})"))
 
 
-def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
+def run(env: Env, rules: Rules, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
     """The injury side of `sawbones odds` (one drop, treatment, party): the treatment chains an earlier command
@@ -170,7 +171,7 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
                 critical_failures=critical_failures, compare=compare)
 
 
-def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,
+def _answer(env: Env, rules: Rules, options: dict[str, Any], campaign: str | None, *, injury: str | None,
             d20: int | None, bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float,
             types: str | None, npc_drops: float, critical_failures: float, compare: str | None) -> None:
     from ...adapters import odds_cache

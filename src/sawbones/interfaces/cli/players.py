@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from .env import Env
 
 from ...message import N_
 
 
-def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
+def _emit_events(env: Env, state: Any, events: list[dict[str, Any]]) -> None:
     from ...presentation.sentences import sentence
 
     rules = env.service.rules_for(state)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+    from .env import Env
 
 from ...message import N_
 from ...presentation.tables import index_doc, render_index, render_table, table_doc
 
 
-def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
+def _rules_and_options(env: Env) -> tuple[Rules, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
     from ...domain.engine.options import effective_options
     from ...errors import NoDatabase, NotFound

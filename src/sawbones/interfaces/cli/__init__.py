@@ -103,7 +103,9 @@ def _main(argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
-        click.echo("error: aborted", err=True)
+        from ...presentation.locale import _
+
+        click.echo("error: " + _("aborted"), err=True)
         return 1
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `sawbones` (or a bare group): its help, not an error
         click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())

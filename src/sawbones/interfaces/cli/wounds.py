@@ -73,7 +73,7 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
         con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["notes"]:
         cond = f" ({'; '.join(line['if'])})" if line.get("if") else ""
-        con.print(f"  [dim]note: {escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
+        con.print(f"  [dim]{_('note: ')}{escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
 
 
 # ---------------------------------------------------------------- commands
@@ -150,9 +150,10 @@ def register(cli: click.Group) -> None:
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
-        env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt))} vs DC {attempt['dc']} — "
-            + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
+        said = (N_("First aid on {wound}: {total} vs DC {dc} — [green]healed[/]") if attempt["success"]
+                else N_("First aid on {wound}: {total} vs DC {dc} — [red]failed[/]"))
+        env.emit(doc, lambda con: con.print(_(said, wound=wound_id, total=escape(save_total(attempt)),
+                                              dc=attempt["dc"])))
 
     @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."))
     @click.argument("name")

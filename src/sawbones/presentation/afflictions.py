@@ -98,6 +98,7 @@ def namers(state: Any, rules: Rules) -> tuple[Callable[[str], str], Callable[[st
 def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
     character, affliction, stage = namers(state, rules)
+    colon, vs_dc = _(": "), _("vs DC")
     lines: list[str] = []
     totals = {"saves": 0, "succeeded": 0, "failed": 0, "stages_changed": 0, "cured": 0, "eliminated": 0,
               "end_states": 0, "deaths": 0}
@@ -107,18 +108,18 @@ def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> di
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = pgettext("save", "success") if d["succeeded"] else pgettext("save", "failure")
-            line = (f"[{when(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{_(': ')}"
-                    f"{save_words.save_total(d)} {_('vs DC')} {d['dc']} {ok}")
+            line = (f"[{when(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{colon}"
+                    f"{save_words.save_total(d)} {vs_dc} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{when(d['at'])}] {character(d['character'])}{_(': ')}"
+            lines.append(f"[{when(d['at'])}] {character(d['character'])}{colon}"
                          + _("save waiting {id} (DC {dc})", id=d["id"], dc=d["dc"]))
         elif e["type"] == "character_died":
-            lines.append(f"{character(d['character'])}{_(': ')}" + _("DEAD"))
+            lines.append(f"{character(d['character'])}{colon}" + _("DEAD"))
             totals["deaths"] += 1
         if e["type"] in SUMMARY_COUNTS:
             totals[SUMMARY_COUNTS[e["type"]]] = totals.get(SUMMARY_COUNTS[e["type"]], 0) + 1

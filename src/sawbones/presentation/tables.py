@@ -41,7 +41,7 @@ def _affliction_doc(rules: Rules, a: Any) -> dict[str, Any]:
             "onset": dump(a.onset, exclude_defaults=False), "frequency": dump(a.frequency, exclude_defaults=False),
             "cure": named(a.cure.text), "text": named(a.table_text),
             "kind_name": _(KIND_NAMES[a.kind]) if a.kind in KIND_NAMES else a.kind,
-            "save_text": f"{save} ({_('DC')} {a.dc})",
+            "save_text": save + " (" + _("DC") + f" {a.dc})",
             "vectors_text": ", ".join(_(VECTORS[v]) for v in a.vectors),
             "onset_text": how_long(a.onset.amount * _unit(a.onset.unit)) if a.onset else "—",
             "frequency_text": frequency,
@@ -181,9 +181,10 @@ ENTRY_LINES["poison"] = ENTRY_LINES["disease"]
 
 
 def render_index(doc: dict[str, Any], con: Any) -> None:
-    con.print(f"[bold]{head('severity')}[/]{_(': ')}{head('severity_index')}")
+    colon = _(": ")
+    con.print(f"[bold]{head('severity')}[/]{colon}{head('severity_index')}")
     for key in ("damage_tables", "body_parts", "tracks", "diseases", "poisons"):
-        con.print(f"[bold]{head(key)}[/]{_(': ')}"
+        con.print(f"[bold]{head(key)}[/]{colon}"
                   + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]), markup=True)
 
 

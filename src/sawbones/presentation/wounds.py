@@ -81,8 +81,10 @@ def render_wound_lines(c: dict[str, Any], con: Any) -> None:
         if w["suppressed"]:
             until = (when(w["suppressed_until"]) if w["suppressed_until"] is not None
                      else pgettext("until", "healed"))
-            penalty = f"[dim]{penalty}[/] ({_('ignored (Fortitude) until')} {until})"
-        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_('damage')} · "
+            ignored = _("ignored (Fortitude) until")
+            penalty = f"[dim]{penalty}[/] ({ignored} {until})"
+        damage = _("damage")
+        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {damage} · "
                   f"{kind} · {penalty}")
         con.print(f"     {escape(w['affects'])}")
         con.print("     " + _("heals by: ") + listed(w["heals_by"]))

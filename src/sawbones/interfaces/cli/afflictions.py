@@ -24,9 +24,10 @@ def render_pending(pending: list[dict[str, Any]], con: Any) -> None:
 
     for p in pending:
         about = p.get("about") or p["affliction_name"] or ""  # a moment's roll says which trigger, or the check
+        dc = _("DC")
         con.print(f"[bold]{p['id']}[/] {escape(p['name'])} · {escape(about)} · "
                   f"{escape(p['save_name'])} "
-                  f"{_('DC')} {p['dc']} · {p['at_text']}")
+                  f"{dc} {p['dc']} · {p['at_text']}")
         resumes = ""  # a pending roll that interrupted an advance says where the clock goes once it is answered
         if p["target"] > p["at"]:
             resumes = " (" + _("resumes up to {target_text}", target_text=p["target_text"]) + ")"
@@ -96,9 +97,10 @@ def register(cli: click.Group) -> None:
         aname = named(rules.afflictions[record["affliction"]].name)
         ok = _("succeeded") if record["succeeded"] else _("failed")
         dose = {"initial": _("exposure"), "extra": _("extra dose"), "renewed": _("new exposure")}[record["dose"]]
-        lines = [f"{character.name} · {aname} ({dose}){_(': ')}"
-                 f"{pgettext('save roll', 'save')} {save_words.save_total(record)} "
-                 f"{_('vs DC')} {record['dc']} {ok}"]
+        colon, save, vs_dc = _(": "), pgettext("save roll", "save"), _("vs DC")
+        lines = [f"{character.name} · {aname} ({dose}){colon}"
+                 f"{save} {save_words.save_total(record)} "
+                 f"{vs_dc} {record['dc']} {ok}"]
         if record["damage"]:
             lines.append(_("{damage} poison damage", damage=record["damage"])
                          + f" ({character.hp}/{character.max_hp} {views.V['hp']()})")

@@ -163,11 +163,11 @@ def register(cli: click.Group) -> None:
         state, told = _act(env, end_combat)
         _report(env, state, told)
 
-    for moment, help_text in (("turn", "A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
-                                       "a dying pf1e character's turn is its check to stabilize "
-                                       "(its total: the first --save)."),
-                              ("dash", "A character takes the Dash action (Leg Injury save, lost foot...)."),
-                              ("action", "A character attempts an action in combat (Broken Ribs save...).")):
+    for moment, help_text in (("turn", N_("A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
+                                          "a dying pf1e character's turn is its check to stabilize "
+                                          "(its total: the first --save).")),
+                              ("dash", N_("A character takes the Dash action (Leg Injury save, lost foot...).")),
+                              ("action", N_("A character attempts an action in combat (Broken Ribs save...)."))):
         def make(moment=moment):
             @click.argument("name")
             @click.option("--save", "saves", multiple=True, type=int,

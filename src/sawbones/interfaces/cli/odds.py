@@ -61,8 +61,9 @@ class Finite(click.FloatRange):
 
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(_("{value} is not a finite number (from {min} to {max})", value=repr(value), min=f"{self.min:g}",
-                        max=f"{self.max:g}"), param, ctx)
+            low, high = format(self.min, "g"), format(self.max, "g")
+            self.fail(_("{value} is not a finite number (from {min} to {max})", value=repr(value), min=low, max=high),
+                      param, ctx)
         return super().convert(number, param, ctx)
 
 

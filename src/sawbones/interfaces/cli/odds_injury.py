@@ -140,7 +140,7 @@ def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
             f"{named(s.name)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
             + " · " + _("NPC") + f" {value(d, 'npc_injuries')}"))
         *rest, losses = PER_SESSION  # (id, English, ..., better)
-        con.print("  " + " · ".join(f"{_(item[1])} {value(d, item[0], better=item[-1])}" for item in rest))
+        con.print("  " + " · ".join(_(item[1]) + f" {value(d, item[0], better=item[-1])}" for item in rest))
         con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[-1])))
 
     block(pgettext("odds", "The campaign's options"), base)

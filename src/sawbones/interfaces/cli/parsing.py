@@ -108,21 +108,16 @@ class _CatalogHelp:
                     param.help = text  # type: ignore[attr-defined]
 
     def get_short_help_str(self, limit: int = 45) -> str:
+        """The help's first sentence in the reader's language, shortened as click shortens any (the same rule in
+        every language)."""
         help_text = getattr(self, "help", None)
-        if help_text and not getattr(self, "short_help", None):
-            said = said_help(help_text)
-            if said != help_text:
-                return _short(said, limit)
-        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
-
-
-def _short(text: str, limit: int) -> str:
-    """A help's first sentence, cut at a word to fit `limit` (as click shortens its own)."""
-    first = text.split("\n\n", 1)[0].split(". ", 1)[0].rstrip(".")
-    if len(first) <= limit:
-        return first
-    cut = first[: limit - 3].rsplit(" ", 1)[0]
-    return cut + "..."
+        if not help_text:
+            return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+        self.help = said_help(help_text)  # type: ignore[attr-defined]
+        try:
+            return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+        finally:
+            self.help = help_text  # type: ignore[attr-defined]
 
 
 class NumbersCommand(_CatalogHelp, click.Command):

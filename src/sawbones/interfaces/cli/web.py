@@ -235,7 +235,8 @@ def register(cli: click.Group) -> None:
             click.echo(_("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}", name=repr(name),
                          link=link))
             for character, token in players:
-                click.echo(_("  player link for {character}: {link}", character=character, link=f"{base}/p/{token}"))
+                player_page = f"{base}/p/{token}"
+                click.echo(_("  player link for {character}: {link}", character=character, link=player_page))
                 if qr:
                     click.echo(links.qr_text(f"{base}/p/{token}"))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
@@ -262,8 +263,8 @@ def register(cli: click.Group) -> None:
             settle(env.content)
             uvicorn.run(app, **config)
 
-    base_help = ("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
-                 "this database printed, else http://127.0.0.1:8000).")
+    base_help = N_("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
+                   "this database printed, else http://127.0.0.1:8000).")
 
     @cli.command("gm-link", help=N_("Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already\n"
                                     "signed in stay signed in."))

@@ -37,7 +37,8 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({doc['system']})")
     mode = {"normal": _("normal"), "advantage": _("advantage"), "disadvantage": _("disadvantage")}[doc["mode"]]
     fail = " · [bold red]" + _("AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
-    con.print(f"  {_('modifier')} [bold]{doc['modifier']:+d}[/] · {_('roll')}{colon}[bold]{mode}[/]{fail}")
+    modifier, rolled = _("modifier"), _("roll")
+    con.print(f"  {modifier} [bold]{doc['modifier']:+d}[/] · {rolled}{colon}[bold]{mode}[/]{fail}")
     for m in doc["modifiers"]:
         style = "" if m.get("stacks", True) else "[dim]"
         tail = "" if m.get("stacks", True) else _(" (does not stack)")
@@ -46,7 +47,7 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     for key, label in (("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")),
                        ("auto_fails", N_("automatic failure"))):
         for line in doc[key]:
-            con.print(f"  {_(label)}{colon}{escape(_source(line['source']))}")
+            con.print("  " + _(label) + f"{colon}{escape(_source(line['source']))}")
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
         con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
@@ -63,17 +64,20 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     for cond in doc["conditions"]:
         mark = "" if cond["matters"] else "[dim]"
         by = cond.get("superseded_by_name") or cond.get("superseded_by")
-        sup = f" ({_('replaced by')} {by})" if by else ""
-        con.print(f"  {mark}{_('condition')}{colon}{escape(_source(cond['source']))}{sup}")
+        replaced, condition = _("replaced by"), _("condition")
+        sup = f" ({replaced} {by})" if by else ""
+        con.print(f"  {mark}{condition}{colon}{escape(_source(cond['source']))}{sup}")
         if cond["matters"] and cond["reading"]:
             con.print(f"     {escape(cond['reading'])}")
     for line in doc["restrictions"]:
-        con.print(f"  {_('restriction')}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
+        restriction = _("restriction")
+        con.print(f"  {restriction}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["triggers"]:
         con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["notes"]:
         cond = f" ({'; '.join(line['if'])})" if line.get("if") else ""
-        con.print(f"  [dim]{_('note: ')}{escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
+        note = _("note: ")
+        con.print(f"  [dim]{note}{escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
 
 
 # ---------------------------------------------------------------- commands
@@ -127,7 +131,8 @@ def register(cli: click.Group) -> None:
             if fort:
                 result = _("success: penalty ignored") if fort["success"] else _("failure")
                 save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system)
-                con.print(f"  {escape(save)} {_('DC')} {fort['dc']}: {fort['total']} ({result})")
+                dc = _("DC")
+                con.print(f"  {escape(save)} {dc} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
 

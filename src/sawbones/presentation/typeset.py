@@ -56,11 +56,11 @@ UNITS: dict[str, Callable[[int], str]] = {
 
 
 @lru_cache(maxsize=16)
-def _babel_locale(lang: str) -> "Locale":
+def _babel_locale(tag: str) -> "Locale":
     from babel import Locale, UnknownLocaleError
 
     try:
-        return Locale.parse(lang)
+        return Locale.parse(tag)
     except (UnknownLocaleError, ValueError, TypeError):
         return Locale.parse(SOURCE)
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 
 def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
-    """fire,slashing=2 -> (("fire", 1.0), ("slashing", 2.0))."""
+    """fire,slashing=2 -> (("fire", 1.0), ("slashing", 2.0)); a UsageError (where: "types") says what is wrong."""
     import math
 
-    import click
+    from ..errors import UsageError
+    from ..message import msg
 
     if not text:
         return ()
@@ -17,8 +18,8 @@ def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
         try:
             w = float(weight) if weight else 1.0
         except ValueError:
-            raise click.BadParameter(f"{part!r}: TYPE or TYPE=WEIGHT (fire=2)", param_hint="--types") from None
+            raise UsageError(msg("{part}: TYPE or TYPE=WEIGHT (fire=2)", part=repr(part)), "types") from None
         if not math.isfinite(w):
-            raise click.BadParameter(f"{part!r}: a weight is a finite number", param_hint="--types")
+            raise UsageError(msg("{part}: a weight is a finite number", part=repr(part)), "types")
         out.append((name.strip().lower(), w))
     return tuple(out)

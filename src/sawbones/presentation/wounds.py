@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from . import save_words, views
-from ..message import N_
+from ..errors import UsageError
+from ..message import N_, Listed, msg
 from .bridge import when
 from .typeset import listed
 from .locale import _, language, languages, pgettext, speaking
@@ -102,8 +101,8 @@ if wounds_section not in views.CHARACTER_SECTIONS:
 
 def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     """ROLL is a roll kind (its id, or its name in any language: attaque, jet de sauvegarde), or a shortcut: a
-    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). The error that
-    lists the roll kinds is in the reader's language."""
+    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength); else a UsageError
+    (where: "roll") that lists the roll kinds."""
     from ..domain.engine.roll_match import KINDS, RollContext
 
     key = roll.strip().casefold()
@@ -123,9 +122,9 @@ def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
                     if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
     if given.get("ability") is None and ability is not None:
         return RollContext(kind="check", **(given | {"ability": ability}))
-    kinds = ", ".join(roll_word(k) for k in KINDS)
-    raise click.BadParameter(_("{roll} is not a roll ({kinds}), a skill, a save or an ability", roll=repr(roll),
-                               kinds=kinds), param_hint="ROLL")
+    kinds = Listed([msg(ROLL[k]) for k in KINDS], "")
+    raise UsageError(msg("{roll} is not a roll ({kinds}), a skill, a save or an ability", roll=repr(roll), kinds=kinds),
+                     "roll")
 
 
 def _in_every_language(text: str) -> set[str]:

@@ -154,6 +154,19 @@ def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
         con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})"))
 
 
+def _types(text: str | None) -> tuple[tuple[str, float], ...]:
+    """`parse_types`, its refusal said as click says a bad option (--types)."""
+    import click
+
+    from ...errors import UsageError
+    from ...presentation.locale import say
+
+    try:
+        return parse_types(text)
+    except UsageError as exc:
+        raise click.BadParameter(say(exc.text), param_hint="--types") from None
+
+
 def run(env: Env, rules: Rules, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
@@ -178,7 +191,7 @@ def _answer(env: Env, rules: Rules, options: dict[str, Any], campaign: str | Non
     from ...domain.injuries import odds_drop, odds_party, odds_treatment
 
     if party:
-        prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,
+        prof = odds_party.Profile(drops=drops, types=_types(types), bonus=bonuses[0], wait_days=wait,
                                   self_treatment=self_treatment, npc_drops=npc_drops,
                                   critical_failures=critical_failures)
         wanted = [c.strip() for c in compare.split(",") if c.strip()] if compare else None

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ...presentation import save_words, views
 from ...presentation.typeset import labelled
 from ...message import N_
-from ...presentation.locale import _, language, pgettext
+from ...presentation.locale import _, language, pgettext, say
 from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
 from .parsing import NamedChoice
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def _source(src: dict[str, Any]) -> str:
@@ -81,6 +84,16 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
 
 
 # ---------------------------------------------------------------- commands
+
+
+def _roll_context(rules: Rules, roll: str, **given: Any) -> Any:
+    """`roll_context`, its refusal said as click says a bad argument (ROLL)."""
+    from ...errors import UsageError
+
+    try:
+        return roll_context(rules, roll, **given)
+    except UsageError as exc:
+        raise click.BadParameter(say(exc.text), param_hint="ROLL") from None
 
 
 def register(cli: click.Group) -> None:
@@ -220,7 +233,7 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
         character = find_character(state, name)
-        context = roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
+        context = _roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)

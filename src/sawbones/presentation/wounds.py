@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def heals_by(w: Any, options: dict[str, Any], first_aid: str | None = None) -> list[str]:
-    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (wounds/words.py)."""
+    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (presentation/wound_words.py)."""
     if w.superficial:
         day = (_("a day of complete rest (24 h)") if options.get("day_of_rest") != "normal_day"
                else _("a normal day (automatic)"))
@@ -35,7 +35,7 @@ def heals_by(w: Any, options: dict[str, Any], first_aid: str | None = None) -> l
 
 
 def wound_doc(w: Any, rules: Rules, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
-    """A wound, what it affects said in the campaign's `system` (domain/wounds/words.py)."""
+    """A wound, what it affects said in the campaign's `system` (presentation/wound_words.py)."""
     from ..domain.wounds.rules import wound_name
     from ..domain.wounds.words import affects, first_aid_words
 

@@ -78,7 +78,7 @@ _MARKS = re.compile(r"(?<=[^\s\d/])([:;!?])(?=\s|$|\x1b)")  # a colon after a wo
 
 class _French:
     """stdout as French is typeset: a space before ":", ";", "!" and "?" that follow a word ("Éloïse :",
-    "Jet d'attaque ;"), as the web pages do (web/i18n.french_marks); everything else passes through."""
+    "Jet d'attaque ;"), as the web pages do; everything else passes through."""
 
     def __init__(self, out: Any) -> None:
         self._out = out

@@ -1,5 +1,5 @@
 """How the odds commands (odds.py, odds_injury.py) draw a chance: the width of its bar (numbers, chances and units:
-interfaces/typeset.py, shared with every screen)."""
+presentation/typeset.py, shared with every screen)."""
 
 from __future__ import annotations
 

@@ -68,10 +68,14 @@ class _Commands(SuggestingGroup):
         return super().list_commands(ctx)
 
 
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}, help=N_("sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."))
-@click.option("--db", metavar="PATH|URL", help=N_("Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db)."))
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             help=N_("sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."))
+@click.option("--db", metavar="PATH|URL", help=N_("Campaign database: a SQLite file, sqlite:///PATH or "
+                                                  "postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else "
+                                                  "./sawbones.db)."))
 @click.option("--campaign", "-c", metavar="NAME", help=N_("Act on this campaign instead of the current one."))
-@click.option("--lang", type=LanguageChoice(), default=None, help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
+@click.option("--lang", type=LanguageChoice(), default=None, help=N_("Language of everything shown, errors included "
+                                                                     "(default: $SAWBONES_LANG or en)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON document on stdout."))
 @click.option("--content", multiple=True, metavar="DIR", help=N_("Load an extra content pack (repeatable)."))
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",

@@ -127,8 +127,10 @@ def register(cli: click.Group) -> None:
     @click.option("--d20", type=click.IntRange(1, 20), help=N_("The natural d20 (with TOTAL: for natural 1/20; "
                      "alone: the character's bonus is added)."))
     @click.option("--auto", is_flag=True, help=N_("Roll any later save of the resumed advance."))
-    @click.option("--roll", is_flag=True, help=N_("Roll this save with the campaign's dice (the character's bonus added)."))
-    @click.option("--confirm", is_flag=True, help=N_("Apply the player's answer that waits for you (confirm_player_answers)."))
+    @click.option("--roll", is_flag=True, help=N_("Roll this save with the campaign's dice (the character's bonus "
+                                                  "added)."))
+    @click.option("--confirm", is_flag=True, help=N_("Apply the player's answer that waits for you "
+                                                     "(confirm_player_answers)."))
     @click.option("--reject", is_flag=True, help=N_("Refuse the player's answer: the save waits for the player again."))
     @pass_env
     def answer(env, pending_id, total, d20, auto, roll, confirm, reject) -> None:

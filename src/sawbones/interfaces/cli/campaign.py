@@ -67,7 +67,8 @@ def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, b
 
 def _sheet_options(fn):
     for decorator in reversed([
-        click.option("--max-hp", type=click.IntRange(1, 10000), help=N_("Hit point maximum (a new character: --hp, else 10).")),
+        click.option("--max-hp", type=click.IntRange(1, 10000), help=N_("Hit point maximum (a new character: --hp, "
+                                                                        "else 10).")),
         click.option("--hp", type=click.IntRange(-10000, 10000), help=N_("Current hit points (default: the maximum).")),
         click.option("--npc/--pc", default=None, help=N_("A non-player character (injuries only with apply_to_npcs).")),
         click.option("--abilities", metavar="A=N,…", help=N_("Ability scores, e.g. str=14,dex=12,con=13.")),
@@ -124,7 +125,8 @@ def register(cli: click.Group) -> None:
         name = env.service.use(name)
         env.emit({"current": name}, lambda con: con.print(_("Now on campaign [bold]{name}[/].", name=escape(name))))
 
-    @campaign.command("rename", help=N_("Give campaign NAME the name NEW_NAME (a name that links and the dashboard can carry)."))
+    @campaign.command("rename", help=N_("Give campaign NAME the name NEW_NAME (a name that links and the dashboard "
+                                        "can carry)."))
     @click.argument("name")
     @click.argument("new_name")
     @pass_env
@@ -134,7 +136,8 @@ def register(cli: click.Group) -> None:
         env.emit({"campaign": new, "was": old},
                  lambda con: con.print(_("Campaign [bold]{old}[/] is now [bold]{new}[/].", old=escape(old), new=escape(new))))
 
-    @campaign.command("show", help=N_("Show a campaign: system, clock, options that differ from the defaults, characters."))
+    @campaign.command("show", help=N_("Show a campaign: system, clock, options that differ from the defaults, "
+                                      "characters."))
     @click.argument("name", required=False)
     @pass_env
     def campaign_show(env, name) -> None:
@@ -143,7 +146,8 @@ def register(cli: click.Group) -> None:
         doc = views.campaign_doc(state, rules)
         env.emit(doc, partial(views.render_campaign, doc))
 
-    @campaign.command("set", help=N_("Set a ruleset option for the current campaign (see `sawbones campaign options`), or its content packs."))
+    @campaign.command("set", help=N_("Set a ruleset option for the current campaign (see `sawbones campaign "
+                                     "options`), or its content packs."))
     @click.argument("option", required=False)
     @click.argument("value", required=False)
     @click.option("--reset", is_flag=True, help=N_("Go back to the default value."))
@@ -210,7 +214,8 @@ def register(cli: click.Group) -> None:
         doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] updated.", name=escape(character.name))))
 
-    @character.command("import", help=N_("Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)."))
+    @character.command("import", help=N_("Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or "
+                                         "party files (YAML, CSV)."))
     @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
     @pass_env
     def character_import(env, files) -> None:
@@ -255,7 +260,8 @@ def register(cli: click.Group) -> None:
         doc = log_view.log_doc(env.service, env.campaign_name(), limit)
         env.emit(doc, partial(log_view.render_log, doc))
 
-    @cli.command(help=N_("Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, nothing\n"
+    @cli.command(help=N_("Revert the last action exactly. ACTION (a14, as `log` shows it): only that one; refused, "
+                         "nothing\n"
                          "undone, when another action came after it (a bot's, a player's)."))
     @click.argument("action", required=False)
     @pass_env
@@ -285,7 +291,8 @@ def register(cli: click.Group) -> None:
         doc = {"campaign": state.name, "seconds": state.clock, "text": when(state.clock)}
         env.emit(doc, lambda con: con.print(doc["text"]))
 
-    @cli.command(help=N_("Move the game clock forward (3r, 10min, 8h, 2d, 1w; \"2 days\", \"1d 12h\" too) and run what falls due."))
+    @cli.command(help=N_("Move the game clock forward (3r, 10min, 8h, 2d, 1w; \"2 days\", \"1d 12h\" too) and run "
+                         "what falls due."))
     @click.argument("duration", nargs=-1, required=True)
     @click.option("--auto", is_flag=True, help=N_("Roll every save that falls due with the character's bonus "
                      "(otherwise the advance stops at the first save that needs a player's die)."))

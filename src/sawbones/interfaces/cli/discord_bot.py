@@ -15,7 +15,8 @@ TOKEN_ENV, SECRET_ENV = "DISCORD_TOKEN", "SAWBONES_API_SECRET"
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command("discord", help=N_("Run the Discord bot: prompts, rolls, status and the feed in the party's channel. The bot token comes\n"
+    @cli.command("discord", help=N_("Run the Discord bot: prompts, rolls, status and the feed in the party's "
+                                    "channel. The bot token comes\n"
                                     "from $DISCORD_TOKEN and the campaign's API secret from $SAWBONES_API_SECRET (never an argument)."))
     @click.option("--server", default="http://127.0.0.1:8000", show_default=True, metavar="URL",
                   help=N_("The sawbones server the bot talks to (its JSON API)."))

@@ -62,9 +62,12 @@ def register(cli: click.Group) -> None:
     from .env import pass_env
 
     d20_option = click.option("--d20", type=click.IntRange(1, 20), help=N_("The injury d20 the player rolled."))
-    site_option = click.option("--site", type=click.Choice(["hand", "foot"]), help=N_("Hand or foot, for injuries that strike one."))
+    site_option = click.option("--site", type=click.Choice(["hand", "foot"]), help=N_("Hand or foot, for injuries "
+                                                                                      "that strike one."))
 
-    @cli.command(context_settings={"ignore_unknown_options": True}, help=N_("Apply damage: `damage NAME AMOUNT TYPE [AMOUNT TYPE...]`; at 0 HP a lingering injury follows."))
+    @cli.command(context_settings={"ignore_unknown_options": True}, help=N_("Apply damage: `damage NAME AMOUNT TYPE "
+                                                                            "[AMOUNT TYPE...]`; at 0 HP a lingering "
+                                                                            "injury follows."))
     @click.argument("name")
     @click.argument("damage", nargs=-1, required=True)
     @click.option("--d20", type=click.IntRange(1, 20),
@@ -98,12 +101,15 @@ def register(cli: click.Group) -> None:
         state, told = _act(env, decision)
         _report(env, state, told)
 
-    @cli.command(help=N_("Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on failure)."))
+    @cli.command(help=N_("Treat an injury: spends its time on the clock, then the check against its DC (+2 DC on "
+                         "failure)."))
     @click.argument("name")
     @click.argument("injury")
-    @click.option("--check", type=click.IntRange(-20, 60), help=N_("The treatment check total (default: rolled for the healer)."))
+    @click.option("--check", type=click.IntRange(-20, 60), help=N_("The treatment check total (default: rolled for "
+                                                                   "the healer)."))
     @click.option("--healer", help=N_("Who treats (needs Medicine and an herbalism kit on their sheet)."))
-    @click.option("--rolls", type=click.Choice(["gm", "players"]), help=N_("Who rolls the healer's check when no --check "
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help=N_("Who rolls the healer's check when no "
+                                                                           "--check "
                      "is given: the server (gm) or the healer's player (the treatment waits for their die)."))
     @pass_env
     def treat(env, name, injury, check, healer, rolls) -> None:
@@ -112,9 +118,11 @@ def register(cli: click.Group) -> None:
         state, told = _act(env, lambda ctx: decide(ctx, name, injury, check, healer, rolls))
         _report(env, state, told)
 
-    @cli.command(help=N_("Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury each."))
+    @cli.command(help=N_("Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury "
+                         "each."))
     @click.argument("names", nargs=-1)
-    @click.option("--long", "kind", flag_value="long", help=N_("A long rest (8 hours) for these characters (default: all)."))
+    @click.option("--long", "kind", flag_value="long", help=N_("A long rest (8 hours) for these characters (default: "
+                                                               "all)."))
     @click.option("--short", "kind", flag_value="short", help=N_("A short rest (1 hour) for one character."))
     @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help=N_("Hit Dice to spend on a short rest."))
     @click.option("--injury", "injuries", multiple=True, help=N_("Minor injury to heal with a Hit Die (repeatable)."))
@@ -136,7 +144,8 @@ def register(cli: click.Group) -> None:
 
     @cli.command(help=N_("Magical healing: one injury per casting, if the spell's tier reaches its severity."))
     @click.argument("name")
-    @click.option("--spell", required=True, help=N_("The spell or effect (cure_wounds, lesser_restoration, heal, regenerate...)."))
+    @click.option("--spell", required=True, help=N_("The spell or effect (cure_wounds, lesser_restoration, heal, "
+                                                    "regenerate...)."))
     @click.option("--injury", help=N_("Which injury (default: the most severe it can heal)."))
     @click.option("--hp", type=click.IntRange(0, 10000), help=N_("Hit points it also restores."))
     @pass_env
@@ -155,7 +164,8 @@ def register(cli: click.Group) -> None:
         state, told = _act(env, lambda ctx: decide(ctx, name))
         _report(env, state, told)
 
-    @cli.command("combat-end", help=N_("The combat is over: conditions lasting until its end stop (option temporary_condition_duration)."))
+    @cli.command("combat-end", help=N_("The combat is over: conditions lasting until its end stop (option "
+                                       "temporary_condition_duration)."))
     @pass_env
     def combat_end(env) -> None:
         from ...domain.engine.conditions import end_combat

@@ -221,7 +221,8 @@ def _death_table(doc: dict[str, Any], rules: Rules, shown: list[int], step: int,
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command(help=N_("Exact chances and timelines of a disease or poison, or of lingering injuries, computed from the rules\n"
+    @cli.command(help=N_("Exact chances and timelines of a disease or poison, or of lingering injuries, computed "
+                         "from the rules\n"
                          "(not simulated).\n"
                          "\n"
                          "The final stage is where the victim ends: poisons when eliminated or run out, diseases cured or at\n"
@@ -251,13 +252,15 @@ def register(cli: click.Group) -> None:
                           "that injury's treatment (--bonus: the healer's check bonus)."))
     @click.option("--d20", type=click.IntRange(1, 20), metavar="N", help=N_("With --injury: the injury d20's face."))
     @click.option("--party", is_flag=True,
-                  help=N_("Lingering injuries per session for a party profile, and under each option that changes them."))
+                  help=N_("Lingering injuries per session for a party profile, and under each option that changes "
+                          "them."))
     @click.option("--wait", type=Finite(0, 30), default=0, metavar="DAYS",
                   help=N_("Injuries: game days before treatment starts (a 1d4-day deadline may pass)."))
     @click.option("--self", "self_treatment", is_flag=True, help=N_("Injuries: the injured treats themself."))
     @click.option("--drops", type=Finite(0, 20), default=1, show_default=True, metavar="X",
                   help=N_("--party: player characters dropping to 0 per session."))
-    @click.option("--types", metavar="T[=W],...", help=N_("--party: damage types met, with weights (default: all alike)."))
+    @click.option("--types", metavar="T[=W],...", help=N_("--party: damage types met, with weights (default: all "
+                                                          "alike)."))
     @click.option("--npc-drops", type=Finite(0, 20), default=0, metavar="X",
                   help=N_("--party: NPCs dropping to 0 per session (counted with apply_to_npcs)."))
     @click.option("--critical-failures", type=Finite(0, 20), default=0, metavar="X",

@@ -17,6 +17,9 @@ import click
 
 from ...message import N_, msgs
 
+NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
+
+
 def _click_gettext(message: str) -> str:
     from ...presentation.locale import catalog
 
@@ -44,8 +47,8 @@ def speak_click() -> None:
 
 # click's usage errors, as its messages are written (click/exceptions.py, core.py, parser.py, types.py): the
 # catalog's msgids for them (their French is in fr.po)
-CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."), N_("Missing argument"), N_("Missing option"),
-                N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
+CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."), N_("Missing argument"),
+                N_("Missing option"), N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
                 N_("Invalid value: {message}"), N_("{value} is not in the range {range}."),
                 N_("{value!r} is not a valid {number_type}."), N_("Missing command."),
                 N_("Option {name!r} does not take a value."))
@@ -53,9 +56,6 @@ CLICK_PLURAL_ERRORS = (msgs("Option {name!r} requires an argument.", "Option {na
                        msgs("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 1),
                        msgs("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1),
                        msgs("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", 1))
-
-NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
-
 
 HELP_OPTION = N_("Show this message and exit.")
 # click's own words in a help, as it writes them (the catalog says them in the reader's language)

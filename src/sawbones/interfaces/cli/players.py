@@ -35,7 +35,8 @@ def register(cli: click.Group) -> None:
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, not hide))
         _emit_events(env, state, events)
 
-    @cli.command(help=N_("A Heal (5e: Medicine) check against the affliction's DC; with the option check_reveals_affliction a\n"
+    @cli.command(help=N_("A Heal (5e: Medicine) check against the affliction's DC; with the option "
+                         "check_reveals_affliction a\n"
                          "success shows it to NAME's player."))
     @click.argument("name")
     @click.argument("affliction")

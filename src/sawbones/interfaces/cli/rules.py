@@ -41,7 +41,8 @@ def _rules_and_options(env: Env) -> tuple[Rules, dict[str, Any]]:
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command(help=N_("Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.\n"
+    @cli.command(help=N_("Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, "
+                         "poisons.\n"
                          "\n"
                          "ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the\n"
                          "track, leprosy the disease with its track)."))
@@ -61,7 +62,8 @@ def register(cli: click.Group) -> None:
     @cli.command(help=N_("Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."))
     @click.argument("table_id", metavar="TABLE")
     @click.option("--d20", type=int, help=N_("The d20 the player rolled (default: rolled for you)."))
-    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help=N_("Severity bands (default: the campaign's)."))
+    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help=N_("Severity bands (default: the "
+                                                                                 "campaign's)."))
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
         from ...presentation.views import roll_doc

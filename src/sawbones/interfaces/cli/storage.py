@@ -15,7 +15,8 @@ from ...presentation.locale import _
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command("export", help=N_("Write the current campaign (or --campaign) to FILE as JSON: its whole log, losslessly.\n"
+    @cli.command("export", help=N_("Write the current campaign (or --campaign) to FILE as JSON: its whole log, "
+                                   "losslessly.\n"
                                    "\n"
                                    "Without FILE (or with -), the document goes to standard output. `sawbones import` reads it\n"
                                    "back, into this database or another one (SQLite or PostgreSQL)."))
@@ -41,7 +42,8 @@ def register(cli: click.Group) -> None:
         env.emit(summary, lambda con: con.print(_("Campaign [bold]{name}[/] exported to {file} ({events}).", name=escape(name), file=escape(file),
                                                         events=counted(len(doc["events"]), "event"))))
 
-    @cli.command("import", help=N_("Import a campaign exported with `sawbones export` (FILE, or - for standard input).\n"
+    @cli.command("import", help=N_("Import a campaign exported with `sawbones export` (FILE, or - for standard "
+                                   "input).\n"
                                    "\n"
                                    "The log is written exactly as exported: versions, actions, data, schema and content versions,\n"
                                    "times. A name already in use is refused: choose another with --as."))
@@ -60,7 +62,8 @@ def register(cli: click.Group) -> None:
                  lambda con: con.print(_("Campaign [bold]{name}[/] imported ({events}); `sawbones campaign use {quoted}` to play it.", name=escape(name), quoted=escape(repr(name)),
                                                events=counted(count, "event"))))
 
-    @cli.command("backup", help=N_("Back up every campaign into a new dated folder inside DIR (default ./sawbones-backups).\n"
+    @cli.command("backup", help=N_("Back up every campaign into a new dated folder inside DIR (default "
+                                   "./sawbones-backups).\n"
                                    "\n"
                                    "One JSON file per campaign (restore one with `sawbones import FILE`), plus, for a SQLite\n"
                                    "database, a consistent copy of the whole file taken while it may be in use."))

@@ -162,8 +162,10 @@ def register(cli: click.Group) -> None:
     from .env import pass_env
 
     @cli.command(help=N_("Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."))
-    @click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on (0.0.0.0: the whole network)."))
-    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("Port to listen on."))
+    @click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on (0.0.0.0: the "
+                                                                            "whole network)."))
+    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("Port to listen "
+                                                                                                    "on."))
     @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help=N_("Worker processes."))
     @click.option("--demo", is_flag=True, help=N_("Create the demo campaign when absent and print its GM sign-in and "
                      "player links."))
@@ -266,7 +268,8 @@ def register(cli: click.Group) -> None:
     base_help = N_("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
                    "this database printed, else http://127.0.0.1:8000).")
 
-    @cli.command("gm-link", help=N_("Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already\n"
+    @cli.command("gm-link", help=N_("Print a one-time GM sign-in link for the current campaign (valid once, 15 "
+                                    "minutes); browsers already\n"
                                     "signed in stay signed in."))
     @click.option("--base", default=None, metavar="URL", help=base_help)
     @click.option("--api-secret", "api_secret", is_flag=True,
@@ -287,7 +290,8 @@ def register(cli: click.Group) -> None:
         env.emit(doc, lambda con: click.echo("\n".join(
             ([_("API secret: {secret}", secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
 
-    @cli.command("player-link", help=N_("Print the player links of the current campaign (every character, or those named): each opens the\n"
+    @cli.command("player-link", help=N_("Print the player links of the current campaign (every character, or those "
+                                        "named): each opens the\n"
                                         "character's live page on a player's phone, without signing in."))
     @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
     @click.option("--base", default=None, metavar="URL", help=base_help)
@@ -316,7 +320,8 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, show)
 
-    @cli.command("admin-secret", help=N_("Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one\n"
+    @cli.command("admin-secret", help=N_("Make a new admin secret for the web server (closed mode: listing and "
+                                         "creating campaigns); the old one\n"
                                          "stops working."))
     @pass_env
     def admin_secret_command(env) -> None:

@@ -103,7 +103,8 @@ def register(cli: click.Group) -> None:
         character = state.character(character_id)
         return views.character_doc(character, state, env.service.rules_for(state))
 
-    @cli.command("wound", help=N_("Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."))
+    @cli.command("wound", help=N_("Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, "
+                                  "ear, foot_leg)."))
     @click.argument("name")
     @click.argument("part")
     @click.option("--damage", type=click.IntRange(1, 10000), required=True, help=N_("Damage taken by that part."))
@@ -173,7 +174,8 @@ def register(cli: click.Group) -> None:
         env.emit(doc, lambda con: con.print(_(said, wound=wound_id, total=escape(save_total(attempt)),
                                               dc=attempt["dc"])))
 
-    @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."))
+    @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, "
+                                       "or by the GM's word."))
     @click.argument("name")
     @click.argument("wound_ids", metavar="[WOUND]...", nargs=-1)
     @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help=N_("Hit points of magical healing."))
@@ -202,14 +204,16 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, render)
 
-    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.\n"
+    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, "
+                                 "conditions, notes, each sourced.\n"
                                  "\n"
                                  "ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or\n"
                                  "their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut\n"
                                  "(perception, reflex, str, Force)."))
     @click.argument("name")
     @click.argument("roll")
-    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the roll uses."))
+    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the "
+                                                                                                      "roll uses."))
     @click.option("--skill", help=N_("Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...)."))
     @click.option("--save", help=N_("Save (fortitude, reflex, will, or an ability)."))
     @click.option("--hand", type=NamedChoice({k: ROLL[k] for k in ("left", "right", "both")}),
@@ -222,7 +226,8 @@ def register(cli: click.Group) -> None:
     @click.option("--combat/--no-combat", default=None, help=N_("In combat or not."))
     @click.option("--fear-in-sight/--fear-out-of-sight", "fear", default=None,
                   help=N_("5e frightened: the source of its fear is in sight, or not."))
-    @click.option("--weapon/--no-weapon", default=None, help=N_("Made with a weapon, or not (PF1 sickened: weapon damage)."))
+    @click.option("--weapon/--no-weapon", default=None, help=N_("Made with a weapon, or not (PF1 sickened: weapon "
+                                                                "damage)."))
     @pass_env
     def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear,
                  weapon) -> None:

@@ -74,8 +74,8 @@ class _Commands(SuggestingGroup):
                                                   "postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else "
                                                   "./sawbones.db)."))
 @click.option("--campaign", "-c", metavar="NAME", help=N_("Act on this campaign instead of the current one."))
-@click.option("--lang", type=LanguageChoice(), default=None, help=N_("Language of everything shown, errors included "
-                                                                     "(default: $SAWBONES_LANG or en)."))
+@click.option("--lang", type=LanguageChoice(), default=None, expose_value=False,  # (main has set it: `_lang`)
+              help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON document on stdout."))
 @click.option("--content", multiple=True, metavar="DIR", help=N_("Load an extra content pack (repeatable)."))
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
@@ -85,8 +85,8 @@ class _Commands(SuggestingGroup):
               help=N_("Act only if the campaign is still at version N (see `campaign show`); else nothing is applied."))
 @click.version_option(package_name="sawbones")
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, campaign: str | None, lang: str | None, as_json: bool,
-        content: tuple[str, ...], typed_dice: tuple[int, ...], expect_version: int | None) -> None:
+def cli(ctx: click.Context, db: str | None, campaign: str | None, as_json: bool, content: tuple[str, ...],
+        typed_dice: tuple[int, ...], expect_version: int | None) -> None:
     ctx.obj = Env(db, campaign, as_json, tuple(content), tuple(typed_dice), expect_version)
 
 

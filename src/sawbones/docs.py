@@ -65,8 +65,11 @@ def cli_markdown() -> str:
             return
         lines.extend([f"## `{' '.join(path)}`", "", "```", command.get_help(ctx).strip(), "```", ""])
 
-    for name in sorted(cli.list_commands(click.Context(cli))):
-        walk(cli.get_command(click.Context(cli), name), ["sawbones", name])
+    from .presentation.locale import speaking
+
+    with speaking("en"):  # the docs are in English, whatever language the caller reads
+        for name in sorted(cli.list_commands(click.Context(cli))):
+            walk(cli.get_command(click.Context(cli), name), ["sawbones", name])
     return "\n".join(lines).rstrip() + "\n"
 
 

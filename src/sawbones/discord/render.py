@@ -43,16 +43,16 @@ def gm_status(doc: dict[str, Any]) -> str:
 
 
 def tables_text(doc: dict[str, Any], index: bool) -> str:
-    from ..interfaces.cli.rules import render_index, render_table
+    from ..presentation.tables import render_index, render_table
 
     if index:
-        return rich_text(lambda con: told(render_index, doc, con), width=100)
-    return rich_text(lambda con: told(render_table, doc, con), width=100)
+        return rich_text(lambda con: render_index(doc, con), width=100)
+    return rich_text(lambda con: render_table(doc, con), width=100)
 
 
 def chance(p: float) -> str:
     """A chance as sawbones writes it ("18.9%" / "18,9 %")."""
-    return str(told(percent, p))
+    return str(percent(p))
 
 
 def chunks(text: str, fence: bool = False) -> list[str]:

@@ -199,7 +199,7 @@ STATUS_RENDERERS: list[Any] = []
 # ... when imported: these modules, loaded before any document or status is made, whichever command or route
 # makes it. A command imports only its own module, a web worker what its routes needed so far: a document must
 # not depend on that. (Their sections move to presentation/wounds.py and afflictions.py: name those here then.)
-SECTION_MODULES = ("sawbones.interfaces.cli.wounds", "sawbones.interfaces.cli.afflictions")
+SECTION_MODULES = ("sawbones.presentation.wounds", "sawbones.presentation.afflictions")
 _SECTIONS_LOADED: list[bool] = []
 
 

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
+from ...message import N_
+
 from .env import Env
-from .parsing import SuggestingGroup
+from .parsing import LanguageChoice, SuggestingGroup, speak_click
+
+speak_click()
 
 
 # every command, by the module that registers it (tests/test_cli_lazy.py checks the map against the modules):
@@ -63,38 +68,35 @@ class _Commands(SuggestingGroup):
         return super().list_commands(ctx)
 
 
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--db", metavar="PATH|URL", help="Campaign database: a SQLite file, sqlite:///PATH or postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else ./sawbones.db).")
-@click.option("--campaign", "-c", metavar="NAME", help="Act on this campaign instead of the current one.")
-@click.option("--lang", type=click.Choice(["fr", "en"]), default=None, help="Language of everything shown, errors included (default: $SAWBONES_LANG or en).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
-@click.option("--content", multiple=True, metavar="DIR", help="Load an extra content pack (repeatable).")
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             help=N_("sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."))
+@click.option("--db", metavar="PATH|URL", help=N_("Campaign database: a SQLite file, sqlite:///PATH or "
+                                                  "postgresql+psycopg://… (default $SAWBONES_DATABASE_URL, else "
+                                                  "./sawbones.db)."))
+@click.option("--campaign", "-c", metavar="NAME", help=N_("Act on this campaign instead of the current one."))
+@click.option("--lang", type=LanguageChoice(), default=None, expose_value=False,  # (main has set it: `_lang`)
+              help=N_("Language of everything shown, errors included (default: $SAWBONES_LANG or en)."))
+@click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON document on stdout."))
+@click.option("--content", multiple=True, metavar="DIR", help=N_("Load an extra content pack (repeatable)."))
 @click.option("--dice", "typed_dice", multiple=True, type=int, metavar="N",
-              help="The table's own result for the next roll the action makes (repeatable, in order); a fixed "
-                   "value (Puncture Wound's 1 HP, a treatment's 10 minutes) is no roll and takes none.")
+              help=N_("The table's own result for the next roll the action makes (repeatable, in order); a fixed "
+                      "value (Puncture Wound's 1 HP, a treatment's 10 minutes) is no roll and takes none."))
 @click.option("--expect-version", type=click.IntRange(0), metavar="N",
-              help="Act only if the campaign is still at version N (see `campaign show`); else nothing is applied.")
+              help=N_("Act only if the campaign is still at version N (see `campaign show`); else nothing is applied."))
 @click.version_option(package_name="sawbones")
 @click.pass_context
-def cli(ctx: click.Context, db, campaign, lang, as_json, content, typed_dice, expect_version) -> None:
-    """sawbones: lingering injuries, localized wounds and disease/poison tracks, run for you."""
-    import os
-
-    ctx.obj = Env(db, campaign, lang or os.environ.get("SAWBONES_LANG", "en"), as_json, tuple(content),
-                  tuple(typed_dice), expect_version)
-    from ...presentation.locale import set_language
-
-    set_language(ctx.obj.lang)  # the words of this run are in its language (presentation.locale)
+def cli(ctx: click.Context, db: str | None, campaign: str | None, as_json: bool, content: tuple[str, ...],
+        typed_dice: tuple[int, ...], expect_version: int | None) -> None:
+    ctx.obj = Env(db, campaign, as_json, tuple(content), tuple(typed_dice), expect_version)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .parsing import HELP_LANG
+    """Run one command. The language is set once, here, for the whole run (--lang, else $SAWBONES_LANG: what is
+    shown, --help and errors included); the one before comes back after (an in-process caller, docs.py)."""
+    from ...presentation.locale import speaking
 
-    HELP_LANG["lang"] = _lang(argv if argv is not None else sys.argv[1:])  # (--help is answered before `cli` runs)
-    try:
+    with speaking(_lang(argv if argv is not None else sys.argv[1:])):
         return _main(argv)
-    finally:
-        HELP_LANG["lang"] = "en"  # (a later in-process caller, docs.py, reads English)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -105,7 +107,9 @@ def _main(argv: list[str] | None) -> int:
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
-        click.echo("error: aborted", err=True)
+        from ...presentation.locale import _
+
+        click.echo("error: " + _("aborted"), err=True)
         return 1
     except click.exceptions.NoArgsIsHelpError as exc:  # bare `sawbones` (or a bare group): its help, not an error
         click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
@@ -114,18 +118,18 @@ def _main(argv: list[str] | None) -> int:
         where = exc.ctx.command_path if getattr(exc, "ctx", None) else "sawbones"
         return _fail("usage", exc.format_message(), where, 2, argv)
     except SawbonesError as exc:
-        return _fail(exc.code, exc.message, exc.where, exc.exit_code, argv)
+        return _fail(exc.code, exc.text, exc.where, exc.exit_code, argv)
     except BrokenPipeError:  # pragma: no cover
         return 1
     return 0
 
 
-def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] | None) -> int:
-    """One line on stderr, in the language asked for (--lang, else $SAWBONES_LANG); with --json, also one
-    JSON error document on stdout."""
-    from ...i18n import translate
+def _fail(code: str, text: Any, where: str, exit_code: int, argv: list[str] | None) -> int:
+    """One line on stderr, in the reader's language (a Message the engine made, or click's words); with --json,
+    also one JSON error document on stdout."""
+    from .env import said
 
-    message = translate(message, _lang(argv if argv is not None else sys.argv[1:]))
+    message = said(text)
     click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
@@ -133,7 +137,8 @@ def _fail(code: str, message: str, where: str, exit_code: int, argv: list[str] |
 
 
 def _lang(argv: list[str]) -> str:
-    """The language of an error: --lang given before the command, else $SAWBONES_LANG."""
+    """The language of the run: --lang given before the command, else $SAWBONES_LANG (--help is answered, and a
+    usage error told, before the group's own options are read)."""
     import os
 
     for i, arg in enumerate(argv):

@@ -11,13 +11,20 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...presentation.locale import _
+from ...message import N_
+from ...presentation.damage_types import parse_types
+from ...presentation.locale import _, pgettext
 from ...presentation.odds_words import (CHANGED, PER_SESSION, rest_words, signed, tone, treatment_rows,
                                          treatment_words)
 from ...presentation.typeset import amount, colon, counted, decimal, general, labelled, ordinal, percent, span
-from .odds_format import BAR, _t
+from ...presentation.locale import name as named
+from .odds_format import BAR
+
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+    from .env import Env
 
 
 def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
@@ -29,61 +36,55 @@ def _bar(p: float, style: str = "yellow", width: int = BAR) -> str:
     return f"[{style}]{drawn}[/][dim]{'·' * (width - len(drawn))}[/]"
 
 
-def render_drop(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_drop(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
-
     bands = list(doc["odds"])
     table = rules.damage_tables[doc["table"]]
-    out = Table(title=_t(f"Une chute à 0 · {table.name('fr')}", f"One drop to 0 · {table.name('en')}", lang))
+    out = Table(title=_("One drop to 0 · {table}", table=table.name))
     out.add_column("d20")
-    out.add_column(_t("blessure", "injury", lang))
-    out.add_column(_t("sévérité", "severity", lang))
+    out.add_column(_("injury"))
+    out.add_column(pgettext("odds", "severity"))
     for band in bands:
-        out.add_column(rules.band_sets[band].name(lang), justify="right")
+        out.add_column(named(rules.band_sets[band].name), justify="right")
     rows: dict[tuple[str, str], dict[str, float]] = {}
     for band in bands:
         for row in doc["odds"][band]["rows"]:
             rows.setdefault((row["d20"], row["severity"]), {"injury": row["injury"]})[band] = row["p"]
     for (d20, severity), cells in rows.items():
-        out.add_row(d20, escape(rules.injuries[cells["injury"]].name(lang)), rules.severities[severity].name(lang),
+        out.add_row(d20, escape(named(rules.injuries[cells["injury"]].name)), named(rules.severities[severity].name),
                     *(percent(cells.get(b, 0.0)) for b in bands))
     con.print(out)
     sev = Table.grid(padding=(0, 1))
-    for _ in range(2 + len(bands)):
+    for _column in range(2 + len(bands)):
         sev.add_column()
     for sid, s in rules.severities.items():
-        sev.add_row(s.name(lang), *(f"{percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
+        sev.add_row(named(s.name), *(f"{percent(doc['odds'][b]['severity'][sid]):>6}" for b in bands),
                     _bar(doc["odds"][bands[0]]["severity"][sid], width=20))
     con.print(sev)
-    for key, fr, en in (("magic_only", "seule la magie la soigne", "only magic heals it"),
-                        ("permanent_loss", "perte définitive (œil, main, pied) avant tout soin",
-                         "permanent loss (eye, hand, foot) before any treatment")):
-        con.print(labelled(_t(fr, en, lang), " · ".join(
-            f"{rules.band_sets[b].name(lang)} {percent(doc['odds'][b][key])}" for b in bands)))
+    for key, words in (("magic_only", N_("only magic heals it")),
+                       ("permanent_loss", N_("permanent loss (eye, hand, foot) before any treatment"))):
+        con.print(labelled(_(words), " · ".join(
+            f"{named(rules.band_sets[b].name)} {percent(doc['odds'][b][key])}" for b in bands)))
 
 
-def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_treatment(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
-
     injury = rules.injuries[doc["injury"]]
     severity = rules.severities[doc["severity"]]
-    who = _t("le blessé se soigne (désavantage)", "self-treatment", lang) if doc["self_treatment"] else \
-        _t("soigneur", "healer", lang)
-    con.print(f"[bold]{escape(injury.name(lang))}[/] ({severity.name(lang)}) · "
-              f"{rules.damage_tables[doc['table']].name(lang)} d20 {doc['d20']} · "
-              + _t("DD", "DC", lang) + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
-              + (" · " + _t("soins après ", "treatment after ", lang) + counted(doc["wait_days"], "day")
-                 if doc["wait_days"] else ""))
+    who = _("self-treatment") if doc["self_treatment"] else _("healer")
+    con.print(f"[bold]{escape(named(injury.name))}[/] ({named(severity.name)}) · "
+              f"{named(rules.damage_tables[doc['table']].name)} d20 {doc['d20']} · "
+              + _("DC") + f" {doc['dc']} · {who} {doc['bonus']:+d} · {doc['check']}"
+              + (" · " + _("treatment after ") + counted(doc["wait_days"], "day") if doc["wait_days"] else ""))
     rows = treatment_rows(doc)
     for key, words, p in rows:
         style = {"healed": "green", "lost": "red"}.get(key, "yellow")
         con.print(f"{treatment_words(words):<34} {_bar(p, style, 20)} {percent(p):>7}")
     con.print(f"[dim]{treatment_words('never_means')}[/]")
     if doc["attempts"]:
-        con.print(labelled(_t("essais", "attempts", lang), " · ".join(
-            _t(f"{percent(a['p'])} au {ordinal(a['n'])}", f"{percent(a['p'])} on the "
-               f"{ordinal(a['n'])}", lang) for a in doc["attempts"])))
+        con.print(labelled(_("attempts"), " · ".join(
+            _("{p} on the {ordinal}", p=percent(a["p"]), ordinal=ordinal(a["n"])) for a in doc["attempts"])))
         con.print(labelled(treatment_words("on_average"),
                            f"{amount(doc['expected_attempts'], 2, 'attempt')}, {span(doc['expected_days'])}"))
     per = " · ".join(f"{span(a['days'])} {percent(a['p'])}" for a in doc["per_attempt"])
@@ -98,15 +99,13 @@ def render_treatment(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> No
     con.print(labelled(treatment_words("for_free"), rest_words(doc["rest"])))
 
 
-def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_treatment_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
-
     first = doc["odds"][0]
-    out = Table(title=f"{escape(rules.injuries[first['injury']].name(lang))} · "
-                      + _t("DD", "DC", lang) + f" {first['dc']} · {first['check']}")
-    for title in (_t("bonus", "bonus", lang), _t("guérit", "heals", lang), "", _t("perdu", "lost", lang),
-                  _t("hors de portée", "out of reach", lang), _t("essais", "attempts", lang), _t("durée", "time", lang)):
+    out = Table(title=f"{escape(named(rules.injuries[first['injury']].name))} · "
+                      + _("DC") + f" {first['dc']} · {first['check']}")
+    for title in (_("bonus"), _("heals"), "", _("lost"), _("out of reach"), _("attempts"), _("time")):
         out.add_column(title, justify="right")
     for d in doc["odds"]:
         out.add_row(f"{d['bonus']:+d}", percent(d["healed"]), _bar(d["healed"], "green", 20),
@@ -116,15 +115,14 @@ def render_treatment_range(doc: dict[str, Any], rules: Any, lang: str, con: Any)
     con.print(out)
 
 
-def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
+def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     """One block per option set: the campaign's, then each option that changes a number (with the change)."""
-    from ...i18n import translate
-
+    from .env import said
     p = doc["profile"]
-    con.print(labelled(_t("Par séance", "Per session", lang), counted(p["drops"], "drop")
-                       + " · " + _t("soigneur", "healer", lang)
-                       + f" {p['bonus']:+d}" + (" · " + _t("soins après", "treatment after", lang)
-                                                + f" {general(p['wait_days'])} " + _t("j", "d", lang)
+    con.print(labelled(_("Per session"), counted(p["drops"], "drop")
+                       + " · " + _("healer")
+                       + f" {p['bonus']:+d}" + (" · " + _("treatment after")
+                                                + f" {general(p['wait_days'])} " + pgettext("days", "d")
                                                 if p["wait_days"] else "")))
     base = doc["base"]
 
@@ -138,46 +136,38 @@ def render_party(doc: dict[str, Any], rules: Any, lang: str, con: Any) -> None:
 
     def block(title: str, d: dict[str, Any]) -> None:
         con.print(f"[bold]{title}[/]")
-        con.print("  " + labelled(_t("blessures", "injuries", lang), " · ".join(
-            f"{s.name(lang)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
-            + " · " + _t("PNJ", "NPC", lang) + f" {value(d, 'npc_injuries')}"))
-        *rest, losses = PER_SESSION
-        con.print("  " + " · ".join(f"{_(words)} {value(d, key, better=better)}" for key, words, better in rest))
-        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[2])))
+        con.print("  " + labelled(_("injuries"), " · ".join(
+            f"{named(s.name)} {value(d, 'injuries', sid)}" for sid, s in rules.severities.items())
+            + " · " + _("NPC") + f" {value(d, 'npc_injuries')}"))
+        *rest, losses = PER_SESSION  # (id, English, ..., better)
+        con.print("  " + " · ".join(_(item[1]) + f" {value(d, item[0], better=item[-1])}" for item in rest))
+        con.print("  " + labelled(_(losses[1]), value(d, losses[0], better=losses[-1])))
 
-    block(_t("Options de la campagne", "The campaign's options", lang), base)
+    block(pgettext("odds", "The campaign's options"), base)
     for v in doc["variants"]:
         block(f"{v['option']} = {str(v['value']).lower()}", v["profile"])
     # (an option none of whose other values moves a number)
     names = sorted({u["option"] for u in doc["unchanged"]} - {v["option"] for v in doc["variants"]})
     if names:
-        con.print(labelled(_t("sans effet sur ces nombres", "no effect on these numbers", lang), ", ".join(names)))
+        con.print(labelled(_("no effect on these numbers"), ", ".join(names)))
     for n in doc["not_compared"]:
-        con.print(labelled(_t("non comparé", "not compared", lang), f"{n['option']}={n['value']} ({translate(n['why'], lang)})"))
+        con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})"))
 
 
-def parse_types(text: str | None) -> tuple[tuple[str, float], ...]:
-    """fire,slashing=2 -> (("fire", 1.0), ("slashing", 2.0))."""
-    import math
-
+def _types(text: str | None) -> tuple[tuple[str, float], ...]:
+    """`parse_types`, its refusal said as click says a bad option (--types)."""
     import click
 
-    if not text:
-        return ()
-    out = []
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, weight = part.partition("=")
-        try:
-            w = float(weight) if weight else 1.0
-        except ValueError:
-            raise click.BadParameter(f"{part!r}: TYPE or TYPE=WEIGHT (fire=2)", param_hint="--types") from None
-        if not math.isfinite(w):
-            raise click.BadParameter(f"{part!r}: a weight is a finite number", param_hint="--types")
-        out.append((name.strip().lower(), w))
-    return tuple(out)
+    from ...errors import UsageError
+    from ...presentation.locale import say
+
+    try:
+        return parse_types(text)
+    except UsageError as exc:
+        raise click.BadParameter(say(exc.text), param_hint="--types") from None
 
 
-def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
+def run(env: Env, rules: Rules, options: dict[str, Any], campaign: str | None, *, injury: str | None, d20: int | None,
         bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float, types: str | None,
         npc_drops: float, critical_failures: float, compare: str | None) -> None:
     """The injury side of `sawbones odds` (one drop, treatment, party): the treatment chains an earlier command
@@ -194,26 +184,26 @@ def run(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, 
                 critical_failures=critical_failures, compare=compare)
 
 
-def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None, *, injury: str | None,
+def _answer(env: Env, rules: Rules, options: dict[str, Any], campaign: str | None, *, injury: str | None,
             d20: int | None, bonuses: list[int], party: bool, wait: float, self_treatment: bool, drops: float,
             types: str | None, npc_drops: float, critical_failures: float, compare: str | None) -> None:
     from ...adapters import odds_cache
     from ...domain.injuries import odds_drop, odds_party, odds_treatment
 
     if party:
-        prof = odds_party.Profile(drops=drops, types=parse_types(types), bonus=bonuses[0], wait_days=wait,
+        prof = odds_party.Profile(drops=drops, types=_types(types), bonus=bonuses[0], wait_days=wait,
                                   self_treatment=self_treatment, npc_drops=npc_drops,
                                   critical_failures=critical_failures)
         wanted = [c.strip() for c in compare.split(",") if c.strip()] if compare else None
         doc = odds_party.what_if(rules, options, prof, wanted, keep=partial(odds_cache.kept, rules))
         doc["campaign"] = campaign
-        env.emit(doc, partial(render_party, doc, rules, env.lang))
+        env.emit(doc, partial(render_party, doc, rules))
         return
     table = (injury or "").lower()
     if d20 is None:
         doc = odds_drop.drop_doc(rules, options, table)
         doc["campaign"] = campaign
-        env.emit(doc, partial(render_drop, doc, rules, env.lang))
+        env.emit(doc, partial(render_drop, doc, rules))
         return
     docs = [odds_treatment.treatment_doc(rules, options, table, d20, b, wait_days=wait, self_treatment=self_treatment)
             for b in bonuses]
@@ -221,8 +211,8 @@ def _answer(env: Any, rules: Any, options: dict[str, Any], campaign: str | None,
         for d in docs:
             d.pop("days")
         doc = {"table": table, "d20": d20, "campaign": campaign, "odds": docs}
-        env.emit(doc, partial(render_treatment_range, doc, rules, env.lang))
+        env.emit(doc, partial(render_treatment_range, doc, rules))
         return
     doc = docs[0]
     doc["campaign"] = campaign
-    env.emit(doc, partial(render_treatment, doc, rules, env.lang))
+    env.emit(doc, partial(render_treatment, doc, rules))

@@ -3,8 +3,9 @@
 - a negative number is a value, not an option: `campaign set magic_heals_per_effect -1` and `advance -1d`
   reach the command, which says what is wrong with the value (click answered "No such option '-1'");
   any other unknown option is still refused as click does;
-- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language (errors_fr.py);
-- `--help` in French when the language is French (--lang fr, $SAWBONES_LANG=fr): help_fr.py's words.
+- a mistyped command gets a "did you mean" (`damag` → damage), in the reader's language;
+- `--help` in the reader's language (--lang, $SAWBONES_LANG): the helps marked N_ where the commands are made,
+  and click's own words, from the catalog.
 """
 
 from __future__ import annotations
@@ -14,46 +15,90 @@ from typing import Any
 
 import click
 
+from ...message import N_, msgs
+
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
 
-HELP_LANG = {"lang": "en"}  # the language `main` read from its arguments (a --help is answered before the group runs)
+def _click_gettext(message: str) -> str:
+    from ...presentation.locale import catalog
+
+    return catalog().gettext(message)
 
 
-def _french(ctx: click.Context) -> bool:
-    env = ctx.find_root().obj
-    return (getattr(env, "lang", None) or HELP_LANG["lang"]) == "fr"
+def _click_ngettext(singular: str, plural: str, n: int) -> str:
+    from ...presentation.locale import catalog
+
+    return catalog().ngettext(singular, plural, n)
 
 
-def _path(ctx: click.Context) -> str:
-    return " ".join(ctx.command_path.split()[1:])
+def speak_click() -> None:
+    """click's own words (its usage errors, its help's headings) from sawbones' catalogs, in the reader's language:
+    click marks them for gettext, each of its modules reading `_` and `ngettext` when it speaks."""
+    import importlib
+
+    for name in ("core", "exceptions", "parser", "types", "formatting", "decorators", "utils", "termui"):
+        module = importlib.import_module(f"click.{name}")
+        if hasattr(module, "_"):
+            module._ = _click_gettext  # type: ignore[attr-defined]
+        if hasattr(module, "ngettext"):
+            module.ngettext = _click_ngettext  # type: ignore[attr-defined]
 
 
-class _FrenchHelp:
-    """--help in French: the command's help and its options' from help_fr.py, click's own words too."""
+# click's usage errors, as its messages are written (click/exceptions.py, core.py, parser.py, types.py): the
+# catalog's msgids for them (their French is in fr.po)
+CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."), N_("Missing argument"),
+                N_("Missing option"), N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
+                N_("Invalid value: {message}"), N_("{value} is not in the range {range}."),
+                N_("{value!r} is not a valid {number_type}."), N_("Missing command."),
+                N_("Option {name!r} does not take a value."))
+CLICK_PLURAL_ERRORS = (msgs("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments.", 1),
+                       msgs("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 1),
+                       msgs("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1),
+                       msgs("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", 1))
+
+HELP_OPTION = N_("Show this message and exit.")
+# click's own words in a help, as it writes them (the catalog says them in the reader's language)
+CLICK_WORDS = (N_("Usage:"), N_("Options:"), N_("Commands:"), N_("Arguments:"), N_("Show this message and exit."),
+               N_("Show the version and exit."), N_("[default:"), N_("[required]"))
+
+
+def said_help(text: str) -> str:
+    """A help marked with N_ in the decorators, in the reader's language (the catalog; the English otherwise)."""
+    from ...presentation.locale import catalog
+
+    return catalog().gettext(text)
+
+
+class _CatalogHelp:
+    """--help in the reader's language: each command's and option's help (marked N_ where the command is made)
+    and click's own words, translated when the help is formatted."""
 
     def get_help(self, ctx: click.Context) -> str:
-        text: str = super().get_help(ctx)  # type: ignore[misc]
-        if not _french(ctx):
-            return text
-        from .help_fr import WORDS
+        from ...presentation.locale import catalog
 
-        for en, fr in WORDS:
-            text = text.replace(en, fr)
+        text: str = super().get_help(ctx)  # type: ignore[misc]
+        words = catalog()
+        for english in CLICK_WORDS:
+            said = words.gettext(english)
+            if said != english:
+                text = text.replace(english, said)
         return text
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        if not _french(ctx):
-            super().format_help(ctx, formatter)  # type: ignore[misc]
-            return
-        from .help_fr import COMMANDS, OPTIONS
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option: click.Option | None = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:  # (click made it once, in the language of that moment: keep its English, said later)
+            option.help = HELP_OPTION
+        return option
 
-        path, command = _path(ctx), self
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        command = self
         saved = (command.help, [(p, getattr(p, "help", None)) for p in command.params])  # type: ignore[attr-defined]
-        command.help = COMMANDS.get(path, command.help)  # type: ignore[attr-defined]
+        if command.help:  # type: ignore[attr-defined]
+            command.help = said_help(command.help)  # type: ignore[attr-defined]
         for param in command.params:  # type: ignore[attr-defined]
-            if (path, param.name) in OPTIONS:
-                param.help = OPTIONS[path, param.name]  # type: ignore[attr-defined]
+            if getattr(param, "help", None):
+                param.help = said_help(param.help)  # type: ignore[attr-defined]
         try:
             super().format_help(ctx, formatter)  # type: ignore[misc]
         finally:
@@ -63,26 +108,19 @@ class _FrenchHelp:
                     param.help = text  # type: ignore[attr-defined]
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        ctx = click.get_current_context(silent=True)
-        if ctx is not None and _french(ctx):
-            from .help_fr import COMMANDS
-
-            path = " ".join([*ctx.command_path.split()[1:], self.name or ""]).strip()  # type: ignore[attr-defined]
-            if path in COMMANDS:
-                return _short(COMMANDS[path], limit)
-        return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
-
-
-def _short(text: str, limit: int) -> str:
-    """A help's first sentence, cut at a word to fit `limit` (as click shortens its own)."""
-    first = text.split("\n\n", 1)[0].split(". ", 1)[0].rstrip(".")
-    if len(first) <= limit:
-        return first
-    cut = first[: limit - 3].rsplit(" ", 1)[0]
-    return cut + "..."
+        """The help's first sentence in the reader's language, shortened as click shortens any (the same rule in
+        every language)."""
+        help_text = getattr(self, "help", None)
+        if not help_text:
+            return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+        self.help = said_help(help_text)  # type: ignore[attr-defined]
+        try:
+            return super().get_short_help_str(limit)  # type: ignore[misc, no-any-return]
+        finally:
+            self.help = help_text  # type: ignore[attr-defined]
 
 
-class NumbersCommand(_FrenchHelp, click.Command):
+class NumbersCommand(_CatalogHelp, click.Command):
     """A command whose arguments may be negative numbers."""
 
     def make_parser(self, ctx: click.Context) -> Any:
@@ -120,7 +158,7 @@ def _unknown_options(command: click.Command, ctx: click.Context, args: list[str]
     return out
 
 
-class SuggestingGroup(_FrenchHelp, click.Group):
+class SuggestingGroup(_CatalogHelp, click.Group):
     """A group whose mistyped command gets a "did you mean"; its commands take negative numbers."""
 
     command_class = NumbersCommand
@@ -132,7 +170,9 @@ class SuggestingGroup(_FrenchHelp, click.Group):
 
             close = difflib.get_close_matches(name.lower(), self.list_commands(ctx), n=1, cutoff=0.6)
             if close:
-                ctx.fail(f"No such command {name!r}. Did you mean {close[0]}?")
+                from ...presentation.locale import _
+
+                ctx.fail(_("No such command {name}. Did you mean {other}?", name=repr(name), other=close[0]))
         return super().resolve_command(ctx, args)
 
 
@@ -140,17 +180,48 @@ SuggestingGroup.group_class = SuggestingGroup
 
 
 class NamedChoice(click.Choice):
-    """A choice typed as a screen shows it, in either language, accents optional: `--side gauche` is `left`.
-    `words`: id -> (English, French), the words the screens show (the same tables that write them)."""
+    """A choice typed as a screen shows it, in any language, accents optional: `--side gauche` is `left`.
+    `words`: id -> its English template (the catalog's msgid: the same words the screens write)."""
 
-    def __init__(self, words: dict[str, tuple[str, str]]) -> None:
+    def __init__(self, words: dict[str, str]) -> None:
         super().__init__(list(words))
-        from ...content.rules import fold
+        self.words = words
+        self._aliases: dict[str, str] | None = None
 
-        self.aliases = {fold(word): key for key, pair in words.items() for word in (key, *pair)}
+    def aliases(self) -> dict[str, str]:
+        """Every way to type each id: the id, and its words in each language (folded)."""
+        if self._aliases is None:
+            from ...content.rules import fold
+            from ...presentation.locale import _, languages, speaking
+
+            found: dict[str, str] = {}
+            for lang in languages():
+                with speaking(lang):
+                    found.update({fold(_(text)): key for key, text in self.words.items()})
+            self._aliases = found | {fold(key): key for key in self.words}
+        return self._aliases
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from ...content.rules import fold
 
-        found = self.aliases.get(fold(str(value)))
+        found = self.aliases().get(fold(str(value)))
         return found if found is not None else super().convert(value, param, ctx)
+
+
+class LanguageChoice(click.Choice):
+    """--lang: every language sawbones has a catalog for (a language is a file: $SAWBONES_LOCALE_PATH adds some),
+    read when asked, then English (the templates)."""
+
+    def __init__(self) -> None:
+        super().__init__(["en"])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from ...presentation.locale import SOURCE, languages
+
+        return (*[lang for lang in languages() if lang != SOURCE], SOURCE)
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # (click.Choice sets its choices; these are read from the catalogs)
+        pass
+

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+if TYPE_CHECKING:
+    from .env import Env
 
-def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
+from ...message import N_
+
+
+def _emit_events(env: Env, state: Any, events: list[dict[str, Any]]) -> None:
     from ...presentation.sentences import sentence
 
     rules = env.service.rules_for(state)
@@ -19,28 +24,27 @@ def _emit_events(env: Any, state: Any, events: list[dict[str, Any]]) -> None:
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
+    @cli.command(help=N_("Show NAME's player the affliction (its name, DC, track and cure), or hide it (--hide)."))
     @click.argument("name")
     @click.argument("affliction")
-    @click.option("--hide", is_flag=True, help="Hide it from the player instead (only its symptoms show).")
+    @click.option("--hide", is_flag=True, help=N_("Hide it from the player instead (only its symptoms show)."))
     @pass_env
     def reveal(env, name, affliction, hide) -> None:
-        """Show NAME's player the affliction (its name, DC, track and cure), or hide it (--hide)."""
         from ...domain.afflictions.secrets import reveal as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, not hide))
         _emit_events(env, state, events)
 
-    @cli.command()
+    @cli.command(help=N_("A Heal (5e: Medicine) check against the affliction's DC; with the option "
+                         "check_reveals_affliction a\n"
+                         "success shows it to NAME's player."))
     @click.argument("name")
     @click.argument("affliction")
-    @click.option("--healer", help="Who makes the Heal (5e: Medicine) check (default: NAME).")
-    @click.option("--check", "total", type=int, help="The check's total, as rolled at the table.")
-    @click.option("--d20", type=click.IntRange(1, 20), help="The natural d20 (the healer's bonus is added).")
+    @click.option("--healer", help=N_("Who makes the Heal (5e: Medicine) check (default: NAME)."))
+    @click.option("--check", "total", type=int, help=N_("The check's total, as rolled at the table."))
+    @click.option("--d20", type=click.IntRange(1, 20), help=N_("The natural d20 (the healer's bonus is added)."))
     @pass_env
     def diagnose(env, name, affliction, healer, total, d20) -> None:
-        """A Heal (5e: Medicine) check against the affliction's DC; with the option check_reveals_affliction a
-        success shows it to NAME's player."""
         from ...domain.afflictions.secrets import diagnose as decide
 
         state, events = env.act(lambda ctx: decide(ctx, name, affliction, healer, total, d20))

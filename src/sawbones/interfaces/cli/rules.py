@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ...i18n import Words
+if TYPE_CHECKING:
+    from ...content.rules import Rules
+    from .env import Env
+
+from ...message import N_
+from ...presentation.tables import index_doc, render_index, render_table, table_doc
 
 
-def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
+def _rules_and_options(env: Env) -> tuple[Rules, dict[str, Any]]:
     """The current campaign's rules and options, or the defaults when there is no campaign yet."""
     from ...domain.engine.options import effective_options
     from ...errors import NoDatabase, NotFound
@@ -33,258 +38,34 @@ def _rules_and_options(env) -> tuple[Any, dict[str, Any]]:
     return rules, effective_options(rules, state.option_overrides() if state else {})
 
 
-VECTORS = {"injury": ("Blessure", "Injury"), "contact": ("Contact", "Contact"), "inhaled": ("Inhalation", "Inhaled"),
-           "ingested": ("Ingestion", "Ingested")}
-KINDS = ("severity", "body_parts", "damage_table", "disease", "poison", "track", "body_part", "injury")
-
-
-def _track_doc(track: Any, lang: str) -> dict[str, Any]:
-    from ...domain.afflictions.rules import end_index
-
-    end = end_index(track)
-    return {"kind": "track", "id": track.id, "name": track.name(lang), "end_state": track.end_state, "stages": [
-        {"index": i, "id": s.id, "name": s.name(lang), "text": s.text(lang) if s.text else "", "end_state": i == end}
-        for i, s in enumerate(track.stages)]}
-
-
-def _affliction_doc(rules: Any, a: Any, lang: str) -> dict[str, Any]:
-    """A disease or poison as the catalog gives it: save, vectors, onset, frequency, cure, and its tracks."""
-    from ...content.models import dump
-    from ...domain.afflictions.rules import interval
-    from ...presentation.time_words import describe_span
-
-    fr = lang == "fr"
-    every = describe_span(interval(a), lang)
-    every = every[2:] if a.frequency.every == 1 and every.startswith("1 ") else every
-    frequency = f"1/{every}" + (f" ({describe_span(interval(a) * a.frequency.count, lang)})" if a.frequency.count else "")
-    save = rules.saves[a.save].name(lang) if a.save in rules.saves else a.save
-    return {"kind": a.kind, "id": a.id, "name": a.name(lang), "dc": a.dc, "save": a.save,
-            "vectors": list(a.vectors), "tracks": list(a.tracks),
-            "onset": dump(a.onset, exclude_defaults=False), "frequency": dump(a.frequency, exclude_defaults=False),
-            "cure": a.cure.text(lang), "text": a.table_text(lang),
-            "kind_name": ("maladie" if fr else "disease") if a.kind == "disease" else "poison",
-            "save_text": f"{save} ({'DD' if fr else 'DC'} {a.dc})",
-            "vectors_text": ", ".join(VECTORS[v][0 if fr else 1] for v in a.vectors),
-            "onset_text": describe_span(a.onset.amount * _unit(a.onset.unit), lang) if a.onset else "—",
-            "frequency_text": frequency,
-            "track_details": [_track_doc(rules.tracks[t], lang) for t in a.tracks]}
-
-
-def _unit(unit: str) -> int:
-    from ...domain.engine.state import UNIT_SECONDS
-
-    return UNIT_SECONDS[unit]
-
-
-def _body_part_doc(p: Any, lang: str) -> dict[str, Any]:
-    return {"id": p.id, "name": p.name(lang), "sides": list(p.sides),
-            "sides_text": ", ".join(HEAD.say(side, lang) for side in p.sides) or "-", "penalty": p.penalty,
-            "affects": p.affects(lang), "both_sides_condition": p.both_sides_condition}
-
-
-def _resolve(rules: Any, table_id: str) -> tuple[str, str] | None:
-    """(kind, id) for a table id: `KIND:ID` names one kind; a plain id takes the first kind that has it."""
-    kind, sep, key = table_id.partition(":")
-    wanted = [kind] if sep else list(KINDS)
-    key = key if sep else table_id
-    for k in wanted:
-        if k == "severity" and key in ("severity", "severities"):
-            return k, key
-        if k == "body_parts" and key in ("body_parts", "wounds"):
-            return k, key
-        pool = {"damage_table": rules.damage_tables, "track": rules.tracks, "body_part": rules.body_parts,
-                "injury": rules.injuries}.get(k)
-        if k in ("disease", "poison"):
-            a = rules.afflictions.get(_named(rules, "afflictions", key))
-            if a is not None and a.kind == k:
-                return k, a.id
-        elif pool is not None and _named(rules, SECTION[k], key) in pool:
-            return k, _named(rules, SECTION[k], key)
-    return None
-
-
-SECTION = {"damage_table": "damage_tables", "track": "tracks", "body_part": "body_parts", "injury": "injuries"}
-
-
-def _named(rules: Any, section: str, key: str) -> str:
-    """The id of the entry named `key` as a screen shows it, in either language (`Rules.resolve`), else `key`."""
-    from ...errors import SawbonesError
-
-    try:
-        return str(rules.resolve(section, key))
-    except SawbonesError:
-        return key
-
-
-def ref(rules: Any, kind: str, entry_id: str) -> str:
-    """The id `tables` takes for this entry: the plain id, or `KIND:ID` where the plain id means another entry."""
-    return entry_id if _resolve(rules, entry_id) == (kind, entry_id) else f"{kind}:{entry_id}"
-
-
-def table_doc(rules: Any, table_id: str, lang: str) -> dict[str, Any]:
-    from ...content.checks import band_of
-
-    found = _resolve(rules, table_id)
-    kind, key = found if found else ("", "")
-    if kind == "severity":
-        return {"kind": "severity", "severities": [
-            {"id": s.id, "name": s.name(lang), "untreated": s.untreated(lang), "dc": s.treatment.dc,
-             "treatment": s.treatment.text(lang), "magic": s.magic_text(lang)} for s in rules.severities.values()],
-            "bands": {b.id: [{"d20": x.d20, "severity": x.severity, "severity_name": rules.severities[x.severity].name(lang)}
-                             for x in b.bands] for b in rules.band_sets.values()},
-            "band_names": {b.id: b.name(lang) for b in rules.band_sets.values()}}
-    if kind == "damage_table":
-        standard = rules.band_sets["standard"]
-        table = rules.damage_tables[key]
-        return {"kind": "damage_table", "id": table.id, "name": table.name(lang), "rows": [
-            {"d20": r.d20, "severity": band_of(standard, r.d20),
-             "severity_name": rules.severities[band_of(standard, r.d20)].name(lang), "injury": r.injury,
-             "name": rules.injuries[r.injury].name(lang), "text": r.text(lang),
-             "no_natural_healing": r.no_natural_healing, "magic_only": r.magic_only} for r in table.rows]}
-    if kind == "body_parts":
-        return {"kind": "body_parts", "body_parts": [_body_part_doc(p, lang) for p in rules.body_parts.values()]}
-    if kind == "body_part":
-        return {"kind": "body_part", **_body_part_doc(rules.body_parts[key], lang)}
-    if kind == "track":
-        return _track_doc(rules.tracks[key], lang)
-    if kind in ("disease", "poison"):
-        return _affliction_doc(rules, rules.afflictions[key], lang)
-    if kind == "injury":
-        i = rules.injuries[key]
-        tables = [t for t in rules.damage_tables.values() if any(r.injury == i.id for r in t.rows)]
-        return {"kind": "injury", "id": i.id, "name": i.name(lang), "text": i.text(lang),
-                "tables": [t.id for t in tables], "tables_text": ", ".join(t.name(lang) for t in tables)}
-    known = dict.fromkeys(["severity", "body_parts", *rules.damage_tables, *rules.tracks, *rules.afflictions])
-    from ...errors import NotFound
-
-    raise NotFound(f"no table {table_id!r} (try one of: {', '.join(known)}; or KIND:ID with KIND one of "
-                   f"{', '.join(KINDS[2:])})")
-
-
-def index_doc(rules: Any, lang: str) -> dict[str, Any]:
-    """Every table `tables ID` shows, by section; each id is one the command takes (KIND:ID where needed)."""
-    def names(section: str, kind: str) -> list[dict[str, str]]:
-        return [{"id": ref(rules, kind, e.id), "name": e.name(lang)} for e in rules.section(section).values()
-                if section != "afflictions" or e.kind == kind]
-
-    return {"severity": "severity", "damage_tables": names("damage_tables", "damage_table"),
-            "body_parts": names("body_parts", "body_part"), "tracks": names("tracks", "track"),
-            "diseases": names("afflictions", "disease"), "poisons": names("afflictions", "poison")}
-
-
-HEAD = Words("tables", {
-    "severity": ("Severity", "Gravité"), "damage_tables": ("Injury tables", "Tables de blessures"),
-    "severity_index": ("each severity's treatment and the d20 bands (`sawbones tables severity`)",
-                       "le traitement de chaque gravité et les tranches du d20 (`sawbones tables severity`)"),
-    "body_parts": ("Body parts", "Parties du corps"), "tracks": ("Progression tracks", "Échelles de progression"),
-    "diseases": ("Diseases", "Maladies"), "poisons": ("Poisons", "Poisons"),
-    "d20": ("d20", "d20"), "injury": ("injury", "blessure"), "text": ("text", "texte"),
-    "untreated": ("untreated", "sans traitement"), "dc": ("DC", "DD"), "treatment": ("treatment", "traitement"),
-    "magic": ("magic", "magie"), "stage": ("stage", "cran"), "effects": ("effects", "effets"),
-    "part": ("part", "partie"), "sides": ("sides", "côtés"), "penalty": ("penalty", "malus"),
-    "affects": ("affects", "touche"), "bands": ("d20 bands ({name})", "tranches du d20 ({name})"),
-    "left": ("left", "gauche"), "right": ("right", "droite"),
-    # a disease's or poison's entry, a body part's, an injury's
-    "kind": ("Kind", "Type"), "save": ("Save", "Jet de sauvegarde"), "vectors": ("Vectors", "Vecteurs"),
-    "onset": ("Onset", "Incubation"), "frequency": ("Frequency", "Fréquence"), "cure": ("Cure", "Guérison"),
-    "catalog": ("Catalog", "Catalogue"), "sides_of": ("Sides", "Côtés"), "penalty_of": ("Penalty", "Malus"),
-    "affects_of": ("Affects", "Affecte"), "effects_of": ("Effects", "Effets"), "tables": ("Tables", "Tables"),
-})
-
-# the labelled lines of an entry (`_render_entry`, the tables page): (label, field of the entry's document)
-ENTRY_LINES = {
-    "disease": (("kind", "kind_name"), ("save", "save_text"), ("vectors", "vectors_text"), ("onset", "onset_text"),
-                ("frequency", "frequency_text"), ("cure", "cure"), ("catalog", "text")),
-    "body_part": (("sides_of", "sides_text"), ("penalty_of", "penalty"), ("affects_of", "affects")),
-    "injury": (("effects_of", "text"), ("tables", "tables_text")),
-}
-ENTRY_LINES["poison"] = ENTRY_LINES["disease"]
-
-
-def render_index(doc: dict[str, Any], lang: str, con: Any) -> None:
-    con.print(f"[bold]{HEAD.say('severity', lang)}[/]{' : ' if lang == 'fr' else ': '}{HEAD.say('severity_index', lang)}")
-    for key in ("damage_tables", "body_parts", "tracks", "diseases", "poisons"):
-        con.print(f"[bold]{HEAD.say(key, lang)}[/]{' : ' if lang == 'fr' else ': '}"
-                  + ", ".join(f"{e['id']} ({e['name']})" for e in doc[key]), markup=True)
-
-
-def render_table(doc: dict[str, Any], con: Any, lang: str = "en") -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    h = lambda *keys: [HEAD.say(k, lang) for k in keys]  # noqa: E731
-    kind = doc["kind"]
-    if kind == "damage_table":
-        table = Table(*h("d20", "severity", "injury", "text"), title=doc["name"], show_lines=True)
-        for r in doc["rows"]:
-            table.add_row(r["d20"], r.get("severity_name", r["severity"]), f"{escape(r['name'])}\n[dim]{r['injury']}[/]",
-                          escape(r["text"]))
-        con.print(table)
-    elif kind == "severity":
-        table = Table(*h("severity", "untreated", "dc", "treatment", "magic"), show_lines=True)
-        for s in doc["severities"]:
-            table.add_row(s["name"], s["untreated"], str(s["dc"]), s["treatment"], s["magic"])
-        con.print(table)
-        for band_id, bands in doc["bands"].items():
-            con.print(HEAD.say("bands", lang, name=doc["band_names"][band_id]) + (" : " if lang == "fr" else ": ")
-                      + ", ".join(f"{b['d20']} {b.get('severity_name', b['severity'])}" for b in bands))
-    elif kind == "track":
-        table = Table("#", *h("stage", "effects"), title=doc["name"], show_lines=True)
-        for s in doc["stages"]:
-            mark = " ■" if s["end_state"] else ""
-            table.add_row(str(s["index"]), f"{escape(s['name'])}{mark}\n[dim]{s['id']}[/]", escape(s["text"]))
-        con.print(table)
-    elif kind == "body_parts":
-        table = Table(*h("part", "sides", "penalty", "affects"), show_lines=True)
-        for p in doc["body_parts"]:
-            table.add_row(f"{p['name']}\n[dim]{p['id']}[/]", p["sides_text"], str(p["penalty"]),
-                          escape(p["affects"]))
-        con.print(table)
-    else:
-        _render_entry(doc, lang, con)
-
-
-def _render_entry(doc: dict[str, Any], lang: str, con: Any) -> None:
-    """One disease, poison, body part or injury: labelled lines in the reader's language, then its tracks."""
-    from rich.markup import escape
-
-    colon = " : " if lang == "fr" else ": "
-    con.print(f"[bold]{escape(doc['name'])}[/] [dim]{doc['id']}[/]")
-    for label, field in ENTRY_LINES[doc["kind"]]:
-        con.print(f"[bold]{HEAD.say(label, lang)}[/]{colon}{escape(str(doc[field]))}")
-    for track in doc.get("track_details", []):
-        render_table(track, con, lang)
-
-
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
+    @cli.command(help=N_("Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, "
+                         "poisons.\n"
+                         "\n"
+                         "ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the\n"
+                         "track, leprosy the disease with its track)."))
     @click.argument("table_id", required=False, metavar="[ID]")
     @pass_env
     def tables(env, table_id) -> None:
-        """Browse the rule tables: injuries by damage type, severity, body parts, tracks, diseases, poisons.
-
-        ID is one the index lists; KIND:ID picks one kind where an id has two (track:leprosy is the
-        track, leprosy the disease with its track).
-        """
         from ...content.loader import load_rules
 
         rules = load_rules(env.content)
         if table_id is None:
-            doc = index_doc(rules, env.lang)
-            env.emit(doc, partial(render_index, doc, env.lang))
+            doc = index_doc(rules)
+            env.emit(doc, partial(render_index, doc))
         else:
-            doc = table_doc(rules, table_id, env.lang)
-            env.emit(doc, partial(render_table, doc, lang=env.lang))
+            doc = table_doc(rules, table_id)
+            env.emit(doc, partial(render_table, doc))
 
-    @cli.command()
+    @cli.command(help=N_("Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."))
     @click.argument("table_id", metavar="TABLE")
-    @click.option("--d20", type=int, help="The d20 the player rolled (default: rolled for you).")
-    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help="Severity bands (default: the campaign's).")
+    @click.option("--d20", type=int, help=N_("The d20 the player rolled (default: rolled for you)."))
+    @click.option("--bands", type=click.Choice(["standard", "lenient"]), help=N_("Severity bands (default: the "
+                                                                                 "campaign's)."))
     @pass_env
     def roll(env, table_id, d20, bands) -> None:
-        """Roll one injury on a damage type's table (e.g. `roll fire --d20 12`)."""
         from ...presentation.views import roll_doc
 
         rules, options = _rules_and_options(env)

@@ -11,29 +11,15 @@ from typing import Any
 
 import click
 
-from ...i18n import Words
 from ...presentation import links
+from ...message import N_, msg
+from ...presentation.locale import _
 from ...presentation.links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
 PACKS_ENV = "SAWBONES_CONTENT"
 SERVER_ENV = "SAWBONES_WEB_SETTINGS"  # the server's settings, for uvicorn's worker processes (JSON)
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-SAY = Words("serve", {  # what `serve` prints as it starts
-    "serving": ("sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)",
-                "application web sawbones : {base}/  (API : {base}/api-docs ; Ctrl+C l'arrête)"),
-    "closed": ("closed server: listing and creating campaigns need the admin secret",
-               "serveur fermé : lister et créer des campagnes demandent le secret d'administration"),
-    "secret": (" (made now, shown once: {secret}; `sawbones admin-secret` replaces it)",
-               " (créé maintenant, montré une fois : {secret} ; `sawbones admin-secret` le remplace)"),
-    "demo": ("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}",
-             "campagne de démonstration {name}, lien de connexion du MJ (une fois, dans les 15 minutes) : {link}"),
-    "player": ("  player link for {character}: {link}", "  lien joueur pour {character} : {link}"),
-    "api_secret": ("API secret: {secret}", "secret d'API : {secret}"),
-    "no_players": ("no character in this campaign yet: no player link", "aucun personnage dans cette campagne : aucun lien joueur"),
-})
 
 
 def service_factory(db: str | None, packs: tuple[str, ...]):
@@ -104,7 +90,7 @@ def forwarded_ips(text: str) -> str:
 
     items = [item.strip() for item in text.split(",") if item.strip()]
     if not items:
-        raise click.BadParameter("give at least one address (127.0.0.1 is the default)",
+        raise click.BadParameter(_("give at least one address (127.0.0.1 is the default)"),
                                  param_hint="--forwarded-allow-ips")
     for item in items:
         if item == "*":
@@ -112,7 +98,7 @@ def forwarded_ips(text: str) -> str:
         try:
             ipaddress.ip_network(item, strict=False)
         except ValueError:
-            raise click.BadParameter(f"{item!r} is not an address or a network like 10.0.0.0/8",
+            raise click.BadParameter(_("{item} is not an address or a network like 10.0.0.0/8", item=repr(item)),
                                      param_hint="--forwarded-allow-ips") from None
     return ",".join(items)
 
@@ -141,19 +127,21 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
     if certfile is None and keyfile is None:
         return {}
     if certfile is None or keyfile is None:
-        raise UsageError("--certfile and --keyfile go together (the certificate and its private key)",
+        raise UsageError(msg("--certfile and --keyfile go together (the certificate and its private key)"),
                          "--keyfile" if certfile else "--certfile")
     for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
         try:
             with open(path, "rb"):
                 pass
         except OSError as exc:
-            raise UsageError(f"cannot read {path} ({exc.strerror or exc})", option) from None
+            raise UsageError(msg("cannot read {path} ({reason})", path=path, reason=exc.strerror or str(exc)),
+                             option) from None
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except (ssl.SSLError, ValueError) as exc:
-        raise UsageError(f"{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key "
-                         f"({getattr(exc, 'reason', None) or exc})", "--certfile") from None
+        raise UsageError(msg("{certfile} and {keyfile} are not a PEM certificate and its unencrypted private key "
+                             "({reason})", certfile=certfile, keyfile=keyfile,
+                             reason=str(getattr(exc, "reason", None) or exc)), "--certfile") from None
     return {"ssl_certfile": certfile, "ssl_keyfile": keyfile}
 
 
@@ -173,44 +161,45 @@ def server_settings(host: str, access: str | None, allowed: tuple[str, ...], max
 def register(cli: click.Group) -> None:
     from .env import pass_env
 
-    @cli.command()
-    @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: the whole network).")
-    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Port to listen on.")
-    @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes.")
-    @click.option("--demo", is_flag=True, help="Create the demo campaign when absent and print its GM sign-in and "
-                  "player links.")
-    @click.option("--qr", is_flag=True, help="With --demo: also draw each player link as a QR code, for the "
-                  "players' phones.")
+    @cli.command(help=N_("Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."))
+    @click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on (0.0.0.0: the "
+                                                                            "whole network)."))
+    @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help=N_("Port to listen "
+                                                                                                    "on."))
+    @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True, help=N_("Worker processes."))
+    @click.option("--demo", is_flag=True, help=N_("Create the demo campaign when absent and print its GM sign-in and "
+                     "player links."))
+    @click.option("--qr", is_flag=True, help=N_("With --demo: also draw each player link as a QR code, for the "
+                     "players' phones."))
     @click.option("--access", type=click.Choice(["open", "closed"]), default=None,
-                  help="open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
-                  "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise.")
+                  help=N_("open: anyone who reaches the server lists and creates campaigns (a laptop at the table); "
+                     "closed: that needs the server's admin secret. Default: open on 127.0.0.1, closed otherwise."))
     @click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
-                  help="A host name the server answers to (repeatable; against DNS rebinding). Default: the "
-                  "loopback names when listening on 127.0.0.1, else the machine's own names and addresses; "
-                  "'*': any (behind a proxy that checks it).")
+                  help=N_("A host name the server answers to (repeatable; against DNS rebinding). Default: the "
+                     "loopback names when listening on 127.0.0.1, else the machine's own names and addresses; "
+                     "'*': any (behind a proxy that checks it)."))
     @click.option("--max-body", type=click.IntRange(1024, 1_000_000_000), default=1_000_000, show_default=True,
-                  metavar="BYTES", help="The largest request body accepted (413 beyond, before it is read).")
+                  metavar="BYTES", help=N_("The largest request body accepted (413 beyond, before it is read)."))
     @click.option("--base", metavar="URL", envvar=BASE_ENV,
-                  help="The address players and the GM reach the server at, printed in links and QR codes (a "
-                  "reverse proxy's https://…; $SAWBONES_BASE). Default: the machine's network address and the "
-                  "port when listening on 0.0.0.0, else --host and --port.")
+                  help=N_("The address players and the GM reach the server at, printed in links and QR codes (a "
+                     "reverse proxy's https://…; $SAWBONES_BASE). Default: the machine's network address and the "
+                     "port when listening on 0.0.0.0, else --host and --port."))
     @click.option("--forwarded-allow-ips", "forwarded_allow_ips", default="127.0.0.1", show_default=True,
                   metavar="ADDRESSES", envvar="SAWBONES_FORWARDED_ALLOW_IPS",
-                  help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted (comma-"
-                  "separated addresses or networks, * for any; $SAWBONES_FORWARDED_ALLOW_IPS): each player "
-                  "behind them counts as their own address.")
+                  help=N_("The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted (comma-"
+                     "separated addresses or networks, * for any; $SAWBONES_FORWARDED_ALLOW_IPS): each player "
+                     "behind them counts as their own address."))
     @click.option("--cors-origin", "cors_origins", multiple=True, metavar="URL", envvar="SAWBONES_CORS_ORIGINS",
-                  help="Let pages of this origin call the API with the API secret (repeatable; "
-                       "$SAWBONES_CORS_ORIGINS, space-separated). Off by default.")
+                  help=N_("Let pages of this origin call the API with the API secret (repeatable; "
+                          "$SAWBONES_CORS_ORIGINS, space-separated). Off by default."))
     @click.option("--certfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                  help="Serve https with this certificate (PEM, the chain included); needs --keyfile. An https "
-                       "Foundry VTT may call only https servers, or http on 127.0.0.1/localhost.")
+                  help=N_("Serve https with this certificate (PEM, the chain included); needs --keyfile. An https "
+                          "Foundry VTT may call only https servers, or http on 127.0.0.1/localhost."))
     @click.option("--keyfile", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                  help="The certificate's private key (PEM, unencrypted); needs --certfile.")
+                  help=N_("The certificate's private key (PEM, unencrypted); needs --certfile."))
     @pass_env
     def serve(env, host, port, workers, demo, qr, access, allowed_hosts, max_body, base, forwarded_allow_ips,
               cors_origins, certfile, keyfile) -> None:
-        """Serve the web app: the GM dashboard, live player pages and the JSON API (see /api-docs)."""
         import json
 
         import uvicorn
@@ -235,18 +224,21 @@ def register(cli: click.Group) -> None:
         settings.update(public_base=public, listening_base=listening)
         base = public or listening
         links.remember(service.store, base)  # gm-link and player-link print links to this server
-        lang = env.lang
-        click.echo(SAY.say("serving", lang, base=base))
+        click.echo(_("sawbones web app: {base}/  (API: {base}/api-docs; Ctrl+C stops)", base=base))
         if settings["closed"]:
-            click.echo(SAY.say("closed", lang) + ("" if security.has_admin_secret(service.store) else
-                                               SAY.say("secret", lang, secret=security.new_admin_secret(service.store))))
+            click.echo(_("closed server: listing and creating campaigns need the admin secret") + (
+                "" if security.has_admin_secret(service.store) else
+                _(" (made now, shown once: {secret}; `sawbones admin-secret` replaces it)",
+                  secret=security.new_admin_secret(service.store))))
         if demo:
             from ...demo import ensure_demo
 
             name, link, players = ensure_demo(service, base)
-            click.echo(SAY.say("demo", lang, name=repr(name), link=link))
+            click.echo(_("demo campaign {name}, GM sign-in link (once, within 15 minutes): {link}", name=repr(name),
+                         link=link))
             for character, token in players:
-                click.echo(SAY.say("player", lang, character=character, link=f"{base}/p/{token}"))
+                player_page = f"{base}/p/{token}"
+                click.echo(_("  player link for {character}: {link}", character=character, link=player_page))
                 if qr:
                     click.echo(links.qr_text(f"{base}/p/{token}"))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
@@ -273,17 +265,17 @@ def register(cli: click.Group) -> None:
             settle(env.content)
             uvicorn.run(app, **config)
 
-    base_help = ("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
-                 "this database printed, else http://127.0.0.1:8000).")
+    base_help = N_("The web app's address (default: $SAWBONES_BASE, else the address the last `sawbones serve` on "
+                   "this database printed, else http://127.0.0.1:8000).")
 
-    @cli.command("gm-link")
+    @cli.command("gm-link", help=N_("Print a one-time GM sign-in link for the current campaign (valid once, 15 "
+                                    "minutes); browsers already\n"
+                                    "signed in stay signed in."))
     @click.option("--base", default=None, metavar="URL", help=base_help)
     @click.option("--api-secret", "api_secret", is_flag=True,
-                  help="Also make a new API secret (the old one stops working) and print it.")
+                  help=N_("Also make a new API secret (the old one stops working) and print it."))
     @pass_env
     def gm_link_command(env, base, api_secret) -> None:
-        """Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already
-        signed in stay signed in."""
         from ..web import security
 
         name = env.campaign_name()
@@ -296,16 +288,16 @@ def register(cli: click.Group) -> None:
         doc["gm_link"] = sign_in_link(address, store, name)
         doc["expires_in"] = security.SIGNIN_SECONDS
         env.emit(doc, lambda con: click.echo("\n".join(
-            ([SAY.say("api_secret", env.lang, secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
+            ([_("API secret: {secret}", secret=doc["gm_secret"])] if api_secret else []) + [doc["gm_link"]])))
 
-    @cli.command("player-link")
+    @cli.command("player-link", help=N_("Print the player links of the current campaign (every character, or those "
+                                        "named): each opens the\n"
+                                        "character's live page on a player's phone, without signing in."))
     @click.argument("characters", nargs=-1, metavar="[CHARACTER]...")
     @click.option("--base", default=None, metavar="URL", help=base_help)
-    @click.option("--qr", is_flag=True, help="Also draw each link as a QR code, for the players' phones.")
+    @click.option("--qr", is_flag=True, help=N_("Also draw each link as a QR code, for the players' phones."))
     @pass_env
     def player_link_command(env, characters, base, qr) -> None:
-        """Print the player links of the current campaign (every character, or those named): each opens the
-        character's live page on a player's phone, without signing in."""
         from ...domain.engine.campaign import find_character
         from ..web import access
 
@@ -320,19 +312,19 @@ def register(cli: click.Group) -> None:
 
         def show(con: Any) -> None:
             if not doc["players"]:
-                click.echo(SAY.say("no_players", env.lang))
+                click.echo(_("no character in this campaign yet: no player link"))
             for player in doc["players"]:
-                click.echo(SAY.say("player", env.lang, character=player["name"], link=player["link"]).strip())
+                click.echo(_("  player link for {character}: {link}", character=player["name"], link=player["link"]).strip())
                 if qr:
                     click.echo(links.qr_text(player["link"]))
 
         env.emit(doc, show)
 
-    @cli.command("admin-secret")
+    @cli.command("admin-secret", help=N_("Make a new admin secret for the web server (closed mode: listing and "
+                                         "creating campaigns); the old one\n"
+                                         "stops working."))
     @pass_env
     def admin_secret_command(env) -> None:
-        """Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one
-        stops working."""
         from ..web import security
 
         secret = security.new_admin_secret(env.service.store)

@@ -3,188 +3,19 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ...presentation import save_words, views
-from ...presentation.typeset import labelled, listed
-from ...i18n import Words
+from ...presentation.typeset import labelled
+from ...message import N_
+from ...presentation.locale import _, language, pgettext, say
+from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
 from .parsing import NamedChoice
 
-
-# ---------------------------------------------------------------- read models
-
-
-def _fr(lang: str, fr: str, en: str) -> str:
-    return fr if lang == "fr" else en
-
-
-def heals_by(w: Any, options: dict[str, Any], lang: str, first_aid: str | None = None) -> list[str]:
-    """How a wound can heal, in words (LOC-6); `first_aid`: its words in the campaign's system (presentation/wound_words.py)."""
-    if w.superficial:
-        day = (_fr(lang, "une journée de repos complet (24 h)", "a day of complete rest (24 h)")
-               if options.get("day_of_rest") != "normal_day"
-               else _fr(lang, "une journée normale (automatique)", "a normal day (automatic)"))
-        return [first_aid or _fr(lang, "Premiers secours DD 15", "first aid (Heal) DC 15"),
-                _fr(lang, "1 PV de soins magiques", "1 HP of magical healing"), day]
-    left = w.damage - w.recovered
-    mode = options.get("nonsuperficial_heal", "hp_recovered")
-    if mode == "hp_recovered":
-        return [_fr(lang, f"récupérer les {left} PV qu'elle a coûtés (magie ou repos)",
-                    f"recovering the {left} HP it cost (magic or rest)")]
-    if mode == "magic_only":
-        return [_fr(lang, f"{left} PV de soins magiques", f"{left} HP of magical healing")]
-    return [_fr(lang, "quand le MJ le décide", "when the GM says so")]
-
-
-def _said(lang: str, words: Any, *args: Any) -> str:  # (until the language is a context here: issue 38)
-    from ...presentation.locale import speaking
-
-    with speaking(lang):
-        return str(words(*args))
-
-
-def wound_doc(w: Any, rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
-    """A wound, what it affects said in the campaign's `system` (presentation/wound_words.py)."""
-    from ...domain.wounds.rules import wound_name
-    from ...presentation.wound_words import affects, first_aid_words
-
-    part = rules.body_parts.get(w.part)
-    doc: dict[str, Any] = {
-        "id": w.id, "part": w.part, "side": w.side, "name": wound_name(part, w.side)(lang) if part else w.part,
-        "damage": w.damage, "superficial": w.superficial, "superficial_by": w.superficial_by,
-        "received_at": w.received_at, "cause": w.cause, "penalty": part.penalty if part else None,
-        "affects": _said(lang, affects, part, rules, system) if part else "", "suppressed": w.suppressed,
-        "suppressed_until": w.suppressed_until, "recovered": w.recovered,
-        "heals_by": heals_by(w, options, lang, _said(lang, first_aid_words, rules, system)),
-    }
-    if w.fort_dc is not None:
-        doc["fort"] = {"dc": w.fort_dc, "total": w.fort_total, "success": w.fort_total >= w.fort_dc}
-    if w.first_aid_failures:
-        doc["first_aid_failures"] = w.first_aid_failures
-    return doc
-
-
-def wounds_section(character: Any, state: Any, rules: Any, lang: str) -> dict[str, Any]:
-    """The character view's wounds: each wound (with its id), and the both-sides conditions."""
-    from ...domain.engine.options import effective_options
-    from ...domain.wounds.effects import both_sides
-
-    options = effective_options(rules, state.option_overrides())
-    conditions = [{"condition": part.both_sides_condition,
-                   "name": rules.conditions[part.both_sides_condition].name(lang), "part": part.id,
-                   "wounds": sorted(w.id for w in wounds)}
-                  for part, wounds in both_sides(character, rules, options)]
-    return {"wounds": [wound_doc(w, rules, options, lang, state.system) for w in character.wounds],
-            "wound_conditions": conditions}
-
-
-def render_wound_lines(c: dict[str, Any], lang: str, con: Any) -> None:
-    """The wounds of one character in the status view."""
-    from rich.markup import escape
-
-    from ...presentation.time_words import describe
-
-    for w in c.get("wounds", ()):
-        kind = _fr(lang, "superficielle", "superficial") if w["superficial"] else _fr(lang, "grave", "severe")
-        penalty = f"{w['penalty']}" if w["penalty"] is not None else "?"
-        if w["suppressed"]:
-            until = (describe(w["suppressed_until"], lang) if w["suppressed_until"] is not None
-                     else _fr(lang, "guérison", "healed"))
-            penalty = f"[dim]{penalty}[/] ({_fr(lang, 'ignoré (Vigueur) jusqu’à', 'ignored (Fortitude) until')} {until})"
-        con.print(f"  [magenta]{w['id']} {escape(w['name'])}[/] · {w['damage']} {_fr(lang, 'dégâts', 'damage')} · "
-                  f"{kind} · {penalty}")
-        con.print(f"     {escape(w['affects'])}")
-        con.print("     " + _fr(lang, "guérit par : ", "heals by: ") + listed(w["heals_by"]))
-    for cond in c.get("wound_conditions", ()):
-        con.print(f"  [bold magenta]{escape(cond['name'])}[/] ({', '.join(cond['wounds'])})")
-
-
-if wounds_section not in views.CHARACTER_SECTIONS:
-    views.CHARACTER_SECTIONS.append(wounds_section)
-    views.STATUS_RENDERERS.append(render_wound_lines)
-
-
-# ---------------------------------------------------------------- the roll query
-
-
-def roll_context(rules: Any, roll: str, lang: str = "en", **given: Any) -> Any:
-    """ROLL is a roll kind (its id, or its name in either language: attaque, jet de sauvegarde), or a shortcut: a
-    skill (perception, Escalade), a save (reflex, Réflexes) or an ability (str, Force, Strength). `lang`: the
-    language of the error that lists the roll kinds."""
-    from ...domain.engine.roll_query import KINDS, RollContext
-
-    key = roll.strip().casefold()
-    kind = next((k for k in KINDS if key in (k, ROLL.say(k, "en").casefold(), ROLL.say(k, "fr").casefold())), None)
-    if kind is not None:
-        return RollContext(kind=kind, **given)
-    if given.get("skill") is None and (key in rules.skills or any(
-            key in (k.name.fr.casefold(), k.name.en.casefold()) for k in rules.skills.values())):
-        return RollContext(kind="skill", **(given | {"skill": roll}))
-    if given.get("save") is None and any(key in (v.id, v.name.fr.casefold(), v.name.en.casefold())
-                                         for v in rules.saves.values()):
-        return RollContext(kind="save", **(given | {"save": roll}))
-    save = next((v for v in [*rules.saves, *rules.abilities] if key in _save_names(rules, v)), None)
-    if given.get("save") is None and save is not None:  # "Constitution save", "jet de sauvegarde de Sagesse"
-        return RollContext(kind="save", **(given | {"save": save}))
-    ability = next((a.id for a in rules.abilities.values()
-                    if key in (a.id, a.name.fr.casefold(), a.name.en.casefold())), None)
-    if given.get("ability") is None and ability is not None:
-        return RollContext(kind="check", **(given | {"ability": ability}))
-    kinds = ", ".join(ROLL.say(k, lang) for k in KINDS)
-    raise click.BadParameter(f"{roll!r} is not a roll ({kinds}), a skill, a save or an ability", param_hint="ROLL")
-
-
-def _save_names(rules: Any, save: str) -> set[str]:
-    """A save's roll as sentences name it, in both languages: "jet de Vigueur", "Constitution save"."""
-    system = "pf1e" if save in rules.saves else "dnd5e"  # (a named save, or an ability's)
-    from ...presentation.locale import speaking
-
-    names = set()
-    for lang in ("en", "fr"):
-        with speaking(lang):
-            names.add(save_words.save_roll(rules, save, system).casefold())
-    return names
-
-
-def roll_words(rules: Any, system: str, lang: str) -> list[str]:
-    """What a roll field offers, in `lang`: the roll kinds' names, then the saves, abilities and skills of the
-    campaign's game system (each one a ROLL `roll_context` reads)."""
-    from ...domain.engine.roll_query import KINDS
-
-    saves = [save_words.save_roll(rules, v, system) for v in save_words.system_saves(rules, system)]
-    skills = sorted(k.name(lang) for k in rules.skills.values() if k.system == system)
-    return [ROLL.say(k, lang) for k in KINDS] + saves + [a.name(lang) for a in rules.abilities.values()] + skills
-
-
-SIDES = {"left": ("left", "gauche"), "right": ("right", "droite")}  # a body side as typed, in either language
-ROLL = Words("mods_roll", {
-    "attack": ("attack", "attaque"), "damage": ("damage", "dégâts"), "check": ("check", "test"),
-    "skill": ("skill check", "test de compétence"), "save": ("save", "jet de sauvegarde"),
-    "initiative": ("initiative", "initiative"), "ac": ("armour class", "classe d'armure"),
-    "concentration": ("concentration", "concentration"), "spell_dc": ("spell save DC", "DD des sorts"),
-    "caster_level": ("caster level", "niveau de lanceur de sorts"),
-    "left": ("left hand", "main gauche"), "right": ("right hand", "main droite"), "both": ("both hands", "deux mains"),
-    "ranged": ("ranged", "à distance"), "melee": ("melee", "au corps à corps"),
-    "sight": ("sight", "vue"), "hearing": ("hearing", "ouïe"),
-})
-
-
-def roll_title(rules: Any, system: str, roll: dict[str, Any], lang: str) -> list[str]:
-    """What the roll is, in the reader's words: ["Constitution save"], ["attaque", "main gauche", "à distance"]."""
-    if roll.get("save"):
-        head = [save_words.save_roll(rules, roll["save"], system)]
-    elif roll.get("skill") in rules.skills:
-        head = [rules.skills[roll["skill"]].name(lang)]
-    elif roll.get("skill"):
-        head = [ROLL.say(roll["kind"], lang), str(roll["skill"])]
-    else:
-        head = [ROLL.say(roll["kind"], lang)] if roll["kind"] in ROLL else [str(roll["kind"])]
-        if roll.get("ability") in rules.abilities:
-            head.append(rules.abilities[roll["ability"]].name(lang))
-    return head + [ROLL.say(str(roll[k]), lang) if str(roll[k]) in ROLL else str(roll[k])
-                   for k in ("range", "hand", "sense") if roll.get(k)]
+if TYPE_CHECKING:
+    from ...content.rules import Rules
 
 
 def _source(src: dict[str, Any]) -> str:
@@ -197,60 +28,72 @@ def _source(src: dict[str, Any]) -> str:
     return f"{src['name']}{stage} [{src['kind']} {src['id']}]"
 
 
-def render_answer(doc: dict[str, Any], name: str, lang: str, con: Any, title: list[str] | None = None) -> None:
+def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
-    from ...presentation.time_words import describe
+    from ...presentation.bridge import when
 
     roll = doc["roll"]
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
                                                                           "hand", "sense") if roll.get(k)]
-    colon = " : " if lang == "fr" else ": "
+    colon = _(": ")
     con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({doc['system']})")
-    mode = {"normal": _fr(lang, "normal", "normal"), "advantage": _fr(lang, "avantage", "advantage"),
-            "disadvantage": _fr(lang, "désavantage", "disadvantage")}[doc["mode"]]
-    fail = " · [bold red]" + _fr(lang, "ÉCHEC AUTOMATIQUE", "AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
-    con.print(f"  {_fr(lang, 'modificateur', 'modifier')} [bold]{doc['modifier']:+d}[/] · "
-              f"{_fr(lang, 'jet', 'roll')}{colon}[bold]{mode}[/]{fail}")
+    mode = {"normal": _("normal"), "advantage": _("advantage"), "disadvantage": _("disadvantage")}[doc["mode"]]
+    fail = " · [bold red]" + _("AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
+    modifier, rolled = _("modifier"), _("roll")
+    con.print(f"  {modifier} [bold]{doc['modifier']:+d}[/] · {rolled}{colon}[bold]{mode}[/]{fail}")
     for m in doc["modifiers"]:
         style = "" if m.get("stacks", True) else "[dim]"
-        tail = "" if m.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        tail = "" if m.get("stacks", True) else _(" (does not stack)")
         note = f" — {escape(m['note'])}" if m.get("note") else ""
         con.print(f"  {style}{m['value']:+d} {escape(_source(m['source']))}{tail}{note}")
-    for key, label in (("advantage", ("avantage", "advantage")), ("disadvantage", ("désavantage", "disadvantage")),
-                       ("auto_fails", ("échec automatique", "automatic failure"))):
+    for key, label in (("advantage", N_("advantage")), ("disadvantage", N_("disadvantage")),
+                       ("auto_fails", N_("automatic failure"))):
         for line in doc[key]:
-            con.print(f"  {label[0] if lang == 'fr' else label[1]}{colon}{escape(_source(line['source']))}")
+            con.print("  " + _(label) + f"{colon}{escape(_source(line['source']))}")
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
-        con.print("  " + _fr(lang, "avantage et désavantage s'annulent", "advantage and disadvantage cancel out"))
+        con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
-        until = describe(line["suppressed_until"], lang) if line.get("suppressed_until") is not None \
-            else _fr(lang, "sa guérison", "it heals")
+        until = when(line["suppressed_until"]) if line.get("suppressed_until") is not None \
+            else _("it heals")
         value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
         con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "
-                  + _fr(lang, f"ignoré (Vigueur) jusqu'à {until}", f"ignored (Fortitude) until {until}"))
+                  + _("ignored (Fortitude) until {until}", until=until))
     for line in doc["conditional"]:
         value = f"{line['value']:+d}" if line.get("value") is not None else line["type"]
-        tail = "" if line.get("stacks", True) else _fr(lang, " (ne se cumule pas)", " (does not stack)")
+        tail = "" if line.get("stacks", True) else _(" (does not stack)")
         con.print(f"  [yellow]? {value}[/] {escape(_source(line['source']))}{tail} — "
-                  f"{escape(_fr(lang, ' ou ', ' or ').join(line['if']))}")
+                  f"{escape(pgettext('list', ' or ').join(line['if']))}")
     for cond in doc["conditions"]:
         mark = "" if cond["matters"] else "[dim]"
         by = cond.get("superseded_by_name") or cond.get("superseded_by")
-        sup = f" ({_fr(lang, 'remplacé par', 'replaced by')} {by})" if by else ""
-        con.print(f"  {mark}{_fr(lang, 'état', 'condition')}{colon}{escape(_source(cond['source']))}{sup}")
+        replaced, condition = _("replaced by"), _("condition")
+        sup = f" ({replaced} {by})" if by else ""
+        con.print(f"  {mark}{condition}{colon}{escape(_source(cond['source']))}{sup}")
         if cond["matters"] and cond["reading"]:
             con.print(f"     {escape(cond['reading'])}")
     for line in doc["restrictions"]:
-        con.print(f"  {_fr(lang, 'restriction', 'restriction')}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
+        restriction = _("restriction")
+        con.print(f"  {restriction}{colon}{escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["triggers"]:
         con.print(f"  [red]![/] {escape(line['text'])} — {escape(_source(line['source']))}")
     for line in doc["notes"]:
         cond = f" ({'; '.join(line['if'])})" if line.get("if") else ""
-        con.print(f"  [dim]note: {escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
+        note = _("note: ")
+        con.print(f"  [dim]{note}{escape(line['text'])}{cond} — {escape(_source(line['source']))}[/]")
 
 
 # ---------------------------------------------------------------- commands
+
+
+def _roll_context(rules: Rules, roll: str, **given: Any) -> Any:
+    """`roll_context`, its refusal said as click says a bad argument (ROLL)."""
+    from ...errors import UsageError
+
+    try:
+        return roll_context(rules, roll, **given)
+    except UsageError as exc:
+        raise click.BadParameter(say(exc.text), param_hint="ROLL") from None
 
 
 def register(cli: click.Group) -> None:
@@ -260,23 +103,23 @@ def register(cli: click.Group) -> None:
         character = state.character(character_id)
         return views.character_doc(character, state, env.service.rules_for(state))
 
-    @cli.command("wound")
+    @cli.command("wound", help=N_("Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, "
+                                  "ear, foot_leg)."))
     @click.argument("name")
     @click.argument("part")
-    @click.option("--damage", type=click.IntRange(1, 10000), required=True, help="Damage taken by that part.")
-    @click.option("--side", type=NamedChoice(SIDES), help="Left or right (hand, arm, eye, ear, foot/leg; gauche, "
-                  "droite).")
+    @click.option("--damage", type=click.IntRange(1, 10000), required=True, help=N_("Damage taken by that part."))
+    @click.option("--side", type=NamedChoice(SIDES), help=N_("Left or right (hand, arm, eye, ear, foot/leg; gauche, "
+                     "droite)."))
     @click.option("--superficial/--severe", default=None,
-                  help="Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
-                       "option superficial_threshold).")
+                  help=N_("Superficial (first aid, 1 HP of magic or a day of rest heal it) or not (default: by damage, "
+                          "option superficial_threshold)."))
     @click.option("--fort", "fort_total", type=click.IntRange(-20, 60), metavar="TOTAL",
-                  help="Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore).")
-    @click.option("--cause", default="", help="What did it (caltrops, flames...).")
-    @click.option("--rolls", type=click.Choice(["gm", "players"]), help="Who rolls the Fortitude save when no "
-                  "--fort is given: the server (gm) or the character's player (the wound waits for their die).")
+                  help=N_("Total of the optional Fortitude save (DC 10 + damage; option allow_fort_ignore)."))
+    @click.option("--cause", default="", help=N_("What did it (caltrops, flames...)."))
+    @click.option("--rolls", type=click.Choice(["gm", "players"]), help=N_("Who rolls the Fortitude save when no "
+                     "--fort is given: the server (gm) or the character's player (the wound waits for their die)."))
     @pass_env
     def wound_cmd(env, name, part, damage, side, superficial, fort_total, cause, rolls) -> None:
-        """Wound one body part of NAME: -2 on what that part does (hand, arm, head, eye, ear, foot_leg)."""
         from rich.markup import escape
 
         from ...domain.wounds.rules import wound
@@ -286,8 +129,8 @@ def register(cli: click.Group) -> None:
         if events[0]["type"] == "save_pending":  # the player rolls the Fortitude save
             from .afflictions import pending_doc, render_pending
 
-            waiting = {"pending": pending_doc(state, env.service.rules_for(state), env.lang), "events": events}
-            env.emit(waiting, lambda con: render_pending(waiting["pending"], env.lang, con))
+            waiting = {"pending": pending_doc(state, env.service.rules_for(state)), "events": events}
+            env.emit(waiting, lambda con: render_pending(waiting["pending"], con))
             return
         data = events[0]["data"]
         character = views.character_doc(state.character(data["character"]), state,
@@ -296,27 +139,25 @@ def register(cli: click.Group) -> None:
                "wound_conditions": character["wound_conditions"]}
 
         def render(con):
-            lang = env.lang
             con.print(f"[bold]{escape(character['name'])}[/]:")
-            render_wound_lines({"wounds": [doc["wound"]], "wound_conditions": doc["wound_conditions"]}, lang, con)
+            render_wound_lines({"wounds": [doc["wound"]], "wound_conditions": doc["wound_conditions"]}, con)
             fort = data.get("fort")
             if fort:
-                result = (_fr(lang, "réussite : malus ignoré", "success: penalty ignored") if fort["success"]
-                          else _fr(lang, "échec", "failure"))
+                result = _("success: penalty ignored") if fort["success"] else _("failure")
                 save = save_words.save_name(env.service.rules_for(state), "fortitude", state.system)
-                con.print(f"  {escape(save)} {_fr(lang, 'DD', 'DC')} {fort['dc']}: {fort['total']} ({result})")
+                dc = _("DC")
+                con.print(f"  {escape(save)} {dc} {fort['dc']}: {fort['total']} ({result})")
 
         env.emit(doc, render)
 
-    @cli.command("firstaid")
+    @cli.command("firstaid", help=N_("A DC 15 first-aid (Heal) check on a superficial wound; success heals it."))
     @click.argument("name")
     @click.argument("wound_id", metavar="WOUND")
     @click.option("--check", "total", type=click.IntRange(-20, 60), metavar="TOTAL",
-                  help="Total of the Heal (first aid) check.")
-    @click.option("--healer", help="Who gives first aid (the check is rolled with their Heal or Medicine bonus).")
+                  help=N_("Total of the Heal (first aid) check."))
+    @click.option("--healer", help=N_("Who gives first aid (the check is rolled with their Heal or Medicine bonus)."))
     @pass_env
     def firstaid_cmd(env, name, wound_id, total, healer) -> None:
-        """A DC 15 first-aid (Heal) check on a superficial wound; success heals it."""
         from ...domain.wounds.rules import first_aid
 
         state, events = env.act(lambda ctx: first_aid(ctx, name, wound_id, total, healer))
@@ -328,20 +169,21 @@ def register(cli: click.Group) -> None:
         doc = {"wound": wound_id, "dc": attempt["dc"], "total": attempt["total"], "success": attempt["success"],
                "breakdown": attempt.get("breakdown"), "events": events,
                "character": character_view(env, state, attempt["character"])}
-        env.emit(doc, lambda con: con.print(
-            f"First aid on {wound_id}: {escape(save_total(attempt))} vs DC {attempt['dc']} — "
-            + ("[green]healed[/]" if attempt["success"] else "[red]failed[/]")))
+        said = (N_("First aid on {wound}: {total} vs DC {dc} — [green]healed[/]") if attempt["success"]
+                else N_("First aid on {wound}: {total} vs DC {dc} — [red]failed[/]"))
+        env.emit(doc, lambda con: con.print(_(said, wound=wound_id, total=escape(save_total(attempt)),
+                                              dc=attempt["dc"])))
 
-    @cli.command("wound-heal")
+    @cli.command("wound-heal", help=N_("Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, "
+                                       "or by the GM's word."))
     @click.argument("name")
     @click.argument("wound_ids", metavar="[WOUND]...", nargs=-1)
-    @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help="Hit points of magical healing.")
-    @click.option("--rest", is_flag=True, help="A day of rest has just ended (superficial wounds a day old heal).")
-    @click.option("--hp", type=click.IntRange(1, 10000), help="With --rest: hit points the rest gave back.")
-    @click.option("--gm", is_flag=True, help="The GM declares the wound healed.")
+    @click.option("--magic", type=click.IntRange(0, 10000), metavar="HP", help=N_("Hit points of magical healing."))
+    @click.option("--rest", is_flag=True, help=N_("A day of rest has just ended (superficial wounds a day old heal)."))
+    @click.option("--hp", type=click.IntRange(1, 10000), help=N_("With --rest: hit points the rest gave back."))
+    @click.option("--gm", is_flag=True, help=N_("The GM declares the wound healed."))
     @pass_env
     def wound_heal_cmd(env, name, wound_ids, magic, rest, hp, gm) -> None:
-        """Heal wounds (all of NAME's, or the WOUNDs given) by magic, by a day of rest, or by the GM's word."""
         from ...domain.wounds.rules import heal_wounds
 
         def decide(ctx):
@@ -355,41 +197,40 @@ def register(cli: click.Group) -> None:
                "character": character_view(env, state, character.id) if character else None}
 
         def render(con):
-            lang = env.lang
-            con.print(labelled(_fr(lang, "Guéries", "Healed"), ", ".join(healed)) if healed
-                      else _fr(lang, "Aucune blessure guérie.", "No wound healed."))
+            con.print(labelled(pgettext("wounds", "Healed"), ", ".join(healed)) if healed
+                      else _("No wound healed."))
             for p in progress:
-                con.print("  " + labelled(p["wound"], _fr(lang, f"récupération de {p['recovered']} PV jusqu'ici",
-                                                          f"{p['recovered']} HP recovered so far")))
+                con.print("  " + labelled(p["wound"], _("{recovered} HP recovered so far", recovered=p["recovered"])))
 
         env.emit(doc, render)
 
-    @cli.command("mods")
+    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, "
+                                 "conditions, notes, each sourced.\n"
+                                 "\n"
+                                 "ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or\n"
+                                 "their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut\n"
+                                 "(perception, reflex, str, Force)."))
     @click.argument("name")
     @click.argument("roll")
-    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help="Ability the roll uses.")
-    @click.option("--skill", help="Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...).")
-    @click.option("--save", help="Save (fortitude, reflex, will, or an ability).")
-    @click.option("--hand", type=NamedChoice({k: ROLL.strings[k] for k in ("left", "right", "both")}),
-                  help="Hand (or arm) the attack is made with.")
-    @click.option("--ranged", "range_", flag_value="ranged", default=None, help="A ranged attack.")
-    @click.option("--melee", "range_", flag_value="melee", help="A melee attack.")
-    @click.option("--sense", type=click.Choice(["sight", "hearing"]), help="The sense the roll relies on.")
-    @click.option("--armor", metavar="metal|none|ID", help="Armour worn: metal, none, or an armour id.")
-    @click.option("--standing/--prone", default=None, help="Standing or prone.")
-    @click.option("--combat/--no-combat", default=None, help="In combat or not.")
+    @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the "
+                                                                                                      "roll uses."))
+    @click.option("--skill", help=N_("Skill (id or name, 5e or 3.5/PF: perception, spot, Escalade...)."))
+    @click.option("--save", help=N_("Save (fortitude, reflex, will, or an ability)."))
+    @click.option("--hand", type=NamedChoice({k: ROLL[k] for k in ("left", "right", "both")}),
+                  help=N_("Hand (or arm) the attack is made with."))
+    @click.option("--ranged", "range_", flag_value="ranged", default=None, help=N_("A ranged attack."))
+    @click.option("--melee", "range_", flag_value="melee", help=N_("A melee attack."))
+    @click.option("--sense", type=click.Choice(["sight", "hearing"]), help=N_("The sense the roll relies on."))
+    @click.option("--armor", metavar="metal|none|ID", help=N_("Armour worn: metal, none, or an armour id."))
+    @click.option("--standing/--prone", default=None, help=N_("Standing or prone."))
+    @click.option("--combat/--no-combat", default=None, help=N_("In combat or not."))
     @click.option("--fear-in-sight/--fear-out-of-sight", "fear", default=None,
-                  help="5e frightened: the source of its fear is in sight, or not.")
-    @click.option("--weapon/--no-weapon", default=None, help="Made with a weapon, or not (PF1 sickened: weapon damage).")
+                  help=N_("5e frightened: the source of its fear is in sight, or not."))
+    @click.option("--weapon/--no-weapon", default=None, help=N_("Made with a weapon, or not (PF1 sickened: weapon "
+                                                                "damage)."))
     @pass_env
     def mods_cmd(env, name, roll, ability, skill, save, hand, range_, sense, armor, standing, combat, fear,
                  weapon) -> None:
-        """What applies to one roll of NAME: modifier, advantage, automatic failure, conditions, notes, each sourced.
-
-        ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or
-        their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut
-        (perception, reflex, str, Force).
-        """
         from ...domain.engine.campaign import find_character
         from ...domain.engine.options import effective_options
         from ...domain.engine.roll_query import query
@@ -398,10 +239,9 @@ def register(cli: click.Group) -> None:
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
         character = find_character(state, name)
-        context = roll_context(rules, roll, env.lang, ability=ability, skill=skill, save=save, hand=hand, range=range_,
+        context = _roll_context(rules, roll, ability=ability, skill=skill, save=save, hand=hand, range=range_,
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
-        doc = {"character": character.id, "name": character.name} | answer_doc(answer, env.lang)
-        env.emit(doc, partial(render_answer, doc, character.name, env.lang,
-                              title=roll_title(rules, state.system, doc["roll"], env.lang)))
+        doc = {"character": character.id, "name": character.name} | answer_doc(answer)
+        env.emit(doc, partial(render_answer, doc, character.name, title=roll_title(rules, state.system, doc["roll"])))

@@ -190,7 +190,8 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,
                 lang: str) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
-    from ..cli.odds import stage_label, stage_names
+    from ...presentation.locale import speaking
+    from ...presentation.odds_stages import stage_label, stage_names
     from ...presentation.save_words import save_name
     from .api.odds import odds_doc
 
@@ -198,7 +199,8 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
         doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
-    names = stage_names(rules, affliction, lang)
+    with speaking(lang):
+        names = stage_names(rules, affliction)
     doc["name"] = rules.afflictions[affliction].name(lang)
     doc["save_name"] = save_name(rules, doc["save"], doc["system"])
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
@@ -209,7 +211,8 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
 def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str,
                 lang: str) -> tuple[Any, Any]:
     """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
-    from ..cli.wounds import roll_title
+    from ...presentation.locale import speaking
+    from ...presentation.wounds import roll_title
     from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
@@ -217,15 +220,18 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, 
         answer = mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given)
     except SawbonesError as exc:
         return None, for_the_web(exc.message, lang)
-    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"], lang))
+    with speaking(lang):
+        answer["title"] = " · ".join(roll_title(rules, system, answer["roll"]))
     return answer, None
 
 
 def _roll_words(rules: Any, system: str, lang: str) -> dict[str, Any]:
     """What the roll query's field offers (its suggestions, its first value), in the page's language."""
-    from ..cli.wounds import ROLL, roll_words
+    from ...presentation.locale import speaking
+    from ...presentation.wounds import roll_word, roll_words
 
-    return {"words": roll_words(rules, system, lang), "first": ROLL.say("attack", lang)}
+    with speaking(lang):
+        return {"words": roll_words(rules, system), "first": roll_word("attack")}
 
 
 def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
@@ -323,27 +329,35 @@ async def gm_events(request: Request, campaign: str) -> live.Opened:
 
 @router.get("/tables")
 def tables(request: Request, table: str | None = Query(None, max_length=60), d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc
+    from ...presentation.locale import speaking
+    from ...presentation.tables import index_doc
 
     if table:
         return table_page(request, table, d20)
     lang = page_lang(request)
     with open_service(web(request)) as service:
-        doc = index_doc(service.rules_for(), lang)
+        with speaking(lang):
+            doc = index_doc(service.rules_for())
     return _tables_page(request, lang, index=doc, table=None, rolled=None)
 
 
 def _tables_page(request: Request, lang: str, **context: Any) -> Response:
     """The tables page, with the labels the CLI's `tables` prints (cli/rules.py: HEAD, ENTRY_LINES)."""
-    from ..cli.rules import ENTRY_LINES, HEAD
+    from ...presentation.locale import speaking
+    from ...presentation.tables import ENTRY_LINES, head
 
-    return render(request, "tables.html", lang=lang, head=lambda key, **fields: HEAD.say(key, lang, **fields),
+    def said(key: str, **fields: Any) -> str:
+        with speaking(lang):
+            return head(key, **fields)
+
+    return render(request, "tables.html", lang=lang, head=said,
                   entry_lines=ENTRY_LINES, colon=" : " if lang == "fr" else ": ", **context)
 
 
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc, table_doc
+    from ...presentation.locale import speaking
+    from ...presentation.tables import index_doc, table_doc
     from ...presentation.views import roll_doc
     from ...domain.engine.options import effective_options
 
@@ -352,10 +366,12 @@ def table_page(request: Request, table_id: str, d20: str | None = Query(None, ma
     rolled = None
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        doc = table_doc(rules, table_id, lang)
+        with speaking(lang):
+            doc = table_doc(rules, table_id)
         if doc["kind"] == "damage_table" and face is not None:
             rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None)
-        index = index_doc(rules, lang)
+        with speaking(lang):
+            index = index_doc(rules)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
                 if doc["kind"] == "damage_table" else None)
     return _tables_page(request, lang, index=index, table=doc, rolled=rolled, drop=drop)

@@ -82,11 +82,13 @@ def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[s
 def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
                     ) -> dict[str, Any]:
     """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
-    from ..cli.afflictions import affliction_doc
+    from ...presentation.afflictions import affliction_doc
+    from ...presentation.locale import speaking
 
     if not is_known(state, options, character.id, a.id):
         return {"id": a.id, "known": False, "name": SECRET.say("unknown", lang), "symptoms": symptoms(a, rules, lang)}
-    doc = affliction_doc(a, character, state, rules, lang)
+    with speaking(lang):
+        doc = affliction_doc(a, character, state, rules)
     keep = ("id", "affliction", "name", "kind", "dc", "status", "tracks", "next_save", "cure", "permanent",
             "ability_damage")
     return {"known": True, **{k: doc[k] for k in keep if k in doc}}
@@ -158,7 +160,8 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
 def player_view(service: Any, campaign: str, character_id: str, lang: str, since: int | None = None,
                 ) -> dict[str, Any] | None:
     """The player's whole view (see the module's doc); None when the character is gone."""
-    from ..cli.wounds import wound_doc
+    from ...presentation.locale import speaking
+    from ...presentation.wounds import wound_doc
 
     loaded = service.load(campaign)
     state = loaded.state
@@ -172,7 +175,8 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
     me["conditions"] = mask(views.conditions_of(character, rules, options), unknown, lang)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
-    me["wounds"] = [scrub(wound_doc(w, rules, options, lang, state.system)) for w in character.wounds]
+    with speaking(lang):
+        me["wounds"] = [scrub(wound_doc(w, rules, options, state.system)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
     rolls = rolls_doc(character, state, rules, options, lang, unknown)
     party = None

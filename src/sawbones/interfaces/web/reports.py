@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...presentation import log_view, views
+from ...presentation.locale import speaking
 from ...presentation.time_words import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
@@ -13,7 +14,7 @@ TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
 def _tracks():
     try:
-        from ..cli import afflictions as cli_tracks
+        from ...presentation import afflictions as cli_tracks
     except ModuleNotFoundError:  # pragma: no cover - the tracks module not written yet
         return None
     return cli_tracks
@@ -36,7 +37,8 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
             lines.extend(line for line in sentence(event, state, rules, known).splitlines() if line)
     saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
-        lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
+        with speaking(lang):
+            lines.extend(tracks.tracks_summary(saves, state, rules)["lines"])
     return lines
 
 
@@ -58,7 +60,8 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: st
     rules = service.rules_for(state)
     tracks = _tracks()
     if tracks is not None:
-        doc = tracks.advance_doc(events, state, rules, lang)
+        with speaking(lang):
+            doc = tracks.advance_doc(events, state, rules)
     else:  # pragma: no cover
         doc = {"clock": state.clock, "text": describe(state.clock, lang),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
@@ -70,7 +73,8 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: st
 
 def pending_list(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
     tracks = _tracks()
-    return tracks.pending_doc(state, rules, lang) if tracks is not None else []
+    with speaking(lang):
+        return tracks.pending_doc(state, rules) if tracks is not None else []
 
 
 # ------------------------------------------------------------------ the dashboard

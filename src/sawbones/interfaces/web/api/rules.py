@@ -6,7 +6,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
 from ....presentation import views
-from ...cli.rules import index_doc, table_doc
+from ....presentation.locale import speaking
+from ....presentation.tables import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m
 from ..deps import GmAccess, api_lang, gm_read, open_service, web
@@ -20,13 +21,15 @@ TableId = PathParam(..., min_length=1, max_length=60, description="A table id: s
 @router.get("/tables", response_model=m.TablesIndex, tags=["rules"], summary="Every table of the three rules")
 def tables(request: Request, lang: str = Depends(api_lang)):
     with open_service(web(request)) as service:
-        return index_doc(service.rules_for(), lang)
+        with speaking(lang):
+            return index_doc(service.rules_for())
 
 
 @router.get("/tables/{table}", response_model=m.TableOut, tags=["rules"], summary="One table")
 def table(request: Request, table: str = TableId, lang: str = Depends(api_lang)):
     with open_service(web(request)) as service:
-        return table_doc(service.rules_for(), table, lang)
+        with speaking(lang):
+            return table_doc(service.rules_for(), table)
 
 
 @router.get("/options", response_model=m.OptionsOut, tags=["rules"], summary="Every ruleset option and its default")

@@ -6,7 +6,8 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from ...cli.wounds import roll_context
+from ....presentation.locale import speaking
+from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
 from ....presentation.roll_answer import answer_doc
@@ -82,7 +83,8 @@ def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **giv
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
     try:
-        context = roll_context(ctx.rules, roll, lang, **given)
+        with speaking(lang):
+            context = roll_context(ctx.rules, roll, **given)
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)

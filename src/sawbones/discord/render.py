@@ -5,7 +5,6 @@ message: `chunks` cuts longer text at line ends."""
 
 from __future__ import annotations
 
-import inspect
 import io
 from typing import Any, Callable
 
@@ -23,17 +22,6 @@ def rich_text(render: Callable[[Any], None], width: int = 150) -> str:
     con = Console(file=io.StringIO(), record=True, width=width, color_system=None, emoji=False, highlight=False)
     render(con)
     return con.export_text().rstrip()
-
-
-def told(renderer: Callable[..., Any], *args: Any) -> Any:
-    """`renderer(*args)` in the reader's language. (Issue 38, while it lasts: a renderer of another part that
-    still takes a `lang` argument is given the reader's language there; one that reads it from the context, as
-    they all will, is called as it is.)"""
-    names = list(inspect.signature(renderer).parameters)
-    if "lang" in names:
-        at = names.index("lang")
-        args = (*args[:at], language(), *args[at:])
-    return renderer(*args)
 
 
 def gm_status(doc: dict[str, Any]) -> str:
@@ -96,7 +84,7 @@ def player_card(doc: dict[str, Any]) -> str:
             lines.append(f"• **{i['name']}**{site} · {i.get('severity_name', '')}")
             lines.append(f"  {_('in play')}{colon}{i.get('effect') or i.get('text', '')}")
             if i.get("heals_by"):
-                lines.append(f"  {_('heals by')}{colon}{told(listed, i['heals_by'])}")
+                lines.append(f"  {_('heals by')}{colon}{listed(i['heals_by'])}")
             if i.get("deadline_in_text"):
                 lines.append(f"  {_('the limb is lost unless treated within')} {i['deadline_in_text']}")
     if c.get("wounds"):
@@ -117,7 +105,7 @@ def player_card(doc: dict[str, Any]) -> str:
 def _affliction(a: dict[str, Any]) -> list[str]:
     colon = _(": ")
     if not a.get("known", True):
-        symptoms = told(listed, a.get("symptoms") or ())
+        symptoms = listed(a.get("symptoms") or ())
         return [f"• **{a['name']}**" + (f" — {_('symptoms')}{colon}{symptoms}" if symptoms else "")]
     said = a.get("status")
     status = _("halted") if said == "eliminated" and a.get("kind") == "disease" \

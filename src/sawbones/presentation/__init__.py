@@ -10,5 +10,4 @@ and the bots import it; it imports nothing from them.
 - sentences.py, sentence_parts.py: one sentence per event type; log_view.py: the log and undo in sentences.
 - save_words.py, moment_words.py, odds_words.py: saves and spells as a system names them, pending rolls, odds.
 - links.py: the addresses player links are printed with, and their QR codes.
-- bridge.py: the words of lower layers that still take a language on this branch (said in the reader's).
 """

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import save_words, views
-from .bridge import how_long, when, when_in
+from .time_words import describe_span, describe, describe_in
 from .locale import _, pgettext
 from .locale import name as named
 
@@ -53,12 +53,12 @@ def affliction_doc(a: Any, character: Any, state: Any, rules: Rules) -> dict[str
                            "after": defn.failures_per_stage.after}
     if a.status == ACTIVE and a.next_save_at is not None:
         doc["next_save"] = {"at": a.next_save_at, "in": a.next_save_at - state.clock,
-                            "text": when(a.next_save_at),
-                            "in_text": when_in(max(0, a.next_save_at - state.clock))}
+                            "text": describe(a.next_save_at),
+                            "in_text": describe_in(max(0, a.next_save_at - state.clock))}
         if a.saves_left is not None and defn:
             seconds = (a.next_save_at - state.clock) + (a.saves_left - 1) * interval(defn)
             doc["remaining"] = {"saves": a.saves_left, "seconds": seconds,
-                                "text": how_long(max(0, seconds))}
+                                "text": describe_span(max(0, seconds))}
     if a.status == ELIMINATED and a.kind == "poison":
         doc["recovery"] = {"half_steps": a.rest, "since": a.rest_at}
     if a.onset_stages:
@@ -108,7 +108,7 @@ def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> di
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = pgettext("save", "success") if d["succeeded"] else pgettext("save", "failure")
-            line = (f"[{when(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{colon}"
+            line = (f"[{describe(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{colon}"
                     f"{save_words.save_total(d)} {vs_dc} {d['dc']} {ok}")
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
@@ -116,7 +116,7 @@ def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> di
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{when(d['at'])}] {character(d['character'])}{colon}"
+            lines.append(f"[{describe(d['at'])}] {character(d['character'])}{colon}"
                          + _("save waiting {id} (DC {dc})", id=d["id"], dc=d["dc"]))
         elif e["type"] == "character_died":
             lines.append(f"{character(d['character'])}{colon}" + _("DEAD"))
@@ -177,8 +177,8 @@ def pending_doc(state: Any, rules: Rules) -> list[dict[str, Any]]:
                     "affliction_name": named(rules.afflictions[content].name) if content in rules.afflictions else None,
                     "about": about(rules, p), "kind": p.kind, "to": p.to, "proposed": dict(p.proposed) or None,
                     "save": p.save, "save_name": roll_name(rules, p, state.system), "dc": p.dc,
-                    "at": p.at, "at_text": when(p.at), "target": p.target,
-                    "target_text": when(p.target)})
+                    "at": p.at, "at_text": describe(p.at), "target": p.target,
+                    "target_text": describe(p.target)})
     return out
 
 
@@ -188,7 +188,7 @@ def advance_doc(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[
 
     told = [e for e in events if e["type"] != "clock_advanced"]
     known = injury_names(told)
-    return {"clock": state.clock, "text": when(state.clock), "events": told,
+    return {"clock": state.clock, "text": describe(state.clock), "events": told,
             "story": [sentence(e, state, rules, known) for e in told if not e["type"].startswith(SUMMARY_TOLD)],
             "summary": tracks_summary(events, state, rules), "pending": pending_doc(state, rules)}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..domain.engine.evolve import KEYED
-from .bridge import when
+from .time_words import describe
 
 if TYPE_CHECKING:
     from ..content.rules import Rules
@@ -123,4 +123,4 @@ def render_events(events: list[dict[str, Any]], state: Any, rules: "Rules", con:
         line = describe_event(event, state, rules, known)
         if line:
             con.print(escape(line))
-    con.print(f"[dim]{when(state.clock)}[/]")
+    con.print(f"[dim]{describe(state.clock)}[/]")

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ..message import N_
-from .bridge import when
+from .time_words import describe
 from .locale import SOURCE, _, language, name
 from .locale import say as said
 
@@ -214,7 +214,7 @@ def _condition_gained(c: Ctx) -> str:
     if d.get("until_combat_end"):
         until = c.say("until_combat_end")
     elif d.get("until") is not None:
-        until = c.say("until", when=when(int(d["until"])))
+        until = c.say("until", when=describe(int(d["until"])))
     source = d.get("source") or {}
     source_name = source.get("name") if isinstance(source, dict) else source
     src = name(source_name) if isinstance(source_name, dict) else source_name

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .bridge import how_long
+from .time_words import describe_span
 from .locale import _, name, pgettext
 from .sentence_parts import (_condition_gained, _damage, _outcome, _save_pending, _hp_changed, _injury_changed,
                              _injury_gained, _sheet_fields, _spell, _value, _wound_received, stored)
@@ -350,7 +350,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
                              else c.say("option_set", option=c.d.get("option"), value=_value(c.d.get("value"), c))),
     "content_packs_set": lambda c: c.say("content_packs_set", packs=", ".join(c.d.get("content_packs") or [])
                                          or c.say("no_packs")),
-    "clock_advanced": lambda c: c.say("clock_advanced", span=how_long(int(c.d.get("seconds", 0)))),
+    "clock_advanced": lambda c: c.say("clock_advanced", span=describe_span(int(c.d.get("seconds", 0)))),
     "character_added": lambda c: c.say("character_added", who=c.d.get("name"), hp=c.d.get("hp"),
                                        max_hp=c.d.get("max_hp")),
     "character_edited": lambda c: c.say("character_edited", who=c.who("id"), fields=_sheet_fields(c.d.get("changes"), c)),
@@ -376,7 +376,7 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "injury_changed": _injury_changed,
     "injury_healed": _injury_healed,
     "treatment_started": lambda c: c.say("treatment_started", who=c.who(), injury=c.injury(),
-                                         span=how_long(int(c.d.get("seconds", 0))),
+                                         span=describe_span(int(c.d.get("seconds", 0))),
                                          healer=c.say("healer", healer=c.who("healer")) if c.d.get("healer") else ""),
     "treatment_failed": lambda c: c.say("treatment_failed", who=c.who(), injury=c.injury(), check=check_text(c.d),
                                         dc=c.d.get("dc"), next_dc=(c.d.get("dc") or 0) + 2),

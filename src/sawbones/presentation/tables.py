@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..message import N_, msg
-from .bridge import how_long
+from .time_words import describe_span
 from .locale import _
 from .locale import name as named
 
@@ -32,9 +32,9 @@ def _affliction_doc(rules: Rules, a: Any) -> dict[str, Any]:
     from ..content.models import dump
     from ..domain.afflictions.rules import interval
 
-    every = how_long(interval(a))
+    every = describe_span(interval(a))
     every = every[2:] if a.frequency.every == 1 and every.startswith("1 ") else every
-    frequency = f"1/{every}" + (f" ({how_long(interval(a) * a.frequency.count)})" if a.frequency.count else "")
+    frequency = f"1/{every}" + (f" ({describe_span(interval(a) * a.frequency.count)})" if a.frequency.count else "")
     save = named(rules.saves[a.save].name) if a.save in rules.saves else a.save
     return {"kind": a.kind, "id": a.id, "name": named(a.name), "dc": a.dc, "save": a.save,
             "vectors": list(a.vectors), "tracks": list(a.tracks),
@@ -43,7 +43,7 @@ def _affliction_doc(rules: Rules, a: Any) -> dict[str, Any]:
             "kind_name": _(KIND_NAMES[a.kind]) if a.kind in KIND_NAMES else a.kind,
             "save_text": save + " (" + _("DC") + f" {a.dc})",
             "vectors_text": ", ".join(_(VECTORS[v]) for v in a.vectors),
-            "onset_text": how_long(a.onset.amount * _unit(a.onset.unit)) if a.onset else "—",
+            "onset_text": describe_span(a.onset.amount * _unit(a.onset.unit)) if a.onset else "—",
             "frequency_text": frequency,
             "track_details": [_track_doc(rules.tracks[t]) for t in a.tracks]}
 

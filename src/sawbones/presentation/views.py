@@ -10,7 +10,7 @@ from ..domain.engine import hit_points
 from ..domain.engine.options import effective_options
 from ..message import Listed
 from .affliction_status import A, render_affliction  # noqa: F401 (the status view's affliction lines)
-from .bridge import call_section, english_when, how_long, when, when_in
+from .time_words import describe_span, describe, describe_in
 from .locale import _, name, pgettext, say
 from .typeset import listed
 
@@ -64,7 +64,7 @@ def campaign_doc(state: Any, rules: Any) -> dict[str, Any]:
 def render_campaign(doc: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
 
-    con.print(f"[bold]{escape(doc['name'])}[/] · {doc['system']} · {when(doc['clock'])} · "
+    con.print(f"[bold]{escape(doc['name'])}[/] · {doc['system']} · {describe(doc['clock'])} · "
               f"{V['seed']()} {doc['seed']}")
     if doc["options"]:
         for key, value in doc["options"].items():
@@ -217,7 +217,7 @@ def character_doc(character: Any, state: Any, rules: "Rules") -> dict[str, Any]:
     load_sections()
     doc = _base_character_doc(character, state, rules)
     for section in CHARACTER_SECTIONS:
-        doc.update(call_section(section, character, state, rules))
+        doc.update(section(character, state, rules))
     return doc
 
 
@@ -289,7 +289,7 @@ def render_status(doc: dict[str, Any], con: Any) -> None:
     def said(key: str, **fields: Any) -> str:
         return V[key](**fields)
 
-    con.print(f"[bold]{escape(doc['campaign'])}[/] · {when(doc['clock'])}")
+    con.print(f"[bold]{escape(doc['campaign'])}[/] · {describe(doc['clock'])}")
     if not doc["characters"]:
         con.print(said("no_characters"))
     for c in doc["characters"]:
@@ -306,7 +306,7 @@ def render_status(doc: dict[str, Any], con: Any) -> None:
         if not c["injuries"] and not c.get("wounds") and not c.get("afflictions"):
             con.print("  " + said("no_injuries"))
         for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)
-            call_section(render, c, con)
+            render(c, con)
         for i in c["injuries"]:
             style = SEVERITY_STYLE.get(i["severity"], "")
             site = f" ({_body_word(i['site'])})" if i["site"] else ""
@@ -317,10 +317,10 @@ def render_status(doc: dict[str, Any], con: Any) -> None:
             con.print("     " + said("heals_by") + escape(listed(i["heals_by"])))
             timers = i["timers"]
             if "deadline_in" in timers:
-                due = when_in(max(0, timers["deadline_in"]))
+                due = describe_in(max(0, timers["deadline_in"]))
                 con.print(f"     [red]{said('secret_deadline')} {due}[/]")
             if "next_daily_effect_at" in timers:
-                con.print(f"     {said('next_daily')}{when(timers['next_daily_effect_at'])}")
+                con.print(f"     {said('next_daily')}{describe(timers['next_daily_effect_at'])}")
         for a in c.get("afflictions", []):
             render_affliction(a, con)
 
@@ -369,7 +369,7 @@ def _render_timed(c: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
 
     for t in c.get("timed_conditions", ()):
-        left = "" if t["left"] is None else " · " + _("for {span}", span=how_long(t["left"]))
+        left = "" if t["left"] is None else " · " + _("for {span}", span=describe_span(t["left"]))
         if t.get("until_combat_end"):
             left = " · " + _("until the end of combat")
         con.print(f"  [bold magenta]{escape(t['name'])}[/] ← {escape(t['source']['name'])}{left}")
@@ -389,3 +389,11 @@ def import_report(state: Any, events: list[dict[str, Any]], rules: "Rules") -> d
              for c in chars]
     return {"added": added, "updated": updated, "lines": lines,
             "characters": [character_doc(c, state, rules) for c in chars]}
+
+
+def english_when(seconds: int) -> str:
+    """A moment of game time in English, for a document's `*_text` field (programs read it, not people)."""
+    from .locale import SOURCE, speaking
+
+    with speaking(SOURCE):
+        return describe(seconds)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import save_words, views
 from ..errors import UsageError
 from ..message import N_, Listed, msg
-from .bridge import when
+from .time_words import describe
 from .typeset import listed
 from .locale import _, languages, pgettext, speaking
 from .locale import name as named
@@ -78,7 +78,7 @@ def render_wound_lines(c: dict[str, Any], con: Any) -> None:
         kind = _("superficial") if w["superficial"] else _("severe")
         penalty = f"{w['penalty']}" if w["penalty"] is not None else "?"
         if w["suppressed"]:
-            until = (when(w["suppressed_until"]) if w["suppressed_until"] is not None
+            until = (describe(w["suppressed_until"]) if w["suppressed_until"] is not None
                      else pgettext("until", "healed"))
             ignored = _("ignored (Fortitude) until")
             penalty = f"[dim]{penalty}[/] ({ignored} {until})"

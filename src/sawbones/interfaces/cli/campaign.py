@@ -285,10 +285,10 @@ def register(cli: click.Group) -> None:
     @cli.command(help=N_("The campaign's game clock."))
     @pass_env
     def clock(env) -> None:
-        from ...presentation.bridge import when
+        from ...presentation.time_words import describe
 
         state = env.service.load(env.campaign_name()).state
-        doc = {"campaign": state.name, "seconds": state.clock, "text": when(state.clock)}
+        doc = {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock)}
         env.emit(doc, lambda con: con.print(doc["text"]))
 
     @cli.command(help=N_("Move the game clock forward (3r, 10min, 8h, 2d, 1w; \"2 days\", \"1d 12h\" too) and run "

@@ -31,7 +31,7 @@ def _source(src: dict[str, Any]) -> str:
 def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | None = None) -> None:
     from rich.markup import escape
 
-    from ...presentation.bridge import when
+    from ...presentation.time_words import describe
 
     roll = doc["roll"]
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
@@ -54,7 +54,7 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
         con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
-        until = when(line["suppressed_until"]) if line.get("suppressed_until") is not None \
+        until = describe(line["suppressed_until"]) if line.get("suppressed_until") is not None \
             else _("it heals")
         value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
         con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "

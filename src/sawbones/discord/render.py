@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from ..presentation.typeset import listed, percent
 from ..message import N_
-from ..presentation.locale import _, language, pgettext
+from ..presentation.locale import _, pgettext
 
 LIMIT = 1900  # characters of one message (Discord: 2,000), room left for a code fence
 

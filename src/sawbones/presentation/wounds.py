@@ -64,7 +64,7 @@ def wounds_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
     conditions = [{"condition": part.both_sides_condition,
                    "name": named(rules.conditions[part.both_sides_condition].name), "part": part.id,
                    "wounds": sorted(w.id for w in wounds)}
-                  for part, wounds in both_sides(character, rules, options)]
+                  for part, wounds in both_sides(character, rules, options) if part.both_sides_condition is not None]
     return {"wounds": [wound_doc(w, rules, options, state.system) for w in character.wounds],
             "wound_conditions": conditions}
 

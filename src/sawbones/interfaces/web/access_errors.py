@@ -4,6 +4,7 @@ maps them and the project's errors to the one error shape)."""
 from __future__ import annotations
 
 from ...errors import SawbonesError
+from ...message import Message, msg
 
 
 class WebError(SawbonesError):
@@ -22,10 +23,13 @@ class Unauthorized(WebError):
 class Forbidden(WebError):
     code = "forbidden"
     status = 403
-    heading: str | None = None  # the error page's title (an i18n key); None: "Error"
+    heading: Message | None = None  # the error page's title; None: "Error"
 
 
 class SignInNeeded(Forbidden):
     """A GM's page opened without signing in: the same 403 "forbidden" for programs; the page says what it is."""
 
-    heading = "sign_in_needed"
+    heading = msg("GM sign-in needed")
+
+
+NO_PLAYER_LINK = msg("This player link is unknown or its character is gone.")

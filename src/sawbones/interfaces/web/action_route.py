@@ -24,7 +24,8 @@ from fastapi.routing import APIRoute, serialize_response
 from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import TypeAdapter, ValidationError
 
-from .deps import CampaignName, IdempotencyKey, IfMatch, LangQuery, bearer, gm_access
+from .deps import CampaignName, IdempotencyKey, IfMatch, bearer, gm_access
+from .language import LangQuery
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
@@ -46,14 +47,12 @@ def _checker(info: Any) -> Callable[[Any], bool]:
 _CAMPAIGN, _KEY, _IF_MATCH, _LANG = (_checker(info) for info in (CampaignName, IdempotencyKey, IfMatch, LangQuery))
 
 
-def _query_lang(query: bytes) -> tuple[bool, str | None]:
-    """(regular, the `lang` asked for): regular when the query is empty or only a valid `lang=`."""
+def _regular_query(query: bytes) -> bool:
+    """A regular query: empty, or only a valid `lang=` (language.py set the request's language from it)."""
     if not query:
-        return True, None
+        return True
     name, sep, value = query.decode("latin-1").partition("=")
-    if name != "lang" or not sep or not _LANG(value):
-        return False, None
-    return True, value
+    return name == "lang" and bool(sep) and _LANG(value)
 
 
 def _json_body(request: Request) -> bool:
@@ -83,14 +82,14 @@ class ActionRoute(APIRoute):
 
     async def solve_regular(self, request: Request) -> dict[str, Any] | None:
         """The endpoint's arguments, as FastAPI would solve them, for a regular request; None for any other."""
-        regular, lang = _query_lang(request.scope.get("query_string", b""))
+        regular = _regular_query(request.scope.get("query_string", b""))
         campaign = request.path_params.get("campaign")
         headers = request.headers
         key, if_match = headers.get("idempotency-key"), headers.get("if-match")
         if not (regular and _CAMPAIGN(campaign) and (key is None or _KEY(key))
                 and (if_match is None or _IF_MATCH(if_match))):
             return None
-        solved: dict[str, Any] = {"request": request, "lang": lang}
+        solved: dict[str, Any] = {"request": request}
         if self.body_field is not None:
             if not _json_body(request):
                 return None

@@ -11,10 +11,11 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
+from ...message import msg
 from ...numbers import parse_int
 
-# run(service, campaign, body, lang) -> the response document
-Runner = Callable[[Any, str, Any, str], dict[str, Any]]
+# run(service, campaign, body) -> the response document (in the request's language: language.py)
+Runner = Callable[[Any, str, Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,11 @@ def register(act: Action) -> Action:
 
 
 def decided(decide: Callable[[Any], Callable[[Any], list[dict]]], report: Callable[..., dict[str, Any]]) -> Runner:
-    """A runner from `decide(body) -> decision(ctx) -> events` and `report(service, state, events, lang)`."""
+    """A runner from `decide(body) -> decision(ctx) -> events` and `report(service, state, events)`."""
 
-    def run(service: Any, campaign: str, body: Any, lang: str) -> dict[str, Any]:
+    def run(service: Any, campaign: str, body: Any) -> dict[str, Any]:
         def render(state: Any, events: list[dict]) -> dict[str, Any]:
-            return {**report(service, state, events, lang), "version": state.version}
+            return {**report(service, state, events), "version": state.version}
 
         return service.answer(campaign, decide(body), render)[2]
 
@@ -113,7 +114,7 @@ def _whole(where: str, value: Any, annotation: Any) -> Any:
     if annotation is int and isinstance(value, str):
         number = parse_int(value, signed=True)
         if number is None:
-            raise UsageError(f"{where}: a whole number, not {value[:20]!r}", where)
+            raise UsageError(msg("{where}: a whole number, not {value}", where=where, value=repr(value[:20])), where)
         return number
     if origin is list and args and isinstance(value, list):
         return [_whole(f"{where}[{i}]", item, args[0]) for i, item in enumerate(value)]

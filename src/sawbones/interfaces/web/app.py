@@ -18,7 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from . import errors, guard, security
 from .action_route import ActionRoute
 from .actions import ACTIONS, Action
-from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service, run_action
+from .deps import GmAccess, WebState, gm_access, open_service, run_action
+from .language import asked_language, reading
 from .models import ErrorResponse
 
 HERE = Path(__file__).parent
@@ -51,21 +52,21 @@ def load_areas() -> list[Any]:
 def _action_endpoint(act: Action) -> Callable[..., Any]:
     """The action's route: its work in one piece, on the event loop or in one thread (deps.run_action); the
     response is validated on the event loop."""
-    def run(gm: GmAccess, body: Any, lang: str) -> Any:
+    def run(gm: GmAccess, body: Any) -> Any:
         with gm.open() as service:
-            return act.run(service, gm.campaign, body, lang)
+            return act.run(service, gm.campaign, body)
 
-    if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
-        async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)), act.on_loop)
+    if act.body is None:  # (the language is the request's: language.py; the route declares `?lang=`)
+        async def endpoint(request: Request, gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, None), act.on_loop)
     elif act.body_optional:
         async def endpoint(request: Request, body: Optional[act.body] = Body(None),  # type: ignore[name-defined]
-                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
+                           gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
-                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
+                           gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 
@@ -81,6 +82,7 @@ def add_action_routes(app: FastAPI) -> None:
                                      status_code=act.status_code, summary=act.summary,
                                      description=act.description or act.summary, tags=list(act.tags),
                                      operation_id=f"act_{act.name}", responses=ERRORS,
+                                     dependencies=[Depends(asked_language)],
                                      route_class_override=ActionRoute)
 
 
@@ -104,14 +106,18 @@ class App(FastAPI):
     guarded: tuple[frozenset[str] | None, int] = (None, guard.MAX_BODY)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        found = self._stream(scope) if scope["type"] == "http" and scope["method"] == "GET" else None
-        if found is None:
+        if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
-        from .live import serve
+        with reading(scope):  # the request's language and audience (language.py), for all that answers it
+            found = self._stream(scope) if scope["method"] == "GET" else None
+            if found is None:
+                await super().__call__(scope, receive, send)
+                return
+            from .live import serve
 
-        scope["app"] = self
-        await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
+            scope["app"] = self
+            await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
 
     def _stream(self, scope: Any) -> Any:
         """The stream's opener and argument when this GET is a live stream this app serves first, else None."""

@@ -1,4 +1,4 @@
-"""What routes share: the service (one per request, opened in the request's thread), the language,
+"""What routes share: the service (one per request, opened in the request's thread),
 the GM's access to a campaign (API: `Authorization: Bearer <secret>`)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import threading
 import time
 import weakref
 
-from fastapi import Depends, Header, Path, Query, Request
+from fastapi import Depends, Header, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -25,7 +25,6 @@ from ...numbers import parse_int
 from .access_errors import Forbidden, Unauthorized
 from .params import WholeQuery
 
-LANGS = ("en", "fr")
 KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
 
 
@@ -141,38 +140,6 @@ def _close(service: Any) -> None:
     close = getattr(service, "close", None) or getattr(service.store, "close", None)
     if close is not None:
         close()
-
-
-def accept_language(header: str | None) -> str | None:
-    """The first of fr/en the browser prefers (by q-value), or None."""
-    best: tuple[float, int, str] | None = None
-    for index, part in enumerate((header or "").split(",")):
-        tag, _, params = part.strip().partition(";")
-        lang = tag.strip().lower()[:2]
-        if lang not in LANGS:
-            continue
-        q = 1.0
-        for param in params.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if q > 0 and (best is None or (q, -index) > (best[0], best[1])):
-            best = (q, -index, lang)
-    return best[2] if best else None
-
-
-LangQuery = Query(None, pattern="^(en|fr)$", description="Language of rule text (default: Accept-Language, else en).")
-
-
-def lang_of(request: Request, lang: str | None) -> str:
-    return lang or accept_language(request.headers.get("accept-language")) or "en"
-
-
-async def api_lang(request: Request, lang: str | None = LangQuery) -> str:
-    return lang_of(request, lang)
 
 
 CampaignName = Path(..., description="The campaign's name.", min_length=1, max_length=120)

@@ -18,9 +18,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ...errors import (ConflictError, ContentError, NotFound, PackMissing, RuleViolation, SawbonesError, StoreError,
                        UsageError)
 
+from ...message import N_, Message, msg
+from ...presentation.locale import say
+from . import invalid
 from .access_errors import WebError
-from .deps import accept_language
-from .pages_common import page_lang, render_error
+from .pages_common import render_error
 
 log = logging.getLogger("sawbones.web")
 
@@ -35,7 +37,7 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_requests"}
 
 
-MAYBE_APPLIED = ("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it "
+MAYBE_APPLIED = N_("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it "
                  "applies once); without a key, read the log before trying again")
 
 
@@ -60,27 +62,23 @@ def _wants_html(request: Request) -> bool:
     return not (path == "/api" or path.startswith("/api/"))
 
 
-def _respond(request: Request, status: int, code: str, message: str, where: str,
-             headers: dict[str, str] | None = None, heading: str | None = None, **more: Any) -> Response:
-    """The error in the language asked for: the page's language, or ?lang= / Accept-Language for the API."""
-    from ...i18n import for_the_api, for_the_web
-
+def _respond(request: Request, status: int, code: str, message: str | Message, where: str,
+             headers: dict[str, str] | None = None, heading: Message | None = None, **more: Any) -> Response:
+    """The error in the request's language, to its audience (a page's labels, the API's fields: language.py)."""
     if _wants_html(request):
-        return render_error(request, status, code, for_the_web(message, page_lang(request)), headers, heading)
-    return JSONResponse(error_body(code, for_the_api(message, _api_lang(request)), where, **more), status_code=status,
-                        headers=headers)
+        return render_error(request, status, code, said(message), headers, say(heading) if heading else None)
+    return JSONResponse(error_body(code, said(message), where, **more), status_code=status, headers=headers)
 
 
-def _api_lang(request: Request) -> str:
-    asked = request.query_params.get("lang")
-    return asked if asked in ("en", "fr") else accept_language(request.headers.get("accept-language")) or "en"
+def said(message: str | Message) -> str:
+    """An error's words in the request's language and to its audience. (Until every error is a Message, issue 38,
+    English text is translated the old way.)"""
+    if isinstance(message, str):
+        from ...i18n import for_the_web
+        from ...presentation.locale import audience, language
 
-
-def _loc(loc: Any) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+        return for_the_web(message, language(), audience())
+    return say(message)
 
 
 def _allowed(request: Request) -> list[str]:
@@ -127,33 +125,27 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        errors = exc.errors()
-        first = errors[0] if errors else {"msg": "invalid request", "loc": ()}
-        where = _loc(first.get("loc", ()))
-        message = str(first.get("msg", "invalid request"))
-        if len(errors) > 1:
-            message += f" (and {len(errors) - 1} more)"
-        return _respond(request, 422, "invalid_request", f"{where}: {message}" if where else message,
-                        where or _where(request))
+        message, where = invalid.first(list(exc.errors()))
+        return _respond(request, 422, "invalid_request", message, where or _where(request))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 400:  # FastAPI could not parse the body: a malformed request, like any other
-            return _respond(request, 422, "invalid_request", f"the request body could not be read ({exc.detail})",
-                            "body")
+            return _respond(request, 422, "invalid_request",
+                            msg("the request body could not be read ({detail})", detail=exc.detail), "body")
         code = HTTP_CODES.get(exc.status_code, "http_error")
-        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        message: str | Message = exc.detail if isinstance(exc.detail, (str, Message)) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":
-            message = f"no such page or endpoint: {request.url.path}"
+            message = msg("no such page or endpoint: {path}", path=request.url.path)
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
+            message = msg("{method} is not allowed on {path}", method=request.method, path=request.url.path)
             headers = {**(headers or {}), "Allow": ", ".join(_allowed(request))}
         return _respond(request, exc.status_code, code, message, _where(request), headers)
 
     @app.exception_handler(UnicodeError)
     async def unicode_error(request: Request, exc: UnicodeError) -> Response:
-        return _respond(request, 422, "invalid_request", "text must be valid Unicode (UTF-8)", _where(request))
+        return _respond(request, 422, "invalid_request", msg("text must be valid Unicode (UTF-8)"), _where(request))
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> Response:  # a bug
@@ -173,13 +165,13 @@ HIDDEN = r"\1…"
 def internal(request: Request) -> Response:
     """A bug's answer (the app's handler, and the live streams served before it): logged, the one shape."""
     log.exception("internal error on %s", logged_where(request))
-    message = "internal error: the server could not complete the request"
+    message = msg("internal error: the server could not complete the request")
     if _wants_html(request):  # a page: the error as a page too, in its language
         try:
             return _respond(request, 500, "internal", message, logged_where(request))
         except Exception:  # (the page itself cannot be drawn: the bug may be in a template)
             log.exception("the error page of %s", logged_where(request))
-    return JSONResponse(error_body("internal", message, logged_where(request)), status_code=500)
+    return JSONResponse(error_body("internal", say(message), logged_where(request)), status_code=500)
 
 
 def answer(request: Request, exc: SawbonesError) -> Response:
@@ -189,11 +181,11 @@ def answer(request: Request, exc: SawbonesError) -> Response:
         log.error("%s on %s: %s", exc.code, logged_where(request), exc)
     more: dict[str, Any] = {}
     headers = getattr(exc, "headers", None) or None
-    message = exc.message
+    message: str | Message = exc.text
     if status == 503 and isinstance(exc, StoreError) and exc.code != "busy" \
             and request.method not in ("GET", "HEAD", "OPTIONS"):
         # cut off around its commit, a write may have been applied while its client gets this answer
-        message = MAYBE_APPLIED.format(cause=exc.message)
+        message = msg(MAYBE_APPLIED, cause=exc.text)
         more["outcome"] = "unknown"
         headers = {**(headers or {}), "Retry-After": "2"}
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
@@ -203,7 +195,7 @@ def answer(request: Request, exc: SawbonesError) -> Response:
                     getattr(exc, "heading", None), **more)
 
 
-def respond(request: Request, status: int, code: str, message: str, where: str,
+def respond(request: Request, status: int, code: str, message: str | Message, where: str,
             headers: dict[str, str] | None = None) -> Response:
     """The one error answer, outside an exception handler (guard.py): JSON, or an HTML page for the pages."""
     return _respond(request, status, code, message, where, headers)

@@ -10,6 +10,7 @@ from itertools import groupby
 from typing import Any
 
 from .. import log_view
+from ...presentation.locale import language, speaking
 from ..sentences import sentence
 from .reports import event_lines, touched
 
@@ -60,10 +61,10 @@ def _documents(store: Any, campaign_id: int, rows: list[Any]) -> list[dict[str, 
     return docs
 
 
-def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit: int = BATCH,
+def event_documents(service: Any, campaign_id: int, after: int, limit: int = BATCH,
                     upto: int | None = None, rows: list[Any] | None = None) -> list[dict[str, Any]]:
     """One document per whole action stored after log version `after` (up to `upto`; the lines use the
-    current state). `rows`: those stored events, when the caller has them."""
+    current state), in the reader's language. `rows`: those stored events, when the caller has them."""
     if rows is None:
         rows = list(service.store.events(campaign_id, after=after, upto=upto))
     if len(rows) > limit:  # stop at an action boundary
@@ -74,15 +75,25 @@ def event_documents(service: Any, campaign_id: int, after: int, lang: str, limit
     docs = []
     for doc in _documents(service.store, campaign_id, rows):
         events = doc["events"]
-        lines = event_lines(events, state, rules, lang) if doc["type"] != UNDO else []
+        lines = event_lines(events, state, rules) if doc["type"] != UNDO else []
         if not lines:
-            lines = [sentence(e, state, rules, lang) for e in log_view.for_people(events)]
+            lines = [sentence(e, state, rules, language()) for e in log_view.for_people(events)]
         known = {c.id for c in touched(events, state)} | {
             e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
         if doc["type"] == UNDO:
             known |= doc["characters"]
         docs.append({**doc, "characters": sorted(known), "lines": lines})
     return docs
+
+
+def frames_in(languages: list[str], service: Any, campaign_id: int, after: int, **given: Any) -> dict[str, Any]:
+    """Per language, the API stream's frames of the actions after `after` (made once for all the streams that
+    read that language: hub.py)."""
+    frames = {}
+    for code in languages:
+        with speaking(code):
+            frames[code] = [(doc["version"], frame(doc)) for doc in event_documents(service, campaign_id, after, **given)]
+    return frames
 
 
 def frame(doc: dict[str, Any]) -> bytes:

@@ -15,13 +15,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ...errors import SawbonesError
+from ...message import Message, msg
 from ...numbers import parse_int
 from . import bodies, errors, security
 from .deps import CHECKED, NEED_SECRET, AdminAccess, bearer_of, check_gm_secret, open_service
 from .access_errors import Unauthorized
 
 MAX_BODY = 1_000_000  # bytes: the default limit of a request's body
-CLOSED_ODDS = ("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer "
+CLOSED_ODDS = msg("this server is closed: the odds without a campaign need its admin secret (`Authorization: Bearer "
                "<admin secret>`); a GM asks a campaign's odds, under /api/campaigns/NAME/odds/…, with its API secret")
 
 
@@ -29,9 +30,8 @@ class TooLarge(HTTPException):
     """Raised while a body is read past the limit: an HTTP 413, which FastAPI's body parsing lets through."""
 
     def __init__(self, limit: int) -> None:
-        from .i18n import text
-
-        super().__init__(413, text("too_large", "en").format(limit=limit))
+        super().__init__(413, msg("The request is larger than this server accepts ({limit} bytes at most).",  # type: ignore[arg-type]
+                                  limit=limit))
 
 
 def host_name(value: str) -> str:
@@ -57,18 +57,21 @@ def needs(path: str) -> tuple[str, str] | None:
     return None
 
 
-def refused(headers: dict[str, str], allowed: frozenset[str] | None, max_body: int) -> tuple[int, str, Any] | None:
+def refused(headers: dict[str, str], allowed: frozenset[str] | None,
+            max_body: int) -> tuple[int, str, str | Message] | None:
     """What the guard refuses before reading anything: a Host off the allow-list, a Content-Length that is not
-    a number or is past the limit (the status, the code, the message or its i18n key); None: go on."""
+    a number or is past the limit (the status, the code, the message); None: go on."""
     if allowed is not None and host_name(headers.get("host", "")) not in allowed:
-        return 400, "host_refused", ("host_refused", {"host": headers.get("host", "")})
+        return 400, "host_refused", msg("This server does not answer to the host name {host!r} (see --allowed-host).",
+                                        host=headers.get("host", ""))
     length = headers.get("content-length")
     if length is not None:
         size = parse_int(length)
         if size is None:
             return 400, "bad_request", "Content-Length is not a number"
         if size > max_body:
-            return 413, "too_large", ("too_large", {"limit": max_body})
+            return 413, "too_large", msg("The request is larger than this server accepts ({limit} bytes at most).",
+                                         limit=max_body)
     return None
 
 
@@ -135,13 +138,15 @@ class Guard:
             parts.append(message.get("body", b""))
             size += len(parts[-1])
             if size > self.max_body:
-                await self._answer(scope, receive, send, 413, "too_large", ("too_large", {"limit": self.max_body}))
+                await self._answer(scope, receive, send, 413, "too_large", msg(
+                    "The request is larger than this server accepts ({limit} bytes at most).", limit=self.max_body))
                 return None
             more = message.get("more_body", False)
         body = b"".join(parts)
         if bodies.too_deep(body):
             await self._answer(scope, receive, send, 422, "invalid_request",
-                               ("too_deep", {"limit": bodies.MAX_DEPTH}))
+                               msg("The JSON body nests arrays and objects more than {limit} deep.",
+                                   limit=bodies.MAX_DEPTH))
             return None
         handed = False
 
@@ -198,23 +203,16 @@ class Guard:
         try:
             await run_in_threadpool(check)
         except SawbonesError as exc:
-            return errors.status_of(exc), exc.code, exc.message
+            return errors.status_of(exc), exc.code, exc.text
         if kind == "gm" and all(exact):
             scope[CHECKED] = (campaign, secret)  # the endpoint does not read it again (deps.GmAccess)
             state.secrets.remember(campaign, secret)
         return None
 
     async def _answer(self, scope: dict, receive: Any, send: Any, status: int, code: str,
-                      message: str | tuple[str, dict[str, Any]]) -> None:
-        """The error, in the page's language on a page (`message`: text, or an i18n key and its values)."""
+                      message: str | Message) -> None:
+        """The error, in the request's language (language.py)."""
         request = Request(scope, receive)
-        if not isinstance(message, str):
-            from .i18n import text
-            from .pages_common import page_lang
-
-            key, values = message
-            api = scope.get("path", "").startswith("/api/")
-            message = text(key, "en" if api else page_lang(request)).format(**values)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         if status == 413:
             headers = {"Connection": "close"}

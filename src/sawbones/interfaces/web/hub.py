@@ -375,12 +375,11 @@ class Hub:
                 rows: list[Any] | None = None) -> Change:
         """The change from `after` to `head`, with what its streams need: the light documents (player pages),
         the frames per language (API streams); from `rows` (its stored events) when given, else read."""
-        from .event_docs import event_documents, frame, light_documents
+        from .event_docs import frames_in, light_documents
 
         with self._reading() as service:
             light = light_documents(service.store, cid, after, head, rows) if player else None
-            frames = {lang: [(doc["version"], frame(doc)) for doc in
-                             event_documents(service, cid, after, lang, upto=head, rows=rows)] for lang in langs}
+            frames = frames_in(langs, service, cid, after, upto=head, rows=rows)
         return Change(after, head, light, frames)
 
     # -------------------------------------------------------- writes of this machine's workers (SQLite)

@@ -18,34 +18,26 @@ from pydantic import ValidationError
 
 from .. import views
 from ...errors import SawbonesError
-from ...i18n import for_the_web, translate
-from . import access, i18n, live, odds_charts, reports, security
+from ...message import N_, msg
+from ...presentation.locale import _, language, name, say
+from . import access, invalid, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .costly import page_turn
 from .deps import open_service, run_action, web
 from .access_errors import Forbidden
 from .models import CampaignIn
 from .pages_access import gm_check, is_admin, is_gm, may_create, sign_in
-from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, page_lang, public_base, query_int,
-                           redirect, render, session_of)
+from .errors import said
+from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, public_base, query_int, redirect,
+                           render, session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
 
 router = APIRouter(include_in_schema=False)
 
 
-def _validation_lines(exc: ValidationError, lang: str) -> list[str]:
+def _validation_lines(exc: ValidationError) -> list[str]:
     """A form's errors as the form reads: each names the field by its label ("amount: …", not "parts.0.amount: …")."""
-    return [f"{_label(e['loc'], lang)}{' : ' if lang == 'fr' else ': '}{translate(e['msg'], lang)}"
-            for e in exc.errors()[:5]]
-
-
-def _label(loc: tuple[Any, ...], lang: str) -> str:
-    """The label a form shows for the field at `loc` (its last name: parts.0.amount is "amount")."""
-    names = [str(p) for p in loc if isinstance(p, str)]
-    if not names:
-        return i18n.text("form", lang)
-    key = names[-1]
-    return i18n.text(key, lang) if key in i18n.STRINGS else key.replace("_", " ")
+    return [say(line) for line in invalid.form_lines(list(exc.errors()))]
 
 
 # ------------------------------------------------------------------ home
@@ -69,18 +61,17 @@ def home(request: Request) -> Response:
 @router.post("/campaigns")
 async def create_campaign(request: Request) -> Response:
     form = await checked_form(request)
-    lang = page_lang(request)
     session = session_of(request)
     try:
         body = CampaignIn.model_validate(form_to_fields(form, ("name", "system", "seed")), strict=False)
     except ValidationError as exc:
-        session.flash("error", _validation_lines(exc, lang))
+        session.flash("error", _validation_lines(exc))
         return await run_in_threadpool(redirect, request, "/")
 
     def create() -> None:
         with open_service(web(request)) as service:
             if not may_create(request, service):
-                raise Forbidden(i18n.text("need_admin", lang), "campaigns")
+                raise Forbidden(msg("This server is closed: creating a campaign needs its admin secret."), "campaigns")
             state = service.create_campaign(body.name, body.system, body.seed)
             security.new_gm_secret(service.store, state.name)
             session.grant(security.by_id(service.store, state.name),
@@ -91,9 +82,9 @@ async def create_campaign(request: Request) -> Response:
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [for_the_web(exc.message, lang)])
+        session.flash("error", [said(exc.text)])
         return await run_in_threadpool(redirect, request, "/")
-    session.flash("done", [i18n.text("campaign_made", lang)])
+    session.flash("done", [_("Campaign created: you are its GM in this browser. Its API secret is under Access.")])
     return await run_in_threadpool(redirect, request, campaign_url(body.name))
 
 
@@ -101,17 +92,16 @@ async def create_campaign(request: Request) -> Response:
 def party_part(request: Request, campaign: PageCampaign) -> Response:
     """The dashboard's cards, as HTML to put in place when the campaign changes (a player's answer on their phone
     changes a save, a cure streak: the card says it without the GM reloading)."""
-    lang = page_lang(request)
     with open_service(web(request)) as service:
         gm_check(request, service, campaign)
         loaded = service.load(campaign)
-        doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
+        doc = reports.dashboard_doc(service, campaign, loaded=loaded)
         rules = service.rules_for(loaded.state)
         options = service.context(loaded).options
         links = player_links(request, service, campaign, loaded.state)
         mark_known(doc, loaded, options)
-    return render(request, "_gm_party.html", flash=False, lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign,
-                  links=links, choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True)
+    return render(request, "_gm_party.html", flash=False, doc=doc, party=urgent_first(doc), campaign=campaign,
+                  links=links, choices=choices(rules, options, loaded.state.system), actions=set(ACTIONS), gm=True)
 
 
 def player_links(request: Request, service: Any, campaign: str, state: Any) -> dict[str, dict[str, Any]]:
@@ -145,12 +135,12 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
               ibonus: str | None = Query(None, max_length=12), iwait: str | None = Query(None, max_length=12),
               whatif: str | None = Query(None, max_length=4), wdrops: str | None = Query(None, max_length=12),
               wbonus: str | None = Query(None, max_length=12)) -> Response:
-    lang = page_lang(request)
     bonus_value = query_int(bonus, "bonus", -30, 60) or 0
     asked = {"character": mods, "roll": roll, "hand": hand or None, "range": range or None, "sense": sense or None}
     with open_service(web(request)) as service:
         if key is not None:  # an old link carried the API secret itself: it no longer signs in
-            raise Forbidden(i18n.text("wrong_gm_link", lang), "key")
+            raise Forbidden(msg("Links with ?key= no longer sign in (they put the API secret in the browser's history): "
+                                "ask for a sign-in link with `sawbones --campaign NAME gm-link`."), "key")
         if code is not None:
             return sign_in(request, service, campaign, code)
         gm_check(request, service, campaign)
@@ -158,28 +148,28 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         if stored != campaign:  # "alpha" means Alpha, as on the command line: the page lives at its name
             return redirect(request, campaign_url(stored) + (f"?{request.url.query}" if request.url.query else ""))
         loaded = service.load(campaign)
-        doc = reports.dashboard_doc(service, campaign, lang, loaded=loaded)
+        doc = reports.dashboard_doc(service, campaign, loaded=loaded)
         rules = service.rules_for(loaded.state)
         links = player_links(request, service, campaign, loaded.state)
         options = service.context(loaded).options
         system = loaded.state.system
-        answer, problem = (_roll_query(service, campaign, asked, rules, system, lang) if mods and roll
+        answer, problem = (_roll_query(service, campaign, asked, rules, system) if mods and roll
                            else (None, None))
         with page_turn() if (odds or itype or whatif) else nullcontext():  # costly panels: one at a time
-            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value, lang) if odds
+            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value) if odds
                                   else (None, None))
-            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait, lang)
+            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait)
                                           if itype else (None, None))
-            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus, lang) if whatif
+            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus) if whatif
                                       else (None, None))
-        undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded, lang)
+        undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded)
         mark_known(doc, loaded, options)
     areas = web(request).areas
-    return render(request, "dashboard.html", lang=lang, doc=doc, party=urgent_first(doc), campaign=campaign, links=links,
+    return render(request, "dashboard.html", doc=doc, party=urgent_first(doc), campaign=campaign, links=links,
                   undo=undo, answers=answers,
-                  choices=choices(rules, options, lang, loaded.state.system), actions=set(ACTIONS), gm=True,
+                  choices=choices(rules, options, loaded.state.system), actions=set(ACTIONS), gm=True,
                   mods_enabled="wounds" in areas, mods=answer, mods_error=problem, mods_asked=asked,
-                  roll_words=_roll_words(rules, system, lang) if "wounds" in areas else None,
+                  roll_words=_roll_words(rules, system) if "wounds" in areas else None,
                   odds_enabled="odds" in areas, odds=chart, odds_error=chart_error,
                   odds_asked={"affliction": odds, "bonus": bonus}, injury_odds=injury_chart,
                   injury_odds_error=injury_error,
@@ -187,8 +177,7 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                   what_if_error=what_if_error, what_if_asked={"drops": wdrops, "bonus": wbonus})
 
 
-def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int,
-                lang: str) -> tuple[Any, Any]:
+def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ..cli.odds import stage_label, stage_names
     from ..save_words import save_name
@@ -197,44 +186,43 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     try:
         doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
     except SawbonesError as exc:
-        return None, for_the_web(exc.message, lang)
-    names = stage_names(rules, affliction, lang)
-    doc["name"] = rules.afflictions[affliction].name(lang)
-    doc["save_name"] = save_name(rules, doc["save"], doc["system"], lang)
+        return None, said(exc.text)
+    names = stage_names(rules, affliction, language())
+    doc["name"] = name(rules.afflictions[affliction].name)
+    doc["save_name"] = save_name(rules, doc["save"], doc["system"], language())
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None
 
 
-def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str,
-                lang: str) -> tuple[Any, Any]:
+def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str) -> tuple[Any, Any]:
     """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
     from ..cli.wounds import roll_title
     from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
     try:
-        answer = mods_doc(service, campaign, asked["character"], asked["roll"], lang, **given)
+        answer = mods_doc(service, campaign, asked["character"], asked["roll"], **given)
     except SawbonesError as exc:
-        return None, for_the_web(exc.message, lang)
-    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"], lang))
+        return None, said(exc.text)
+    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"], language()))
     return answer, None
 
 
-def _roll_words(rules: Any, system: str, lang: str) -> dict[str, Any]:
+def _roll_words(rules: Any, system: str) -> dict[str, Any]:
     """What the roll query's field offers (its suggestions, its first value), in the page's language."""
-    from ..cli.wounds import ROLL, roll_words
+    from ..cli.wounds import roll_words
 
-    return {"words": roll_words(rules, system, lang), "first": ROLL.say("attack", lang)}
+    return {"words": roll_words(rules, system, language()), "first": _("attack")}
 
 
-def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None = None) -> dict[str, Any]:
+def choices(rules: Any, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
     """What the dashboard's selects offer, from the content (names in the page's language; spells under the
     names of the campaign's game system)."""
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
-        return sorted(((e.id, e.name(lang)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
+        return sorted(((e.id, name(e.name)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
-    spells = sorted(((s.id, s.title(lang, system)) for s in rules.spells.values() if system is None or system in s.systems),
+    spells = sorted(((s.id, s.title(language(), system)) for s in rules.spells.values() if system is None or system in s.systems),
                     key=lambda p: p[1])  # the campaign's system's own spells only (issue 39)
     return {
         "damage_types": named("damage_tables"), "spells": spells,
@@ -242,14 +230,13 @@ def choices(rules: Any, options: dict[str, Any], lang: str, system: str | None =
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, lang)["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, language())["options"]],
     }
 
 
 @router.post("/c/{campaign}/act/{name}")
 async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
     form = await checked_form(request)
-    lang = page_lang(request)
     session = session_of(request)
     action = ACTIONS.get(name)
     back = campaign_url(campaign, "#" + (form.get("back") if isinstance(form.get("back"), str) else "party"))
@@ -261,40 +248,39 @@ async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
             if action is None:
                 from ...errors import NotFound
 
-                raise NotFound(f"no action {name!r}")
+                raise NotFound(msg("no action {name}", name=repr(name)))
             try:
                 body = (action.body.model_validate(form_to_body(action, form), strict=False)
                         if action.body is not None else None)
             except ValidationError as exc:
-                session.flash("error", _validation_lines(exc, lang))
+                session.flash("error", _validation_lines(exc))
                 return None
-            return action.run(service, campaign, body, lang)
+            return action.run(service, campaign, body)
 
     try:
         doc = await run_action(web(request), run, action is None or action.on_loop)
     except Forbidden:
         raise
     except SawbonesError as exc:
-        session.flash("error", [stale_or(exc, lang)])
+        session.flash("error", [stale_or(exc)])
         return await run_in_threadpool(redirect, request, back)
     if doc is not None:
-        session.flash("done", done_lines(name, doc, lang))
+        session.flash("done", done_lines(name, doc))
     return await run_in_threadpool(redirect, request, back)
 
 
-def done_lines(name: str, doc: dict[str, Any], lang: str) -> list[str]:
+def done_lines(action: str, doc: dict[str, Any]) -> list[str]:
     if doc.get("lines"):
         return list(doc["lines"])
-    t = i18n.translator(lang)
-    if name in ("add_character", "edit_character"):
-        return [f"{doc['name']}: {doc['hp']}/{doc['max_hp']} {t('hp')}"]
-    if name == "remove_character":
-        return [t("removed") + f" {doc['removed']}"]
-    if name == "undo":
-        return [t("undone").format(action=doc["undone_action"])] + doc.get("reverted", [])
-    if name == "set_option":
-        return [f"{doc['option']} = {doc['value'] if not doc['reset'] else t('default')}"]
-    return [t("done")]
+    if action in ("add_character", "edit_character"):
+        return [f"{doc['name']}: {doc['hp']}/{doc['max_hp']} {_('HP')}"]
+    if action == "remove_character":
+        return [_("Removed") + f" {doc['removed']}"]
+    if action == "undo":
+        return [_("Action {action} undone.", action=doc["undone_action"])] + doc.get("reverted", [])
+    if action == "set_option":
+        return [f"{doc['option']} = {doc['value'] if not doc['reset'] else _('(default)')}"]
+    return [_("Done.")]
 
 
 # ------------------------------------------------------------------ the GM's live stream (players: pages_player.py)
@@ -327,18 +313,34 @@ def tables(request: Request, table: str | None = Query(None, max_length=60), d20
 
     if table:
         return table_page(request, table, d20)
-    lang = page_lang(request)
     with open_service(web(request)) as service:
-        doc = index_doc(service.rules_for(), lang)
-    return _tables_page(request, lang, index=doc, table=None, rolled=None)
+        doc = index_doc(service.rules_for(), language())
+    return _tables_page(request, index=doc, table=None, rolled=None)
 
 
-def _tables_page(request: Request, lang: str, **context: Any) -> Response:
-    """The tables page, with the labels the CLI's `tables` prints (cli/rules.py: HEAD, ENTRY_LINES)."""
-    from ..cli.rules import ENTRY_LINES, HEAD
+TABLE_HEADS = {  # the tables page's headings: what the CLI's `tables` prints
+    "severity": N_("Severity"), "damage_tables": N_("Injury tables"), "body_parts": N_("Body parts"),
+    "tracks": N_("Progression tracks"), "diseases": N_("Diseases"), "poisons": N_("Poisons"), "d20": N_("d20"),
+    "injury": N_("injury"), "text": N_("text"), "untreated": N_("untreated"), "dc": N_("DC"),
+    "treatment": N_("treatment"), "magic": N_("magic"), "stage": N_("stage"), "effects": N_("effects"),
+    "part": N_("part"), "sides": N_("sides"), "penalty": N_("penalty"), "affects": N_("affects"),
+    "bands": N_("d20 bands ({name})"), "left": N_("left"), "right": N_("right"),
+    # a disease's or poison's entry, a body part's, an injury's (ENTRY_LINES)
+    "kind": N_("Kind"), "save": N_("Save"), "vectors": N_("Vectors"), "onset": N_("Onset"),
+    "frequency": N_("Frequency"), "cure": N_("Cure"), "catalog": N_("Catalog"), "sides_of": N_("Sides"),
+    "penalty_of": N_("Penalty"), "affects_of": N_("Affects"), "effects_of": N_("Effects"), "tables": N_("Tables"),
+}
 
-    return render(request, "tables.html", lang=lang, head=lambda key, **fields: HEAD.say(key, lang, **fields),
-                  entry_lines=ENTRY_LINES, colon=" : " if lang == "fr" else ": ", **context)
+
+def _head(key: str, **fields: Any) -> str:
+    return _(TABLE_HEADS[key], **fields)
+
+
+def _tables_page(request: Request, **context: Any) -> Response:
+    """The tables page, with the labels the CLI's `tables` prints (ENTRY_LINES: the lines of an entry)."""
+    from ..cli.rules import ENTRY_LINES
+
+    return render(request, "tables.html", head=_head, entry_lines=ENTRY_LINES, colon=_(": "), **context)
 
 
 @router.get("/tables/{table_id}")
@@ -347,18 +349,17 @@ def table_page(request: Request, table_id: str, d20: str | None = Query(None, ma
     from ..views import roll_doc
     from ...domain.engine.options import effective_options
 
-    lang = page_lang(request)
     face = query_int(d20, "d20", 1, 20)
     rolled = None
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        doc = table_doc(rules, table_id, lang)
+        doc = table_doc(rules, table_id, language())
         if doc["kind"] == "damage_table" and face is not None:
-            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, lang)
-        index = index_doc(rules, lang)
-        drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"], lang)
+            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, language())
+        index = index_doc(rules, language())
+        drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"])
                 if doc["kind"] == "damage_table" else None)
-    return _tables_page(request, lang, index=index, table=doc, rolled=rolled, drop=drop)
+    return _tables_page(request, index=index, table=doc, rolled=rolled, drop=drop)
 
 
 # ------------------------------------------------------------------ the API, described offline

@@ -16,10 +16,12 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
 from ...errors import NotFound
-from . import access, i18n, security
+from . import access, security
+from ...message import Message, msg
+from ...presentation.locale import _
 from .deps import open_service, web
 from .access_errors import Forbidden, SignInNeeded
-from .pages_common import PageCampaign, campaign_url, checked_form, page_lang, public_base, redirect, render, session_of
+from .pages_common import PageCampaign, campaign_url, checked_form, public_base, redirect, render, session_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -46,12 +48,13 @@ def gm_check(request: Request, service: Any, campaign: str) -> str:
     return campaign
 
 
-def _need_gm_link(request: Request, campaign: str) -> str:
+def _need_gm_link(request: Request, campaign: str) -> Message:
     """What a browser not signed in reads: the command that prints a sign-in link, with this campaign's name as a
     shell takes it."""
     import shlex
 
-    return i18n.text("need_gm_link", page_lang(request)).replace("{campaign}", shlex.quote(campaign))
+    return msg("This dashboard needs a GM sign-in link (/c/NAME?code=…): `sawbones --campaign {campaign} gm-link` "
+               "prints one, and so does the dashboard of a browser already signed in.", campaign=shlex.quote(campaign))
 
 
 def is_admin(request: Request, service: Any) -> bool:
@@ -70,9 +73,19 @@ def sign_in(request: Request, service: Any, campaign: str, code: str) -> Respons
     try:
         fingerprint = security.redeem_signin_code(service.store, campaign, code)
     except security.SignInRefused as refused:
-        raise Forbidden(i18n.text(f"signin_{refused.reason}", page_lang(request)), "code") from None
+        raise Forbidden(SIGN_IN_REFUSED[refused.reason], "code") from None
     session_of(request).grant(security.by_id(service.store, campaign), fingerprint)
     return redirect(request, campaign_url(campaign))
+
+
+SIGN_IN_REFUSED = {  # why a sign-in link did not sign in (security.SignInRefused.reason)
+    "unknown": msg("This sign-in link is not valid for this campaign. Ask for a new one: "
+                   "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser."),
+    "used": msg("This sign-in link was already used: each link signs in one browser, once. Ask for a new one: "
+                "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser."),
+    "expired": msg("This sign-in link has expired (a link is valid 15 minutes). Ask for a new one: "
+                   "`sawbones --campaign NAME gm-link`, or the dashboard of a signed-in browser."),
+}
 
 
 def _shown(request: Request, campaign: str, title: str, lines: list[str], value: str | None = None) -> Response:
@@ -97,9 +110,9 @@ async def new_sign_in_link(request: Request, campaign: PageCampaign) -> Response
     from .api.campaigns import sign_in_link
 
     path = await _as_gm(request, campaign, lambda service: sign_in_link(service.store, campaign))
-    lang = page_lang(request)
-    return await run_in_threadpool(_shown, request, campaign, i18n.text("signin_link", lang),
-                                   [i18n.text("signin_link_made", lang)], f"{public_base(request)}{path}")
+    return await run_in_threadpool(_shown, request, campaign, _("Sign in another device"),
+                                   [_("A sign-in link for another device: it works once, within 15 minutes.")],
+                                   f"{public_base(request)}{path}")
 
 
 @router.post("/c/{campaign}/api-secret")
@@ -112,15 +125,16 @@ async def api_secret(request: Request, campaign: PageCampaign) -> Response:
                 else security.gm_secret(service.store, campaign))
 
     secret = await _as_gm(request, campaign, work)
-    lang = page_lang(request)
-    lines = [i18n.text("api_secret_is" if secret else "no_api_secret", lang)]
-    return await run_in_threadpool(_shown, request, campaign, i18n.text("api_secret", lang), lines, secret)
+    lines = [_("The campaign's API secret, for bots and virtual tabletops (Authorization: Bearer …):") if secret
+             else _("This campaign has no API secret yet: make one.")]
+    return await run_in_threadpool(_shown, request, campaign, _("API secret"), lines, secret)
 
 
 @router.post("/c/{campaign}/end-sessions")
 async def end_sessions(request: Request, campaign: PageCampaign) -> Response:
     await _as_gm(request, campaign, lambda service: security.end_gm_sessions(service.store, campaign))
-    session_of(request).flash("done", [i18n.text("sessions_ended", page_lang(request))])
+    session_of(request).flash("done", [_("Every browser is signed out: sign in again with "
+                                         "`sawbones --campaign NAME gm-link`.")])
     return await run_in_threadpool(redirect, request, "/")
 
 
@@ -140,11 +154,10 @@ async def player_link(request: Request, campaign: PageCampaign, character: str) 
         return found.name, access.renew_player_token(service.store, campaign, state, found.id)
 
     name, token = await _as_gm(request, campaign, work)
-    lang = page_lang(request)
     if token is None:
-        session_of(request).flash("done", [f"{i18n.text('player_link_revoked', lang)} {name}"])
+        session_of(request).flash("done", [f"{_('Player link revoked:')} {name}"])
         return await run_in_threadpool(redirect, request, campaign_url(campaign, "#party"))
-    return await run_in_threadpool(_shown, request, campaign, name, [i18n.text("player_link_renewed", lang)],
+    return await run_in_threadpool(_shown, request, campaign, name, [_("New player link (the old one stops working):")],
                                    f"{public_base(request)}/p/{token}")
 
 
@@ -161,6 +174,6 @@ async def admin_sign_in(request: Request) -> Response:
 
     fingerprint = await run_in_threadpool(check)
     if fingerprint is None:
-        raise Forbidden(i18n.text("wrong_admin_secret", page_lang(request)), "secret")
+        raise Forbidden(msg("Wrong admin secret for this server."), "secret")
     session_of(request).grant_admin(fingerprint)
     return await run_in_threadpool(redirect, request, "/")

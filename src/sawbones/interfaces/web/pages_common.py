@@ -11,12 +11,15 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
-from . import access, i18n, security
+from . import access, security
+from ...message import msg
 from .. import odds_words, typeset
-from .deps import LANGS, accept_language, open_service, web
+from ...presentation.locale import _, language, languages, ngettext, pgettext
 from .access_errors import Forbidden, WebError
+from .deps import open_service, web
+from .language import LANG_COOKIE, asked
+from .typography import typeset as set_in_language
 
-LANG_COOKIE = "sawbones_lang"
 _ENV: Any = None
 
 
@@ -26,41 +29,36 @@ def env() -> Any:
         import jinja2
 
         _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(Path(__file__).parent / "templates")),
-                                  autoescape=True, trim_blocks=True, lstrip_blocks=True)
+                                  autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                  extensions=["jinja2.ext.i18n"])
+        # the words: {{ _("Next due") }}, {{ _("Undo: {what}?", what=x) }}, ngettext, pgettext (presentation.locale,
+        # in the request's language: language.py)
+        _ENV.install_gettext_callables(_, ngettext, newstyle=False, pgettext=pgettext)
+        _ENV.globals.update(language=language, languages=languages)
         _ENV.filters["q"] = lambda value: quote(str(value), safe="")
         _ENV.filters["span"] = _span
         _ENV.filters["when"] = _when
-        _ENV.filters["pct"] = typeset.percent  # {{ p|pct(lang) }}: "18.9%" / "18,9 %"
-        _ENV.filters["dec"] = lambda x, digits, lang: typeset.decimal(x, digits, lang)  # {{ x|dec(2, lang) }}
-        _ENV.filters["num"] = typeset.general  # {{ x|num(lang) }}: "2.5" / "2,5"
-        _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit, lang) }}: "2.52 days" / "2,52 jours"
-        _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed(lang) }}: "+0.10" / "-0,05"
-        _ENV.filters["listed"] = typeset.listed  # {{ ways|listed(lang) }}: "a; b" / "a ; b"
-        _ENV.filters["unit_name"] = typeset.unit_name  # {{ 'save_waiting'|unit_name(n, lang) }}: agrees with n
-        _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop', lang) }}: "1 drop to 0" / "2 chutes à 0"
+        _ENV.filters["pct"] = lambda p, digits=1: typeset.percent(p, language(), digits)  # "18.9%" / "18,9 %"
+        _ENV.filters["dec"] = lambda x, digits: typeset.decimal(x, digits, language())  # {{ x|dec(2) }}
+        _ENV.filters["num"] = lambda x: typeset.general(x, language())  # {{ x|num }}: "2.5" / "2,5"
+        _ENV.filters["amount"] = lambda x, digits, unit: typeset.amount(x, digits, unit, language())  # "2.52 days"
+        _ENV.filters["signed"] = lambda delta: odds_words.signed(delta, language())  # "+0.10" / "-0,05"
+        _ENV.filters["listed"] = lambda items: typeset.listed(items, language())  # "a; b" / "a ; b"
+        _ENV.filters["unit_name"] = lambda unit, n: typeset.unit_name(unit, n, language())  # agrees with n
+        _ENV.filters["counted"] = lambda x, unit: typeset.counted(x, unit, language())  # "1 drop to 0"
     return _ENV
 
 
-def _span(seconds: Any, lang: str) -> str:
+def _span(seconds: Any) -> str:
     from ...domain.engine.clock import describe_span
 
-    return describe_span(max(0, int(seconds)), lang)
+    return describe_span(max(0, int(seconds)), language())
 
 
-def _when(seconds: Any, lang: str) -> str:
+def _when(seconds: Any) -> str:
     from ...domain.engine.clock import describe
 
-    return describe(int(seconds), lang)
-
-
-def page_lang(request: Request) -> str:
-    asked = request.query_params.get("lang")
-    if asked in LANGS:
-        return asked
-    cookie = request.cookies.get(LANG_COOKIE)
-    if cookie in LANGS:
-        return cookie
-    return accept_language(request.headers.get("accept-language")) or "en"
+    return describe(int(seconds), language())
 
 
 def session_of(request: Request) -> security.Session:
@@ -82,9 +80,9 @@ def finish(request: Request, response: Response) -> Response:
     if session is not None and session.changed:
         response.set_cookie(security.SESSION_COOKIE, web(request).signer.sign(session.data), max_age=30 * 86400,
                             httponly=True, samesite="lax", secure=secure, path="/")
-    asked = request.query_params.get("lang")
-    if asked in LANGS and request.cookies.get(LANG_COOKIE) != asked:
-        response.set_cookie(LANG_COOKIE, asked, max_age=365 * 86400, httponly=True, samesite="lax", secure=secure,
+    chosen = asked(request.url.query)
+    if chosen is not None and request.cookies.get(LANG_COOKIE) != chosen:
+        response.set_cookie(LANG_COOKIE, chosen, max_age=365 * 86400, httponly=True, samesite="lax", secure=secure,
                             path="/")
     response.headers.setdefault("Cache-Control", "no-store")
     return response
@@ -103,12 +101,11 @@ def take_flash(request: Request) -> dict[str, Any] | None:
 
 def render(request: Request, template: str, status: int = 200, *, flash: bool = True, **context: Any) -> Response:
     """The page; `flash=False` (error pages) leaves a waiting flash message for the next page."""
-    lang = context.pop("lang", None) or page_lang(request)
     session = session_of(request)
     html = env().get_template(template).render(
-        request=request, lang=lang, t=i18n.translator(lang), csrf=session.csrf,
-        flash=take_flash(request) if flash else None, path=request.url.path, **context)
-    return finish(request, HTMLResponse(i18n.french_marks(html) if lang == "fr" else html, status_code=status))
+        request=request, csrf=session.csrf, flash=take_flash(request) if flash else None, path=request.url.path,
+        **context)
+    return finish(request, HTMLResponse(set_in_language(html), status_code=status))
 
 
 def render_error(request: Request, status: int, code: str, message: str,
@@ -137,15 +134,15 @@ async def checked_form(request: Request) -> Any:
         origin = f"{parts.scheme}://{parts.netloc}"
     host = request.headers.get("host", "")
     if origin is not None and (origin == "null" or urlsplit(origin).netloc != host):
-        raise Forbidden("cross-site request refused", "origin")
+        raise Forbidden(msg("cross-site request refused"), "origin")
     try:
         form = await request.form()
     except HTTPException:  # too large (guard.py)
         raise
     except Exception:
-        raise WebError("could not read the form", "form") from None
+        raise WebError(msg("could not read the form"), "form") from None
     if not session_of(request).check_csrf(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
-        raise Forbidden("the form's security token is missing or stale: reload the page and try again", "csrf")
+        raise Forbidden(msg("the form's security token is missing or stale: reload the page and try again"), "csrf")
     return form
 
 
@@ -159,7 +156,8 @@ def query_int(value: str | None, name: str, low: int, high: int) -> int | None:
         return None
     number = parse_int(value, low, high, signed=True)
     if number is None:
-        raise UsageError(f"{name}: a whole number from {low} to {high}, not {value[:20]!r}", name)
+        raise UsageError(msg("{name}: a whole number from {low} to {high}, not {value}", name=name, low=low, high=high,
+                             value=repr(value[:20])), name)
     return number
 
 

@@ -13,10 +13,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from . import i18n
+from ...message import msg
+from ...presentation.locale import _, language
 from .deps import open_service, web
 from .pages_access import gm_check
-from .pages_common import PageCampaign, page_lang, render
+from .pages_common import PageCampaign, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -41,14 +42,14 @@ QUIET = ("clock_advanced",)  # no news in an answer's lines (the bookkeeping is 
 RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 
 
-def player_answers(service: Any, loaded: Any, lang: str) -> list[dict[str, Any]]:
+def player_answers(service: Any, loaded: Any) -> list[dict[str, Any]]:
     """The players' latest answers (newest first, in force), each with what it did in words: the GM sees them
     arrive in the saves-waiting panel."""
     from .. import log_view
 
     state = loaded.state
     events = log_view.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
-                              service.rules_for(state), lang)
+                              service.rules_for(state), language())
     actions: list[int] = []
     for e in reversed(events):
         data = e["data"] if isinstance(e["data"], dict) else {}
@@ -82,13 +83,13 @@ def urgent_first(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(doc.get("characters", ()), key=rank)
 
 
-def gm_parts(service: Any, campaign: str, lang: str) -> dict[str, Any]:
+def gm_parts(service: Any, campaign: str) -> dict[str, Any]:
     """What the bar and the pending panel show (the dashboard's document, the undo preview, players' answers)."""
     from .reports import dashboard_doc
 
     loaded = service.load(campaign)
-    doc = dashboard_doc(service, campaign, lang, loaded=loaded)
-    return {"doc": doc, "undo": undo_preview(loaded, doc["log"]), "answers": player_answers(service, loaded, lang)}
+    doc = dashboard_doc(service, campaign, loaded=loaded)
+    return {"doc": doc, "undo": undo_preview(loaded, doc["log"]), "answers": player_answers(service, loaded)}
 
 
 @router.get("/c/{campaign}/part/{part}")
@@ -97,13 +98,12 @@ def gm_part(request: Request, campaign: PageCampaign, part: str) -> Response:
     from ...errors import NotFound
     from .actions import ACTIONS
 
-    lang = page_lang(request)
     if part not in ("bar", "pending", "log"):
-        raise NotFound(i18n.text("no_part", lang), "part")
+        raise NotFound(msg("The dashboard has no such part (bar, pending)."), "part")
     with open_service(web(request)) as service:
         gm_check(request, service, campaign)
-        parts = gm_parts(service, campaign, lang)
-    return render(request, f"_gm_{part}.html", flash=False, lang=lang, campaign=campaign, actions=set(ACTIONS),
+        parts = gm_parts(service, campaign)
+    return render(request, f"_gm_{part}.html", flash=False, campaign=campaign, actions=set(ACTIONS),
                   **parts)
 
 
@@ -117,13 +117,15 @@ def expected_version(form: Any) -> Any:
     return None if version is None else Intent(expected_version=version)
 
 
-def stale_or(exc: Any, lang: str) -> str:
+def stale_or(exc: Any) -> str:
     """An action's error for the page: a form shown before another action arrived says so in the page's words."""
     from ...application.requests import VersionMismatch
-    from ...i18n import for_the_web
-    from . import i18n
+    from .errors import said
 
-    return i18n.text("stale_action", lang) if isinstance(exc, VersionMismatch) else for_the_web(exc.message, lang)
+    if isinstance(exc, VersionMismatch):
+        return _("Nothing was done: the campaign changed since this page was shown (another action arrived). "
+                 "Look at the log, then try again if you still mean it.")
+    return said(exc.text)
 
 
 def mark_known(doc: dict[str, Any], loaded: Any, options: dict[str, Any]) -> None:

@@ -18,9 +18,11 @@ from pydantic import ValidationError
 
 from ...errors import NotFound, SawbonesError
 from ...numbers import parse_int
-from . import access, i18n, live
+from ...presentation.locale import _, language
+from . import access, live
+from .access_errors import NO_PLAYER_LINK
 from .deps import open_service, run_action, web
-from .pages_common import checked_form, page_lang, query_int, redirect, render, session_of
+from .pages_common import checked_form, query_int, redirect, render, session_of
 from .pages_gm import stale_or
 from .player_view import player_view
 
@@ -28,13 +30,13 @@ router = APIRouter(include_in_schema=False)
 SEEN_COOKIE = "sawbones_seen"
 
 
-def player_doc(request: Request, token: str, lang: str, since: int | None) -> dict[str, Any]:
+def player_doc(request: Request, token: str, since: int | None) -> dict[str, Any]:
     """The view a token shows now, or the page's 404 (unknown, revoked, or its character is gone)."""
     with open_service(web(request)) as service:
         target = access.player_target(service, token)
-        doc = player_view(service, *target, lang, since=since) if target else None
+        doc = player_view(service, *target, since=since) if target else None
     if doc is None:
-        raise NotFound(i18n.text("no_player_link", lang), "player link")
+        raise NotFound(NO_PLAYER_LINK, "player link")
     return doc
 
 
@@ -48,10 +50,9 @@ def _since(value: str | None) -> int | None:
 
 @router.get("/p/{token}")
 def player(request: Request, token: str) -> Response:
-    lang = page_lang(request)
     since = _seen(request)
-    doc = player_doc(request, token, lang, since)
-    response = render(request, "player.html", lang=lang, doc=doc, token=token, since=since, gm=False)
+    doc = player_doc(request, token, since)
+    response = render(request, "player.html", doc=doc, token=token, since=since, gm=False)
     response.set_cookie(SEEN_COOKIE, str(doc["version"]), max_age=365 * 86400, httponly=True, samesite="lax",
                         secure=request.url.scheme == "https", path=f"/p/{quote(token, safe='')}")
     return response
@@ -59,9 +60,8 @@ def player(request: Request, token: str) -> Response:
 
 @router.get("/p/{token}/sheet")
 def player_sheet(request: Request, token: str, since: str | None = Query(None, max_length=12)) -> Response:
-    lang = page_lang(request)
-    doc = player_doc(request, token, lang, _since(since))
-    return render(request, "player_sheet.html", lang=lang, doc=doc, token=token, since=_since(since), gm=False,
+    doc = player_doc(request, token, _since(since))
+    return render(request, "player_sheet.html", doc=doc, token=token, since=_since(since), gm=False,
                   flash=False)
 
 
@@ -71,7 +71,7 @@ async def player_events(request: Request, token: str) -> live.Opened:
     link = PlayerLink(web(request), token)
     found = await run_in_threadpool(link.target)
     if found is None:
-        raise NotFound(i18n.text("no_player_link", page_lang(request)), "player link")
+        raise NotFound(NO_PLAYER_LINK, "player link")
     link.found = found
     return await live.page_stream(request, found[0], still=link.still, token=token, character=found[1])
 
@@ -98,7 +98,6 @@ async def player_answer(request: Request, token: str) -> Response:
     """The prompt card's form: "Roll for me" (`how=roll`) or "I rolled" (a d20 or a total), as the player API's
     answer; what happened (or why not) is shown on the page after the redirect."""
     form = await checked_form(request)
-    lang = page_lang(request)
     body: dict[str, Any] = {"pending": str(form.get("pending") or "")[:40]}
     session = session_of(request)
     if form.get("how") == "roll":
@@ -111,7 +110,7 @@ async def player_answer(request: Request, token: str) -> Response:
                 if typed is not None:
                     body[key] = typed
         except SawbonesError as exc:
-            session.flash("error", [stale_or(exc, lang)])
+            session.flash("error", [stale_or(exc)])
             return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
 
     def run() -> dict[str, Any] | None:
@@ -119,35 +118,34 @@ async def player_answer(request: Request, token: str) -> Response:
 
         with open_service(web(request)) as service:
             target = access.player_target(service, token)
-            return None if target is None else answer_as_player(service, *target, body, lang)
+            return None if target is None else answer_as_player(service, *target, body)
 
     try:
         doc = await run_action(web(request), run)
     except SawbonesError as exc:  # not theirs, no longer pending, a bad number: said on the page, nothing applied
-        session.flash("error", [stale_or(exc, lang)])
+        session.flash("error", [stale_or(exc)])
     except ValidationError as exc:
         from .pages import _validation_lines
 
-        session.flash("error", _validation_lines(exc, lang))
+        session.flash("error", _validation_lines(exc))
     else:
         if doc is None:
-            raise NotFound(i18n.text("no_player_link", lang), "player link")
-        waiting = [i18n.text("waiting_for_gm", lang)] if doc.get("status") == "awaiting_gm" else []
-        session.flash("done", _rolled(doc.get("roll"), lang) + list(doc.get("lines") or []) + waiting
-                      or [i18n.text("done", lang)])
+            raise NotFound(NO_PLAYER_LINK, "player link")
+        waiting = [_("Sent: waiting for the GM to confirm.")] if doc.get("status") == "awaiting_gm" else []
+        session.flash("done", _rolled(doc.get("roll")) + list(doc.get("lines") or []) + waiting or [_("Done.")])
     return await run_in_threadpool(redirect, request, f"/p/{quote(token, safe='')}#prompts")
 
 
-def _rolled(roll: dict[str, Any] | None, lang: str) -> list[str]:
+def _rolled(roll: dict[str, Any] | None) -> list[str]:
     """The die the server rolled (or the player typed), with the bonus and every modifier's source."""
     if not roll or roll.get("d20") is None or roll.get("total") is None:
         return []
     from ...domain.engine.saves import describe
 
-    line = i18n.text("your_roll", lang).format(d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
-                                               total=roll["total"])
+    line = _("Your roll: d20 {d20} {bonus} = {total}", d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
+             total=roll["total"])
     if roll.get("breakdown"):
-        line += f" ({describe(roll['breakdown'], lang)})"
+        line += f" ({describe(roll['breakdown'], language())})"
     if roll.get("succeeded") is not None:
-        line += " — " + i18n.text("roll_succeeded" if roll["succeeded"] else "roll_failed", lang)
+        line += " — " + (_("success") if roll["succeeded"] else _("failure"))
     return [line]

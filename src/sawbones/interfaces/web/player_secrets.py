@@ -13,14 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from ...domain.afflictions.secrets import is_known
-from ...i18n import Words
+from ...presentation.locale import _, name
 
-W = Words("player_secrets", {
-    "unknown": ("a sickness you cannot name", "un mal que vous ne savez pas nommer"),
-    "secret_event": ("{who}: a sickness you cannot name takes its course",
-                     "{who} : un mal que vous ne savez pas nommer suit son cours"),
-    "answers_the_roll": ("answers the roll asked", "répond au jet demandé"),
-})
+
+def unknown_name() -> str:
+    """What a player reads for an affliction they do not know."""
+    return _("a sickness you cannot name")
+
 AFFLICTION_EVENTS = ("affliction_contracted", "affliction_changed", "affliction_saved", "affliction_recovered",
                      "affliction_spell", "affliction_exposed", "affliction_removed", "affliction_diagnosed",
                      "save_pending", "affliction_known")
@@ -38,25 +37,25 @@ def unknown_afflictions(state: Any, options: dict[str, Any], character: Any) -> 
     return unknown
 
 
-def mask(value: Any, unknown: dict[str, str], lang: str) -> Any:
+def mask(value: Any, unknown: dict[str, str]) -> Any:
     """Any document with every source that is an unknown affliction replaced by "a sickness you cannot name"."""
     if isinstance(value, dict):
         if value.get("kind") == "affliction" and value.get("id") in unknown:
-            return {"kind": "affliction", "id": value["id"], "name": W.say("unknown", lang)}
-        return {k: mask(v, unknown, lang) for k, v in value.items()}
+            return {"kind": "affliction", "id": value["id"], "name": unknown_name()}
+        return {k: mask(v, unknown) for k, v in value.items()}
     if isinstance(value, list):
-        return [mask(v, unknown, lang) for v in value]
+        return [mask(v, unknown) for v in value]
     return value
 
 
-def symptoms(a: Any, rules: Any, lang: str) -> list[str]:
+def symptoms(a: Any, rules: Any) -> list[str]:
     """The texts of the stages reached (what the player feels), without the track's or the stages' names."""
     from ...domain.afflictions.rules import reached_stages
 
     out = []
-    for _, stage in reached_stages(rules, a):
+    for _track, stage in reached_stages(rules, a):
         if stage.text is not None:
-            out.append(stage.text(lang))
+            out.append(name(stage.text))
     return out
 
 
@@ -74,16 +73,16 @@ def about_unknown(event: dict[str, Any], unknown: dict[str, str]) -> bool:
     return bool(ids & set(unknown)) or bool(contents & set(unknown.values()))
 
 
-def player_line(event: dict[str, Any], text: str, character: Any, unknown: dict[str, str], lang: str) -> str | None:
+def player_line(event: dict[str, Any], text: str, character: Any, unknown: dict[str, str]) -> str | None:
     """The line a player reads for one of their character's events, or None when it is the GM's alone."""
     if event["type"] in GM_ONLY_EVENTS:
         return None
     if about_unknown(event, unknown):
-        return W.say("secret_event", lang, who=character.name)
-    return _without_id(event, text, lang)
+        return _("{who}: a sickness you cannot name takes its course", who=character.name)
+    return _without_id(event, text)
 
 
-def _without_id(event: dict[str, Any], text: str, lang: str) -> str:
+def _without_id(event: dict[str, Any], text: str) -> str:
     """The line without the pending roll's id (the GM's handle for `answer p7`; the player answers on the page):
     "…waits for the player's die: p7" ends at "die"; "answers p7", "answers the roll asked"."""
     data = event.get("data") if isinstance(event.get("data"), dict) else {}
@@ -92,7 +91,7 @@ def _without_id(event: dict[str, Any], text: str, lang: str) -> str:
         return text
     if text.endswith(pid):
         return text[:-len(pid)].rstrip().rstrip(":").rstrip()
-    return text.replace(("répond à " if lang == "fr" else "answers ") + pid, W.say("answers_the_roll", lang))
+    return text.replace(_("answers {id}", id=pid), _("answers the roll asked"))
 
 
 SECRET_KEYS = frozenset({"rolls", "d20", "deadline_at", "deadline_in", "seed", "notes", "next_save", "remaining",

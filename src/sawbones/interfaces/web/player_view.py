@@ -1,6 +1,6 @@
 """The player's view of their character (issue 12): one JSON document, for the player API and the player page.
 
-`player_view(service, campaign, character_id, lang, since=None)`: HP, conditions, injuries (what each does,
+`player_view(service, campaign, character_id, since=None)` (in the request's language): HP, conditions, injuries (what each does,
 how it heals, the next step), wounds and their penalties, afflictions as a ladder (or, unknown, their
 symptoms), what applies to the rolls a player makes most (the roll query, as `mods` reads it), the game
 clock, what happened to the character since the version `since`, and the saves waiting for the player's
@@ -14,20 +14,15 @@ from typing import Any
 from .. import log_view, save_words, views
 from ...domain.engine.clock import describe, describe_in
 from ...domain.afflictions.secrets import is_known
-from ...i18n import Words
-from .player_secrets import W as SECRET, mask, player_line, scrub, symptoms, unknown_afflictions
+from ...message import N_
+from ...presentation.locale import _, language, name
+from .player_secrets import mask, player_line, scrub, symptoms, unknown_afflictions, unknown_name
 
-W = Words("player_view", {
-    "attack_left": ("Attack (left hand)", "Attaque (main gauche)"),
-    "attack_right": ("Attack (right hand)", "Attaque (main droite)"),
-    "attack_ranged": ("Ranged attack", "Attaque à distance"),
-    "perception": ("Perception", "Perception"),
-    "check_dex": ("Dexterity check", "Test de Dextérité"),
-    "check_str": ("Strength check", "Test de Force"),
-    "initiative": ("Initiative", "Initiative"),
-    "wound_fort": ("ignoring a wound ({part})", "ignorer une blessure ({part})"),
-    "treatment": ("treating {patient}: {injury}", "soigner {patient} : {injury}"),
-})
+ROLLS = {  # the rolls a player makes most, as the page names them
+    "attack_left": N_("Attack (left hand)"), "attack_right": N_("Attack (right hand)"),
+    "attack_ranged": N_("Ranged attack"), "perception": N_("Perception"), "check_dex": N_("Dexterity check"),
+    "check_str": N_("Strength check"), "initiative": N_("Initiative"),
+}
 SINCE_LIMIT = 200  # events read back for "since you last looked"
 RECENT = 10  # lines shown when the player gives no version
 
@@ -40,7 +35,7 @@ def _rolls() -> list[tuple[str, dict[str, Any]]]:
             ("initiative", {"kind": "initiative"})]
 
 
-def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
+def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any],
               unknown: dict[str, str]) -> list[dict[str, Any]]:
     """What applies to the rolls a player makes most: the roll query's answer (the same reading as `mods`)."""
     from ...domain.engine.roll_match import RollContext
@@ -51,10 +46,10 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any], l
                   for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
-        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(lang)
-        said = save_words.save_roll(rules, fields["save"], state.system, lang) if key.startswith("save_") else ""
-        label = said[:1].upper() + said[1:] if said else W.say(key, lang)
-        masked = mask(answer, unknown, lang)
+        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(language())
+        said = save_words.save_roll(rules, fields["save"], state.system, language()) if key.startswith("save_") else ""
+        label = said[:1].upper() + said[1:] if said else _(ROLLS[key])
+        masked = mask(answer, unknown)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
     return out
 
@@ -68,30 +63,30 @@ def shared_restrictions(rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [x for x in rolls[0].get("restrictions") or [] if said(x) in common] if common else []
 
 
-def injury_line(doc: dict[str, Any], reveal_deadline: bool, lang: str) -> dict[str, Any]:
+def injury_line(doc: dict[str, Any], reveal_deadline: bool) -> dict[str, Any]:
     out = {k: doc[k] for k in ("id", "name", "severity", "severity_name", "site", "text", "heals_by") if k in doc}
     out["effect"] = doc["text"]
     out["next_step"] = doc["heals_by"][0] if doc["heals_by"] else None
     timers = doc.get("timers", {})
     if reveal_deadline and "deadline_in" in timers:
-        out["deadline_in_text"] = describe_in(max(0, timers["deadline_in"]), lang)
+        out["deadline_in_text"] = describe_in(max(0, timers["deadline_in"]), language())
     return out
 
 
-def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any], lang: str,
+def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any],
                     ) -> dict[str, Any]:
     """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
     from ..cli.afflictions import affliction_doc
 
     if not is_known(state, options, character.id, a.id):
-        return {"id": a.id, "known": False, "name": SECRET.say("unknown", lang), "symptoms": symptoms(a, rules, lang)}
-    doc = affliction_doc(a, character, state, rules, lang)
+        return {"id": a.id, "known": False, "name": unknown_name(), "symptoms": symptoms(a, rules)}
+    doc = affliction_doc(a, character, state, rules, language())
     keep = ("id", "affliction", "name", "kind", "dc", "status", "tracks", "next_save", "cure", "permanent",
             "ability_damage")
     return {"known": True, **{k: doc[k] for k in keep if k in doc}}
 
 
-def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: str, lang: str) -> list[dict[str, Any]]:
+def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: str) -> list[dict[str, Any]]:
     """The saves waiting for this character's player: which save, against what, the bonus with every modifier."""
     from types import SimpleNamespace
 
@@ -110,51 +105,53 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
             (a.affliction for a in character.afflictions if a.id == p.affliction), None)
         known = (p.affliction not in unknown) if p.kind != "exposure" else bool(options.get("afflictions_known", True))
         reading = player_rolls.reading(SimpleNamespace(state=state, rules=rules, options=options), character, p)
-        breakdown = mask(reading.breakdown, unknown, lang)
+        breakdown = mask(reading.breakdown, unknown)
         defn = rules.afflictions.get(content) if content else None
-        against = defn.name(lang) if known and defn else SECRET.say("unknown", lang)
+        against = name(defn.name) if known and defn else unknown_name()
         if p.kind == "treatment":
             patient = state.character(dict(p.args)["patient"])
             injury = patient.injury(dict(p.args)["injury"]) if patient else None
-            known, against = True, W.say("treatment", lang, patient=patient.name if patient else "",
-                                         injury=rules.injuries[injury.injury].name(lang) if injury else "")
+            known, against = True, _("treating {patient}: {injury}", patient=patient.name if patient else "",
+                                     injury=rules.injuries[injury.injury].name if injury else "")
         if p.kind == "wound_fort":
             from ...domain.wounds.rules import wound_name
 
             asked = dict(p.args)
             part = rules.body_parts.get(asked.get("part"))
-            known, against = True, W.say("wound_fort", lang, part=wound_name(part, asked.get("side"))(lang)
-                                         if part else asked.get("part"))
+            known, against = True, _("ignoring a wound ({part})", part=wound_name(part, asked.get("side"))
+                                     if part else asked.get("part"))
         if p.kind in moment_words.KINDS:  # a trigger's save in a turn, Dash or action; a dying character's check
             known = content not in unknown.values()
-            against = moment_words.about(rules, p, lang, None if known else SECRET.say("unknown", lang))
+            against = moment_words.about(rules, p, language(), None if known else unknown_name())
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": moment_words.roll_name(rules, p, state.system, lang), "known": known,
+                    "save_name": moment_words.roll_name(rules, p, state.system, language()), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
-                    "modifiers_text": saves.describe(breakdown, lang), "at": p.at, "at_text": describe(p.at, lang),
+                    "modifiers_text": saves.describe(breakdown, language()), "at": p.at,
+                    "at_text": describe(p.at, language()),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
 
 
-def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str], since: int | None,
-              lang: str) -> dict[str, Any]:
+def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str],
+              since: int | None) -> dict[str, Any]:
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state
     start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
-    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules, lang)
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules,
+                                  language())
     lines = []
     for e in events:
         data = e["data"] if isinstance(e["data"], dict) else {}
         if e["undone"] or data.get("character") != character.id:
             continue
-        line = player_line(e, e["text"], character, unknown, lang)
+        line = player_line(e, e["text"], character, unknown)
         if line:
             lines.append({"version": e["version"], "line": line.replace("\n", " / ")})
     return {"version": loaded.head, "lines": lines if since is not None else lines[-RECENT:]}
 
 
-def player_view(service: Any, campaign: str, character_id: str, lang: str, since: int | None = None,
+def player_view(service: Any, campaign: str, character_id: str, since: int | None = None,
                 ) -> dict[str, Any] | None:
     """The player's whole view (see the module's doc); None when the character is gone."""
     from ..cli.wounds import wound_doc
@@ -167,21 +164,21 @@ def player_view(service: Any, campaign: str, character_id: str, lang: str, since
     ctx = service.context(loaded)
     rules, options = ctx.rules, ctx.options
     unknown = unknown_afflictions(state, options, character)
-    doc = views.character_doc(character, state, rules, lang)
+    doc = views.character_doc(character, state, rules, language())
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
-    me["conditions"] = mask(views.conditions_of(character, rules, options, lang), unknown, lang)
-    me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline")), lang) for d in doc.get("injuries", [])]
-    me["wounds"] = [scrub(wound_doc(w, rules, options, lang, state.system)) for w in character.wounds]
-    me["afflictions"] = [affliction_line(a, character, state, rules, options, lang) for a in character.afflictions]
-    rolls = rolls_doc(character, state, rules, options, lang, unknown)
+    me["conditions"] = mask(views.conditions_of(character, rules, options, language()), unknown)
+    me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline"))) for d in doc.get("injuries", [])]
+    me["wounds"] = [scrub(wound_doc(w, rules, options, language(), state.system)) for w in character.wounds]
+    me["afflictions"] = [affliction_line(a, character, state, rules, options) for a in character.afflictions]
+    rolls = rolls_doc(character, state, rules, options, unknown)
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
-                  "conditions": mask(views.conditions_of(c, rules, options, lang),
-                                     unknown_afflictions(state, options, c), lang)}
+                  "conditions": mask(views.conditions_of(c, rules, options, language()),
+                                     unknown_afflictions(state, options, c))}
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,
-                                                                      "text": describe(state.clock, lang)},
+                                                                      "text": describe(state.clock, language())},
             "character": me, "rolls": rolls, "restrictions": shared_restrictions(rolls),
-            "since": since_doc(service, loaded, character, rules, unknown, since, lang),
-            "prompts": prompts_doc(state, rules, options, character.id, lang), "party": party}
+            "since": since_doc(service, loaded, character, rules, unknown, since),
+            "prompts": prompts_doc(state, rules, options, character.id), "party": party}

@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import log_view, views
 from ...domain.engine.clock import describe, describe_in
+from ...presentation.locale import _, language
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
@@ -19,7 +20,7 @@ def _tracks():
     return cli_tracks
 
 
-def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
+def event_lines(events: list[dict[str, Any]], state: Any, rules: Any,
                 quiet: frozenset[str] = frozenset()) -> list[str]:
     """What the events did, one line each for people: every event's sentence (the web has no output of its own
     to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
@@ -33,10 +34,10 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any, lang: str,
     lines: list[str] = []
     for event in log_view.for_people(events):
         if event["type"] not in quiet and event["type"] not in summed:
-            lines.extend(line for line in sentence(event, state, rules, lang, known).splitlines() if line)
+            lines.extend(line for line in sentence(event, state, rules, language(), known).splitlines() if line)
     saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
-        lines.extend(tracks.tracks_summary(saves, state, rules, lang)["lines"])
+        lines.extend(tracks.tracks_summary(saves, state, rules, language())["lines"])
     return lines
 
 
@@ -45,32 +46,32 @@ def touched(events: list[dict[str, Any]], state: Any) -> list[Any]:
     return [c for c in state.characters if c.id in ids]
 
 
-def action_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+def action_doc(service: Any, state: Any, events: list[dict[str, Any]]) -> dict[str, Any]:
     """What an action did: the CLI's document (events, the characters it touched) and lines for people."""
     rules = service.rules_for(state)
     return {"events": events,
-            "characters": [views.character_doc(c, state, rules, lang) for c in touched(events, state)],
-            "lines": event_lines(events, state, rules, lang)}
+            "characters": [views.character_doc(c, state, rules, language()) for c in touched(events, state)],
+            "lines": event_lines(events, state, rules)}
 
 
-def advance_doc(service: Any, state: Any, events: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+def advance_doc(service: Any, state: Any, events: list[dict[str, Any]]) -> dict[str, Any]:
     """An advance (or an answered save that resumed one): cli_tracks' document when tracks exist."""
     rules = service.rules_for(state)
     tracks = _tracks()
     if tracks is not None:
-        doc = tracks.advance_doc(events, state, rules, lang)
+        doc = tracks.advance_doc(events, state, rules, language())
     else:  # pragma: no cover
-        doc = {"clock": state.clock, "text": describe(state.clock, lang),
+        doc = {"clock": state.clock, "text": describe(state.clock, language()),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
-    doc["characters"] = [views.character_doc(c, state, rules, lang) for c in touched(events, state)]
-    doc["lines"] = event_lines(events, state, rules, lang, quiet=frozenset({"clock_advanced"})) + [
-        ("Horloge : " if lang == "fr" else "Clock: ") + describe(state.clock, lang)]
+    doc["characters"] = [views.character_doc(c, state, rules, language()) for c in touched(events, state)]
+    doc["lines"] = event_lines(events, state, rules, quiet=frozenset({"clock_advanced"})) + [
+        _("Clock: {clock}", clock=describe(state.clock, language()))]
     return doc
 
 
-def pending_list(state: Any, rules: Any, lang: str) -> list[dict[str, Any]]:
+def pending_list(state: Any, rules: Any) -> list[dict[str, Any]]:
     tracks = _tracks()
-    return tracks.pending_doc(state, rules, lang) if tracks is not None else []
+    return tracks.pending_doc(state, rules, language()) if tracks is not None else []
 
 
 # ------------------------------------------------------------------ the dashboard
@@ -83,7 +84,7 @@ def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
     return timeline.next_due(timeline.AdvanceContext(state, rules, options, None))
 
 
-def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, loaded: Any = None) -> dict[str, Any]:
+def dashboard_doc(service: Any, campaign: str, log_limit: int = 30, loaded: Any = None) -> dict[str, Any]:
     """Everything the GM dashboard shows, as one JSON document (also GET /api/campaigns/{c}/dashboard)."""
     loaded = loaded or service.load(campaign)
     state = loaded.state
@@ -91,18 +92,18 @@ def dashboard_doc(service: Any, campaign: str, lang: str, log_limit: int = 30, l
     rules, options = ctx.rules, ctx.options
     characters = []
     for c in state.characters:
-        doc = views.character_doc(c, state, rules, lang)
-        doc["conditions"] = views.conditions_of(c, rules, options, lang)
+        doc = views.character_doc(c, state, rules, language())
+        doc["conditions"] = views.conditions_of(c, rules, options, language())
         characters.append(doc)
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, lang))
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, language()))
            if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
-        "clock_text": describe(state.clock, lang), "characters": characters,
-        "next_due": None if due is None else {"at": due, "text": describe(due, lang),
-                                               "in_text": describe_in(max(0, due - state.clock), lang)},
-        "pending": pending_list(state, rules, lang), "log": log,
+        "clock_text": describe(state.clock, language()), "characters": characters,
+        "next_due": None if due is None else {"at": due, "text": describe(due, language()),
+                                               "in_text": describe_in(max(0, due - state.clock), language())},
+        "pending": pending_list(state, rules), "log": log,
     }

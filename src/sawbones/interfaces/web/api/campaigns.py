@@ -13,7 +13,9 @@ from .. import models as m
 from .. import reports, security
 from ..actions import Action, decided, register
 from .. import access
-from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access, gm_read
+from ..language import Language
+from ....presentation.locale import language
+from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, gm_access, gm_read
 from ..params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
@@ -102,13 +104,13 @@ def end_sessions(gm: GmAccess = Depends(gm_read)):
         return {"campaign": gm.campaign, "ended": True}
 
 
-@router.get("/{campaign}/options", response_model=m.OptionsOut, tags=["campaigns"],
+@router.get("/{campaign}/options", dependencies=[Language], response_model=m.OptionsOut, tags=["campaigns"],
             summary="Every ruleset option with its value in this campaign")
-def campaign_options(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+def campaign_options(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
-        return views.options_doc(ctx.rules, ctx.options, lang)
+        return views.options_doc(ctx.rules, ctx.options, language())
 
 
 def _option_text(value) -> str | None:
@@ -154,16 +156,16 @@ class OptionForm(m.Strict):
 
 
 register(Action("set_option", OptionForm, m.OptionSet, api=False, summary="Set a ruleset option",
-                run=lambda service, campaign, body, lang: _set_option(
+                run=lambda service, campaign, body: _set_option(
                     service, campaign, body.option, m.OptionIn(value=body.value, reset=body.reset))))
 
 
 # ------------------------------------------------------------------ characters
 
 
-def _character_report(service, state, events, lang):
+def _character_report(service, state, events):
     character = state.character(events[0]["data"]["id"])
-    return views.character_doc(character, state, service.rules_for(state), lang)
+    return views.character_doc(character, state, service.rules_for(state), language())
 
 
 register(Action(
@@ -187,7 +189,7 @@ register(Action("edit_character", EditForm, m.CharacterOut, api=False, summary="
 register(Action(
     "remove_character", m.CharacterName, m.Removed, api=False, summary="Remove a character (undo brings it back)",
     run=decided(lambda body: lambda ctx: decisions.remove_character(ctx, body.character),
-                lambda service, state, events, lang: {"removed": events[0]["data"]["id"]})))
+                lambda service, state, events: {"removed": events[0]["data"]["id"]})))
 
 
 def _import(body) -> object:
@@ -200,8 +202,8 @@ def _import(body) -> object:
 register(Action(
     "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
-    run=decided(_import, lambda service, state, events, lang: views.import_report(
-        state, events, service.rules_for(state), lang))))
+    run=decided(_import, lambda service, state, events: views.import_report(
+        state, events, service.rules_for(state), language()))))
 
 
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
@@ -215,22 +217,21 @@ def list_characters(gm: GmAccess = Depends(gm_read), external: str | None = Quer
                                 "external": list(c.external)} for c in chosen]}
 
 
-@router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+@router.get("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
             summary="One character's sheet, injuries, wounds and afflictions")
-def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
-        return views.character_doc(found, state, service.rules_for(state), lang)
+        return views.character_doc(found, state, service.rules_for(state), language())
 
 
-@router.patch("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+@router.patch("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
               summary="Change a character's sheet")
-def edit_character(body: m.CharacterEdit, character: str = CharacterKey, gm: GmAccess = Depends(gm_access),
-                   lang: str = Depends(api_lang)):
+def edit_character(body: m.CharacterEdit, character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         form = EditForm(character=character, **body.model_dump(exclude_none=True))
-        return decided(_edit, _character_report)(service, gm.campaign, form, lang)
+        return decided(_edit, _character_report)(service, gm.campaign, form)
 
 
 @router.delete("/{campaign}/characters/{character}", response_model=m.Removed, tags=["characters"],
@@ -276,36 +277,34 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
 # ------------------------------------------------------------------ reading the campaign
 
 
-@router.get("/{campaign}/status", response_model=m.StatusOut, tags=["campaign state"],
+@router.get("/{campaign}/status", dependencies=[Language], response_model=m.StatusOut, tags=["campaign state"],
             summary="The party (or one character): HP, injuries, timers, afflictions")
-def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read),
-           lang: str = Depends(api_lang)):
+def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
-        return views.status_doc(service, gm.campaign, character, lang)
+        return views.status_doc(service, gm.campaign, character, language())
 
 
-@router.get("/{campaign}/dashboard", tags=["campaign state"],
+@router.get("/{campaign}/dashboard", dependencies=[Language], tags=["campaign state"],
             summary="Everything the GM dashboard shows: status, conditions, next due moment, pending saves, log")
-def dashboard(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)) -> dict:
+def dashboard(gm: GmAccess = Depends(gm_read)) -> dict:
     with gm.open() as service:
-        return reports.dashboard_doc(service, gm.campaign, lang)
+        return reports.dashboard_doc(service, gm.campaign)
 
 
-@router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
-def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+@router.get("/{campaign}/clock", dependencies=[Language], response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
+def clock(gm: GmAccess = Depends(gm_read)):
     from ....domain.engine.clock import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, lang)}
+        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, language())}
 
 
-@router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
+@router.get("/{campaign}/log", dependencies=[Language], response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
-def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
-        lang: str = Depends(api_lang)):
+def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
-        return log_view.log_doc(service, gm.campaign, limit, lang)
+        return log_view.log_doc(service, gm.campaign, limit, language())
 
 
 class UndoIn(m.Strict):
@@ -314,11 +313,11 @@ class UndoIn(m.Strict):
                                          "force is another one (a bot's, a player's), 409 and nothing is undone.")
 
 
-def _undo(service, campaign, body, lang):
+def _undo(service, campaign, body):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
         raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
-    return log_view.undo_doc(service, campaign, lang, meant)
+    return log_view.undo_doc(service, campaign, language(), meant)
 
 
 register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),

@@ -14,11 +14,14 @@ from pydantic import Field
 
 from ....domain.afflictions.secrets import diagnose, reveal
 from ....errors import NotFound, RuleViolation
-from .. import access, i18n
+from .. import access
 from .. import models as m
 from ..actions import Action, decided, register
-from ..deps import IdempotencyKey, api_lang, client_request, open_service, run_action, web
-from ..access_errors import Forbidden
+from ..language import Language
+from ....message import msg
+from ....presentation.locale import language
+from ..deps import IdempotencyKey, client_request, open_service, run_action, web
+from ..access_errors import NO_PLAYER_LINK, Forbidden
 from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
 from ..player_view import player_view, prompts_doc
 from ..reports import action_doc
@@ -54,15 +57,15 @@ register(Action("diagnose", DiagnoseIn, m.ActionOut, summary="A Heal check again
                             action_doc)))
 
 
-def target(service: Any, token: str, lang: str) -> tuple[str, str]:
+def target(service: Any, token: str) -> tuple[str, str]:
     """(campaign, character id) of a live player token, else 403."""
     found = access.player_target(service, token)
     if found is None:
-        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+        raise Forbidden(NO_PLAYER_LINK, "player link")
     return found
 
 
-def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any], lang: str,
+def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any],
                      intent: Any = None) -> dict[str, Any]:
     """A player's answer to one of their prompts ("roll for me", or the d20 / total they rolled). `intent`: the
     client's Idempotency-Key (the API's): a retry within 24 hours gets the first answer back, nothing applied."""
@@ -80,9 +83,9 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
                 and e.data.get("character") == character_id
                 for e in service.store.events(cid, after=0, upcast=False))
             if issued:
-                raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)",
-                                    "pending")
-            raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
+                raise RuleViolation(msg("{id} is no longer pending (already answered, or undone)",
+                                        id=answer_in.pending), "pending")
+            raise NotFound(msg("no pending save {id}", id=repr(answer_in.pending)), "pending")
         return answer(ctx, answer_in.pending, answer_in.total, answer_in.d20, roll=answer_in.roll, by="player",
                       player=character_id)
 
@@ -94,20 +97,20 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         from ... import log_view
 
         lines = [line for e in events if e["data"].get("character") == character_id
-                 for line in [player_line(e, log_view.describe_event(e, state, rules, lang) or "", character, unknown,
-                                          lang)] if line]
+                 for line in [player_line(e, log_view.describe_event(e, state, rules, language()) or "", character,
+                                          unknown)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)
         roll = None
         secret = any(about_unknown(e, unknown) for e in events if e["data"].get("character") == character_id)
         if made is not None and not secret:  # a secret affliction's roll: only what the page says (no total)
             roll = {k: made[k] for k in ("d20", "total", "bonus", "succeeded", "mode", "auto_fail") if k in made}
-            roll["breakdown"] = mask(made.get("breakdown", {}), unknown, lang)
+            roll["breakdown"] = mask(made.get("breakdown", {}), unknown)
         proposed = events[0]["type"] == "answer_proposed"
         return {"status": "awaiting_gm" if proposed else "applied", "lines": lines, "roll": roll,
                 "proposed": {k: v for k, v in events[0]["data"].items() if k in ("how", "d20", "total")}
                 if proposed else None,
-                "prompts": prompts_doc(state, rules, options, character_id, lang), "version": state.version}
+                "prompts": prompts_doc(state, rules, options, character_id), "version": state.version}
 
     return service.answer(campaign, decide, render, request=intent)[2]
 
@@ -122,35 +125,35 @@ def _moment_roll(events: list[dict], character_id: str) -> dict[str, Any] | None
     return None
 
 
-@router.get("/{token}", summary="The player's view of their character (no GM secret)")
-def view(request: Request, token: str = Token, lang: str = Depends(api_lang),
+@router.get("/{token}", dependencies=[Language], summary="The player's view of their character (no GM secret)")
+def view(request: Request, token: str = Token,
          since: int | None = WholeQuery(None, ge=0, description="The version the player last saw: what happened since.")):
     with open_service(web(request)) as service:
-        campaign, character = target(service, token, lang)
-        doc = player_view(service, campaign, character, lang, since)
+        campaign, character = target(service, token)
+        doc = player_view(service, campaign, character, since)
     if doc is None:
-        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+        raise Forbidden(NO_PLAYER_LINK, "player link")
     return doc
 
 
-@router.get("/{token}/prompts", summary="The saves waiting for the player's die")
-def prompts(request: Request, token: str = Token, lang: str = Depends(api_lang)):
+@router.get("/{token}/prompts", dependencies=[Language], summary="The saves waiting for the player's die")
+def prompts(request: Request, token: str = Token):
     with open_service(web(request)) as service:
-        campaign, character = target(service, token, lang)
+        campaign, character = target(service, token)
         loaded = service.load(campaign)
         ctx = service.context(loaded)
-        return {"prompts": prompts_doc(loaded.state, ctx.rules, ctx.options, character, lang),
+        return {"prompts": prompts_doc(loaded.state, ctx.rules, ctx.options, character),
                 "version": loaded.head}
 
 
-@router.post("/{token}/answer", summary="Answer one of the player's prompts: roll for me, or the die I rolled")
-async def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang),
+@router.post("/{token}/answer", dependencies=[Language], summary="Answer one of the player's prompts: roll for me, or the die I rolled")
+async def answer(body: PlayerAnswerIn, request: Request, token: str = Token,
                  key: str | None = IdempotencyKey):
     intent = await client_request(request, key, None, None)
 
     def run() -> dict[str, Any]:
         with open_service(web(request)) as service:
-            campaign, character = target(service, token, lang)
-            return answer_as_player(service, campaign, character, body.model_dump(), lang, intent)
+            campaign, character = target(service, token)
+            return answer_as_player(service, campaign, character, body.model_dump(), intent)
 
     return await run_action(web(request), run)

@@ -187,7 +187,7 @@ class Guard:
                 from .api.player import target
 
                 with open_service(state) as service:
-                    target(service, campaign, "en")
+                    target(service, campaign)
             elif kind == "gm":
                 if secret is None:
                     raise Unauthorized(NEED_SECRET)

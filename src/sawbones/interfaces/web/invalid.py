@@ -31,7 +31,8 @@ def said(error: dict[str, Any]) -> Message | str:
     if kind == "string_too_long":
         return msg("String should have at most {n} characters", n=ctx["max_length"])
     if kind == "string_pattern_mismatch":
-        return msg("String should match pattern {pattern}", pattern=f"'{ctx['pattern']}'")
+        pattern = "'" + str(ctx["pattern"]) + "'"  # (as pydantic quotes it)
+        return msg("String should match pattern {pattern}", pattern=pattern)
     if kind == "greater_than_equal":
         return msg("Input should be greater than or equal to {n}", n=ctx["ge"])
     if kind == "less_than_equal":

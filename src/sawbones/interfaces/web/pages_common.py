@@ -110,7 +110,7 @@ def render(request: Request, template: str, status: int = 200, *, flash: bool = 
 
 def render_error(request: Request, status: int, code: str, message: str,
                  headers: dict[str, str] | None = None, heading: str | None = None) -> Response:
-    """The error page; `heading`, its title's i18n key when not "Error" (a sign-in page)."""
+    """The error page; `heading`, its title when not "Error" (a sign-in page), already said."""
     response = render(request, "error.html", status=status, flash=False, code=code, message=message, heading=heading)
     for key, value in (headers or {}).items():
         if key.lower() != "www-authenticate":

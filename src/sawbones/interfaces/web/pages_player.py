@@ -142,8 +142,8 @@ def _rolled(roll: dict[str, Any] | None) -> list[str]:
         return []
     from ...domain.engine.saves import describe
 
-    line = _("Your roll: d20 {d20} {bonus} = {total}", d20=roll["d20"], bonus=f"{int(roll.get('bonus') or 0):+d}",
-             total=roll["total"])
+    bonus = "%+d" % int(roll.get("bonus") or 0)
+    line = _("Your roll: d20 {d20} {bonus} = {total}", d20=roll["d20"], bonus=bonus, total=roll["total"])
     if roll.get("breakdown"):
         line += f" ({describe(roll['breakdown'], language())})"
     if roll.get("succeeded") is not None:

@@ -9,9 +9,9 @@ import json
 from itertools import groupby
 from typing import Any
 
-from .. import log_view
-from ...presentation.locale import language, speaking
-from ..sentences import sentence
+from ...presentation import log_view
+from ...presentation.locale import speaking
+from ...presentation.sentences import sentence
 from .reports import event_lines, touched
 
 UNDO = "action_undone"
@@ -77,7 +77,7 @@ def event_documents(service: Any, campaign_id: int, after: int, limit: int = BAT
         events = doc["events"]
         lines = event_lines(events, state, rules) if doc["type"] != UNDO else []
         if not lines:
-            lines = [sentence(e, state, rules, language()) for e in log_view.for_people(events)]
+            lines = [sentence(e, state, rules) for e in log_view.for_people(events)]
         known = {c.id for c in touched(events, state)} | {
             e["data"]["id"] for e in events if e["type"].startswith("character_") and "id" in e["data"]}
         if doc["type"] == UNDO:

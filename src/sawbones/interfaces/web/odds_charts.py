@@ -9,10 +9,10 @@ from typing import Any
 
 from ...errors import SawbonesError
 from ...message import Message, msg
-from ...presentation.locale import _, language, name, say
+from ...presentation.locale import _, name, say
 from .errors import said
-from ..odds_words import CHANGED, PER_SESSION, tone
-from ..typeset import general
+from ...presentation.odds_words import CHANGED, PER_SESSION, tone
+from ...presentation.typeset import general
 
 
 class Refused(ValueError):
@@ -63,8 +63,8 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
         raise Refused(msg("{what}: a whole number, not {value!r}", what=what, value=text) if whole
                       else msg("{what}: a number, not {value!r}", what=what, value=text)) from None
     if not math.isfinite(value) or not low <= value <= high:
-        raise Refused(msg("{what}: from {low} to {high}, not {value}", what=what, low=general(low, language()),
-                          high=general(high, language()), value=text))
+        raise Refused(msg("{what}: from {low} to {high}, not {value}", what=what, low=general(low),
+                          high=general(high), value=text))
     return value
 
 
@@ -74,8 +74,8 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     from ...adapters import odds_cache
     from ...domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
     from ...domain.injuries.odds_treatment import treatment_doc
-    from ..odds_words import TREATMENT, rest_words, treatment_rows
-    from ..typeset import span
+    from ...presentation.odds_words import rest_words, treatment_rows, treatment_words
+    from ...presentation.typeset import span
 
     try:
         face = _number(d20, 0, 1, 20, "d20") if d20 not in (None, "") else None
@@ -92,13 +92,13 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
             doc["name"] = name(rules.injuries[doc["injury"]].name)
             doc["severity_name"] = name(rules.severities[doc["severity"]].name)
             # every row, in the unit a GM speaks, each bar on the same absolute scale (a full bar is 100%)
-            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"], language())} for d in doc["days"] if d["p"] > 0]
-            doc["outcomes"] = [{"key": key, "name": TREATMENT.say(words, language()), "p": p}
+            doc["day_bars"] = [{**d, "w": d["p"], "when": span(d["days"])} for d in doc["days"] if d["p"] > 0]
+            doc["outcomes"] = [{"key": key, "name": treatment_words(words), "p": p}
                                for key, words, p in treatment_rows(doc)]
-            doc["words"] = {key: TREATMENT.say(key, language()) for key in ("never_means", "on_average", "until_healed",
+            doc["words"] = {key: treatment_words(key) for key in ("never_means", "on_average", "until_healed",
                                                                         "for_free")}
-            doc["expected_when"] = span(doc["expected_days"], language())
-            doc["free"] = rest_words(doc["rest"], language())
+            doc["expected_when"] = span(doc["expected_days"])
+            doc["free"] = rest_words(doc["rest"])
             chart["treatment"] = doc
     except SawbonesError as exc:
         return None, said(exc.text)
@@ -111,7 +111,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     option's help in the page's language and each change's way (better or worse)."""
     from functools import partial
 
-    from .. import views
+    from ...presentation import views
     from ...adapters import odds_cache
     from ...domain.injuries import odds_party
     from ...domain.injuries.odds import MAX_BONUS, MIN_BONUS
@@ -126,7 +126,7 @@ def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus:
     except SawbonesError as exc:
         return None, said(exc.text)
     base = doc["base"]
-    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options, language())["options"]}
+    helps = {o["id"]: o["help"] for o in views.options_doc(rules, options)["options"]}
 
     def numbers(profile: dict[str, Any]) -> list[dict[str, Any]]:
         out = [{"name": name(s.name), "value": profile["injuries"][sid], "delta": profile["injuries"][sid] -

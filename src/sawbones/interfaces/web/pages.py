@@ -16,10 +16,10 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from .. import views
+from ...presentation import views
 from ...errors import SawbonesError
-from ...message import N_, msg
-from ...presentation.locale import _, language, name, say
+from ...message import msg
+from ...presentation.locale import _, name, say
 from . import access, invalid, live, odds_charts, reports, security
 from .actions import ACTIONS, form_to_body
 from .costly import page_turn
@@ -108,7 +108,7 @@ def player_links(request: Request, service: Any, campaign: str, state: Any) -> d
     """Each character's player link, whole (the address a phone reaches: interfaces/links.py), and its QR code."""
     from markupsafe import Markup
 
-    from ..links import qr_svg
+    from ...presentation.links import qr_svg
 
     base = public_base(request)
     out = {}
@@ -179,17 +179,17 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
 
 def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
-    from ..cli.odds import stage_label, stage_names
-    from ..save_words import save_name
+    from ...presentation.odds_stages import stage_label, stage_names
+    from ...presentation.save_words import save_name
     from .api.odds import odds_doc
 
     try:
         doc = odds_doc(rules, options, affliction, bonus, None, 0, False, None, system)
     except SawbonesError as exc:
         return None, said(exc.text)
-    names = stage_names(rules, affliction, language())
+    names = stage_names(rules, affliction)
     doc["name"] = name(rules.afflictions[affliction].name)
-    doc["save_name"] = save_name(rules, doc["save"], doc["system"], language())
+    doc["save_name"] = save_name(rules, doc["save"], doc["system"])
     doc["bars"] = [{"label": label, "name": stage_label(names, label), "p": p, "dead": label.split("+")[-1] == "dead"}
                    for label, p in doc["final"].items()]
     return doc, None
@@ -197,7 +197,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
 
 def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str) -> tuple[Any, Any]:
     """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
-    from ..cli.wounds import roll_title
+    from ...presentation.wounds import roll_title
     from .api.wounds import mods_doc
 
     given = {k: v for k, v in asked.items() if k in ("hand", "range", "sense") and v}
@@ -205,15 +205,15 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, 
         answer = mods_doc(service, campaign, asked["character"], asked["roll"], **given)
     except SawbonesError as exc:
         return None, said(exc.text)
-    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"], language()))
+    answer["title"] = " · ".join(roll_title(rules, system, answer["roll"]))
     return answer, None
 
 
 def _roll_words(rules: Any, system: str) -> dict[str, Any]:
     """What the roll query's field offers (its suggestions, its first value), in the page's language."""
-    from ..cli.wounds import roll_words
+    from ...presentation.wounds import roll_word, roll_words
 
-    return {"words": roll_words(rules, system, language()), "first": _("attack")}
+    return {"words": roll_words(rules, system), "first": roll_word("attack")}
 
 
 def choices(rules: Any, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
@@ -222,7 +222,7 @@ def choices(rules: Any, options: dict[str, Any], system: str | None = None) -> d
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:
         return sorted(((e.id, name(e.name)) for e in rules.section(section).values() if keep(e)), key=lambda p: p[1])
 
-    spells = sorted(((s.id, s.title(language(), system)) for s in rules.spells.values() if system is None or system in s.systems),
+    spells = sorted(((s.id, name(s.title(system))) for s in rules.spells.values() if system is None or system in s.systems),
                     key=lambda p: p[1])  # the campaign's system's own spells only (issue 39)
     return {
         "damage_types": named("damage_tables"), "spells": spells,
@@ -230,7 +230,7 @@ def choices(rules: Any, options: dict[str, Any], system: str | None = None) -> d
         "poisons": named("afflictions", lambda e: e.kind == "poison"),
         "tracks": named("tracks"), "body_parts": named("body_parts"),
         # each value as `campaign set` takes it and `campaign options` prints it (eyes=2,hands=2, true)
-        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options, language())["options"]],
+        "options": [{**o, "shown": views.shown_option(o)} for o in views.options_doc(rules, options)["options"]],
     }
 
 
@@ -309,54 +309,36 @@ async def gm_events(request: Request, campaign: str) -> live.Opened:
 
 @router.get("/tables")
 def tables(request: Request, table: str | None = Query(None, max_length=60), d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc
+    from ...presentation.tables import index_doc
 
     if table:
         return table_page(request, table, d20)
     with open_service(web(request)) as service:
-        doc = index_doc(service.rules_for(), language())
+        doc = index_doc(service.rules_for())
     return _tables_page(request, index=doc, table=None, rolled=None)
 
 
-TABLE_HEADS = {  # the tables page's headings: what the CLI's `tables` prints
-    "severity": N_("Severity"), "damage_tables": N_("Injury tables"), "body_parts": N_("Body parts"),
-    "tracks": N_("Progression tracks"), "diseases": N_("Diseases"), "poisons": N_("Poisons"), "d20": N_("d20"),
-    "injury": N_("injury"), "text": N_("text"), "untreated": N_("untreated"), "dc": N_("DC"),
-    "treatment": N_("treatment"), "magic": N_("magic"), "stage": N_("stage"), "effects": N_("effects"),
-    "part": N_("part"), "sides": N_("sides"), "penalty": N_("penalty"), "affects": N_("affects"),
-    "bands": N_("d20 bands ({name})"), "left": N_("left"), "right": N_("right"),
-    # a disease's or poison's entry, a body part's, an injury's (ENTRY_LINES)
-    "kind": N_("Kind"), "save": N_("Save"), "vectors": N_("Vectors"), "onset": N_("Onset"),
-    "frequency": N_("Frequency"), "cure": N_("Cure"), "catalog": N_("Catalog"), "sides_of": N_("Sides"),
-    "penalty_of": N_("Penalty"), "affects_of": N_("Affects"), "effects_of": N_("Effects"), "tables": N_("Tables"),
-}
-
-
-def _head(key: str, **fields: Any) -> str:
-    return _(TABLE_HEADS[key], **fields)
-
-
 def _tables_page(request: Request, **context: Any) -> Response:
-    """The tables page, with the labels the CLI's `tables` prints (ENTRY_LINES: the lines of an entry)."""
-    from ..cli.rules import ENTRY_LINES
+    """The tables page, with the labels the CLI's `tables` prints (presentation/tables.py: head, ENTRY_LINES)."""
+    from ...presentation.tables import ENTRY_LINES, head
 
-    return render(request, "tables.html", head=_head, entry_lines=ENTRY_LINES, colon=_(": "), **context)
+    return render(request, "tables.html", head=head, entry_lines=ENTRY_LINES, colon=_(": "), **context)
 
 
 @router.get("/tables/{table_id}")
 def table_page(request: Request, table_id: str, d20: str | None = Query(None, max_length=12)) -> Response:
-    from ..cli.rules import index_doc, table_doc
-    from ..views import roll_doc
+    from ...presentation.tables import index_doc, table_doc
+    from ...presentation.views import roll_doc
     from ...domain.engine.options import effective_options
 
     face = query_int(d20, "d20", 1, 20)
     rolled = None
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        doc = table_doc(rules, table_id, language())
+        doc = table_doc(rules, table_id)
         if doc["kind"] == "damage_table" and face is not None:
-            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None, language())
-        index = index_doc(rules, language())
+            rolled = roll_doc(rules, effective_options(rules, {}), table_id, face, None)
+        index = index_doc(rules)
         drop = (odds_charts.drop_chart(rules, effective_options(rules, {}), doc["id"])
                 if doc["kind"] == "damage_table" else None)
     return _tables_page(request, index=index, table=doc, rolled=rolled, drop=drop)

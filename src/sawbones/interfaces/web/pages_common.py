@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException
 
 from . import access, security
 from ...message import msg
-from .. import odds_words, typeset
+from ...presentation import odds_words, typeset
 from ...presentation.locale import _, language, languages, ngettext, pgettext
 from .access_errors import Forbidden, WebError
 from .deps import open_service, web
@@ -38,27 +38,27 @@ def env() -> Any:
         _ENV.filters["q"] = lambda value: quote(str(value), safe="")
         _ENV.filters["span"] = _span
         _ENV.filters["when"] = _when
-        _ENV.filters["pct"] = lambda p, digits=1: typeset.percent(p, language(), digits)  # "18.9%" / "18,9 %"
-        _ENV.filters["dec"] = lambda x, digits: typeset.decimal(x, digits, language())  # {{ x|dec(2) }}
-        _ENV.filters["num"] = lambda x: typeset.general(x, language())  # {{ x|num }}: "2.5" / "2,5"
-        _ENV.filters["amount"] = lambda x, digits, unit: typeset.amount(x, digits, unit, language())  # "2.52 days"
-        _ENV.filters["signed"] = lambda delta: odds_words.signed(delta, language())  # "+0.10" / "-0,05"
-        _ENV.filters["listed"] = lambda items: typeset.listed(items, language())  # "a; b" / "a ; b"
-        _ENV.filters["unit_name"] = lambda unit, n: typeset.unit_name(unit, n, language())  # agrees with n
-        _ENV.filters["counted"] = lambda x, unit: typeset.counted(x, unit, language())  # "1 drop to 0"
+        _ENV.filters["pct"] = typeset.percent  # {{ p|pct }}: "18.9%" / "18,9 %"
+        _ENV.filters["dec"] = typeset.decimal  # {{ x|dec(2) }}: "2.52" / "2,52"
+        _ENV.filters["num"] = typeset.general  # {{ x|num }}: "2.5" / "2,5"
+        _ENV.filters["amount"] = typeset.amount  # {{ x|amount(2, unit) }}: "2.52 days" / "2,52 jours"
+        _ENV.filters["signed"] = odds_words.signed  # {{ delta|signed }}: "+0.10" / "-0,05"
+        _ENV.filters["listed"] = typeset.listed  # {{ ways|listed }}: "a; b" / "a ; b"
+        _ENV.filters["unit_name"] = typeset.unit_name  # {{ 'save_waiting'|unit_name(n) }}: agrees with n
+        _ENV.filters["counted"] = typeset.counted  # {{ n|counted('drop') }}: "1 drop to 0" / "2 chutes à 0"
     return _ENV
 
 
 def _span(seconds: Any) -> str:
-    from ...domain.engine.clock import describe_span
+    from ...presentation.time_words import describe_span
 
-    return describe_span(max(0, int(seconds)), language())
+    return describe_span(max(0, int(seconds)))
 
 
 def _when(seconds: Any) -> str:
-    from ...domain.engine.clock import describe
+    from ...presentation.time_words import describe
 
-    return describe(int(seconds), language())
+    return describe(int(seconds))
 
 
 def session_of(request: Request) -> security.Session:
@@ -165,7 +165,7 @@ def public_base(request: Request) -> str:
     """The address a page writes whole links with (player links, sign-in links, QR codes): serve's --base, else the
     address the page was asked at, unless that is the loopback while the server listens on the network
     (interfaces/links.py)."""
-    from ..links import page_base
+    from ...presentation.links import page_base
 
     settings = web(request)
     return page_base(settings.public_base, str(request.base_url), request.url.hostname, settings.listening_base)

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from ...message import msg
-from ...presentation.locale import _, language
+from ...presentation.locale import _
 from .deps import open_service, web
 from .pages_access import gm_check
 from .pages_common import PageCampaign, render
@@ -45,11 +45,11 @@ RECENT_ANSWERS, ANSWERS_READ, ANSWER_LINES = 5, 80, 3
 def player_answers(service: Any, loaded: Any) -> list[dict[str, Any]]:
     """The players' latest answers (newest first, in force), each with what it did in words: the GM sees them
     arrive in the saves-waiting panel."""
-    from .. import log_view
+    from ...presentation import log_view
 
     state = loaded.state
     events = log_view.log_events(service, loaded.campaign_id, loaded.head, ANSWERS_READ, state,
-                              service.rules_for(state), language())
+                              service.rules_for(state))
     actions: list[int] = []
     for e in reversed(events):
         data = e["data"] if isinstance(e["data"], dict) else {}

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from ...errors import NotFound, SawbonesError
 from ...numbers import parse_int
-from ...presentation.locale import _, language
+from ...presentation.locale import _
 from . import access, live
 from .access_errors import NO_PLAYER_LINK
 from .deps import open_service, run_action, web
@@ -140,12 +140,12 @@ def _rolled(roll: dict[str, Any] | None) -> list[str]:
     """The die the server rolled (or the player typed), with the bonus and every modifier's source."""
     if not roll or roll.get("d20") is None or roll.get("total") is None:
         return []
-    from ...domain.engine.saves import describe
+    from ...presentation.save_breakdown import describe
 
     bonus = "%+d" % int(roll.get("bonus") or 0)
     line = _("Your roll: d20 {d20} {bonus} = {total}", d20=roll["d20"], bonus=bonus, total=roll["total"])
     if roll.get("breakdown"):
-        line += f" ({describe(roll['breakdown'], language())})"
+        line += f" ({describe(roll['breakdown'])})"
     if roll.get("succeeded") is not None:
         line += " — " + (_("success") if roll["succeeded"] else _("failure"))
     return [line]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, save_words, views
-from ...domain.engine.clock import describe, describe_in
+from ...presentation import log_view, save_breakdown, save_words, views
+from ...presentation.roll_answer import answer_doc
+from ...presentation.time_words import describe, describe_in
 from ...domain.afflictions.secrets import is_known
 from ...message import N_
-from ...presentation.locale import _, language, name
+from ...presentation.locale import _, name
 from .player_secrets import mask, player_line, scrub, symptoms, unknown_afflictions, unknown_name
 
 ROLLS = {  # the rolls a player makes most, as the page names them
@@ -46,8 +47,8 @@ def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any],
                   for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
-        answer = query(character, rules, options, state.system, RollContext(**fields)).as_dict(language())
-        said = save_words.save_roll(rules, fields["save"], state.system, language()) if key.startswith("save_") else ""
+        answer = answer_doc(query(character, rules, options, state.system, RollContext(**fields)))
+        said = save_words.save_roll(rules, fields["save"], state.system) if key.startswith("save_") else ""
         label = said[:1].upper() + said[1:] if said else _(ROLLS[key])
         masked = mask(answer, unknown)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
@@ -69,18 +70,18 @@ def injury_line(doc: dict[str, Any], reveal_deadline: bool) -> dict[str, Any]:
     out["next_step"] = doc["heals_by"][0] if doc["heals_by"] else None
     timers = doc.get("timers", {})
     if reveal_deadline and "deadline_in" in timers:
-        out["deadline_in_text"] = describe_in(max(0, timers["deadline_in"]), language())
+        out["deadline_in_text"] = describe_in(max(0, timers["deadline_in"]))
     return out
 
 
 def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any],
                     ) -> dict[str, Any]:
     """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
-    from ..cli.afflictions import affliction_doc
+    from ...presentation.afflictions import affliction_doc
 
     if not is_known(state, options, character.id, a.id):
         return {"id": a.id, "known": False, "name": unknown_name(), "symptoms": symptoms(a, rules)}
-    doc = affliction_doc(a, character, state, rules, language())
+    doc = affliction_doc(a, character, state, rules)
     keep = ("id", "affliction", "name", "kind", "dc", "status", "tracks", "next_save", "cure", "permanent",
             "ability_damage")
     return {"known": True, **{k: doc[k] for k in keep if k in doc}}
@@ -90,8 +91,8 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
     """The saves waiting for this character's player: which save, against what, the bonus with every modifier."""
     from types import SimpleNamespace
 
-    from ...domain.engine import player_rolls, saves
-    from .. import moment_words
+    from ...domain.engine import player_rolls
+    from ...presentation import moment_words
 
     character = state.character(character_id)
     if character is None:
@@ -122,13 +123,13 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
                                      if part else asked.get("part"))
         if p.kind in moment_words.KINDS:  # a trigger's save in a turn, Dash or action; a dying character's check
             known = content not in unknown.values()
-            against = moment_words.about(rules, p, language(), None if known else unknown_name())
+            against = moment_words.about(rules, p, None if known else unknown_name())
         out.append({"id": p.id, "kind": p.kind, "character": character.id, "name": character.name, "save": p.save,
-                    "save_name": moment_words.roll_name(rules, p, state.system, language()), "known": known,
+                    "save_name": moment_words.roll_name(rules, p, state.system), "known": known,
                     "against": against,
                     "dc": p.dc if known else None, "bonus": reading.bonus, "breakdown": breakdown,
-                    "modifiers_text": saves.describe(breakdown, language()), "at": p.at,
-                    "at_text": describe(p.at, language()),
+                    "modifiers_text": save_breakdown.describe(breakdown), "at": p.at,
+                    "at_text": describe(p.at),
                     "awaiting": "gm" if p.proposed else "player", "proposed": dict(p.proposed) or None})
     return out
 
@@ -138,8 +139,7 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state
     start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
-    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules,
-                                  language())
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules)
     lines = []
     for e in events:
         data = e["data"] if isinstance(e["data"], dict) else {}
@@ -154,7 +154,7 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: di
 def player_view(service: Any, campaign: str, character_id: str, since: int | None = None,
                 ) -> dict[str, Any] | None:
     """The player's whole view (see the module's doc); None when the character is gone."""
-    from ..cli.wounds import wound_doc
+    from ...presentation.wounds import wound_doc
 
     loaded = service.load(campaign)
     state = loaded.state
@@ -164,21 +164,21 @@ def player_view(service: Any, campaign: str, character_id: str, since: int | Non
     ctx = service.context(loaded)
     rules, options = ctx.rules, ctx.options
     unknown = unknown_afflictions(state, options, character)
-    doc = views.character_doc(character, state, rules, language())
+    doc = views.character_doc(character, state, rules)
     me = {k: doc[k] for k in ("id", "name", "hp", "max_hp", "dead", "stable", "dying") if k in doc}
-    me["conditions"] = mask(views.conditions_of(character, rules, options, language()), unknown)
+    me["conditions"] = mask(views.conditions_of(character, rules, options), unknown)
     me["injuries"] = [injury_line(d, bool(options.get("reveal_deadline"))) for d in doc.get("injuries", [])]
-    me["wounds"] = [scrub(wound_doc(w, rules, options, language(), state.system)) for w in character.wounds]
+    me["wounds"] = [scrub(wound_doc(w, rules, options, state.system)) for w in character.wounds]
     me["afflictions"] = [affliction_line(a, character, state, rules, options) for a in character.afflictions]
     rolls = rolls_doc(character, state, rules, options, unknown)
     party = None
     if options.get("share_party_view"):
         party = [{"id": c.id, "name": c.name, "hp": c.hp, "max_hp": c.max_hp, "dead": c.dead,
-                  "conditions": mask(views.conditions_of(c, rules, options, language()),
+                  "conditions": mask(views.conditions_of(c, rules, options),
                                      unknown_afflictions(state, options, c))}
                  for c in state.characters if c.id != character.id and not c.npc]
     return {"campaign": state.name, "version": loaded.head, "clock": {"at": state.clock,
-                                                                      "text": describe(state.clock, language())},
+                                                                      "text": describe(state.clock)},
             "character": me, "rolls": rolls, "restrictions": shared_restrictions(rolls),
             "since": since_doc(service, loaded, character, rules, unknown, since),
             "prompts": prompts_doc(state, rules, options, character.id), "party": party}

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import log_view, views
-from ...domain.engine.clock import describe, describe_in
-from ...presentation.locale import _, language
+from ...presentation import log_view, views
+from ...presentation.locale import _
+from ...presentation.time_words import describe, describe_in
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
 
 def _tracks():
     try:
-        from ..cli import afflictions as cli_tracks
+        from ...presentation import afflictions as cli_tracks
     except ModuleNotFoundError:  # pragma: no cover - the tracks module not written yet
         return None
     return cli_tracks
@@ -25,8 +25,8 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any,
     """What the events did, one line each for people: every event's sentence (the web has no output of its own
     to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
     (what the document says its own way) and the saves, told by cli_tracks' summary."""
-    from ..sentence_parts import injury_names
-    from ..sentences import sentence
+    from ...presentation.sentence_parts import injury_names
+    from ...presentation.sentences import sentence
 
     known = injury_names(events)  # an injury gained and gone in the same action is named
     tracks = _tracks()
@@ -34,10 +34,10 @@ def event_lines(events: list[dict[str, Any]], state: Any, rules: Any,
     lines: list[str] = []
     for event in log_view.for_people(events):
         if event["type"] not in quiet and event["type"] not in summed:
-            lines.extend(line for line in sentence(event, state, rules, language(), known).splitlines() if line)
+            lines.extend(line for line in sentence(event, state, rules, known).splitlines() if line)
     saves = [e for e in events if e["type"] in summed]
     if tracks is not None and saves:
-        lines.extend(tracks.tracks_summary(saves, state, rules, language())["lines"])
+        lines.extend(tracks.tracks_summary(saves, state, rules)["lines"])
     return lines
 
 
@@ -50,7 +50,7 @@ def action_doc(service: Any, state: Any, events: list[dict[str, Any]]) -> dict[s
     """What an action did: the CLI's document (events, the characters it touched) and lines for people."""
     rules = service.rules_for(state)
     return {"events": events,
-            "characters": [views.character_doc(c, state, rules, language()) for c in touched(events, state)],
+            "characters": [views.character_doc(c, state, rules) for c in touched(events, state)],
             "lines": event_lines(events, state, rules)}
 
 
@@ -59,19 +59,19 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]]) -> dict[
     rules = service.rules_for(state)
     tracks = _tracks()
     if tracks is not None:
-        doc = tracks.advance_doc(events, state, rules, language())
+        doc = tracks.advance_doc(events, state, rules)
     else:  # pragma: no cover
-        doc = {"clock": state.clock, "text": describe(state.clock, language()),
+        doc = {"clock": state.clock, "text": describe(state.clock),
                "events": [e for e in events if e["type"] != "clock_advanced"], "pending": []}
-    doc["characters"] = [views.character_doc(c, state, rules, language()) for c in touched(events, state)]
+    doc["characters"] = [views.character_doc(c, state, rules) for c in touched(events, state)]
     doc["lines"] = event_lines(events, state, rules, quiet=frozenset({"clock_advanced"})) + [
-        _("Clock: {clock}", clock=describe(state.clock, language()))]
+        _("Clock: {clock}", clock=describe(state.clock))]
     return doc
 
 
 def pending_list(state: Any, rules: Any) -> list[dict[str, Any]]:
     tracks = _tracks()
-    return tracks.pending_doc(state, rules, language()) if tracks is not None else []
+    return tracks.pending_doc(state, rules) if tracks is not None else []
 
 
 # ------------------------------------------------------------------ the dashboard
@@ -92,18 +92,18 @@ def dashboard_doc(service: Any, campaign: str, log_limit: int = 30, loaded: Any 
     rules, options = ctx.rules, ctx.options
     characters = []
     for c in state.characters:
-        doc = views.character_doc(c, state, rules, language())
-        doc["conditions"] = views.conditions_of(c, rules, options, language())
+        doc = views.character_doc(c, state, rules)
+        doc["conditions"] = views.conditions_of(c, rules, options)
         characters.append(doc)
     due = next_due(state, rules, options)
     log = [{"version": e["version"], "action": e["action"], "type": e["type"], "undone": e["undone"],
             "line": e["text"].replace("\n", " / ")}
-           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules, language()))
+           for e in reversed(log_view.log_events(service, loaded.campaign_id, loaded.head, log_limit, state, rules))
            if e["text"]]  # (the store's bookkeeping has no sentence: log_view.BOOKKEEPING)
     return {
         "campaign": views.campaign_doc(state, rules), "head": loaded.head, "clock": state.clock,
-        "clock_text": describe(state.clock, language()), "characters": characters,
-        "next_due": None if due is None else {"at": due, "text": describe(due, language()),
-                                               "in_text": describe_in(max(0, due - state.clock), language())},
+        "clock_text": describe(state.clock), "characters": characters,
+        "next_due": None if due is None else {"at": due, "text": describe(due),
+                                               "in_text": describe_in(max(0, due - state.clock))},
         "pending": pending_list(state, rules), "log": log,
     }

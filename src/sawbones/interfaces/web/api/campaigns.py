@@ -7,14 +7,13 @@ from pydantic import Field, StringConstraints
 
 from ....errors import UsageError
 
-from ... import log_view, views
+from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
 from .. import models as m
 from .. import reports, security
 from ..actions import Action, decided, register
 from .. import access
 from ..language import Language
-from ....presentation.locale import language
 from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, gm_access, gm_read
 from ..params import WholeQuery
 
@@ -110,7 +109,7 @@ def campaign_options(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
-        return views.options_doc(ctx.rules, ctx.options, language())
+        return views.options_doc(ctx.rules, ctx.options)
 
 
 def _option_text(value) -> str | None:
@@ -165,7 +164,7 @@ register(Action("set_option", OptionForm, m.OptionSet, api=False, summary="Set a
 
 def _character_report(service, state, events):
     character = state.character(events[0]["data"]["id"])
-    return views.character_doc(character, state, service.rules_for(state), language())
+    return views.character_doc(character, state, service.rules_for(state))
 
 
 register(Action(
@@ -203,7 +202,7 @@ register(Action(
     "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
     run=decided(_import, lambda service, state, events: views.import_report(
-        state, events, service.rules_for(state), language()))))
+        state, events, service.rules_for(state)))))
 
 
 @router.get("/{campaign}/characters", response_model=m.CharacterList, tags=["characters"],
@@ -223,7 +222,7 @@ def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
-        return views.character_doc(found, state, service.rules_for(state), language())
+        return views.character_doc(found, state, service.rules_for(state))
 
 
 @router.patch("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
@@ -281,7 +280,7 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
             summary="The party (or one character): HP, injuries, timers, afflictions")
 def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
-        return views.status_doc(service, gm.campaign, character, language())
+        return views.status_doc(service, gm.campaign, character)
 
 
 @router.get("/{campaign}/dashboard", dependencies=[Language], tags=["campaign state"],
@@ -293,18 +292,18 @@ def dashboard(gm: GmAccess = Depends(gm_read)) -> dict:
 
 @router.get("/{campaign}/clock", dependencies=[Language], response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
 def clock(gm: GmAccess = Depends(gm_read)):
-    from ....domain.engine.clock import describe
+    from ....presentation.time_words import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, language())}
+        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock)}
 
 
 @router.get("/{campaign}/log", dependencies=[Language], response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
 def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
-        return log_view.log_doc(service, gm.campaign, limit, language())
+        return log_view.log_doc(service, gm.campaign, limit)
 
 
 class UndoIn(m.Strict):
@@ -317,7 +316,7 @@ def _undo(service, campaign, body):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
         raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
-    return log_view.undo_doc(service, campaign, language(), meant)
+    return log_view.undo_doc(service, campaign, meant)
 
 
 register(Action("undo", UndoIn, m.UndoOut, run=_undo, body_optional=True, tags=("campaign state",),

@@ -70,7 +70,7 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
 
 def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
-    from ...cli.odds_injury import parse_types
+    from ....presentation.damage_types import parse_types
     import click
 
     try:

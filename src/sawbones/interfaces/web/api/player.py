@@ -19,7 +19,6 @@ from .. import models as m
 from ..actions import Action, decided, register
 from ..language import Language
 from ....message import msg
-from ....presentation.locale import language
 from ..deps import IdempotencyKey, client_request, open_service, run_action, web
 from ..access_errors import NO_PLAYER_LINK, Forbidden
 from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
@@ -94,10 +93,10 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         options = service.context(service.load(campaign)).options
         character = state.character(character_id)
         unknown = unknown_afflictions(state, options, character)
-        from ... import log_view
+        from ....presentation import log_view
 
         lines = [line for e in events if e["data"].get("character") == character_id
-                 for line in [player_line(e, log_view.describe_event(e, state, rules, language()) or "", character,
+                 for line in [player_line(e, log_view.describe_event(e, state, rules) or "", character,
                                           unknown)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)

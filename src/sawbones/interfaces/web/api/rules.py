@@ -5,12 +5,11 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
-from ... import views
-from ...cli.rules import index_doc, table_doc
+from ....presentation import views
+from ....presentation.tables import index_doc, table_doc
 from ....domain.engine.options import effective_options
 from .. import models as m
 from ..language import Language
-from ....presentation.locale import language
 from ..deps import GmAccess, gm_read, open_service, web
 from ..params import WholeQuery
 
@@ -22,20 +21,20 @@ TableId = PathParam(..., min_length=1, max_length=60, description="A table id: s
 @router.get("/tables", dependencies=[Language], response_model=m.TablesIndex, tags=["rules"], summary="Every table of the three rules")
 def tables(request: Request):
     with open_service(web(request)) as service:
-        return index_doc(service.rules_for(), language())
+        return index_doc(service.rules_for())
 
 
 @router.get("/tables/{table}", dependencies=[Language], response_model=m.TableOut, tags=["rules"], summary="One table")
 def table(request: Request, table: str = TableId):
     with open_service(web(request)) as service:
-        return table_doc(service.rules_for(), table, language())
+        return table_doc(service.rules_for(), table)
 
 
 @router.get("/options", dependencies=[Language], response_model=m.OptionsOut, tags=["rules"], summary="Every ruleset option and its default")
 def options(request: Request):
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        return views.options_doc(rules, effective_options(rules, {}), language())
+        return views.options_doc(rules, effective_options(rules, {}))
 
 
 D20 = WholeQuery(None, ge=1, le=20, description="The d20 the player rolled (default: rolled for you).")
@@ -48,7 +47,7 @@ def roll(request: Request, table: str = TableId, d20: int | None = D20,
          bands: Literal["standard", "lenient"] | None = Bands):
     with open_service(web(request)) as service:
         rules = service.rules_for()
-        return views.roll_doc(rules, effective_options(rules, {}), table, d20, bands, language())
+        return views.roll_doc(rules, effective_options(rules, {}), table, d20, bands)
 
 
 @router.get("/campaigns/{campaign}/roll/{table}", dependencies=[Language], response_model=m.RollOut, tags=["rules"],
@@ -57,4 +56,4 @@ def campaign_roll(table: str = TableId, d20: int | None = D20, bands: Literal["s
                   gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         ctx = service.context(service.load(gm.campaign))
-        return views.roll_doc(ctx.rules, ctx.options, table, d20, bands, language())
+        return views.roll_doc(ctx.rules, ctx.options, table, d20, bands)

@@ -6,7 +6,8 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from ...cli.wounds import roll_context
+from ....presentation.roll_answer import answer_doc
+from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
 from ....domain.wounds.rules import first_aid, heal_wounds, wound
@@ -14,7 +15,6 @@ from ....errors import UsageError
 from .. import models as m
 from ..actions import Action, decided, register
 from ..language import Language
-from ....presentation.locale import language
 from ..deps import CharacterKey, GmAccess, gm_read
 from ..reports import action_doc
 
@@ -83,11 +83,11 @@ def mods_doc(service, campaign: str, character: str, roll: str, **given) -> dict
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
     try:
-        context = roll_context(ctx.rules, roll, language(), **given)
+        context = roll_context(ctx.rules, roll, **given)
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
-    return {"character": found.id, "name": found.name} | answer.as_dict(language())
+    return {"character": found.id, "name": found.name} | answer_doc(answer)
 
 
 @router.get("/campaigns/{campaign}/characters/{character}/mods", dependencies=[Language], response_model=ModsOut, tags=["characters"],

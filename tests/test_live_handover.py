@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from sawbones.adapters import store as store_module
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.hub import Hub
-from sawbones.interfaces.web.subscriptions import ACCESS
+from sawbones.interfaces.web.live.hub import Hub
+from sawbones.interfaces.web.live.subscriptions import ACCESS
 from test_web_access import TestClient, bearer, new_campaign
 from test_web_live import FIRE
 

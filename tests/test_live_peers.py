@@ -22,7 +22,7 @@ import pytest
 
 from sawbones.adapters import peers as peers_module
 from sawbones.adapters.peers import Peers
-from sawbones.interfaces.web.hub import Hub
+from sawbones.interfaces.web.live.hub import Hub
 from test_live_handover import Gate, _campaign, _frames, _heads, _setting, _until
 from test_web_access import TestClient, bearer
 from test_web_live import FIRE

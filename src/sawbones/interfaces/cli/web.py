@@ -62,8 +62,8 @@ def app_from_env() -> Any:
 
 
 def worker_app() -> Any:
-    """What uvicorn's worker processes serve: `app_from_env`, with the process's heap settled (web/heap.py)."""
-    from ..web.heap import settle
+    """What uvicorn's worker processes serve: `app_from_env`, with the process's heap settled (web/http/heap.py)."""
+    from ..web.http.heap import settle
 
     app = app_from_env()
     settle(packs_from_env())
@@ -215,11 +215,11 @@ def register(cli: click.Group) -> None:
 
         import uvicorn
 
-        from ..web import security
+        from ..web.access import security
 
         tls = tls_files(certfile, keyfile)
         check_port(host, port)  # a busy port is one error line, before any banner
-        from ..web.cors import ENV, normalize
+        from ..web.http.cors import ENV, normalize
 
         try:
             cors_origins = tuple(normalize(o) for o in cors_origins)
@@ -255,7 +255,7 @@ def register(cli: click.Group) -> None:
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
                                   "timeout_graceful_shutdown": 3, "proxy_headers": True,
                                   "forwarded_allow_ips": trusted,
-                                  "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol", **tls}
+                                  "http": "sawbones.interfaces.web.http.nodelay:NoDelayHTTPProtocol", **tls}
         if workers > 1:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db
@@ -264,7 +264,7 @@ def register(cli: click.Group) -> None:
             uvicorn.run(APP_FACTORY, factory=True, workers=workers, **config)
         else:
             from ..web import create_app
-            from ..web.heap import settle
+            from ..web.http.heap import settle
 
             hosts = settings["allowed_hosts"]
             app = create_app(service_factory(env.db, env.content), closed=settings["closed"],
@@ -284,7 +284,7 @@ def register(cli: click.Group) -> None:
     def gm_link_command(env, base, api_secret) -> None:
         """Print a one-time GM sign-in link for the current campaign (valid once, 15 minutes); browsers already
         signed in stay signed in."""
-        from ..web import security
+        from ..web.access import security
 
         name = env.campaign_name()
         store = env.service.store
@@ -307,7 +307,7 @@ def register(cli: click.Group) -> None:
         """Print the player links of the current campaign (every character, or those named): each opens the
         character's live page on a player's phone, without signing in."""
         from ...domain.engine.campaign import find_character
-        from ..web import access
+        from ..web.access import access
 
         name = env.campaign_name()
         service = env.service
@@ -333,7 +333,7 @@ def register(cli: click.Group) -> None:
     def admin_secret_command(env) -> None:
         """Make a new admin secret for the web server (closed mode: listing and creating campaigns); the old one
         stops working."""
-        from ..web import security
+        from ..web.access import security
 
         secret = security.new_admin_secret(env.service.store)
         env.emit({"admin_secret": secret}, lambda con: click.echo(secret))

@@ -15,12 +15,13 @@ from typing import Any, Callable, Optional
 from fastapi import APIRouter, Body, Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 
-from . import errors, guard, security
-from .action_route import ActionRoute
-from .actions import ACTIONS, Action
-from .deps import GmAccess, WebState, gm_access, open_service, run_action
-from .language import asked_language, reading
-from .models import ErrorResponse
+from .http import errors, guard
+from .access import security
+from .http.action_route import ActionRoute
+from .api.actions import ACTIONS, Action
+from .http.deps import GmAccess, WebState, gm_access, open_service, run_action
+from .http.language import asked_language, reading
+from .api.models import ErrorResponse
 
 HERE = Path(__file__).parent
 AREAS = ("api.campaigns", "api.injuries", "api.rules", "api.wounds", "api.afflictions", "api.odds", "api.events",
@@ -114,15 +115,15 @@ class App(FastAPI):
             if found is None:
                 await super().__call__(scope, receive, send)
                 return
-            from .live import serve
+            from .live.live import serve
 
             scope["app"] = self
             await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
 
     def _stream(self, scope: Any) -> Any:
         """The stream's opener and argument when this GET is a live stream this app serves first, else None."""
-        from . import live
-        from .cors import cross_origin
+        from .live import live
+        from .http.cors import cross_origin
 
         found = live.route(scope["path"])
         if found is None:
@@ -164,12 +165,13 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     Host names answered (None: any). `max_body`: the largest request body read, in bytes.
     `cors_origins`: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none).
     `public_base`: the address players reach the server at (serve --base); `listening_base`: where it listens
-    on the network (interfaces/links.py): the player links' QR codes are drawn with them."""
-    from .cors import Cors, from_env
+    on the network (presentation/links.py): the player links' QR codes are drawn with them."""
+    from .http.cors import Cors, from_env
 
     from fastapi.templating import Jinja2Templates
 
-    from . import pages, pages_access
+    from .pages import pages
+    from .access import pages_access
 
     with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
         key = security.cookie_key(service.store)
@@ -191,11 +193,11 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.include_router(api_router(areas))
     app.include_router(pages.router)
     app.include_router(pages_access.router)
-    from . import pages_gm, pages_player
+    from .pages import pages_gm, pages_player
 
     app.include_router(pages_gm.router)
     app.include_router(pages_player.router)
-    from . import foundry
+    from .pages import foundry
 
     app.include_router(foundry.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -205,7 +207,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     if not closed:
         _open_server_schema(app)
     app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
-    from .head import HeadAsGet
+    from .http.head import HeadAsGet
 
     app.add_middleware(HeadAsGet)  # outermost: every GET route answers HEAD too
     return app

@@ -1,4 +1,4 @@
-"""API: diseases and poisons on their progression tracks — the same decisions as cli_tracks.py."""
+"""API: diseases and poisons on their progression tracks — the same decisions as cli/afflictions.py."""
 
 from typing import Literal
 
@@ -7,11 +7,11 @@ from pydantic import Field
 
 from ....domain.afflictions.care import cast, recover
 from ....domain.afflictions.decide import answer, expose
-from .. import models as m
-from ..actions import Action, decided, register
-from ..language import Language
-from ..deps import GmAccess, gm_read
-from ..reports import action_doc, advance_doc, pending_list
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
+from ..http.deps import GmAccess, gm_read
+from .reports import action_doc, advance_doc, pending_list
 
 router = APIRouter()
 

@@ -9,13 +9,14 @@ from ....errors import UsageError
 
 from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
-from .. import models as m
-from .. import reports, security
-from ..actions import Action, decided, register
-from .. import access
-from ..language import Language
-from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, gm_access, gm_read
-from ..params import WholeQuery
+from . import models as m
+from . import reports
+from ..access import security
+from .actions import Action, decided, register
+from ..access import access
+from ..http.language import Language
+from ..http.deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, gm_access, gm_read
+from ..http.params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 

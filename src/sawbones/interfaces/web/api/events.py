@@ -24,13 +24,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
-from .. import live
-from ..language import Language
-from ..deps import GmAccess, bearer_of, check_gm_secret, gm_read, open_service, web
+from ..live import live
+from ..http.language import Language
+from ..http.deps import GmAccess, bearer_of, check_gm_secret, gm_read, open_service, web
 from ....message import msg
 from ....presentation.locale import language, languages
-from ..event_docs import event_documents, frame
-from ..params import WholeQuery
+from ..live.event_docs import event_documents, frame
+from ..http.params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 

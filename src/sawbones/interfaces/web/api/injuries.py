@@ -1,4 +1,4 @@
-"""API: damage and lingering injuries (5e) — the same decisions as cli_injuries.py."""
+"""API: damage and lingering injuries (5e) — the same decisions as cli/injuries.py."""
 
 from fastapi import APIRouter
 
@@ -10,9 +10,9 @@ from ....domain.engine.clock import parse_duration
 from ....domain.engine.conditions import end_combat
 from ....domain.engine.timeline import advance as advance_decision
 from ....errors import RuleViolation, UsageError
-from .. import models as m
-from ..actions import Action, decided, register
-from ..reports import action_doc, advance_doc
+from . import models as m
+from .actions import Action, decided, register
+from .reports import action_doc, advance_doc
 
 router = APIRouter()
 

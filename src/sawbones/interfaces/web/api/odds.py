@@ -1,4 +1,4 @@
-"""API: exact odds of a disease or poison (domain/odds.py, as `sawbones odds`), with the defaults or a
+"""API: exact odds of a disease or poison (domain/afflictions/odds.py, as `sawbones odds`), with the defaults or a
 campaign's options and system."""
 
 from typing import Any, Literal
@@ -10,10 +10,10 @@ from pydantic import Field
 from ....domain.afflictions import odds as model
 from ....domain.engine.options import effective_options
 from . import odds_injury as api_odds_injury
-from .. import models as m
-from ..costly import BUSY, costly
-from ..deps import GmAccess, gm_read, open_service, web
-from ..params import WholeQuery
+from . import models as m
+from ..http.costly import BUSY, costly
+from ..http.deps import GmAccess, gm_read, open_service, web
+from ..http.params import WholeQuery
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions

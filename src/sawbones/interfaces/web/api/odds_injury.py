@@ -1,4 +1,4 @@
-"""API: exact odds of lingering injuries (issue 17; domain/odds_injury.py, odds_treatment.py, odds_party.py, as
+"""API: exact odds of lingering injuries (issue 17; domain/injuries/odds.py, odds_treatment.py, odds_party.py, as
 `sawbones odds --injury` and `--party`), with the defaults or a campaign's options.
 
 Included by api_odds before its `/odds/{affliction}` routes, so `/odds/party` and `/odds/injuries/...` are
@@ -16,10 +16,10 @@ from ....domain.injuries.odds_drop import drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
-from .. import models as m
-from ..costly import BUSY, checkpoint, costly
-from ..deps import GmAccess, gm_read, open_service, web
-from ..params import WholeQuery
+from . import models as m
+from ..http.costly import BUSY, checkpoint, costly
+from ..http.deps import GmAccess, gm_read, open_service, web
+from ..http.params import WholeQuery
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")

@@ -1,6 +1,6 @@
 """API for players (issue 12): their character's view, their prompts, their answers — by their player token.
 
-The token is the one of the player's link (/p/{token}, interfaces/web/access.py): unknown, revoked, or its
+The token is the one of the player's link (/p/{token}, interfaces/web/access/access.py): unknown, revoked, or its
 character gone → 403 at once. A player answers only their own character's roll that is still waiting for
 them: another character's roll is answered as one that does not exist (404: no oracle), their own that was
 answered or undone 409; nothing is applied then. The answer to a save against an affliction the player does
@@ -14,17 +14,17 @@ from pydantic import Field
 
 from ....domain.afflictions.secrets import diagnose, reveal
 from ....errors import NotFound, RuleViolation
-from .. import access
-from .. import models as m
-from ..actions import Action, decided, register
-from ..language import Language
+from ..access import access
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
 from ....message import msg
-from ..deps import IdempotencyKey, client_request, open_service, run_action, web
-from ..access_errors import NO_PLAYER_LINK, Forbidden
-from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
-from ..player_view import player_view, prompts_doc
-from ..reports import action_doc
-from ..params import WholeQuery
+from ..http.deps import IdempotencyKey, client_request, open_service, run_action, web
+from ..access.access_errors import NO_PLAYER_LINK, Forbidden
+from .player_secrets import about_unknown, mask, player_line, unknown_afflictions
+from .player_view import player_view, prompts_doc
+from .reports import action_doc
+from ..http.params import WholeQuery
 
 router = APIRouter(prefix="/player", tags=["players"])
 Token = Path(..., description="The player's token (the end of their link /p/{token}).", min_length=1, max_length=80)

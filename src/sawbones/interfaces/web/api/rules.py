@@ -1,4 +1,4 @@
-"""API: the rule tables and rolling on them, with or without a campaign (cli_rules.py's documents)."""
+"""API: the rule tables and rolling on them, with or without a campaign (presentation/tables.py's documents)."""
 
 from typing import Literal
 
@@ -8,10 +8,10 @@ from fastapi import Path as PathParam
 from ....presentation import views
 from ....presentation.tables import index_doc, table_doc
 from ....domain.engine.options import effective_options
-from .. import models as m
-from ..language import Language
-from ..deps import GmAccess, gm_read, open_service, web
-from ..params import WholeQuery
+from . import models as m
+from ..http.language import Language
+from ..http.deps import GmAccess, gm_read, open_service, web
+from ..http.params import WholeQuery
 
 router = APIRouter()
 TableId = PathParam(..., min_length=1, max_length=60, description="A table id: severity, body_parts, fire, a track, "

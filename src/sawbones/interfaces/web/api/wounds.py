@@ -1,4 +1,4 @@
-"""API: localized wounds (3.5) and the roll query — the same decisions and documents as cli_wounds.py."""
+"""API: localized wounds (3.5) and the roll query — the same decisions and documents as cli/wounds.py."""
 
 from typing import Literal
 
@@ -12,11 +12,11 @@ from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
 from ....domain.wounds.rules import first_aid, heal_wounds, wound
 from ....errors import UsageError
-from .. import models as m
-from ..actions import Action, decided, register
-from ..language import Language
-from ..deps import CharacterKey, GmAccess, gm_read
-from ..reports import action_doc
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
+from ..http.deps import CharacterKey, GmAccess, gm_read
+from .reports import action_doc
 
 router = APIRouter()
 

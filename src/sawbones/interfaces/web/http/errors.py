@@ -71,13 +71,8 @@ def _respond(request: Request, status: int, code: str, message: str | Message, w
 
 
 def said(message: str | Message) -> str:
-    """An error's words in the request's language and to its audience. (Until every error is a Message, issue 38,
-    English text is translated the old way.)"""
-    if isinstance(message, str):
-        from ....i18n import for_the_web
-        from ....presentation.locale import audience, language
-
-        return for_the_web(message, language(), audience())
+    """An error's words in the request's language and to its audience (a Message; text that has no words of its
+    own, a path or a library's message, as it is)."""
     return say(message)
 
 

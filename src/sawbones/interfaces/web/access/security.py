@@ -17,6 +17,7 @@ older sawbones keyed on the name is still read (when its campaign id matches).
 """
 
 from __future__ import annotations
+from ....message import msg
 
 import base64
 import hashlib
@@ -56,7 +57,7 @@ def require_campaign(store: Any, campaign: str) -> int:
         pass
     found = canonical(store, campaign)
     if found is None:
-        raise NotFound(f"no campaign named {campaign!r}", "campaign")
+        raise NotFound(msg("no campaign named {campaign}", campaign=repr(campaign)), "campaign")
     return store.campaign_id(found)
 
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StringConstraints
 
 from ....errors import UsageError
+from ....message import msg
 
 from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
@@ -130,7 +131,7 @@ def _set_option(service, campaign: str, option: str, body: m.OptionIn) -> dict:
 
     text = None if body.reset else _option_text(body.value)
     if text is None and not body.reset:
-        raise UsageError("give a value, or reset: true", "value")
+        raise UsageError(msg("give a value, or reset: true"), "value")
     state, _ = service.act(campaign, lambda ctx: decisions.set_option(ctx, option, text))
     return {"option": option, "value": dict(state.options).get(option), "reset": body.reset}
 
@@ -316,7 +317,7 @@ class UndoIn(m.Strict):
 def _undo(service, campaign, body):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
-        raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
+        raise UsageError(msg("{action} is not an action of the log (like a14)", action=repr(body.action)), "action")
     return log_view.undo_doc(service, campaign, meant)
 
 

@@ -11,13 +11,14 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from ....domain.engine.names import check_name
 from ....errors import UsageError
+from ....message import msg
 
 
 def _unicode(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ValueError("text must be valid Unicode (no lone surrogates)") from None
+        raise ValueError(msg("text must be valid Unicode (no lone surrogates)")) from None
     return text
 
 
@@ -32,7 +33,7 @@ def _name_rule(what: str) -> Any:
         try:
             return check_name(text, what)
         except UsageError as exc:
-            raise ValueError(exc.message) from None
+            raise ValueError(exc.text) from None
     return AfterValidator(check)
 
 

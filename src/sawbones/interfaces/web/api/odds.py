@@ -8,6 +8,7 @@ from fastapi import Path as PathParam
 from pydantic import Field
 
 from ....domain.afflictions import odds as model
+from ....message import msg
 from ....domain.engine.options import effective_options
 from . import odds_injury as api_odds_injury
 from . import models as m
@@ -96,7 +97,7 @@ def odds_table(request: Request, bonus_from: int = WholeQuery(-5, ge=-30, le=60)
     from ....errors import UsageError
 
     if bonus_to < bonus_from:
-        raise UsageError("bonus_to must not be below bonus_from", "bonus_to")
+        raise UsageError(msg("bonus_to must not be below bonus_from"), "bonus_to")
     bonuses = list(range(bonus_from, bonus_to + 1))
     system = system or model.DEFAULT_SYSTEM
     with open_service(web(request)) as service:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
 from ....adapters import odds_cache
+from ....message import msg
 from ....domain.injuries import odds_party
 from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
 from ....domain.injuries.odds_drop import drop_doc
@@ -78,7 +79,7 @@ def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None,
     except click.BadParameter as exc:
         raise UsageError(exc.message, "types") from None
     if types is not None and len(types) > 400:
-        raise UsageError("types: at most 400 characters", "types")
+        raise UsageError(msg("types: at most 400 characters"), "types")
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)

@@ -30,6 +30,7 @@ from fastapi import Request
 from starlette.concurrency import run_in_threadpool
 
 from ....numbers import parse_int
+from ....message import Message, msg
 from ..access.access_errors import WebError
 from ..api.models import ErrorResponse
 
@@ -46,7 +47,7 @@ class Busy(WebError):
     code = "too_many_requests"
     status = 429
 
-    def __init__(self, message: str, retry_after: float) -> None:
+    def __init__(self, message: Message, retry_after: float) -> None:
         super().__init__(message, "")
         self.headers = {"Retry-After": str(max(1, math.ceil(retry_after)))}
 
@@ -64,7 +65,7 @@ def checkpoint() -> None:
     """Raise Gone in a costly computation whose client has left (a no-op anywhere else)."""
     gone = getattr(_local, "gone", None)
     if gone is not None and gone.is_set():
-        raise Gone("the client left: its computation was stopped")
+        raise Gone(msg("the client left: its computation was stopped"))
 
 
 def _settings() -> tuple[int, int, int, int]:
@@ -94,12 +95,14 @@ class Limits:
         now = time.monotonic()
         debt = self._debt(who, now)
         if debt > self.budget:
-            raise Busy(f"this client spent its budget of costly computations ({self.budget:g} s): "
-                       f"try again in {math.ceil((debt - self.budget) / REFILL)} s", (debt - self.budget) / REFILL)
+            wait = math.ceil((debt - self.budget) / REFILL)
+            raise Busy(msg("this client spent its budget of costly computations ({budget} s): try again in {seconds} s",
+                           budget="%g" % self.budget, seconds=wait), (debt - self.budget) / REFILL)
         if self.clients.get(who, 0) >= self.per_client:
-            raise Busy(f"at most {self.per_client} costly computations at once per client: wait for the others", 1)
+            raise Busy(msg("at most {per_client} costly computations at once per client: wait for the others",
+                           per_client=self.per_client), 1)
         if self.pending >= self.at_once + self.waiting:
-            raise Busy("the server is busy with costly computations: try again in a few seconds", 2)
+            raise Busy(msg("the server is busy with costly computations: try again in a few seconds"), 2)
 
     def spend(self, who: str, seconds: float) -> None:
         now = time.monotonic()
@@ -119,7 +122,7 @@ class Limits:
         try:
             async with self._turns:
                 if gone.is_set():
-                    raise Gone("the client left before its computation started")
+                    raise Gone(msg("the client left before its computation started"))
                 started = time.monotonic()
                 try:
                     return await run_in_threadpool(_in_thread, work, gone)
@@ -176,7 +179,7 @@ def page_turn(wait: float = 10.0) -> Iterator[None]:
     """A page's costly panel (the dashboard's odds, what-if): one at a time per worker, in the page's own thread;
     429 when another has held the turn for `wait` seconds."""
     if not _PAGE_TURN.acquire(timeout=wait):
-        raise Busy("the server is busy with costly computations: try again in a few seconds", 2)
+        raise Busy(msg("the server is busy with costly computations: try again in a few seconds"), 2)
     try:
         yield
     finally:

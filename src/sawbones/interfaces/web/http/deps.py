@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from ..access import security
 from ....adapters import locks
 from ....errors import NotFound, SawbonesError, UsageError
+from ....message import msg
 from ....numbers import parse_int
 from ..access.access_errors import Forbidden, Unauthorized
 from .params import WholeQuery
@@ -202,9 +203,9 @@ def check_gm_secret(store: Any, campaign: str, secret: str, closed: bool = False
     cid = security.require_campaign(store, campaign)
     if not security.is_gm_secret(store, campaign, secret, cid):
         if security.gm_secret(store, campaign) is None:
-            raise Forbidden(f"campaign {campaign!r} has no API secret yet: make one with "
-                            f"`sawbones --campaign {campaign!r} gm-link --api-secret`")
-        raise Forbidden("wrong API secret for this campaign")
+            raise Forbidden(msg("campaign {campaign} has no API secret yet: the server's administrator makes one "
+                                "(gm-link, its API secret)", campaign=repr(campaign)))
+        raise Forbidden(msg("wrong API secret for this campaign"))
 
 
 @dataclass
@@ -218,11 +219,11 @@ class AdminAccess:
     @contextmanager
     def open(self) -> Iterator[Any]:
         if self.state.closed and self.secret is None:
-            raise Unauthorized("this server is closed: listing and creating campaigns need its admin secret "
-                               "(`Authorization: Bearer <admin secret>`, see `sawbones admin-secret`)")
+            raise Unauthorized(msg("this server is closed: listing and creating campaigns need its admin secret "
+                                   "(`Authorization: Bearer <admin secret>`; the server's administrator has it)"))
         with open_service(self.state) as service:
             if self.state.closed and not security.is_admin_secret(service.store, self.secret):
-                raise Forbidden("wrong admin secret for this server")
+                raise Forbidden(msg("wrong admin secret for this server"))
             yield service
 
 
@@ -249,7 +250,8 @@ async def client_request(request: Request, key: str | None, if_match: str | None
     if if_match is not None:
         version = parse_int(if_match.strip().removeprefix("W/").strip('"'))
         if version is None:
-            raise UsageError(f"If-Match must be a campaign version (a whole number), not {if_match!r}", "If-Match")
+            raise UsageError(msg("If-Match must be a campaign version (a whole number), not {if_match}",
+                                 if_match=repr(if_match)), "If-Match")
         expected_version = version
     if check_key(key) is None:  # (the digest tells a retry from another request: only with a key)
         return Intent(None, "", expected_version)

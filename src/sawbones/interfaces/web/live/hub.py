@@ -43,6 +43,7 @@ from typing import Any, Iterator
 from ....adapters.notify import Busy
 from ....adapters.records import Damaged, read_events
 from ....adapters.store import APPENDED
+from ....message import msg
 from ..http.deps import WebState, open_service
 from .subscriptions import (ACCESS, ADDRESS_ENV, PER_ADDRESS, PER_TOKEN, TOKEN_ENV, Change, Heard, Sub, TooManyStreams,
                             limit)
@@ -85,12 +86,12 @@ class Hub:
         version `sent` (a player's page: of `character`)."""
         if self.tokens[token] >= self.per_token:
             most = self.per_token
-            raise TooManyStreams(f"too many live streams for this link or secret (at most {most} at once): "
-                                 "close another tab, then try again", "stream")
+            raise TooManyStreams(msg("too many live streams for this link or secret (at most {most} at once): "
+                                     "close another tab, then try again", most=most), "stream")
         if self.addresses[address] >= self.per_address:
             most = self.per_address
-            raise TooManyStreams(f"too many live streams from this address (at most {most} at once): "
-                                 "close another tab, then try again", "stream")
+            raise TooManyStreams(msg("too many live streams from this address (at most {most} at once): "
+                                     "close another tab, then try again", most=most), "stream")
         sub = Sub(cid, token, address, lang, character, sent)
         self.tokens[token] += 1
         self.addresses[address] += 1

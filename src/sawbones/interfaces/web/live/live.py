@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ....errors import SawbonesError
+from ....message import msg
 from ..access.access import may_end_links
 from .audience import audience
 from ..http.deps import open_service, web
@@ -306,7 +307,7 @@ async def page_stream(request: Request, campaign: str, still: Still | None = Non
     if found is None:
         from ....errors import NotFound
 
-        raise NotFound(f"no campaign named {campaign!r}", "campaign")
+        raise NotFound(msg("no campaign named {campaign}", campaign=repr(campaign)), "campaign")
     cid, start = found
     sub = hub_of(request).open(cid, token, address_of(request), character=character, sent=start)
     return Opened(sub, [f"retry: 2000\nevent: hello\ndata: {start}\n\n".encode()],

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from ....errors import NotFound
+from ....message import msg
 
 router = APIRouter(prefix="/foundry", tags=["foundry"])
 SHIPPED = ("module.json", "lang", "scripts", "data", "styles", "README.md")  # what goes in the zip
@@ -31,7 +32,7 @@ def module_dir() -> Path:
     for candidate in (shipped, *(p / "integrations" / "foundry" for p in here.parents)):
         if (candidate / "module.json").is_file():
             return candidate
-    raise NotFound("the Foundry VTT module's files are not installed with this sawbones", "/foundry")
+    raise NotFound(msg("the Foundry VTT module's files are not installed with this sawbones"), "/foundry")
 
 
 def _version() -> str:

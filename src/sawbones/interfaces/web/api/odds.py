@@ -1,7 +1,7 @@
 """API: exact odds of a disease or poison (domain/afflictions/odds.py, as `sawbones odds`), with the defaults or a
 campaign's options and system."""
 
-from typing import Any, Literal
+from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
@@ -15,6 +15,9 @@ from . import models as m
 from ..http.costly import BUSY, costly
 from ..http.deps import GmAccess, gm_read, open_service, web
 from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
@@ -41,7 +44,7 @@ class OddsOut(m.Doc):
     campaign: str | None = None
 
 
-def odds_doc(rules: Any, options: dict[str, Any], affliction: str, bonus: int, from_stage: str | None, doses: int,
+def odds_doc(rules: "Rules", options: dict[str, Any], affliction: str, bonus: int, from_stage: str | None, doses: int,
              curve: bool, days: float | None, system: str) -> dict[str, Any]:
     """`sawbones odds AFFLICTION --bonus N [--from-stage S] [--doses K] [--curve] [--days D]`."""
     rules.get("afflictions", affliction)

@@ -4,7 +4,7 @@
 Included by api_odds before its `/odds/{affliction}` routes, so `/odds/party` and `/odds/injuries/...` are
 never read as an affliction."""
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
@@ -21,6 +21,9 @@ from . import models as m
 from ..http.costly import BUSY, checkpoint, costly
 from ..http.deps import GmAccess, gm_read, open_service, web
 from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
@@ -69,7 +72,7 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
     return rules, effective_options(rules, {}), None
 
 
-def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
+def _party(rules: "Rules", options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
     from ....presentation.damage_types import parse_types
     import click

@@ -7,7 +7,7 @@ answered or undone 409; nothing is applied then. The answer to a save against an
 not know says only what the page says (no total, no success: they would narrow its DC). The GM's side: `reveal` and `diagnose` (what the player knows of an affliction).
 """
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import Field
@@ -25,6 +25,10 @@ from .player_secrets import about_unknown, mask, player_line, unknown_affliction
 from .player_view import player_view, prompts_doc
 from .reports import action_doc
 from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
+    from ....domain.engine.context import Context
 
 router = APIRouter(prefix="/player", tags=["players"])
 Token = Path(..., description="The player's token (the end of their link /p/{token}).", min_length=1, max_length=80)
@@ -72,7 +76,7 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
 
     answer_in = PlayerAnswerIn.model_validate(body)
 
-    def decide(ctx: Any) -> list[dict]:  # (a retry with the same key gets the first answer before this runs)
+    def decide(ctx: "Context") -> list[dict]:  # (a retry with the same key gets the first answer before this runs)
         pending = next((p for p in ctx.state.pending if p.id == answer_in.pending), None)
         if pending is None or pending.character != character_id:
             # one answer for what is not this player's: another character's roll is as unknown as one never made

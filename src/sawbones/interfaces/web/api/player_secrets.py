@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ....domain.afflictions.secrets import is_known
 from ....presentation.locale import _, name
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 
 def unknown_name() -> str:
@@ -48,7 +51,7 @@ def mask(value: Any, unknown: dict[str, str]) -> Any:
     return value
 
 
-def symptoms(a: Any, rules: Any) -> list[str]:
+def symptoms(a: Any, rules: Rules) -> list[str]:
     """The texts of the stages reached (what the player feels), without the track's or the stages' names."""
     from ....domain.afflictions.rules import reached_stages
 

@@ -9,7 +9,7 @@ die (`prompts`). What a player may not see is kept out by player_secrets.py.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ....presentation import log_view, save_breakdown, save_words, views
 from ....presentation.roll_answer import answer_doc
@@ -18,6 +18,9 @@ from ....domain.afflictions.secrets import is_known
 from ....message import N_
 from ....presentation.locale import _, name
 from .player_secrets import mask, player_line, scrub, symptoms, unknown_afflictions, unknown_name
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 ROLLS = {  # the rolls a player makes most, as the page names them
     "attack_left": N_("Attack (left hand)"), "attack_right": N_("Attack (right hand)"),
@@ -36,7 +39,7 @@ def _rolls() -> list[tuple[str, dict[str, Any]]]:
             ("initiative", {"kind": "initiative"})]
 
 
-def rolls_doc(character: Any, state: Any, rules: Any, options: dict[str, Any],
+def rolls_doc(character: Any, state: Any, rules: Rules, options: dict[str, Any],
               unknown: dict[str, str]) -> list[dict[str, Any]]:
     """What applies to the rolls a player makes most: the roll query's answer (the same reading as `mods`)."""
     from ....domain.engine.roll_match import RollContext
@@ -74,7 +77,7 @@ def injury_line(doc: dict[str, Any], reveal_deadline: bool) -> dict[str, Any]:
     return out
 
 
-def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dict[str, Any],
+def affliction_line(a: Any, character: Any, state: Any, rules: Rules, options: dict[str, Any],
                     ) -> dict[str, Any]:
     """Known: the ladder, the current stage, the next save ("in 14 h"), the cure. Unknown: its symptoms only."""
     from ....presentation.afflictions import affliction_doc
@@ -87,7 +90,7 @@ def affliction_line(a: Any, character: Any, state: Any, rules: Any, options: dic
     return {"known": True, **{k: doc[k] for k in keep if k in doc}}
 
 
-def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: str) -> list[dict[str, Any]]:
+def prompts_doc(state: Any, rules: Rules, options: dict[str, Any], character_id: str) -> list[dict[str, Any]]:
     """The saves waiting for this character's player: which save, against what, the bonus with every modifier."""
     from types import SimpleNamespace
 
@@ -134,7 +137,7 @@ def prompts_doc(state: Any, rules: Any, options: dict[str, Any], character_id: s
     return out
 
 
-def since_doc(service: Any, loaded: Any, character: Any, rules: Any, unknown: dict[str, str],
+def since_doc(service: Any, loaded: Any, character: Any, rules: Rules, unknown: dict[str, str],
               since: int | None) -> dict[str, Any]:
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state

@@ -3,11 +3,14 @@ what an action did, in lines for people; the GM dashboard (the player's view is 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ....presentation import log_view, views
 from ....presentation.locale import _
 from ....presentation.time_words import describe, describe_in
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 TRACK_LINE_EVENTS = ("affliction_saved", "save_pending")
 
@@ -20,7 +23,7 @@ def _tracks():
     return cli_tracks
 
 
-def event_lines(events: list[dict[str, Any]], state: Any, rules: Any,
+def event_lines(events: list[dict[str, Any]], state: Any, rules: Rules,
                 quiet: frozenset[str] = frozenset()) -> list[str]:
     """What the events did, one line each for people: every event's sentence (the web has no output of its own
     to tell them, unlike the CLI's commands: log_view.QUIET is theirs), but the store's bookkeeping, `quiet`
@@ -69,7 +72,7 @@ def advance_doc(service: Any, state: Any, events: list[dict[str, Any]]) -> dict[
     return doc
 
 
-def pending_list(state: Any, rules: Any) -> list[dict[str, Any]]:
+def pending_list(state: Any, rules: Rules) -> list[dict[str, Any]]:
     tracks = _tracks()
     return tracks.pending_doc(state, rules) if tracks is not None else []
 
@@ -77,7 +80,7 @@ def pending_list(state: Any, rules: Any) -> list[dict[str, Any]]:
 # ------------------------------------------------------------------ the dashboard
 
 
-def next_due(state: Any, rules: Any, options: dict[str, Any]) -> int | None:
+def next_due(state: Any, rules: Rules, options: dict[str, Any]) -> int | None:
     """When the clock next has something to run (a save, a deadline, a daily loss), or None."""
     from ....domain.engine import timeline
 

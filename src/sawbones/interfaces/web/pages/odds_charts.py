@@ -5,7 +5,7 @@ odds_treatment.py and odds_party.py, with the display names of the page's langua
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from ....errors import SawbonesError
 from ....message import Message, msg
@@ -13,6 +13,9 @@ from ....presentation.locale import _, name, say
 from ..http.errors import said
 from ....presentation.odds_words import CHANGED, PER_SESSION, tone
 from ....presentation.typeset import general
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 
 class Refused(ValueError):
@@ -23,7 +26,7 @@ class Refused(ValueError):
         self.text = message
 
 
-def drop_chart(rules: Any, options: dict[str, Any], table: str) -> dict[str, Any]:
+def drop_chart(rules: Rules, options: dict[str, Any], table: str) -> dict[str, Any]:
     """Each row's chance under each band (the campaign's first), the severities, magic only, permanent loss."""
     from ....domain.injuries.odds_drop import drop_doc
 
@@ -68,7 +71,7 @@ def _number(text: str | None, default: float, low: float, high: float, what: str
     return value
 
 
-def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | None, bonus: str | None,
+def injury_panel(rules: Rules, options: dict[str, Any], table: str, d20: str | None, bonus: str | None,
                  wait: str | None) -> tuple[Any, Any]:
     """(chart, error): the drop chart of `table`, and with a d20 its treatment at the healer's bonus."""
     from ....adapters import odds_cache
@@ -105,7 +108,7 @@ def injury_panel(rules: Any, options: dict[str, Any], table: str, d20: str | Non
     return chart, None
 
 
-def what_if_panel(rules: Any, options: dict[str, Any], drops: str | None, bonus: str | None) -> tuple[Any, Any]:
+def what_if_panel(rules: Rules, options: dict[str, Any], drops: str | None, bonus: str | None) -> tuple[Any, Any]:
     """(chart, error): the party's injuries per session under the campaign's options and under each other value
     of each injury option that changes a number (odds_party.what_if, every damage type alike), with each
     option's help in the page's language and each change's way (better or worse)."""

@@ -9,7 +9,7 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Any, Literal
+from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -35,6 +35,9 @@ from ..http.errors import said
 from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, public_base, query_int, redirect,
                            render, session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 router = APIRouter(include_in_schema=False)
 
@@ -181,7 +184,7 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
                   what_if_error=what_if_error, what_if_asked={"drops": wdrops, "bonus": wbonus})
 
 
-def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: str, bonus: int) -> tuple[Any, Any]:
+def _odds_chart(rules: Rules, options: dict[str, Any], system: str, affliction: str, bonus: int) -> tuple[Any, Any]:
     """The odds of one affliction at one bonus, with each final stage's display name (for the chart)."""
     from ....presentation.odds_stages import stage_label, stage_names
     from ....presentation.save_words import save_name
@@ -199,7 +202,7 @@ def _odds_chart(rules: Any, options: dict[str, Any], system: str, affliction: st
     return doc, None
 
 
-def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, system: str) -> tuple[Any, Any]:
+def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Rules, system: str) -> tuple[Any, Any]:
     """(answer, error) of the roll query, the roll named in the page's language (`title`)."""
     from ....presentation.wounds import roll_title
     from ..api.wounds import mods_doc
@@ -213,14 +216,14 @@ def _roll_query(service: Any, campaign: str, asked: dict[str, Any], rules: Any, 
     return answer, None
 
 
-def _roll_words(rules: Any, system: str) -> dict[str, Any]:
+def _roll_words(rules: Rules, system: str) -> dict[str, Any]:
     """What the roll query's field offers (its suggestions, its first value), in the page's language."""
     from ....presentation.wounds import roll_word, roll_words
 
     return {"words": roll_words(rules, system), "first": roll_word("attack")}
 
 
-def choices(rules: Any, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
+def choices(rules: Rules, options: dict[str, Any], system: str | None = None) -> dict[str, Any]:
     """What the dashboard's selects offer, from the content (names in the page's language; spells under the
     names of the campaign's game system)."""
     def named(section: str, keep=lambda e: True) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....message import N_, Message, msg, msgs
+from ....message import N_, Message, msg, msgs, pmsg
 from ....presentation.locale import pgettext
 
 _PLAIN = {
@@ -19,6 +19,26 @@ _PLAIN = {
     "list_type": N_("Input should be a valid list"),
 }
 
+
+# The labels a page names a field by (presentation.locale.say of an Option, `label` below), marked here for the catalog:
+# the engine names its options by their ids, which no extraction can read.
+FIELD_LABELS = (
+    pmsg("field", "form"), pmsg("field", "amount"), pmsg("field", "type"), pmsg("field", "d20"),
+    pmsg("field", "damage"), pmsg("field", "duration"), pmsg("field", "hand"), pmsg("field", "healer"),
+    pmsg("field", "hit_die"), pmsg("field", "hit_dice"), pmsg("field", "max_hp"), pmsg("field", "hp"),
+    pmsg("field", "name"), pmsg("field", "notes"), pmsg("field", "part"), pmsg("field", "seed"),
+    pmsg("field", "side"), pmsg("field", "site"), pmsg("field", "spell"), pmsg("field", "system"),
+    pmsg("field", "total"), pmsg("field", "value"), pmsg("field", "option"), pmsg("field", "range"),
+    pmsg("field", "sense"), pmsg("field", "save"), pmsg("field", "roll"), pmsg("field", "rolls"),
+    pmsg("field", "check"), pmsg("field", "cl_check"), pmsg("field", "cl"), pmsg("field", "injury"),
+    pmsg("field", "injury_type"), pmsg("field", "wait"), pmsg("field", "bonus"), pmsg("field", "types"),
+    pmsg("field", "compare"), pmsg("field", "skill"), pmsg("field", "character"), pmsg("field", "affliction"),
+    pmsg("field", "proficiencies"), pmsg("field", "abilities"), pmsg("field", "saves"), pmsg("field", "skills"),
+    pmsg("field", "npc"), pmsg("field", "critical_failure"), pmsg("field", "care"), pmsg("field", "reset"),
+    pmsg("field", "wounds"), pmsg("field", "injuries"), pmsg("field", "kind"), pmsg("field", "pending"),
+    pmsg("field", "magic"), pmsg("field", "how"), pmsg("field", "campaign"),
+    pmsg("field", "db"),
+)
 
 def said(error: dict[str, Any]) -> Message | str:
     """One pydantic error (an item of `.errors()`) as a Message of the catalog, or pydantic's own words."""

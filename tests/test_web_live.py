@@ -464,7 +464,7 @@ def test_a_change_told_whole_is_built_by_the_watcher_and_one_to_read_by_a_reader
     from sawbones.interfaces.web.live.hub import Hub
 
     hub = Hub(SimpleNamespace(), per_token=1, per_address=1)
-    hub.langs = {2: Counter({"en": 1})}  # campaign 2 has an API stream
+    hub.languages = {2: Counter({"en": 1})}  # campaign 2 has an API stream
     built, sent = {}, []
 
     def read_one(cid, seen, before, told=None):

@@ -83,12 +83,12 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
             return cid, service.store.head(cid)
 
     cid, head = await run_in_threadpool(opening)
-    lang = _checked_language(request)  # (the hub makes each change's frames once per language)
+    reads = _checked_language(request)  # (the hub makes each change's frames once per language)
     resume = _resume_point(request.headers.get("last-event-id"), request.query_params.get("after"))
     start = head if resume is None else resume
     state = gm.state
     hub = live.hub_of(request)
-    sub = hub.open(cid, gm.secret or "", live.address_of(request), lang=lang)
+    sub = hub.open(cid, gm.secret or "", live.address_of(request), language=reads)
     last = start
 
     def read(since: int) -> list[dict[str, Any]]:
@@ -125,7 +125,7 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
         return out
 
     async def on_change(change: Any) -> list[bytes]:
-        frames = change.frames.get(lang)  # (made once for every stream in this language)
+        frames = change.frames.get(reads)  # (made once for every stream in this language)
         if frames is not None and change.after <= last:
             out = said(frames)
             return out + await catch_up(change.head)  # (a change longer than a batch)

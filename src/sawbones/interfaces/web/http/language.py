@@ -18,11 +18,11 @@ from starlette.requests import cookie_parser
 from ....presentation.locale import addressing, languages, speaking
 
 LANG_COOKIE = "sawbones_lang"
-LangQuery = Query(None, pattern=f"^({'|'.join(languages())})$",
+LangQuery = Query(None, alias="lang", pattern=f"^({'|'.join(languages())})$",
                   description="Language of rule text (default: Accept-Language, else en).")
 
 
-async def asked_language(lang: str | None = LangQuery) -> None:
+async def asked_language(asked: str | None = LangQuery) -> None:
     """The API's `?lang=` (declared here for the routes that document it; `reading` sets the language)."""
 
 

@@ -67,7 +67,7 @@ class Hub:
         self.tokens: Counter[str] = Counter()
         self.addresses: Counter[str] = Counter()
         self.players: Counter[int] = Counter()  # per campaign: its player pages' streams (they need `light`)
-        self.langs: dict[int, Counter[str]] = {}  # per campaign: its API streams' languages (they need frames)
+        self.languages: dict[int, Counter[str]] = {}  # per campaign: its API streams' languages (they need frames)
         self.kept = threading.local()  # the watcher thread's own service, for its reads (`_reading`)
         self.lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -80,9 +80,9 @@ class Hub:
         self.peers_tried = False
 
     # -------------------------------------------------------- subscribers (on the event loop)
-    def open(self, cid: int, token: str, address: str, *, lang: str | None = None, character: str | None = None,
+    def open(self, cid: int, token: str, address: str, *, language: str | None = None, character: str | None = None,
              sent: int | None = None) -> Sub:
-        """A subscription to the campaign `cid`: the API's events in `lang`, or a page's stream brought to
+        """A subscription to the campaign `cid`: the API's events in `language`, or a page's stream brought to
         version `sent` (a player's page: of `character`)."""
         if self.tokens[token] >= self.per_token:
             most = self.per_token
@@ -92,7 +92,7 @@ class Hub:
             most = self.per_address
             raise TooManyStreams(msg("too many live streams from this address (at most {most} at once): "
                                      "close another tab, then try again", most=most), "stream")
-        sub = Sub(cid, token, address, lang, character, sent)
+        sub = Sub(cid, token, address, language, character, sent)
         self.tokens[token] += 1
         self.addresses[address] += 1
         with self.lock:
@@ -133,13 +133,13 @@ class Hub:
     def _count(self, sub: Sub, step: int) -> None:
         """What the campaign's streams need read (under the lock): player pages, API languages."""
         for counter, key in ((self.players, sub.cid if sub.character else None),
-                             (self.langs.setdefault(sub.cid, Counter()), sub.lang)):
+                             (self.languages.setdefault(sub.cid, Counter()), sub.language)):
             if key is not None:
                 counter[key] += step
                 if counter[key] <= 0:
                     del counter[key]
-        if not self.langs[sub.cid]:
-            del self.langs[sub.cid]
+        if not self.languages[sub.cid]:
+            del self.languages[sub.cid]
 
     def _publish(self, cid: int, messages: list[Any]) -> int:
         """Hands each message to the streams it concerns (a change of access: to all); who sees a change is
@@ -332,7 +332,7 @@ class Hub:
                     told: dict[int, Any]) -> bool:
         """The move of `cid` to `seen` was told whole, and no API stream's lines must read the campaign's state."""
         before, rows = known.get(cid), told.get(cid)
-        return before is not None and rows is not None and before[1] == seen[1] and not self.langs.get(cid) \
+        return before is not None and rows is not None and before[1] == seen[1] and not self.languages.get(cid) \
             and rows[0] == before[0] and rows[0] + len(rows[1]) == seen[0]
 
     def _read_one(self, cid: int, seen: tuple[int, str], before: tuple[int, str] | None,
@@ -348,7 +348,7 @@ class Hub:
                 # (this worker's own write may have been handed over since the turn began: `_appended`)
                 before, head = handed, max(head, handed[0])
             self.seen[cid] = (head, stamp)
-            player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
+            player, languages = self.players[cid] > 0, list(self.languages.get(cid, ()))
         messages: list[Any] = []
         if before is None:  # just watched: the streams compare with what they sent
             messages.append(Change(head, head))
@@ -357,7 +357,7 @@ class Hub:
                 messages.append(ACCESS)
             if head != before[0]:
                 after = before[0] if head > before[0] else 0
-                messages.append(self._change(cid, after, head, player, langs, self._told(cid, after, head, told)))
+                messages.append(self._change(cid, after, head, player, languages, self._told(cid, after, head, told)))
         return cid, messages
 
     @staticmethod
@@ -372,7 +372,7 @@ class Hub:
             log.warning("live updates: a write told could not be handed over (%s); read instead", exc.message)
             return None
 
-    def _change(self, cid: int, after: int, head: int, player: bool, langs: list[str],
+    def _change(self, cid: int, after: int, head: int, player: bool, languages: list[str],
                 rows: list[Any] | None = None) -> Change:
         """The change from `after` to `head`, with what its streams need: the light documents (player pages),
         the frames per language (API streams); from `rows` (its stored events) when given, else read."""
@@ -380,7 +380,7 @@ class Hub:
 
         with self._reading() as service:
             light = light_documents(service.store, cid, after, head, rows) if player else None
-            frames = frames_in(langs, service, cid, after, upto=head, rows=rows)
+            frames = frames_in(languages, service, cid, after, upto=head, rows=rows)
         return Change(after, head, light, frames)
 
     # -------------------------------------------------------- writes of this machine's workers (SQLite)
@@ -412,12 +412,12 @@ class Hub:
             seen = self.seen.get(cid)
             if cid not in self.topics or seen is None or seen[0] != after:
                 return
-            player, langs = self.players[cid] > 0, list(self.langs.get(cid, ()))
+            player, languages = self.players[cid] > 0, list(self.languages.get(cid, ()))
         events = self._told(cid, after, after + len(rows), (after, rows))
         if events is None:  # (a write told that does not read as written) the watcher reads it instead
             return
         try:
-            change = self._change(cid, after, after + len(rows), player, langs, events)
+            change = self._change(cid, after, after + len(rows), player, languages, events)
         except Exception:
             log.exception("live updates: handing over a write failed; the watcher reads it")
             return

@@ -69,13 +69,13 @@ class Sub:
     page's stream the version it was last brought to (`sent`: the hub moves it on, whether it tells the
     stream or not) and the character its player's page shows."""
 
-    __slots__ = ("cid", "token", "address", "lang", "character", "sent", "box", "waiter", "dropped", "closed",
+    __slots__ = ("cid", "token", "address", "language", "character", "sent", "box", "waiter", "dropped", "closed",
                  "due")
 
-    def __init__(self, cid: int, token: str, address: str, lang: str | None = None, character: str | None = None,
+    def __init__(self, cid: int, token: str, address: str, language: str | None = None, character: str | None = None,
                  sent: int | None = None) -> None:
         self.cid, self.token, self.address = cid, token, address
-        self.lang = lang  # the API's events: documents in this language
+        self.language = language  # the API's events: documents in this language
         self.character = character  # a player's page: the hub decides which changes it hears of
         self.sent = sent  # a page's stream: the version it was last brought to (None: the API's, its own)
         self.box: list[Any] = []  # at most QUEUE messages (a deque weighs ten times an empty list)

@@ -99,7 +99,7 @@ def player_views(db: str, port: int, events: int) -> tuple[float, float]:
     from sawbones.application.service import Service
     from sawbones.domain.engine.campaign import add_character
     from sawbones.domain.engine.damage import damage
-    from sawbones.interfaces.web import access
+    from sawbones.interfaces.web.access import access
 
     service = Service.open(db)
     service.create_campaign("Long", "dnd5e", 1)

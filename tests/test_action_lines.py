@@ -18,7 +18,7 @@ with warnings.catch_warnings():
 
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.actions import ACTIONS
+from sawbones.interfaces.web.api.actions import ACTIONS
 
 KEYED_SENTENCES = ("idempotency key", "clé d'idempotence")
 
@@ -120,7 +120,7 @@ def test_no_document_people_read_carries_the_idempotency_record(table, db):
     dashboard = client.get("/api/campaigns/Alpha/dashboard", headers=auth)
     assert dashboard.status_code == 200 and not _keyed([dashboard.text])
     assert all(e["line"] for e in dashboard.json()["log"])
-    from sawbones.interfaces.web.event_docs import event_documents
+    from sawbones.interfaces.web.live.event_docs import event_documents
 
     from contextlib import closing
 

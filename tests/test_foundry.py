@@ -97,7 +97,7 @@ def test_module_json_installs_the_module_from_the_server_itself(tmp_path):
 
 def test_the_module_files_ship_with_the_package():
     """The routes find the module from an installed sawbones: its files are package data (foundry_module)."""
-    from sawbones.interfaces.web.foundry import module_dir
+    from sawbones.interfaces.web.pages.foundry import module_dir
 
     found = module_dir()
     assert (found / "module.json").is_file() and (found / "scripts" / "main.js").is_file()

@@ -71,7 +71,7 @@ def test_a_pages_405_names_the_methods_allowed(api):
 
 def test_too_many_streams_says_when_to_come_back(api, monkeypatch):
     monkeypatch.setenv("SAWBONES_STREAMS_PER_TOKEN", "1")
-    from sawbones.interfaces.web import hub
+    from sawbones.interfaces.web.live import hub
 
     monkeypatch.setattr(hub, "PER_TOKEN", 1, raising=False)
     with api.stream("GET", "/api/campaigns/Alpha/events") as first:

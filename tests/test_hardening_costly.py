@@ -16,9 +16,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sawbones.application.service import Service
-from sawbones.interfaces.web import costly, create_app
+from sawbones.interfaces.web.http import costly
+from sawbones.interfaces.web import create_app
 from sawbones.interfaces.web.app import load_areas
-from sawbones.interfaces.web import security
+from sawbones.interfaces.web.access import security
 
 load_areas()
 COSTLY = "/api/odds/party?compare=all&wait=3&bonus=4"
@@ -121,7 +122,7 @@ def test_the_work_of_a_client_that_left_stops_and_no_client_runs_more_than_its_s
 def test_the_dashboards_costly_panels_take_their_turn_too(db, monkeypatch):
     from functools import partial
 
-    from sawbones.interfaces.web import pages
+    from sawbones.interfaces.web.pages import pages
     from tests.test_web_api import sign_in
 
     client = _client(db)

@@ -17,7 +17,8 @@ with warnings.catch_warnings():
 from sawbones.adapters import sheets
 from sawbones.application.service import Service
 from sawbones.errors import UsageError
-from sawbones.interfaces.web import create_app, deps
+from sawbones.interfaces.web import create_app
+from sawbones.interfaces.web.http import deps
 from sawbones.interfaces.web.app import load_areas
 
 load_areas()

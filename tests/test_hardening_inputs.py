@@ -18,7 +18,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from sawbones.application.service import Service
-from sawbones.interfaces.web import create_app, pages_player
+from sawbones.interfaces.web import create_app
+from sawbones.interfaces.web.pages import pages_player
 from sawbones.interfaces.web.app import load_areas
 from sawbones.numbers import parse_int
 
@@ -90,7 +91,7 @@ def test_a_form_with_an_unreadable_expected_version_is_no_500(api):
 
 
 def test_content_length_that_is_not_ascii_digits_is_a_400():
-    from sawbones.interfaces.web.guard import refused
+    from sawbones.interfaces.web.http.guard import refused
 
     assert refused({"content-length": SUPERSCRIPT}, None, 1000)[0] == 400
 

@@ -255,7 +255,8 @@ def test_a_bug_on_a_page_answers_a_page_in_its_language(db, monkeypatch):
         from fastapi.testclient import TestClient
 
     from sawbones.application.service import Service
-    from sawbones.interfaces.web import create_app, reports
+    from sawbones.interfaces.web import create_app
+    from sawbones.interfaces.web.api import reports
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
@@ -268,7 +269,7 @@ def test_a_bug_on_a_page_answers_a_page_in_its_language(db, monkeypatch):
         page = client.get("/c/Alpha?lang=fr")
         assert page.status_code == 500 and page.headers["content-type"].startswith("text/html")
         assert "erreur interne" in page.text and "internal error" not in page.text
-        from sawbones.interfaces.web import errors
+        from sawbones.interfaces.web.http import errors
         monkeypatch.setattr(errors, "render_error", broken)  # the error page cannot be drawn either
         again = client.get("/c/Alpha?lang=fr")
         assert again.status_code == 500 and again.json()["error"]["code"] == "internal"

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from sawbones.adapters import store as store_module
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.hub import Hub
-from sawbones.interfaces.web.subscriptions import ACCESS
+from sawbones.interfaces.web.live.hub import Hub
+from sawbones.interfaces.web.live.subscriptions import ACCESS
 from test_web_access import TestClient, bearer, new_campaign
 from test_web_live import FIRE
 
@@ -105,7 +105,7 @@ def test_a_write_of_this_process_reaches_its_streams_without_the_watcher(db):
             gate = Gate(hub)
             nia = hub.open(cid, "link-nia", "-", character=ids["Nia"], sent=head)
             oda = hub.open(cid, "link-oda", "-", character=ids["Oda"], sent=head)
-            api = hub.open(cid, "secret", "-", lang="en")
+            api = hub.open(cid, "secret", "-", language="en")
             await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
             gate.open = False
             with events_read() as reads:
@@ -158,7 +158,7 @@ def test_every_stream_hears_every_change_once_and_in_order_whoever_wrote_it(db):
             hub = Hub(app.state.sawbones)
             gate = Gate(hub)
             nia = hub.open(cid, "link-nia", "-", character=nia_id, sent=head)
-            api = hub.open(cid, "secret", "-", lang="en")
+            api = hub.open(cid, "secret", "-", language="en")
             await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
             gate.open = False
             await asyncio.to_thread(hit, True)  # another process: v+1
@@ -193,7 +193,7 @@ def test_on_postgresql_the_watcher_builds_a_change_from_its_notification(pg_url)
             hub = Hub(app.state.sawbones)
             assert not app.state.sawbones.local_writes  # (the listening thread's path)
             page = hub.open(cid, "link-nia", "-", character=ids["Nia"], sent=head)
-            api = hub.open(cid, "secret", "-", lang="en")
+            api = hub.open(cid, "secret", "-", language="en")
             await _until(lambda: cid in hub.seen, "the watcher's first look at the campaign")
             with events_read() as reads:
                 hit = await asyncio.to_thread(gm.post, "/api/campaigns/Alpha/damage", headers=bearer(secret),

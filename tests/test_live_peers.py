@@ -22,7 +22,7 @@ import pytest
 
 from sawbones.adapters import peers as peers_module
 from sawbones.adapters.peers import Peers
-from sawbones.interfaces.web.hub import Hub
+from sawbones.interfaces.web.live.hub import Hub
 from test_live_handover import Gate, _campaign, _frames, _heads, _setting, _until
 from test_web_access import TestClient, bearer
 from test_web_live import FIRE
@@ -52,7 +52,7 @@ def _two_workers(db, act):
             gate = Gate(b)
             a.open(cid, "gm-a", "-", sent=head)
             page = b.open(cid, "link-nia", "-", character=ids["Nia"], sent=head)
-            api = b.open(cid, "secret", "-", lang="en")
+            api = b.open(cid, "secret", "-", language="en")
             await _until(lambda: cid in a.seen and cid in b.seen and a.peers and b.peers, "both workers watching")
             gate.open = False
             scene = SimpleNamespace(a=a, b=b, page=page, api=api, cid=cid, head=head, nia=ids["Nia"],

@@ -143,7 +143,7 @@ def test_a_missing_pack_is_a_clear_page_not_a_500(tmp_path):
     db = str(tmp_path / "s.db")
     assert main(["--db", db, "campaign", "create", "T", "--pack", str(pack), "--seed", "1"]) == 0
     from sawbones.adapters.backends import open_store
-    from sawbones.interfaces.web import security
+    from sawbones.interfaces.web.access import security
 
     store = open_store(db)
     secret = security.new_gm_secret(store, "T")

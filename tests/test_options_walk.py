@@ -254,7 +254,7 @@ def play(capsys, db, system, options, story, pack=None):
     for step in story:
         if step[0] == "@view":  # what the character's player sees (the player page and API)
             from sawbones.application.service import Service
-            from sawbones.interfaces.web.player_view import player_view
+            from sawbones.interfaces.web.api.player_view import player_view
 
             view = player_view(Service.open(db), "Walk", step[1], "en")  # (its version counts the options set)
             outcome.append((step, 0, {k: view[k] for k in ("character", "party", "prompts", "rolls")}))

@@ -72,7 +72,7 @@ def test_every_integer_query_parameter_is_read_by_parse_int(db):
     """A walk of every route: a query parameter that is a whole number is declared params.Whole."""
     from fastapi.routing import APIRoute
 
-    from sawbones.interfaces.web.params import whole
+    from sawbones.interfaces.web.http.params import whole
 
     app = create_app(lambda: Service.open(db))
     found, loose = [], []
@@ -119,7 +119,7 @@ def test_every_campaign_page_route_reads_its_name_through_the_one_resolver(db):
     itself, /c/{campaign}, calls the same security.stored_name and redirects to the stored name)."""
     from fastapi.routing import APIRoute
 
-    from sawbones.interfaces.web.pages_common import page_campaign
+    from sawbones.interfaces.web.pages.pages_common import page_campaign
 
     app = create_app(lambda: Service.open(db))
 

@@ -259,7 +259,7 @@ def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
     """Seed 000, Brûlure sévère: "Si cela n'est pas traité dans les 1d4 jours qui suivent, vous perdez une main";
     the deadline is the GM's secret unless the option reveal_deadline shows it on the player's page."""
     from sawbones.application.service import Service
-    from sawbones.interfaces.web.player_view import player_view
+    from sawbones.interfaces.web.api.player_view import player_view
 
     assert cli("campaign", "create", "Burn", "--seed", "3").code == 0
     assert cli("character", "add", "Kit", "--max-hp", "20").code == 0

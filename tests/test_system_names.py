@@ -43,7 +43,7 @@ def test_5e_keeps_the_5e_french_names(cli):
 
 def test_the_dashboard_offers_spells_under_the_campaigns_names(rules):
     from sawbones.domain.engine.options import effective_options
-    from sawbones.interfaces.web.pages import choices
+    from sawbones.interfaces.web.pages.pages import choices
 
     options = effective_options(rules, {})
     pf1e = dict(choices(rules, options, "fr", "pf1e")["spells"])

@@ -19,7 +19,8 @@ with warnings.catch_warnings():
 
 from sawbones.application.service import Service
 from sawbones.interfaces.cli.web import server_settings
-from sawbones.interfaces.web import create_app, security
+from sawbones.interfaces.web import create_app
+from sawbones.interfaces.web.access import security
 
 
 def make(db, **settings):
@@ -382,7 +383,7 @@ def test_undoing_back_to_an_older_character_of_the_same_id_kills_the_link(client
 
 
 def test_a_long_log_after_a_player_link_is_read_once(client, db, monkeypatch):
-    from sawbones.interfaces.web import access
+    from sawbones.interfaces.web.access import access
 
     monkeypatch.setattr(access, "CHECKPOINT", 3)
     secret = new_campaign(client)["gm_secret"]

@@ -15,7 +15,7 @@ with warnings.catch_warnings():
 
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.action_route import ActionRoute
+from sawbones.interfaces.web.http.action_route import ActionRoute
 from sawbones.interfaces.web.app import load_areas
 
 load_areas()

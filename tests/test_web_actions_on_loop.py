@@ -24,7 +24,8 @@ with warnings.catch_warnings():
 from sawbones.adapters import locks
 from sawbones.adapters.backends import SqliteEventStore
 from sawbones.application.service import Service
-from sawbones.interfaces.web import create_app, deps
+from sawbones.interfaces.web import create_app
+from sawbones.interfaces.web.http import deps
 from sawbones.interfaces.web.app import load_areas
 
 load_areas()

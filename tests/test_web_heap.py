@@ -1,11 +1,11 @@
-"""The server's worker processes settle their heap once (web/heap.py); the app the tests build does not."""
+"""The server's worker processes settle their heap once (web/http/heap.py); the app the tests build does not."""
 
 import json
 import os
 import subprocess
 import sys
 
-from sawbones.interfaces.web.heap import FULL_AFTER
+from sawbones.interfaces.web.http.heap import FULL_AFTER
 
 PROBE = """
 import gc, json

@@ -26,7 +26,7 @@ import pytest
 from test_web_access import TestClient, bearer, new_campaign, player_link
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.audience import player_sees
+from sawbones.interfaces.web.live.audience import player_sees
 
 FIRE = [{"amount": 1, "type": "fire"}]
 
@@ -91,7 +91,7 @@ def test_a_player_hears_of_their_own_character_and_not_of_the_gm_only_change(app
     """Oda is hit, the combat ends (the GM's note), then Nia is hit: Nia's page says `change` once, for
     Nia's hit; what the page needed was made once by the hub, never by the stream itself (a page that
     skipped changes needs no read to tell of the next one)."""
-    from sawbones.interfaces.web import event_docs
+    from sawbones.interfaces.web.live import event_docs
 
     readers = []
     read = event_docs.light_documents
@@ -207,8 +207,8 @@ def test_streams_keep_the_guard_the_headers_and_cors(db):
 def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time(monkeypatch):
     """A thread keeps its service for the next request; a request inside another gets its own; a request that
     failed closes its service instead of leaving it to the next one; past KEEP threads, none is kept."""
-    from sawbones.interfaces.web import deps
-    from sawbones.interfaces.web.deps import WebState, open_service
+    from sawbones.interfaces.web.http import deps
+    from sawbones.interfaces.web.http.deps import WebState, open_service
 
     made, closed = [], []
 
@@ -254,7 +254,7 @@ def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time(monkeypatc
 def test_a_renewed_api_secret_ends_the_event_streams_opened_with_the_old_one(app, db):
     from contextlib import closing
 
-    from sawbones.interfaces.web import security
+    from sawbones.interfaces.web.access import security
 
     with TestClient(app) as gm, TestClient(app) as tool:
         secret = _party(gm, "Nia")
@@ -461,10 +461,10 @@ def test_a_change_told_whole_is_built_by_the_watcher_and_one_to_read_by_a_reader
     from collections import Counter
     from types import SimpleNamespace
 
-    from sawbones.interfaces.web.hub import Hub
+    from sawbones.interfaces.web.live.hub import Hub
 
     hub = Hub(SimpleNamespace(), per_token=1, per_address=1)
-    hub.langs = {2: Counter({"en": 1})}  # campaign 2 has an API stream
+    hub.languages = {2: Counter({"en": 1})}  # campaign 2 has an API stream
     built, sent = {}, []
 
     def read_one(cid, seen, before, told=None):

@@ -12,9 +12,9 @@ import pytest
 
 from test_web_access import TestClient, player_link
 from test_web_live import _lines, _party
-from sawbones.interfaces.web import live
-from sawbones.interfaces.web.hub import Hub
-from sawbones.interfaces.web.subscriptions import ACCESS, Change
+from sawbones.interfaces.web.live import live
+from sawbones.interfaces.web.live.hub import Hub
+from sawbones.interfaces.web.live.subscriptions import ACCESS, Change
 
 
 def _doc(version: int, kind: str, character: str | None) -> dict:
@@ -80,7 +80,7 @@ def test_an_idle_stream_gets_keep_alives_and_ends_on_time(db, monkeypatch):
 def test_who_hears_of_a_change_of_several_actions():
     """A change may hold several actions: its audience is theirs together; one that alters every page
     (the clock) makes it everyone's, the GM's notes add no one."""
-    from sawbones.interfaces.web.audience import audience
+    from sawbones.interfaces.web.live.audience import audience
 
     oda_hit, note = _doc(11, "damage_taken", "oda"), _doc(12, "noted", "nia")
     clock = _doc(13, "clock_advanced", None)
@@ -94,7 +94,7 @@ def test_one_timer_tells_each_stream_when_it_is_due_never_before(monkeypatch):
     after its time, in order, a stream disarmed is never told, and one timer is set at a time."""
     import asyncio
 
-    from sawbones.interfaces.web.subscriptions import Sub
+    from sawbones.interfaces.web.live.subscriptions import Sub
 
     monkeypatch.setattr(live, "KEEP_ALIVE", 0.3)
 
@@ -138,7 +138,8 @@ def test_on_sqlite_the_watcher_reads_on_the_event_loop_letting_requests_in_betwe
     handed over without a read: test_a_write_of_this_process_...): each stream is told, each campaign was
     read on the loop's own thread, and other work ran between any two reads."""
     from sawbones.application.service import Service
-    from sawbones.interfaces.web import create_app, hub as hub_module
+    from sawbones.interfaces.web import create_app
+    from sawbones.interfaces.web.live import hub as hub_module
     from test_web_access import bearer, new_campaign
     from test_web_live import FIRE
 
@@ -225,7 +226,7 @@ def test_streams_due_together_are_told_a_batch_at_a_time(monkeypatch):
     """Streams opened together fall due together (after a restart every client reconnects at once): the
     timer tells at most live.BATCH of them per turn of the event loop, and other work runs between two
     batches; every one is told, once."""
-    from sawbones.interfaces.web.subscriptions import Sub
+    from sawbones.interfaces.web.live.subscriptions import Sub
 
     monkeypatch.setattr(live, "BATCH", 16)
 

@@ -128,7 +128,7 @@ def test_api_without_the_secret_conforms_and_never_fails(case):
         STATS["anonymous violations"] += 1
         raise
     STATS[f"anonymous {response.status_code // 100}xx"] += 1
-    if case.method.upper() == "OPTIONS":  # a CORS preflight carries no secret and reads nothing (web/cors.py)
+    if case.method.upper() == "OPTIONS":  # a CORS preflight carries no secret and reads nothing (web/http/cors.py)
         assert response.status_code in (204, 403, 405), response.text
     elif case.path.startswith("/api/campaigns/{campaign}"):  # everything about a campaign: the secret first
         assert response.status_code == 401, response.text

@@ -105,7 +105,7 @@ def ensure_demo(service: Any, base: str) -> tuple[str, str, list[tuple[str, str]
     """Create the demo campaign when absent; a fresh GM sign-in link (sessions already signed in stay).
     (name, sign-in link, [(character, player token)])."""
     from .interfaces.web.api.campaigns import sign_in_link
-    from .interfaces.web import access, security
+    from .interfaces.web.access import access, security
 
     if DEMO_CAMPAIGN not in service.store.campaign_names():
         _build_demo(service)

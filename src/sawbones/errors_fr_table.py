@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 TABLE_FR: list[tuple[str, str]] = [
-    # live streams (interfaces/web/hub.py)
+    # live streams (interfaces/web/live/hub.py)
     ("too many live streams for this link or secret (at most {most} at once): close another tab, then try again",
      "trop de flux en direct pour ce lien ou ce secret ({most} à la fois au plus) : fermez un autre onglet, puis "
      "réessayez"),

@@ -9,7 +9,7 @@ TYPED_FR: list[tuple[str, str]] = [
      "valeur inconnue pour l'option {option_id} : {typed} ; vouliez-vous dire {or_join_choice_names_en} ?"),
     ("unknown option {option_id} value {typed} (known: {known})",
      "valeur inconnue pour l'option {option_id} : {typed} (au choix : {known})"),
-    # a dashboard form's whole numbers (interfaces/web/actions.py, read by numbers.parse_int)
+    # a dashboard form's whole numbers (interfaces/web/api/actions.py, read by numbers.parse_int)
     ("{where}: a whole number, not {value}", "{where} : un nombre entier, pas {value}"),
     # a spell of the other system (domain/engine/campaign.py): the system's own spells, listed in French by i18n
     ("{spell_name_en} is not a pf1e spell; pf1e has {spells_pf1e_names_en}",

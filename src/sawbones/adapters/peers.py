@@ -4,7 +4,7 @@ Each worker whose hub watches campaigns listens on a Unix socket in a directory 
 database file (`<temp dir>/sawbones-live-<uid>-<key>`, mode 0700: only that user's processes may connect
 there), and connects to the other workers' sockets it finds there (listed again every RELIST seconds). A
 worker that appends sends the rows it wrote to every other worker (`tell`: one message each, never waiting);
-they hand them to their streams (web/hub.py) as the writer's own hub does. The sockets are SOCK_SEQPACKET:
+they hand them to their streams (web/live/hub.py) as the writer's own hub does. The sockets are SOCK_SEQPACKET:
 one message per write, in order, queued in the connection's buffer (datagrams queue 10 messages at most,
 fewer than a busy worker's writes in a turn of a peer's event loop). Nothing depends on it: a message not
 sent (a full buffer, a worker gone, more than LIMIT bytes, a worker not listed yet) leaves the write to that

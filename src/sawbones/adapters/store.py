@@ -43,7 +43,7 @@ class EventStore(ABC):
     backend: str  # "sqlite" | "postgresql"
     where: str  # a path or a URL without its password, for messages
     # True: reading and writing are file I/O on this machine, and a wait for a writer's lock can be cut short
-    # (locks.waiting_briefly): the web app may run a GM action on its event loop (web/deps.py)
+    # (locks.waiting_briefly): the web app may run a GM action on its event loop (web/http/deps.py)
     local: bool = False
 
     # campaigns
@@ -122,7 +122,7 @@ class EventStore(ABC):
 
 # Called in the writer's thread once an append to a campaign committed: (database_id, campaign id, the version it
 # followed, its rows as written: the columns of _INSERT_EVENT). The live hub hands a worker's own writes to its
-# streams without reading them back (web/hub.py); a listener must be quick and must not write.
+# streams without reading them back (web/live/hub.py); a listener must be quick and must not write.
 Appended = Callable[[str, int, int, "list[tuple[Any, ...]]"], None]
 APPENDED: list[Appended] = []
 

@@ -48,8 +48,8 @@ def app_from_env() -> Any:
 
 
 def worker_app() -> Any:
-    """What uvicorn's worker processes serve: `app_from_env`, with the process's heap settled (web/heap.py)."""
-    from ..web.heap import settle
+    """What uvicorn's worker processes serve: `app_from_env`, with the process's heap settled (web/http/heap.py)."""
+    from ..web.http.heap import settle
 
     app = app_from_env()
     settle(packs_from_env())
@@ -204,11 +204,11 @@ def register(cli: click.Group) -> None:
 
         import uvicorn
 
-        from ..web import security
+        from ..web.access import security
 
         tls = tls_files(certfile, keyfile)
         check_port(host, port)  # a busy port is one error line, before any banner
-        from ..web.cors import ENV, normalize
+        from ..web.http.cors import ENV, normalize
 
         try:
             cors_origins = tuple(normalize(o) for o in cors_origins)
@@ -247,7 +247,7 @@ def register(cli: click.Group) -> None:
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
                                   "timeout_graceful_shutdown": 3, "proxy_headers": True,
                                   "forwarded_allow_ips": trusted,
-                                  "http": "sawbones.interfaces.web.nodelay:NoDelayHTTPProtocol", **tls}
+                                  "http": "sawbones.interfaces.web.http.nodelay:NoDelayHTTPProtocol", **tls}
         if workers > 1:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db
@@ -256,7 +256,7 @@ def register(cli: click.Group) -> None:
             uvicorn.run(APP_FACTORY, factory=True, workers=workers, **config)
         else:
             from ..web import create_app
-            from ..web.heap import settle
+            from ..web.http.heap import settle
 
             hosts = settings["allowed_hosts"]
             app = create_app(service_factory(env.db, env.content), closed=settings["closed"],
@@ -276,7 +276,7 @@ def register(cli: click.Group) -> None:
                   help=N_("Also make a new API secret (the old one stops working) and print it."))
     @pass_env
     def gm_link_command(env, base, api_secret) -> None:
-        from ..web import security
+        from ..web.access import security
 
         name = env.campaign_name()
         store = env.service.store
@@ -299,7 +299,7 @@ def register(cli: click.Group) -> None:
     @pass_env
     def player_link_command(env, characters, base, qr) -> None:
         from ...domain.engine.campaign import find_character
-        from ..web import access
+        from ..web.access import access
 
         name = env.campaign_name()
         service = env.service
@@ -325,7 +325,7 @@ def register(cli: click.Group) -> None:
                                          "stops working."))
     @pass_env
     def admin_secret_command(env) -> None:
-        from ..web import security
+        from ..web.access import security
 
         secret = security.new_admin_secret(env.service.store)
         env.emit({"admin_secret": secret}, lambda con: click.echo(secret))

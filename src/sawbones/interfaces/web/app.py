@@ -15,11 +15,13 @@ from typing import Any, Callable, Optional
 from fastapi import APIRouter, Body, Depends, FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 
-from . import errors, guard, security
-from .action_route import ActionRoute
-from .actions import ACTIONS, Action
-from .deps import GmAccess, LangQuery, WebState, gm_access, lang_of, open_service, run_action
-from .models import ErrorResponse
+from .http import errors, guard
+from .access import security
+from .http.action_route import ActionRoute
+from .api.actions import ACTIONS, Action
+from .http.deps import GmAccess, WebState, gm_access, open_service, run_action
+from .http.language import asked_language, reading
+from .api.models import ErrorResponse
 
 HERE = Path(__file__).parent
 AREAS = ("api.campaigns", "api.injuries", "api.rules", "api.wounds", "api.afflictions", "api.odds", "api.events",
@@ -51,21 +53,21 @@ def load_areas() -> list[Any]:
 def _action_endpoint(act: Action) -> Callable[..., Any]:
     """The action's route: its work in one piece, on the event loop or in one thread (deps.run_action); the
     response is validated on the event loop."""
-    def run(gm: GmAccess, body: Any, lang: str) -> Any:
+    def run(gm: GmAccess, body: Any) -> Any:
         with gm.open() as service:
-            return act.run(service, gm.campaign, body, lang)
+            return act.run(service, gm.campaign, body)
 
-    if act.body is None:  # (the language is the route's own parameter: one dependency less to solve)
-        async def endpoint(request: Request, gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, None, lang_of(request, lang)), act.on_loop)
+    if act.body is None:  # (the language is the request's: language.py; the route declares `?lang=`)
+        async def endpoint(request: Request, gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, None), act.on_loop)
     elif act.body_optional:
         async def endpoint(request: Request, body: Optional[act.body] = Body(None),  # type: ignore[name-defined]
-                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
+                           gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
-                           gm: GmAccess = Depends(gm_access), lang: str | None = LangQuery):
-            return await run_action(gm.state, partial(run, gm, body, lang_of(request, lang)), act.on_loop)
+                           gm: GmAccess = Depends(gm_access)):
+            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 
@@ -81,6 +83,7 @@ def add_action_routes(app: FastAPI) -> None:
                                      status_code=act.status_code, summary=act.summary,
                                      description=act.description or act.summary, tags=list(act.tags),
                                      operation_id=f"act_{act.name}", responses=ERRORS,
+                                     dependencies=[Depends(asked_language)],
                                      route_class_override=ActionRoute)
 
 
@@ -104,19 +107,23 @@ class App(FastAPI):
     guarded: tuple[frozenset[str] | None, int] = (None, guard.MAX_BODY)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        found = self._stream(scope) if scope["type"] == "http" and scope["method"] == "GET" else None
-        if found is None:
+        if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
-        from .live import serve
+        with reading(scope):  # the request's language and audience (language.py), for all that answers it
+            found = self._stream(scope) if scope["method"] == "GET" else None
+            if found is None:
+                await super().__call__(scope, receive, send)
+                return
+            from .live.live import serve
 
-        scope["app"] = self
-        await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
+            scope["app"] = self
+            await serve(scope, receive, send, *found, extra=SECURITY_HEADERS)
 
     def _stream(self, scope: Any) -> Any:
         """The stream's opener and argument when this GET is a live stream this app serves first, else None."""
-        from . import live
-        from .cors import cross_origin
+        from .live import live
+        from .http.cors import cross_origin
 
         found = live.route(scope["path"])
         if found is None:
@@ -158,12 +165,13 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     Host names answered (None: any). `max_body`: the largest request body read, in bytes.
     `cors_origins`: the origins whose pages may call the API (default $SAWBONES_CORS_ORIGINS; none).
     `public_base`: the address players reach the server at (serve --base); `listening_base`: where it listens
-    on the network (interfaces/links.py): the player links' QR codes are drawn with them."""
-    from .cors import Cors, from_env
+    on the network (presentation/links.py): the player links' QR codes are drawn with them."""
+    from .http.cors import Cors, from_env
 
     from fastapi.templating import Jinja2Templates
 
-    from . import pages, pages_access
+    from .pages import pages
+    from .access import pages_access
 
     with open_service(WebState(service_factory, security.Signer(b""), None)) as service:
         key = security.cookie_key(service.store)
@@ -185,11 +193,11 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     app.include_router(api_router(areas))
     app.include_router(pages.router)
     app.include_router(pages_access.router)
-    from . import pages_gm, pages_player
+    from .pages import pages_gm, pages_player
 
     app.include_router(pages_gm.router)
     app.include_router(pages_player.router)
-    from . import foundry
+    from .pages import foundry
 
     app.include_router(foundry.router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -199,7 +207,7 @@ def create_app(service_factory: Callable[[], Any], *, poll_interval: float = 0.2
     if not closed:
         _open_server_schema(app)
     app.add_middleware(Cors, origins=from_env() if cors_origins is None else cors_origins)
-    from .head import HeadAsGet
+    from .http.head import HeadAsGet
 
     app.add_middleware(HeadAsGet)  # outermost: every GET route answers HEAD too
     return app

@@ -7,10 +7,11 @@ from pydantic import Field
 
 from ....domain.afflictions.care import cast, recover
 from ....domain.afflictions.decide import answer, expose
-from .. import models as m
-from ..actions import Action, decided, register
-from ..deps import GmAccess, api_lang, gm_read
-from ..reports import action_doc, advance_doc, pending_list
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
+from ..http.deps import GmAccess, gm_read
+from .reports import action_doc, advance_doc, pending_list
 
 router = APIRouter()
 
@@ -66,9 +67,9 @@ register(Action("recover", RecoverIn, m.ActionOut, summary="Rest recovery from p
     lambda b: lambda ctx: recover(ctx, b.character, b.how == "bed_rest", b.care), action_doc)))
 
 
-@router.get("/campaigns/{campaign}/pending", response_model=PendingList, tags=["campaign state"],
+@router.get("/campaigns/{campaign}/pending", dependencies=[Language], response_model=PendingList, tags=["campaign state"],
             summary="Saves waiting for a player's die (an advance stopped there)")
-def pending(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+def pending(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"pending": pending_list(state, service.rules_for(state), lang)}
+        return {"pending": pending_list(state, service.rules_for(state))}

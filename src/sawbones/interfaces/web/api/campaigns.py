@@ -6,15 +6,18 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StringConstraints
 
 from ....errors import UsageError
+from ....message import msg
 
 from ....presentation import log_view, views
 from ....domain.engine import campaign as decisions
-from .. import models as m
-from .. import reports, security
-from ..actions import Action, decided, register
-from .. import access
-from ..deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, api_lang, gm_access, gm_read
-from ..params import WholeQuery
+from . import models as m
+from . import reports
+from ..access import security
+from .actions import Action, decided, register
+from ..access import access
+from ..http.language import Language
+from ..http.deps import AdminAccess, CharacterKey, GmAccess, OptionId, admin_access, gm_access, gm_read
+from ..http.params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 
@@ -102,9 +105,9 @@ def end_sessions(gm: GmAccess = Depends(gm_read)):
         return {"campaign": gm.campaign, "ended": True}
 
 
-@router.get("/{campaign}/options", response_model=m.OptionsOut, tags=["campaigns"],
+@router.get("/{campaign}/options", dependencies=[Language], response_model=m.OptionsOut, tags=["campaigns"],
             summary="Every ruleset option with its value in this campaign")
-def campaign_options(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+def campaign_options(gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         loaded = service.load(gm.campaign)
         ctx = service.context(loaded)
@@ -128,7 +131,7 @@ def _set_option(service, campaign: str, option: str, body: m.OptionIn) -> dict:
 
     text = None if body.reset else _option_text(body.value)
     if text is None and not body.reset:
-        raise UsageError("give a value, or reset: true", "value")
+        raise UsageError(msg("give a value, or reset: true"), "value")
     state, _ = service.act(campaign, lambda ctx: decisions.set_option(ctx, option, text))
     return {"option": option, "value": dict(state.options).get(option), "reset": body.reset}
 
@@ -154,14 +157,14 @@ class OptionForm(m.Strict):
 
 
 register(Action("set_option", OptionForm, m.OptionSet, api=False, summary="Set a ruleset option",
-                run=lambda service, campaign, body, lang: _set_option(
+                run=lambda service, campaign, body: _set_option(
                     service, campaign, body.option, m.OptionIn(value=body.value, reset=body.reset))))
 
 
 # ------------------------------------------------------------------ characters
 
 
-def _character_report(service, state, events, lang):
+def _character_report(service, state, events):
     character = state.character(events[0]["data"]["id"])
     return views.character_doc(character, state, service.rules_for(state))
 
@@ -187,7 +190,7 @@ register(Action("edit_character", EditForm, m.CharacterOut, api=False, summary="
 register(Action(
     "remove_character", m.CharacterName, m.Removed, api=False, summary="Remove a character (undo brings it back)",
     run=decided(lambda body: lambda ctx: decisions.remove_character(ctx, body.character),
-                lambda service, state, events, lang: {"removed": events[0]["data"]["id"]})))
+                lambda service, state, events: {"removed": events[0]["data"]["id"]})))
 
 
 def _import(body) -> object:
@@ -200,7 +203,7 @@ def _import(body) -> object:
 register(Action(
     "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
-    run=decided(_import, lambda service, state, events, lang: views.import_report(
+    run=decided(_import, lambda service, state, events: views.import_report(
         state, events, service.rules_for(state)))))
 
 
@@ -215,22 +218,21 @@ def list_characters(gm: GmAccess = Depends(gm_read), external: str | None = Quer
                                 "external": list(c.external)} for c in chosen]}
 
 
-@router.get("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+@router.get("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
             summary="One character's sheet, injuries, wounds and afflictions")
-def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         state = service.load(gm.campaign).state
         found = decisions.find_character(state, character)
         return views.character_doc(found, state, service.rules_for(state))
 
 
-@router.patch("/{campaign}/characters/{character}", response_model=m.CharacterOut, tags=["characters"],
+@router.patch("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
               summary="Change a character's sheet")
-def edit_character(body: m.CharacterEdit, character: str = CharacterKey, gm: GmAccess = Depends(gm_access),
-                   lang: str = Depends(api_lang)):
+def edit_character(body: m.CharacterEdit, character: str = CharacterKey, gm: GmAccess = Depends(gm_access)):
     with gm.open() as service:
         form = EditForm(character=character, **body.model_dump(exclude_none=True))
-        return decided(_edit, _character_report)(service, gm.campaign, form, lang)
+        return decided(_edit, _character_report)(service, gm.campaign, form)
 
 
 @router.delete("/{campaign}/characters/{character}", response_model=m.Removed, tags=["characters"],
@@ -276,34 +278,32 @@ def revoke_player_link(character: str = CharacterKey, gm: GmAccess = Depends(gm_
 # ------------------------------------------------------------------ reading the campaign
 
 
-@router.get("/{campaign}/status", response_model=m.StatusOut, tags=["campaign state"],
+@router.get("/{campaign}/status", dependencies=[Language], response_model=m.StatusOut, tags=["campaign state"],
             summary="The party (or one character): HP, injuries, timers, afflictions")
-def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read),
-           lang: str = Depends(api_lang)):
+def status(character: str | None = Query(None, max_length=80), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         return views.status_doc(service, gm.campaign, character)
 
 
-@router.get("/{campaign}/dashboard", tags=["campaign state"],
+@router.get("/{campaign}/dashboard", dependencies=[Language], tags=["campaign state"],
             summary="Everything the GM dashboard shows: status, conditions, next due moment, pending saves, log")
-def dashboard(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)) -> dict:
+def dashboard(gm: GmAccess = Depends(gm_read)) -> dict:
     with gm.open() as service:
-        return reports.dashboard_doc(service, gm.campaign, lang)
+        return reports.dashboard_doc(service, gm.campaign)
 
 
-@router.get("/{campaign}/clock", response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
-def clock(gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+@router.get("/{campaign}/clock", dependencies=[Language], response_model=m.ClockOut, tags=["campaign state"], summary="The game clock")
+def clock(gm: GmAccess = Depends(gm_read)):
     from ....presentation.time_words import describe
 
     with gm.open() as service:
         state = service.load(gm.campaign).state
-        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock, lang)}
+        return {"campaign": state.name, "seconds": state.clock, "text": describe(state.clock)}
 
 
-@router.get("/{campaign}/log", response_model=m.LogOut, tags=["campaign state"],
+@router.get("/{campaign}/log", dependencies=[Language], response_model=m.LogOut, tags=["campaign state"],
             summary="The event log (undone actions are marked)")
-def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read),
-        lang: str = Depends(api_lang)):
+def log(limit: int = WholeQuery(50, ge=1, le=100000), gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
         return log_view.log_doc(service, gm.campaign, limit)
 
@@ -314,10 +314,10 @@ class UndoIn(m.Strict):
                                          "force is another one (a bot's, a player's), 409 and nothing is undone.")
 
 
-def _undo(service, campaign, body, lang):
+def _undo(service, campaign, body):
     meant = log_view.action_id(body.action) if body is not None and body.action is not None else None
     if body is not None and body.action is not None and meant is None:
-        raise UsageError(f"{body.action!r} is not an action of the log (like a14)", "action")
+        raise UsageError(msg("{action} is not an action of the log (like a14)", action=repr(body.action)), "action")
     return log_view.undo_doc(service, campaign, meant)
 
 

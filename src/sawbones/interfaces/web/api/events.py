@@ -24,10 +24,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
 from ....errors import SawbonesError, UsageError
-from .. import live
-from ..deps import LANGS, GmAccess, accept_language, api_lang, bearer_of, check_gm_secret, gm_read, open_service, web
-from ..event_docs import event_documents, frame
-from ..params import WholeQuery
+from ..live import live
+from ..http.language import Language
+from ..http.deps import GmAccess, bearer_of, check_gm_secret, gm_read, open_service, web
+from ....message import msg
+from ....presentation.locale import language, languages
+from ..live.event_docs import event_documents, frame
+from ..http.params import WholeQuery
 
 router = APIRouter(prefix="/campaigns")
 
@@ -38,29 +41,31 @@ def _resume_point(last_event_id: str | None, after: str | None) -> int | None:
     if last_event_id is not None:
         version = parse_int(last_event_id)
         if version is None:
-            raise UsageError(f"Last-Event-ID must be a log version (a whole number), not {last_event_id[:40]!r}",
-                             "Last-Event-ID")
+            raise UsageError(msg("Last-Event-ID must be a log version (a whole number), not {last_event_id}",
+                                 last_event_id=repr(last_event_id[:40])), "Last-Event-ID")
         return version
     if after is not None:
         version = parse_int(after)
         if version is None:
-            raise UsageError(f"after must be a log version (a whole number), not {after[:40]!r}", "after")
+            raise UsageError(msg("after must be a log version (a whole number), not {after}", after=repr(after[:40])),
+                             "after")
         return version
     return None
 
 
-def _lang(request: Request) -> str:
+def _checked_language(request: Request) -> str:
+    """The stream's language (the request's: language.py), after refusing a `?lang=` sawbones does not speak."""
     asked = request.query_params.get("lang")
-    if asked is not None and asked not in LANGS:
-        raise UsageError(f"lang must be en or fr, not {asked!r}", "lang")
-    return asked or accept_language(request.headers.get("accept-language")) or "en"
+    if asked is not None and asked not in languages():
+        raise UsageError(msg("lang must be en or fr, not {asked}", asked=repr(asked)), "lang")
+    return language()
 
 
-@router.get("/{campaign}/events", tags=["campaign state"], response_class=StreamingResponse,
+@router.get("/{campaign}/events", dependencies=[Language], tags=["campaign state"], response_class=StreamingResponse,
             summary="The campaign's events as Server-Sent Events (resumable with Last-Event-ID)",
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "One `data:` JSON document per action, `id:` its log version."}})
-async def events(request: Request, gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang),
+async def events(request: Request, gm: GmAccess = Depends(gm_read),
                  last_event_id: str | None = Header(None, alias="Last-Event-ID", max_length=20),
                  after: int | None = WholeQuery(None, ge=0, description="Start after this log version (default: now).")):
     """Declared here for the schema; the app serves it before its routes (`api_events` below, app.App), and here
@@ -78,18 +83,18 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
             return cid, service.store.head(cid)
 
     cid, head = await run_in_threadpool(opening)
-    lang = _lang(request)
+    reads = _checked_language(request)  # (the hub makes each change's frames once per language)
     resume = _resume_point(request.headers.get("last-event-id"), request.query_params.get("after"))
     start = head if resume is None else resume
     state = gm.state
     hub = live.hub_of(request)
-    sub = hub.open(cid, gm.secret or "", live.address_of(request), lang=lang)
+    sub = hub.open(cid, gm.secret or "", live.address_of(request), language=reads)
     last = start
 
     def read(since: int) -> list[dict[str, Any]]:
         with open_service(state) as service:
             try:
-                return event_documents(service, cid, since, lang)
+                return event_documents(service, cid, since)
             except SawbonesError:
                 return []
 
@@ -120,7 +125,7 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
         return out
 
     async def on_change(change: Any) -> list[bytes]:
-        frames = change.frames.get(lang)  # (made once for every stream in this language)
+        frames = change.frames.get(reads)  # (made once for every stream in this language)
         if frames is not None and change.after <= last:
             out = said(frames)
             return out + await catch_up(change.head)  # (a change longer than a batch)

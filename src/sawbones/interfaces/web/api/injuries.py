@@ -1,6 +1,7 @@
 """API: damage and lingering injuries (5e) — the same decisions as cli/injuries.py."""
 
 from fastapi import APIRouter
+from ....message import msg
 
 from ....domain.engine import damage as damage_rules
 from ....domain.injuries import care as injury_care
@@ -10,9 +11,9 @@ from ....domain.engine.clock import parse_duration
 from ....domain.engine.conditions import end_combat
 from ....domain.engine.timeline import advance as advance_decision
 from ....errors import RuleViolation, UsageError
-from .. import models as m
-from ..actions import Action, decided, register
-from ..reports import action_doc, advance_doc
+from . import models as m
+from .actions import Action, decided, register
+from .reports import action_doc, advance_doc
 
 router = APIRouter()
 
@@ -26,7 +27,7 @@ def _damage(body: m.DamageIn):
 def _injure(body: m.InjureIn):
     def decision(ctx):
         if body.critical_failure and not ctx.options.get("trigger_on_critical_failure"):
-            raise RuleViolation("injuries on critical failures are off (campaign set trigger_on_critical_failure true)")
+            raise RuleViolation(msg("injuries on critical failures are off (campaign set trigger_on_critical_failure true)"))
         return injury_rules.injure(ctx, body.character, body.type.lower(), body.d20, body.site,
                                    "critical failure" if body.critical_failure else "GM's call")
 
@@ -36,7 +37,7 @@ def _injure(body: m.InjureIn):
 def _rest(body: m.RestIn):
     if body.kind == "short":
         if len(body.characters) != 1:
-            raise UsageError("a short rest spends one character's Hit Dice: give one character", "characters")
+            raise UsageError(msg("a short rest spends one character's Hit Dice: give one character"), "characters")
         return lambda ctx: injury_care.short_rest(ctx, body.characters[0], body.hit_dice, list(body.injuries),
                                                   list(body.rolls))
     return lambda ctx: injury_care.long_rest(ctx, list(body.characters))

@@ -1,19 +1,23 @@
 """API: exact odds of a disease or poison (domain/afflictions/odds.py, as `sawbones odds`), with the defaults or a
 campaign's options and system."""
 
-from typing import Any, Literal
+from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 from pydantic import Field
 
 from ....domain.afflictions import odds as model
+from ....message import msg
 from ....domain.engine.options import effective_options
 from . import odds_injury as api_odds_injury
-from .. import models as m
-from ..costly import BUSY, costly
-from ..deps import GmAccess, gm_read, open_service, web
-from ..params import WholeQuery
+from . import models as m
+from ..http.costly import BUSY, costly
+from ..http.deps import GmAccess, gm_read, open_service, web
+from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 router = APIRouter()
 router.include_router(api_odds_injury.router)  # first: /odds/party and /odds/injuries/... are not afflictions
@@ -40,7 +44,7 @@ class OddsOut(m.Doc):
     campaign: str | None = None
 
 
-def odds_doc(rules: Any, options: dict[str, Any], affliction: str, bonus: int, from_stage: str | None, doses: int,
+def odds_doc(rules: "Rules", options: dict[str, Any], affliction: str, bonus: int, from_stage: str | None, doses: int,
              curve: bool, days: float | None, system: str) -> dict[str, Any]:
     """`sawbones odds AFFLICTION --bonus N [--from-stage S] [--doses K] [--curve] [--days D]`."""
     rules.get("afflictions", affliction)
@@ -96,7 +100,7 @@ def odds_table(request: Request, bonus_from: int = WholeQuery(-5, ge=-30, le=60)
     from ....errors import UsageError
 
     if bonus_to < bonus_from:
-        raise UsageError("bonus_to must not be below bonus_from", "bonus_to")
+        raise UsageError(msg("bonus_to must not be below bonus_from"), "bonus_to")
     bonuses = list(range(bonus_from, bonus_to + 1))
     system = system or model.DEFAULT_SYSTEM
     with open_service(web(request)) as service:

@@ -4,22 +4,26 @@
 Included by api_odds before its `/odds/{affliction}` routes, so `/odds/party` and `/odds/injuries/...` are
 never read as an affliction."""
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi import Path as PathParam
 
 from ....adapters import odds_cache
+from ....message import msg
 from ....domain.injuries import odds_party
 from ....domain.injuries.odds import MAX_BONUS, MAX_WAIT_DAYS, MIN_BONUS
 from ....domain.injuries.odds_drop import drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
-from .. import models as m
-from ..costly import BUSY, checkpoint, costly
-from ..deps import GmAccess, gm_read, open_service, web
-from ..params import WholeQuery
+from . import models as m
+from ..http.costly import BUSY, checkpoint, costly
+from ..http.deps import GmAccess, gm_read, open_service, web
+from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
 
 router = APIRouter()
 DamageType = PathParam(..., min_length=1, max_length=40, description="A damage type (its injury table).")
@@ -68,7 +72,7 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
     return rules, effective_options(rules, {}), None
 
 
-def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
+def _party(rules: "Rules", options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
     from ....presentation.damage_types import parse_types
     import click
@@ -78,7 +82,7 @@ def _party(rules: Any, options: dict[str, Any], drops: float, types: str | None,
     except click.BadParameter as exc:
         raise UsageError(exc.message, "types") from None
     if types is not None and len(types) > 400:
-        raise UsageError("types: at most 400 characters", "types")
+        raise UsageError(msg("types: at most 400 characters"), "types")
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)

@@ -1,28 +1,34 @@
 """API for players (issue 12): their character's view, their prompts, their answers — by their player token.
 
-The token is the one of the player's link (/p/{token}, interfaces/web/access.py): unknown, revoked, or its
+The token is the one of the player's link (/p/{token}, interfaces/web/access/access.py): unknown, revoked, or its
 character gone → 403 at once. A player answers only their own character's roll that is still waiting for
 them: another character's roll is answered as one that does not exist (404: no oracle), their own that was
 answered or undone 409; nothing is applied then. The answer to a save against an affliction the player does
 not know says only what the page says (no total, no success: they would narrow its DC). The GM's side: `reveal` and `diagnose` (what the player knows of an affliction).
 """
 
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, Path, Request
 from pydantic import Field
 
 from ....domain.afflictions.secrets import diagnose, reveal
 from ....errors import NotFound, RuleViolation
-from .. import access, i18n
-from .. import models as m
-from ..actions import Action, decided, register
-from ..deps import IdempotencyKey, api_lang, client_request, open_service, run_action, web
-from ..access_errors import Forbidden
-from ..player_secrets import about_unknown, mask, player_line, unknown_afflictions
-from ..player_view import player_view, prompts_doc
-from ..reports import action_doc
-from ..params import WholeQuery
+from ..access import access
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
+from ....message import msg
+from ..http.deps import IdempotencyKey, client_request, open_service, run_action, web
+from ..access.access_errors import NO_PLAYER_LINK, Forbidden
+from .player_secrets import about_unknown, mask, player_line, unknown_afflictions
+from .player_view import player_view, prompts_doc
+from .reports import action_doc
+from ..http.params import WholeQuery
+
+if TYPE_CHECKING:
+    from ....content.rules import Rules
+    from ....domain.engine.context import Context
 
 router = APIRouter(prefix="/player", tags=["players"])
 Token = Path(..., description="The player's token (the end of their link /p/{token}).", min_length=1, max_length=80)
@@ -54,15 +60,15 @@ register(Action("diagnose", DiagnoseIn, m.ActionOut, summary="A Heal check again
                             action_doc)))
 
 
-def target(service: Any, token: str, lang: str) -> tuple[str, str]:
+def target(service: Any, token: str) -> tuple[str, str]:
     """(campaign, character id) of a live player token, else 403."""
     found = access.player_target(service, token)
     if found is None:
-        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+        raise Forbidden(NO_PLAYER_LINK, "player link")
     return found
 
 
-def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any], lang: str,
+def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[str, Any],
                      intent: Any = None) -> dict[str, Any]:
     """A player's answer to one of their prompts ("roll for me", or the d20 / total they rolled). `intent`: the
     client's Idempotency-Key (the API's): a retry within 24 hours gets the first answer back, nothing applied."""
@@ -70,7 +76,7 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
 
     answer_in = PlayerAnswerIn.model_validate(body)
 
-    def decide(ctx: Any) -> list[dict]:  # (a retry with the same key gets the first answer before this runs)
+    def decide(ctx: "Context") -> list[dict]:  # (a retry with the same key gets the first answer before this runs)
         pending = next((p for p in ctx.state.pending if p.id == answer_in.pending), None)
         if pending is None or pending.character != character_id:
             # one answer for what is not this player's: another character's roll is as unknown as one never made
@@ -80,9 +86,9 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
                 and e.data.get("character") == character_id
                 for e in service.store.events(cid, after=0, upcast=False))
             if issued:
-                raise RuleViolation(f"{answer_in.pending} is no longer pending (already answered, or undone)",
-                                    "pending")
-            raise NotFound(f"no pending save {answer_in.pending!r}", "pending")
+                raise RuleViolation(msg("{id} is no longer pending (already answered, or undone)",
+                                        id=answer_in.pending), "pending")
+            raise NotFound(msg("no pending save {id}", id=repr(answer_in.pending)), "pending")
         return answer(ctx, answer_in.pending, answer_in.total, answer_in.d20, roll=answer_in.roll, by="player",
                       player=character_id)
 
@@ -94,20 +100,20 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         from ....presentation import log_view
 
         lines = [line for e in events if e["data"].get("character") == character_id
-                 for line in [player_line(e, log_view.describe_event(e, state, rules) or "", character, unknown,
-                                          lang)] if line]
+                 for line in [player_line(e, log_view.describe_event(e, state, rules) or "", character,
+                                          unknown)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)
         roll = None
         secret = any(about_unknown(e, unknown) for e in events if e["data"].get("character") == character_id)
         if made is not None and not secret:  # a secret affliction's roll: only what the page says (no total)
             roll = {k: made[k] for k in ("d20", "total", "bonus", "succeeded", "mode", "auto_fail") if k in made}
-            roll["breakdown"] = mask(made.get("breakdown", {}), unknown, lang)
+            roll["breakdown"] = mask(made.get("breakdown", {}), unknown)
         proposed = events[0]["type"] == "answer_proposed"
         return {"status": "awaiting_gm" if proposed else "applied", "lines": lines, "roll": roll,
                 "proposed": {k: v for k, v in events[0]["data"].items() if k in ("how", "d20", "total")}
                 if proposed else None,
-                "prompts": prompts_doc(state, rules, options, character_id, lang), "version": state.version}
+                "prompts": prompts_doc(state, rules, options, character_id), "version": state.version}
 
     return service.answer(campaign, decide, render, request=intent)[2]
 
@@ -122,35 +128,35 @@ def _moment_roll(events: list[dict], character_id: str) -> dict[str, Any] | None
     return None
 
 
-@router.get("/{token}", summary="The player's view of their character (no GM secret)")
-def view(request: Request, token: str = Token, lang: str = Depends(api_lang),
+@router.get("/{token}", dependencies=[Language], summary="The player's view of their character (no GM secret)")
+def view(request: Request, token: str = Token,
          since: int | None = WholeQuery(None, ge=0, description="The version the player last saw: what happened since.")):
     with open_service(web(request)) as service:
-        campaign, character = target(service, token, lang)
-        doc = player_view(service, campaign, character, lang, since)
+        campaign, character = target(service, token)
+        doc = player_view(service, campaign, character, since)
     if doc is None:
-        raise Forbidden(i18n.text("no_player_link", lang), "player link")
+        raise Forbidden(NO_PLAYER_LINK, "player link")
     return doc
 
 
-@router.get("/{token}/prompts", summary="The saves waiting for the player's die")
-def prompts(request: Request, token: str = Token, lang: str = Depends(api_lang)):
+@router.get("/{token}/prompts", dependencies=[Language], summary="The saves waiting for the player's die")
+def prompts(request: Request, token: str = Token):
     with open_service(web(request)) as service:
-        campaign, character = target(service, token, lang)
+        campaign, character = target(service, token)
         loaded = service.load(campaign)
         ctx = service.context(loaded)
-        return {"prompts": prompts_doc(loaded.state, ctx.rules, ctx.options, character, lang),
+        return {"prompts": prompts_doc(loaded.state, ctx.rules, ctx.options, character),
                 "version": loaded.head}
 
 
-@router.post("/{token}/answer", summary="Answer one of the player's prompts: roll for me, or the die I rolled")
-async def answer(body: PlayerAnswerIn, request: Request, token: str = Token, lang: str = Depends(api_lang),
+@router.post("/{token}/answer", dependencies=[Language], summary="Answer one of the player's prompts: roll for me, or the die I rolled")
+async def answer(body: PlayerAnswerIn, request: Request, token: str = Token,
                  key: str | None = IdempotencyKey):
     intent = await client_request(request, key, None, None)
 
     def run() -> dict[str, Any]:
         with open_service(web(request)) as service:
-            campaign, character = target(service, token, lang)
-            return answer_as_player(service, campaign, character, body.model_dump(), lang, intent)
+            campaign, character = target(service, token)
+            return answer_as_player(service, campaign, character, body.model_dump(), intent)
 
     return await run_action(web(request), run)

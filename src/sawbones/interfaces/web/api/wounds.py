@@ -6,17 +6,17 @@ import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
-from ....presentation.locale import speaking
+from ....presentation.roll_answer import answer_doc
 from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
-from ....presentation.roll_answer import answer_doc
 from ....domain.wounds.rules import first_aid, heal_wounds, wound
 from ....errors import UsageError
-from .. import models as m
-from ..actions import Action, decided, register
-from ..deps import CharacterKey, GmAccess, api_lang, gm_read
-from ..reports import action_doc
+from . import models as m
+from .actions import Action, decided, register
+from ..http.language import Language
+from ..http.deps import CharacterKey, GmAccess, gm_read
+from .reports import action_doc
 
 router = APIRouter()
 
@@ -77,21 +77,20 @@ class ModsOut(m.Doc):
     modifiers: list[dict]
 
 
-def mods_doc(service, campaign: str, character: str, roll: str, lang: str, **given) -> dict:
+def mods_doc(service, campaign: str, character: str, roll: str, **given) -> dict:
     """cli_wounds' `mods`: what applies to one roll, each line with its source."""
     loaded = service.load(campaign)
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
     try:
-        with speaking(lang):
-            context = roll_context(ctx.rules, roll, **given)
+        context = roll_context(ctx.rules, roll, **given)
     except click.BadParameter as exc:
         raise UsageError(exc.message, "roll") from None
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
-    return {"character": found.id, "name": found.name} | answer_doc(answer, lang)
+    return {"character": found.id, "name": found.name} | answer_doc(answer)
 
 
-@router.get("/campaigns/{campaign}/characters/{character}/mods", response_model=ModsOut, tags=["characters"],
+@router.get("/campaigns/{campaign}/characters/{character}/mods", dependencies=[Language], response_model=ModsOut, tags=["characters"],
             summary="The roll query: what applies to one roll (modifier, advantage, conditions...), with sources")
 def mods(character: str = CharacterKey,
          roll: str = Query(..., min_length=1, max_length=40, description="attack, damage, check, skill, save, "
@@ -102,8 +101,8 @@ def mods(character: str = CharacterKey,
          sense: Literal["sight", "hearing"] | None = None, armor: str | None = Query(None, max_length=40),
          standing: bool | None = None, combat: bool | None = None, fear_in_sight: bool | None = None,
          weapon: bool | None = None,
-         gm: GmAccess = Depends(gm_read), lang: str = Depends(api_lang)):
+         gm: GmAccess = Depends(gm_read)):
     with gm.open() as service:
-        return mods_doc(service, gm.campaign, character, roll, lang, ability=ability, skill=skill, save=save,
+        return mods_doc(service, gm.campaign, character, roll, ability=ability, skill=skill, save=save,
                         hand=hand, range=range, sense=sense, armor=armor, standing=standing, in_combat=combat,
                         fear_source_in_sight=fear_in_sight, weapon=weapon)

@@ -250,8 +250,6 @@ def test_damage_on_sqlite_imports_no_sqlalchemy(tmp_path):
 # ------------------------------------------------------------------ layers (issue 38)
 # Each layer imports only below it. Bottom to top; a module belongs to the first layer whose prefix it has.
 # The adapters sit below the application (the service opens the store: docs/architecture.md).
-# The modules of the regular-expression translation (i18n.py, errors_fr*.py, errors_web.py) are counted as
-# presentation until they are deleted.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("bottom", ("sawbones.message", "sawbones.errors", "sawbones.numbers", "sawbones.durations", "sawbones.dice", "sawbones.frozen",
                 "sawbones.cache_files")),
@@ -259,7 +257,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("domain", ("sawbones.domain",)),
     ("adapters", ("sawbones.adapters",)),
     ("application", ("sawbones.application",)),
-    ("presentation", ("sawbones.presentation", "sawbones.i18n", "sawbones.errors_fr", "sawbones.errors_web")),
+    ("presentation", ("sawbones.presentation",)),
     ("interfaces", ("sawbones.interfaces", "sawbones.discord", "sawbones.docs", "sawbones.demo",
                     "sawbones.__main__")),
 ]

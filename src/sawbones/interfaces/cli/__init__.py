@@ -127,10 +127,10 @@ def _main(argv: list[str] | None) -> int:
 def _fail(code: str, text: Any, where: str, exit_code: int, argv: list[str] | None) -> int:
     """One line on stderr, in the reader's language (a Message the engine made, or click's words); with --json,
     also one JSON error document on stdout."""
-    from .env import said
+    from ...presentation.locale import _, say
 
-    message = said(text)
-    click.echo(f"error: {where + ': ' if where else ''}{message}", err=True)
+    message = say(text)
+    click.echo(_("error: {where}{message}", where=_("{where}: ", where=where) if where else "", message=message), err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
     return exit_code

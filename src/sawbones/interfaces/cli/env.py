@@ -52,19 +52,6 @@ class Env:
             render(console())
 
 
-def said(text: Any) -> str:
-    """What the engine said (a Message, or a plain English sentence), in the reader's language."""
-    from ...presentation.locale import language, say
-
-    if isinstance(text, str):  # INTEGRATOR: an English sentence not yet made as a Message (the old regex catalog):
-        try:  # delete this branch once the engine says everything as Messages (i18n.py deleted: it is skipped)
-            from ...i18n import translate
-        except ImportError:
-            return text
-        return translate(text, language())
-    return say(text)
-
-
 def typesets_french() -> bool:
     """Whether what is printed is typeset as French is (a space before the high marks): the catalog says so, its
     colon having a space before it (typeset.colon)."""

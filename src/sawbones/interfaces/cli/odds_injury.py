@@ -117,7 +117,7 @@ def render_treatment_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
 
 def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     """One block per option set: the campaign's, then each option that changes a number (with the change)."""
-    from .env import said
+    from ...presentation.locale import say
     p = doc["profile"]
     con.print(labelled(_("Per session"), counted(p["drops"], "drop")
                        + " · " + _("healer")
@@ -151,7 +151,7 @@ def render_party(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     if names:
         con.print(labelled(_("no effect on these numbers"), ", ".join(names)))
     for n in doc["not_compared"]:
-        con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({said(n['why'])})"))
+        con.print(labelled(_("not compared"), f"{n['option']}={n['value']} ({say(n['why'])})"))
 
 
 def _types(text: str | None) -> tuple[tuple[str, float], ...]:

@@ -93,7 +93,8 @@ def test_a_message_carries_its_values_into_each_language():
     from sawbones.message import msg
     from sawbones.presentation.locale import say, speaking
 
-    message = msg("no character named {name} in {campaign} (characters: {known})", name="'Bob'", campaign="Coast",
+    # the engine's own template (domain/engine/campaign.find_character): a Message whose msgid fr.po translates
+    message = msg("no character named {key} in {campaign} (characters: {known})", key="'Bob'", campaign="Coast",
                   known="Aria, Borin")
     with speaking("fr"):
         assert say(message) == "aucun personnage nommé 'Bob' dans Coast (personnages : Aria, Borin)"

@@ -28,7 +28,13 @@ COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence"
             "Miracle", "Nature", "Perception", "Initiative", "initiative", "concentration", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
             "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
-            "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
+            "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}",
+            # French words too (the French rules say a round, a bonus, an affliction)
+            "affliction", "restriction", "round", "rounds", "minute", "minutes", "notes", "bonus", "normal",
+            # ids and commands, said as they are typed
+            "neutralize_poison, remove_disease, heal, restoration, greater_restoration, lesser_restoration, "
+            "remove_curse, remove_blindness_deafness, regenerate, miracle, wish.",
+            "`sawbones pending`, `sawbones answer ID TOTAL`", "GET …/pending, POST …/answer"}
 
 
 def _template(node: ast.AST) -> str | None:
@@ -199,7 +205,7 @@ def test_every_content_text_is_in_both_languages(rules):
 def test_cli_errors_in_french(cli, monkeypatch):
     cli("campaign", "create", "Coast", "--seed", "1")
     result = cli("--lang", "fr", "status", "Bob")
-    assert result.code == 2 and result.err == "error: aucun personnage nommé 'Bob' dans Coast : le groupe est vide\n"
+    assert result.code == 2 and result.err == "erreur : aucun personnage nommé 'Bob' dans Coast : le groupe est vide\n"
     assert result.err.count("\n") == 1
     monkeypatch.setenv("SAWBONES_LANG", "fr")
     assert "la durée '0d' est nulle" in cli("advance", "0d").err

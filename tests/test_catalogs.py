@@ -123,7 +123,8 @@ def test_fields_reads_names_and_ignores_doubled_braces():
 @pytest.mark.parametrize("lang", catalog_languages())
 def test_every_translation_keeps_the_fields_of_its_message(lang):
     """A translation says the same {fields} as its English: one left out loses a name, one added is never filled.
-    (Plural forms: each form takes its fields from the singular and the plural; {n} may be said or not.)"""
+    (Plural forms: each form may take its fields from the singular and the plural, and says those of the English it
+    stands for — the first form the singular's, the others the plural's; {n} may be said or not.)"""
     wrong = []
     for message in read(LOCALE / lang / "LC_MESSAGES" / "sawbones.po"):
         if not message.id or not _translated(message):
@@ -134,9 +135,12 @@ def test_every_translation_keeps_the_fields_of_its_message(lang):
                     wrong.append(f"{message.id!r}: {sorted(fields(message.id))} → {message.string!r}")
                 continue
             allowed = fields(message.id[0]) | fields(message.id[1]) | {"n"}
-            needed = fields(message.id[1]) - {"n"}
-            for form in message.string:
-                if not fields(form) <= allowed or not needed <= fields(form) | fields(message.id[0]):
+            for index, form in enumerate(message.string):
+                # The first form stands for the singular (when the language has more than one), the others for
+                # the plural: each says the fields of the English it stands for ({n} aside).
+                meant = message.id[0] if index == 0 and len(message.string) > 1 else message.id[1]
+                needed = fields(meant) - {"n"}
+                if not fields(form) <= allowed or not needed <= fields(form):
                     wrong.append(f"{message.id[1]!r}: {sorted(allowed)} → {form!r}")
         except ValueError as exc:  # an unbalanced brace
             wrong.append(f"{message.id!r}: {exc}")

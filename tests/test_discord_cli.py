@@ -10,7 +10,7 @@ import pytest
 
 @pytest.mark.parametrize("lang, line", [
     (None, "error: set DISCORD_TOKEN to the bot's token (Discord developer portal, Bot page)"),
-    ("fr", "error: donnez à DISCORD_TOKEN le jeton du bot (portail des développeurs Discord, page Bot)")])
+    ("fr", "erreur : donnez à DISCORD_TOKEN le jeton du bot (portail des développeurs Discord, page Bot)")])
 def test_sawbones_discord_without_its_token_is_one_line(cli, monkeypatch, lang, line):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("SAWBONES_API_SECRET", "not-shown")

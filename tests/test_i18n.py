@@ -28,7 +28,13 @@ COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence"
             "Miracle", "Nature", "Perception", "Initiative", "initiative", "concentration", "Persuasion", "Poison", "Radiant", "Religion",
             "Tables", "API", "stable", "type", "site", "—", "total", "action", "Poisons", "option", "d20", "poison",
             "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
-            "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}"}
+            "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}",
+            # French words too (the French rules say a round, a bonus, an affliction)
+            "affliction", "restriction", "round", "rounds", "minute", "minutes", "notes", "bonus", "normal",
+            # ids and commands, said as they are typed
+            "neutralize_poison, remove_disease, heal, restoration, greater_restoration, lesser_restoration, "
+            "remove_curse, remove_blindness_deafness, regenerate, miracle, wish.",
+            "`sawbones pending`, `sawbones answer ID TOTAL`", "GET …/pending, POST …/answer"}
 
 
 def _template(node: ast.AST) -> str | None:
@@ -93,7 +99,8 @@ def test_a_message_carries_its_values_into_each_language():
     from sawbones.message import msg
     from sawbones.presentation.locale import say, speaking
 
-    message = msg("no character named {name} in {campaign} (characters: {known})", name="'Bob'", campaign="Coast",
+    # the engine's own template (domain/engine/campaign.find_character): a Message whose msgid fr.po translates
+    message = msg("no character named {key} in {campaign} (characters: {known})", key="'Bob'", campaign="Coast",
                   known="Aria, Borin")
     with speaking("fr"):
         assert say(message) == "aucun personnage nommé 'Bob' dans Coast (personnages : Aria, Borin)"
@@ -198,7 +205,7 @@ def test_every_content_text_is_in_both_languages(rules):
 def test_cli_errors_in_french(cli, monkeypatch):
     cli("campaign", "create", "Coast", "--seed", "1")
     result = cli("--lang", "fr", "status", "Bob")
-    assert result.code == 2 and result.err == "error: aucun personnage nommé 'Bob' dans Coast : le groupe est vide\n"
+    assert result.code == 2 and result.err == "erreur : aucun personnage nommé 'Bob' dans Coast : le groupe est vide\n"
     assert result.err.count("\n") == 1
     monkeypatch.setenv("SAWBONES_LANG", "fr")
     assert "la durée '0d' est nulle" in cli("advance", "0d").err
@@ -296,66 +303,184 @@ def test_a_bug_on_a_page_answers_a_page_in_its_language(db, monkeypatch):
         assert again.status_code == 500 and again.json()["error"]["code"] == "internal"
 
 
-def test_web_errors_name_no_command_line():
-    from sawbones.errors_web import CLI_ONLY
-    from sawbones.i18n import for_the_web
-
-    for where, sample in raised_messages():
-        if ("`" not in sample and not CLI_FLAG.search(sample)) or sample.startswith(CLI_ONLY) \
-                or "interfaces/cli" in where:
-            continue
-        for lang in ("en", "fr"):
-            for audience in ("page", "api"):
-                said = for_the_web(sample, lang, audience)
-                assert not CLI_FLAG.search(said) and not CLI_COMMAND.search(said), f"{where} ({lang}, {audience}): {said}"
-
-
 CLI_FLAG = re.compile(r"(?<![\w-])--[a-z]")
 CLI_COMMAND = re.compile(r"`(sawbones|character|heal|campaign|damage|answer|pending)\b")
+# the command line's own words, said by the engine for what only the command line does (no campaign chosen, the
+# database file, a campaign import, the repair of a damaged log, the tables' index screen)
+CLI_ONLY = ("no campaign chosen:", "no database at", "give an amount and a damage type", "the export names no campaign",
+            "a campaign named ", "campaign {campaign}: event {version} is damaged", "each severity's treatment")
+SHARED = ("domain", "application", "adapters", "content", "presentation")  # what every interface says
 
 
-def _flag_templates():
-    """Every English error template (errors_fr*.py, the rule modules' texts) that names a CLI flag or command."""
-    import sawbones.presentation.sentences  # noqa: F401 - the modules that register their texts
-    import sawbones.presentation.views  # noqa: F401
-    from sawbones.errors_fr import ERRORS_FR
-    from sawbones.i18n import TEXTS
+def _call_name(node: ast.AST) -> str:
+    return getattr(node.func, "id", getattr(node.func, "attr", "")) if isinstance(node, ast.Call) else ""
 
-    return sorted({en for en, _ in [*ERRORS_FR, *TEXTS] if CLI_FLAG.search(en) or CLI_COMMAND.search(en)})
+
+def _catalog_calls(tree: ast.AST):
+    """(line, kind, context, templates) of each catalog call in a module: msg, msgs, pmsg, _, ngettext, pgettext, N_."""
+    where = {"msg": (None, 0, 1), "_": (None, 0, 1), "N_": (None, 0, 1), "msgs": (None, 0, 2),
+             "ngettext": (None, 0, 2), "pmsg": (0, 1, 2), "pgettext": (0, 1, 2)}
+    for node in ast.walk(tree):
+        kind = _call_name(node)
+        if kind not in where:
+            continue
+        context, first, last = where[kind]
+        args = node.args
+        if len(args) < last or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args[:last]):
+            continue
+        yield node, kind, (args[context].value if context is not None else None), [a.value for a in args[first:last]]
+
+
+def _per_audience_arms(tree: ast.AST):
+    """{id(node): audience} of every node inside a PerAudience's arms (cli=, api=, page=)."""
+    arms = {}
+    for node in ast.walk(tree):
+        if _call_name(node) != "PerAudience":
+            continue
+        given = dict(zip(("cli", "api", "page"), node.args)) | {kw.arg: kw.value for kw in node.keywords}
+        for who, value in given.items():
+            arms.update({id(inner): who for inner in ast.walk(value)})
+    return arms
+
+
+def _french(kind: str, context: str | None, templates: list[str]) -> list[str]:
+    """The French of a template (each plural form for a counted one)."""
+    from sawbones.presentation.locale import catalog
+
+    french = catalog("fr")
+    if len(templates) == 2:
+        return [french.npgettext(context, *templates, n) if context else french.ngettext(*templates, n) for n in (1, 2)]
+    return [french.pgettext(context, templates[0]) if context else french.gettext(templates[0])]
+
+
+def _shared_templates():
+    """(where, audience, kind, context, templates) of every catalog template the shared layers make: audience is
+    "cli", "api" or "page" inside a PerAudience's arm, else "" (said to everyone)."""
+    for layer in SHARED:
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            arms = _per_audience_arms(tree)
+            for node, kind, context, templates in _catalog_calls(tree):
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", arms.get(id(node), ""), kind, context, templates
+
+
+def _names_the_command_line(text: str) -> bool:
+    return bool(CLI_FLAG.search(text) or CLI_COMMAND.search(text))
+
+
+def test_web_errors_name_no_command_line():
+    """What the engine and the read models say to every interface names no flag and no command, in either
+    language: a setting is an Option field (a flag on the command line, the API's field, the page's label) and a
+    fix that differs by interface is a PerAudience, whose `cli=` arm alone may name the command line's words."""
+    wrong = []
+    for where, who, kind, context, templates in _shared_templates():
+        if who == "cli" or templates[0].startswith(CLI_ONLY):
+            continue
+        for text in templates + _french(kind, context, templates):
+            if _names_the_command_line(text):
+                wrong.append(f"{where} ({who or 'everyone'}): {text!r}")
+    assert not wrong, "the command line's words said to the API or the pages:\n" + "\n".join(wrong)
 
 
 def test_every_template_naming_a_flag_has_the_apis_words():
-    """A message the engine raises in the CLI's words (a flag, a command) is said by the API with the fields of its
-    request bodies and by the pages with their forms' words, in both languages; only the CLI's own are left out."""
-    from sawbones.errors_web import CLI_ONLY
-    from sawbones.i18n import fields_of, for_the_web
+    """A fix the engine words in the CLI's words (a flag, a command) has the API's words and the pages' words
+    too, in both languages, and none of them names the command line; an Option is said as each interface names it."""
+    from sawbones.message import Option
+    from sawbones.presentation.locale import addressing, say, speaking
 
-    templates = _flag_templates()
-    assert len(templates) > 30 and any("--cl-check" in t for t in templates)
-    for template in templates:
-        if template.startswith(CLI_ONLY):
-            continue
-        sample = template.format(**{name: f"⟨{i}⟩" for i, name in enumerate(dict.fromkeys(fields_of(template)))})
-        for lang in ("en", "fr"):
-            for audience in ("api", "page"):
-                said = for_the_web(sample, lang, audience)
-                assert not CLI_FLAG.search(said) and not CLI_COMMAND.search(said), \
-                    f"{template!r} ({lang}, {audience}): {said}"
-                assert lang == "en" or said != sample, f"{template!r} has no French for the {audience}"
+    fixes = [(where, templates) for where, who, _, _, templates in _shared_templates()
+             if who == "cli" and _names_the_command_line(templates[0])]
+    assert len(fixes) > 10 and any("--cl-check" in t for _, templates in fixes for t in templates)
+    for layer in SHARED:
+        for path in sorted((ROOT / layer).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if _call_name(node) != "PerAudience":
+                    continue
+                given = dict(zip(("cli", "api", "page"), node.args)) | {kw.arg: kw.value for kw in node.keywords}
+                assert "api" in given, f"{path.relative_to(ROOT)}:{node.lineno}: a PerAudience without the API's words"
+                for who in ("api", "page"):
+                    for inner, kind, context, templates in _catalog_calls(given.get(who, ast.Constant(None))):
+                        said = templates + _french(kind, context, templates)
+                        assert not any(map(_names_the_command_line, said)), \
+                            f"{path.relative_to(ROOT)}:{inner.lineno} ({who}): {said}"
+                        french = _french(kind, context, templates)
+                        assert french != templates or templates[0] in COGNATES, \
+                            f"{path.relative_to(ROOT)}:{inner.lineno} ({who}): no French for {templates[0]!r}"
+    options = {node.args[0].value for layer in SHARED for path in (ROOT / layer).rglob("*.py")
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if _call_name(node) == "Option" and node.args and isinstance(node.args[0], ast.Constant)}
+    assert "campaign" in options and len(options) > 5, options
+    for lang in ("en", "fr"):
+        with speaking(lang):
+            for option in sorted(options):
+                with addressing("cli"):
+                    assert say(Option(option)) == "--" + option.replace("_", "-")
+                with addressing("api"):
+                    assert say(Option(option)) == option
+                with addressing("page"):
+                    assert not _names_the_command_line(say(Option(option))), option
 
 
-def test_the_api_says_its_fields_and_the_page_its_labels():
+def test_the_api_says_its_fields_and_the_page_its_labels(db):
     """The user's steps: a wound with no side, a cure with no caster level check, a treatment by a healer without
-    the proficiencies, through the API; the API names the body's fields, never a flag or a page's form."""
-    from sawbones.i18n import for_the_api, for_the_web
+    the proficiencies, through the API and the dashboard's forms, in both languages: the API names its body's
+    fields, the page its forms' words, neither a flag nor a command."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
 
-    side = "a hand wound needs a side: --side left or right"
-    assert for_the_api(side, "en") == "a hand wound needs a side: side left or right"
-    assert for_the_api(side, "fr") == "une blessure (main) demande un côté : side left ou right"
-    assert "côté" in for_the_web(side, "fr") and "--side" not in for_the_web(side, "fr")
-    cure = "Neutralize Poison needs a caster level check against DC 14: give --cl-check TOTAL or --cl N (caster level) " \
-           "to roll it"
-    assert "give cl_check (its total) or cl (the caster level)" in for_the_api(cure, "en")
-    treat = "Aria cannot treat injuries: needs medicine (add with `character edit Aria --prof medicine,herbalism_kit`)"
-    assert "proficiencies" in for_the_api(treat, "en") and "Edit form" not in for_the_api(treat, "en")
-    assert "Edit form" in for_the_web(treat, "en")
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+
+    def flash(page):
+        found = re.search(r'<div class="flash toast flash-error".*?</div>', page.text, re.S)
+        assert found, page.text[-2000:]
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(0))).replace("&#39;", "'").strip()
+
+    with TestClient(create_app(lambda: Service.open(db)), base_url="http://testserver") as client:
+        made = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7}).json()
+        gm = {"Authorization": f"Bearer {made['gm_secret']}"}
+        for name in ("Aria", "Borin"):
+            assert client.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 31},
+                               headers=gm).status_code == 201
+        assert client.post("/api/campaigns/Alpha/expose", json={"character": "Borin", "affliction": "filth_fever",
+                                                                 "save": 1}, headers=gm).status_code == 200
+        injured = client.post("/api/campaigns/Alpha/injure", json={"character": "Borin", "type": "slashing", "d20": 3},
+                              headers=gm).json()
+        injury = injured["characters"][0]["injuries"][0]["id"]
+        steps = {"wound": {"character": "Borin", "part": "hand", "damage": 3},
+                 "cure": {"character": "Borin", "affliction": "filth_fever", "spell": "remove_disease"},
+                 "treat": {"character": "Borin", "injury": injury, "check": 30, "healer": "Aria"}}
+
+        def api(action, lang):
+            answer = client.post(f"/api/campaigns/Alpha/{action}", params={"lang": lang}, json=steps[action],
+                                 headers=gm)
+            assert answer.status_code in (409, 422), answer.text
+            return answer.json()["error"]["message"]
+
+        assert api("wound", "en") == "a hand wound needs a side: side left or right"
+        assert api("wound", "fr") == "une blessure (main) demande un côté : side left ou right"
+        assert "give cl_check (its total) or cl (the caster level)" in api("cure", "en")
+        assert "cl_check" in api("cure", "fr") and "niveau de lanceur" in api("cure", "fr")
+        assert "proficiencies" in api("treat", "en") and "Edit form" not in api("treat", "en")
+        for action in steps:
+            for lang in ("en", "fr"):
+                assert not _names_the_command_line(api(action, lang)), (action, lang, api(action, lang))
+
+        client.get(made["gm_link"])  # this browser signs in as the GM
+        for lang in ("en", "fr"):
+            page = client.get("/c/Alpha", params={"lang": lang})
+            token = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+            said = {action: flash(client.post(f"/c/Alpha/act/{action}",
+                                              data={"csrf": token, **{k: str(v) for k, v in body.items()}}))
+                    for action, body in steps.items()}
+            for action, text in said.items():
+                assert not _names_the_command_line(text) and " side left" not in text, (lang, action, text)
+            if lang == "en":
+                assert "Edit form" in said["treat"] and "PATCH" not in said["treat"], said["treat"]
+                assert "a hand wound needs a side" in said["wound"]
+                assert "caster level check" in said["cure"] and "cl_check" not in said["cure"]
+            else:
+                assert "côté" in said["wound"] and "niveau de lanceur" in said["cure"], said
+                assert "PATCH" not in said["treat"] and "Aria" in said["treat"], said["treat"]

@@ -291,7 +291,7 @@ def test_every_option_value_changes_something_or_is_refused(option_id, value, tm
     system, base, story, *pack = STORIES[option_id]
     default = play(capsys, str(tmp_path / "default.db"), system, base, story, *pack)
     changed = play(capsys, str(tmp_path / "changed.db"), system, base | {option_id: value}, story, *pack)
-    assert default != changed, f"{option_id}={value} ({option.help('en')}) changes nothing in its story"
+    assert default != changed, f"{option_id}={value} ({option.help.en}) changes nothing in its story"
 
 
 def test_every_option_has_a_story_or_a_refusal():

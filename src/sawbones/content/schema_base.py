@@ -90,9 +90,6 @@ class Text(Strict):
     fr: Annotated[str, Check(min_length=1)]
     en: Annotated[str, Check(min_length=1)]
 
-    def __call__(self, lang: str) -> str:  # (the interfaces' old way; presentation.locale.name reads a Text)
-        return self.fr if lang == "fr" else self.en
-
     @classmethod
     def compose(cls, template: str, *parts: "Text") -> "Text":
         """Text made of other texts, the same way in every language: `compose("{} ({})", part, side)`."""

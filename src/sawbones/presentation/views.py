@@ -346,7 +346,7 @@ def roll_doc(rules: "Rules", options: dict[str, Any], table_id: str, d20: int | 
             "no_natural_healing": pick.row.no_natural_healing, "magic_only": pick.row.magic_only}
 
 
-# ---------------------------------------------------------------- conditions with a duration (domain/conditions.py)
+# -------------------------------------------------------- conditions with a duration (domain/engine/conditions.py)
 
 
 def timed_conditions_section(character: Any, state: Any, rules: "Rules") -> dict[str, Any]:

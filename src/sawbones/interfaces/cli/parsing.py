@@ -45,8 +45,8 @@ def speak_click() -> None:
             module.ngettext = _click_ngettext  # type: ignore[attr-defined]
 
 
-# click's usage errors, as its messages are written (click/exceptions.py, core.py, parser.py, types.py): the
-# catalog's msgids for them (their French is in fr.po)
+# click's usage errors, as its messages are written (click/exceptions.py, click/core.py, click/parser.py,
+# click/types.py): the catalog's msgids for them (their French is in fr.po)
 CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."), N_("Missing argument"),
                 N_("Missing option"), N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
                 N_("Invalid value: {message}"), N_("{value} is not in the range {range}."),

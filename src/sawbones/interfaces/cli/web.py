@@ -13,7 +13,7 @@ import click
 
 from ...presentation import links
 from ...message import N_, msg
-from ...presentation.locale import _
+from ...presentation.locale import _, say
 from ...presentation.links import BASE_ENV
 
 APP_FACTORY = "sawbones.interfaces.cli.web:worker_app"
@@ -68,8 +68,9 @@ def check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            error = SawbonesError(f"cannot listen on {host}:{port} ({exc.strerror or exc}): another program uses it; "
-                                  "stop it or choose another --port", "serve")
+            error = SawbonesError(msg("cannot listen on {host}:{port} ({reason}): another program uses it; stop it or "
+                                      "choose another --port", host=host, port=port, reason=exc.strerror or str(exc)),
+                                  "serve")
             error.code = "port_busy"
             raise error from None
 
@@ -81,7 +82,7 @@ def given_base(text: str | None, option: str = "--base") -> str | None:
     try:
         return links.normalize_base(text)
     except links.BadBase as exc:
-        raise click.BadParameter(str(exc), param_hint=option) from None
+        raise click.BadParameter(say(exc.message), param_hint=option) from None
 
 
 def forwarded_ips(text: str) -> str:
@@ -108,7 +109,7 @@ def link_base(given: str | None, store: Any) -> str:
     try:
         return links.cli_base(given, store, dict(os.environ))
     except links.BadBase as exc:
-        raise click.BadParameter(str(exc), param_hint="--base") from None
+        raise click.BadParameter(say(exc.message), param_hint="--base") from None
 
 
 def sign_in_link(base: str, store: Any, campaign: str) -> str:

@@ -84,6 +84,18 @@ def _content_data() -> tuple[list[str], set[str]]:
 
 
 TEXTS, IDS = _content_data()
+
+
+def _treatment_rests() -> set[str]:
+    """A severity's treatment text ("DC 25; extended bed rest") is shown on a page by its rest alone, after the
+    catalog's "treatment DC {dc}" (presentation.views.heals_doc: its words after the last ";"): the content's words."""
+    from sawbones.content.loader import load_rules
+
+    said = (getattr(s.treatment.text, lang, None) for s in load_rules().severities.values() for lang in ("en", "fr"))
+    return {text.split(";")[-1].strip() for text in said if isinstance(text, str) and ";" in text}
+
+
+TEXTS = sorted({*TEXTS, *_treatment_rests()}, key=len, reverse=True)
 def _as_pattern(text: str) -> str:
     """A content text as a pattern: its {fields} (an option's explanation may have some) match what fills them."""
     return re.sub(r"\\\{\w+\\\}", ".+?", re.escape(text)).replace("\\ ", r"\s+")  # (wrapped: any space)

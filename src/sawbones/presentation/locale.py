@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from ..message import Listed, Message, Option, PerAudience
 
@@ -202,10 +202,25 @@ def say(value: Any) -> str:
         who = audience()
         if who == "cli":
             return value.flag()
-        return pgettext("field", value.name) if who == "page" else value.name
+        return field_label(value.name) if who == "page" else value.name
     if getattr(value, "en", None) is not None:
         return name(value)
     return str(value)
+
+
+_FIELD_LABELS: dict[str, Message] = {}  # a field's name (the API's) → its label on a page, filled by the web
+
+
+def label_fields(labels: Mapping[str, Message]) -> None:
+    """The labels a page names its fields by (`max_hp` is "max HP"), each a Message of the catalog (pmsg("field",
+    "max HP")): the interface that has the forms gives them (the presentation does not know its pages)."""
+    _FIELD_LABELS.update(labels)
+
+
+def field_label(field: str) -> str:
+    """A field as a page labels it, in the reader's language: its registered label, else its name in words."""
+    label = _FIELD_LABELS.get(field)
+    return say(label) if label is not None else pgettext("field", field).replace("_", " ")
 
 
 def name(words: Any) -> str:

@@ -27,7 +27,7 @@ from ....errors import SawbonesError, UsageError
 from ..live import live
 from ..http.language import Language
 from ..http.deps import GmAccess, bearer_of, check_gm_secret, gm_read, open_service, web
-from ....message import msg
+from ....message import Listed, msg
 from ....presentation.locale import language, languages
 from ..live.event_docs import event_documents, frame
 from ..http.params import WholeQuery
@@ -57,7 +57,7 @@ def _checked_language(request: Request) -> str:
     """The stream's language (the request's: language.py), after refusing a `?lang=` sawbones does not speak."""
     asked = request.query_params.get("lang")
     if asked is not None and asked not in languages():
-        raise UsageError(msg("lang must be en or fr, not {asked}", asked=repr(asked)), "lang")
+        raise UsageError(msg("lang must be {languages}, not {asked}", languages=Listed(languages(), "or"), asked=repr(asked)), "lang")
     return language()
 
 

@@ -24,8 +24,8 @@ from fastapi.routing import APIRoute, serialize_response
 from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import TypeAdapter, ValidationError
 
+from ....presentation.locale import languages
 from .deps import CampaignName, IdempotencyKey, IfMatch, bearer, gm_access
-from .language import LangQuery
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 
@@ -44,7 +44,12 @@ def _checker(info: Any) -> Callable[[Any], bool]:
     return fits
 
 
-_CAMPAIGN, _KEY, _IF_MATCH, _LANG = (_checker(info) for info in (CampaignName, IdempotencyKey, IfMatch, LangQuery))
+_CAMPAIGN, _KEY, _IF_MATCH = (_checker(info) for info in (CampaignName, IdempotencyKey, IfMatch))
+
+
+def _spoken(value: str) -> bool:
+    """A language sawbones speaks now (language.spoken: a catalog added on $SAWBONES_LOCALE_PATH counts)."""
+    return value in languages()
 
 
 def _regular_query(query: bytes) -> bool:
@@ -52,7 +57,7 @@ def _regular_query(query: bytes) -> bool:
     if not query:
         return True
     name, sep, value = query.decode("latin-1").partition("=")
-    return name == "lang" and bool(sep) and _LANG(value)
+    return name == "lang" and bool(sep) and _spoken(value)
 
 
 def _json_body(request: Request) -> bool:

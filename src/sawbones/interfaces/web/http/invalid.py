@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....message import N_, Message, msg, msgs, pmsg
-from ....presentation.locale import pgettext
+from ....presentation.locale import field_label, label_fields
 
 _PLAIN = {
     "missing": N_("Field required"),
@@ -20,25 +20,35 @@ _PLAIN = {
 }
 
 
-# The labels a page names a field by (presentation.locale.say of an Option, `label` below), marked here for the catalog:
-# the engine names its options by their ids, which no extraction can read.
-FIELD_LABELS = (
-    pmsg("field", "form"), pmsg("field", "amount"), pmsg("field", "type"), pmsg("field", "d20"),
-    pmsg("field", "damage"), pmsg("field", "duration"), pmsg("field", "hand"), pmsg("field", "healer"),
-    pmsg("field", "hit_die"), pmsg("field", "hit_dice"), pmsg("field", "max_hp"), pmsg("field", "hp"),
-    pmsg("field", "name"), pmsg("field", "notes"), pmsg("field", "part"), pmsg("field", "seed"),
-    pmsg("field", "side"), pmsg("field", "site"), pmsg("field", "spell"), pmsg("field", "system"),
-    pmsg("field", "total"), pmsg("field", "value"), pmsg("field", "option"), pmsg("field", "range"),
-    pmsg("field", "sense"), pmsg("field", "save"), pmsg("field", "roll"), pmsg("field", "rolls"),
-    pmsg("field", "check"), pmsg("field", "cl_check"), pmsg("field", "cl"), pmsg("field", "injury"),
-    pmsg("field", "injury_type"), pmsg("field", "wait"), pmsg("field", "bonus"), pmsg("field", "types"),
-    pmsg("field", "compare"), pmsg("field", "skill"), pmsg("field", "character"), pmsg("field", "affliction"),
-    pmsg("field", "proficiencies"), pmsg("field", "abilities"), pmsg("field", "saves"), pmsg("field", "skills"),
-    pmsg("field", "npc"), pmsg("field", "critical_failure"), pmsg("field", "care"), pmsg("field", "reset"),
-    pmsg("field", "wounds"), pmsg("field", "injuries"), pmsg("field", "kind"), pmsg("field", "pending"),
-    pmsg("field", "magic"), pmsg("field", "how"), pmsg("field", "campaign"),
-    pmsg("field", "db"),
-)
+# The labels a page names a field by (presentation.locale.say of an Option on a page, `label` below), each an English
+# msgid said in the reader's language (English pages show "max HP", French ones "PV max"): the engine names its
+# options by the API's field names, which no extraction can read; presentation.locale holds them (label_fields).
+FIELD_LABELS: dict[str, Message] = {
+    "form": pmsg("field", "form"), "amount": pmsg("field", "amount"), "type": pmsg("field", "type"),
+    "d20": pmsg("field", "d20"), "damage": pmsg("field", "Damage"), "duration": pmsg("field", "duration"),
+    "hand": pmsg("field", "hand"), "healer": pmsg("field", "healer"), "hit_die": pmsg("field", "hit die"),
+    "hit_dice": pmsg("field", "hit dice"), "max_hp": pmsg("field", "max HP"), "hp": pmsg("field", "HP"),
+    "name": pmsg("field", "name"), "notes": pmsg("field", "notes"), "part": pmsg("field", "part"),
+    "seed": pmsg("field", "seed"), "side": pmsg("field", "side"), "site": pmsg("field", "site"),
+    "spell": pmsg("field", "spell"), "system": pmsg("field", "system"), "total": pmsg("field", "total"),
+    "value": pmsg("field", "value"), "option": pmsg("field", "option"), "range": pmsg("field", "range"),
+    "sense": pmsg("field", "sense"), "save": pmsg("field", "save"), "roll": pmsg("field", "roll"),
+    "rolls": pmsg("field", "rolls"), "check": pmsg("field", "check"),
+    "cl_check": pmsg("field", "caster level check"), "cl": pmsg("field", "caster level"),
+    "injury": pmsg("field", "injury"), "injury_type": pmsg("field", "injury type"),
+    "wait": pmsg("field", "wait"), "bonus": pmsg("field", "bonus"),
+    "types": pmsg("field", "types"), "compare": pmsg("field", "compare"), "skill": pmsg("field", "skill"),
+    "character": pmsg("field", "character"), "affliction": pmsg("field", "affliction"),
+    "proficiencies": pmsg("field", "proficiencies"), "abilities": pmsg("field", "abilities"),
+    "saves": pmsg("field", "saves"), "skills": pmsg("field", "skills"), "npc": pmsg("field", "NPC"),
+    "critical_failure": pmsg("field", "a critical failure"), "care": pmsg("field", "care"),
+    "reset": pmsg("field", "reset"), "wounds": pmsg("field", "wounds"),
+    "injuries": pmsg("field", "injuries"), "kind": pmsg("field", "kind"), "pending": pmsg("field", "pending"),
+    "magic": pmsg("field", "magic"), "how": pmsg("field", "how"), "campaign": pmsg("field", "campaign"),
+    "db": pmsg("field", "db"),
+}
+label_fields(FIELD_LABELS)
+
 
 def said(error: dict[str, Any]) -> Message | str:
     """One pydantic error (an item of `.errors()`) as a Message of the catalog, or pydantic's own words."""
@@ -77,9 +87,7 @@ def place(loc: Any) -> str:
 def label(loc: Any) -> str:
     """The field at `loc` as a form labels it (its last name, said as a field: parts.0.amount is "amount")."""
     names = [str(p) for p in loc if isinstance(p, str)]
-    if not names:
-        return pgettext("field", "form")
-    return pgettext("field", names[-1]).replace("_", " ")
+    return field_label(names[-1] if names else "form")
 
 
 def first(errors: list[dict[str, Any]]) -> tuple[Message | str, str]:

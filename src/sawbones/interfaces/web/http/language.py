@@ -9,20 +9,31 @@ is "api" under /api (the fields of its bodies, its parameters), else "page" (the
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator
 from urllib.parse import parse_qs
 
 from fastapi import Depends, Query
+from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
 from starlette.requests import cookie_parser
 
 from ....presentation.locale import addressing, languages, speaking
 
 LANG_COOKIE = "sawbones_lang"
-LangQuery = Query(None, alias="lang", pattern=f"^({'|'.join(languages())})$",
-                  description="Language of rule text (default: Accept-Language, else en).")
+LangQuery = Query(alias="lang", description="Language of rule text: en, or a language sawbones has a catalog "
+                  "for (fr; $SAWBONES_LOCALE_PATH adds others). Default: Accept-Language, else en.")
 
 
-async def asked_language(asked: str | None = LangQuery) -> None:
+def spoken(asked: str | None) -> str | None:
+    """`?lang=` when sawbones speaks it, read when the request comes (a catalog on $SAWBONES_LOCALE_PATH counts);
+    else refused as a pattern mismatch naming the languages it speaks, as pydantic words one (`^(en|fr)$`)."""
+    if asked is None or asked in languages():
+        return asked
+    raise PydanticCustomError("string_pattern_mismatch", "String should match pattern '{pattern}'",
+                              {"pattern": f"^({'|'.join(languages())})$"})
+
+
+async def asked_language(asked: Annotated[str | None, LangQuery, AfterValidator(spoken)] = None) -> None:
     """The API's `?lang=` (declared here for the routes that document it; `reading` sets the language)."""
 
 
@@ -32,8 +43,9 @@ def accept_language(header: str | None) -> str | None:
     best: tuple[float, int, str] | None = None
     for index, part in enumerate((header or "").split(",")):
         tag, _, params = part.strip().partition(";")
-        code = tag.strip().lower()[:2]
-        if code not in known:
+        tag = tag.strip().replace("-", "_")  # fr-CA is fr (or fr_CA, when a catalog has that name); qps is qps
+        code = next((c for c in (tag, tag.lower(), tag.split("_")[0].lower()) if c in known), None)
+        if code is None:
             continue
         q = 1.0
         for param in params.split(";"):

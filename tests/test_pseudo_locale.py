@@ -80,6 +80,17 @@ def _content_data() -> tuple[list[str], set[str]]:
             walk(getattr(value, field, None), depth + 1)
 
     walk(rules)
+    # an option's help is shown as a GM reads it, without the rule ids it cites (presentation.views.plain_help):
+    # still the content's own words
+    from sawbones.presentation.views import plain_help
+
+    texts |= {plain_help(t) for t in texts}
+    # an option's value is a list of ids (metal_armor = ring_mail,chain_shirt,…; bubonic_plague_vectors =
+    # ingested,inhaled): the content's ids, not words
+    for option in (getattr(rules, "options", {}) or {}).values():
+        for value in (getattr(option, "default", None), getattr(option, "original", None)):
+            if isinstance(value, (list, tuple, set, frozenset)):
+                ids.update(v for v in value if isinstance(v, str))
     return sorted(texts, key=len, reverse=True), ids
 
 
@@ -94,19 +105,65 @@ NOT_WORDS = re.compile(r"[a-z][\w+]*://\S*|\$\w+|(?<![\w/])/\S*|(?<![\w-])--?[A-
 WORD = re.compile(r"[^\W\d_]{2,}(?:[_'’-][^\W\d_]+)*")
 
 
+def _commands() -> set[str]:
+    """The names of the CLI's commands and groups: what a GM types (`campaign create`), the syntax, not words."""
+    import click
+
+    from sawbones.interfaces.cli import cli as group
+
+    found: set[str] = set()
+    todo = [group]
+    while todo:
+        command = todo.pop()
+        if isinstance(command, click.Group):  # (the CLI loads its commands when they are listed)
+            context = click.Context(command)
+            for name in command.list_commands(context):
+                found.add(name)
+                todo.append(command.get_command(context, name))
+    return found
+
+
+COMMANDS = _commands()
+# in a --help, what follows an option (its metavar: PATH|URL, dN, metal|none|ID) and a list of choices
+# ([hand|foot], [fr|qps|en]) are what a GM types: ids and syntax, not words
+HELP_SYNTAX = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)[ =](?!\s)\S+|\[[\w|-]+\|[\w|-]+\]")
+FILE_NAME = re.compile(r"\b[\w-]+\.(?:json|db|yaml|yml|csv|txt|po|mo|pot)\b")  # a file's name (a default: data)
+# a character's or campaign's id is its name, folded: "Aria (aria)"
+NAME_IDS = {name.lower().replace(" ", "-") for name in NAMES} | {name.lower().replace(" ", "_") for name in NAMES}
+
+
+def unmarked(text: str) -> str:
+    """`text` without what the markers enclose (pseudo.strip_marked), each marked span left as a space: a text of
+    the catalog is a word boundary (content names listed with the catalog's ", " stay apart)."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == pseudo.OPEN:
+            depth += 1
+        elif ch == pseudo.CLOSE and depth:
+            depth -= 1
+            if not depth:
+                out.append(" ")
+        elif not depth:
+            out.append(ch)
+    return "".join(out)
+
+
 def escaped(text: str, *, help_text: bool = False) -> list[str]:
     """The lines of `text` that hold words outside the markers that are no data, each with those words."""
     out = []
-    lines = pseudo.strip_marked(text).splitlines()
+    lines = unmarked(text).splitlines()
     rest_of_all = "\n".join(lines)
     if DATA_TEXT:  # a content text may be wrapped over lines: blanked out whole, its line breaks kept
         rest_of_all = DATA_TEXT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), rest_of_all)
     for line, rest in zip(lines, rest_of_all.split("\n")):
         for name in sorted(NAMES, key=len, reverse=True):
             rest = rest.replace(name, " ")
-        rest = NOT_WORDS.sub(" ", rest)
-        words = [w for w in WORD.findall(rest) if w not in IDS and w not in LANGUAGE_SWITCH
-                 and not (help_text and w.isupper())]  # a metavar (NAME, AMOUNT) is the syntax, not words
+        if help_text:
+            rest = HELP_SYNTAX.sub(" ", rest)
+        rest = NOT_WORDS.sub(" ", FILE_NAME.sub(" ", rest))
+        words = [w for w in WORD.findall(rest) if w not in IDS and w not in LANGUAGE_SWITCH and w not in NAME_IDS
+                 and not (help_text and (w.isupper() or w in COMMANDS))]  # a metavar (NAME, AMOUNT) or a command
+        #                                                                   name is the syntax, not words
         if words:
             out.append(f"{' '.join(words)}   ← {line.strip()[:110]}")
     return out

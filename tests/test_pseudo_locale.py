@@ -85,6 +85,11 @@ def _content_data() -> tuple[list[str], set[str]]:
     from sawbones.presentation.views import plain_help
 
     texts |= {plain_help(t) for t in texts}
+    # an injury's treatment is said by the time its severity's text gives, after the ";" ("DC 15; 30 minutes": "30
+    # minutes", presentation.views.heals_doc): still the content's own words
+    for severity in (getattr(rules, "severities", {}) or {}).values():
+        text = severity.treatment.text
+        texts.update(piece for lang in ("en", "fr") if (piece := (getattr(text, lang, "") or "").split(";")[-1].strip()))
     # an option's value is a list of ids (metal_armor = ring_mail,chain_shirt,…; bubonic_plague_vectors =
     # ingested,inhaled): the content's ids, not words
     for option in (getattr(rules, "options", {}) or {}).values():
@@ -128,6 +133,8 @@ COMMANDS = _commands()
 # ([hand|foot], [fr|qps|en]) are what a GM types: ids and syntax, not words
 HELP_SYNTAX = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)[ =](?!\s)\S+|\[[\w|-]+\|[\w|-]+\]")
 FILE_NAME = re.compile(r"\b[\w-]+\.(?:json|db|yaml|yml|csv|txt|po|mo|pot)\b")  # a file's name (a default: data)
+# a table's id qualified by its kind where two kinds share it (`sawbones tables track:leprosy`): an id
+QUALIFIED_ID = re.compile(r"\b([a-z_]+):([a-z_]+)\b")
 # a character's or campaign's id is its name, folded: "Aria (aria)"
 NAME_IDS = {name.lower().replace(" ", "-") for name in NAMES} | {name.lower().replace(" ", "_") for name in NAMES}
 
@@ -153,14 +160,15 @@ def escaped(text: str, *, help_text: bool = False) -> list[str]:
     out = []
     lines = unmarked(text).splitlines()
     rest_of_all = "\n".join(lines)
+    if help_text:  # (before the content's texts: `left` is one, and [left|right|both] is a list of choices whole)
+        rest_of_all = HELP_SYNTAX.sub(" ", rest_of_all)
     if DATA_TEXT:  # a content text may be wrapped over lines: blanked out whole, its line breaks kept
         rest_of_all = DATA_TEXT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), rest_of_all)
     for line, rest in zip(lines, rest_of_all.split("\n")):
         for name in sorted(NAMES, key=len, reverse=True):
             rest = rest.replace(name, " ")
-        if help_text:
-            rest = HELP_SYNTAX.sub(" ", rest)
         rest = NOT_WORDS.sub(" ", FILE_NAME.sub(" ", rest))
+        rest = QUALIFIED_ID.sub(lambda m: " " if m.group(2) in IDS else m.group(), rest)
         words = [w for w in WORD.findall(rest) if w not in IDS and w not in LANGUAGE_SWITCH and w not in NAME_IDS
                  and not (help_text and (w.isupper() or w in COMMANDS))]  # a metavar (NAME, AMOUNT) or a command
         #                                                                   name is the syntax, not words

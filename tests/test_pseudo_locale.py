@@ -182,6 +182,15 @@ def test_the_check_sees_text_outside_the_markers():
     assert escaped(said) == [f"hits hard for   ← {pseudo.strip_marked(said).strip()}"]
 
 
+def test_a_help_s_syntax_is_data_but_its_sentences_are_not():
+    """Usage lines, command names, metavars and choice lists are what a GM types; an option's help is words."""
+    usage = f"{pseudo.pseudo('Usage:')} sawbones campaign create [OPTIONS] NAME"
+    options = f"  --hand [left|right|both]  {pseudo.pseudo('Hand the attack is made with.')}\n  --hit-die dN  Hit die."
+    assert escaped(usage, help_text=True) == []
+    assert [line.split("   ←")[0] for line in escaped(options, help_text=True)] == ["Hit die"]
+    assert escaped("Aria (aria) · Sleight of Hand⟦, ⟧Athletics", help_text=False) == []
+
+
 def test_pseudo_keeps_fields_markup_and_options():
     said = pseudo.pseudo("Save {who:>3}: <b>{n}</b> &amp; --d20 `sawbones status`")
     assert said.startswith(pseudo.OPEN) and said.endswith(pseudo.CLOSE)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import save_words, views
 from .time_words import describe_span, describe, describe_in
+from ..message import Listed
 from .locale import _, pgettext
 from .locale import name as named
 
@@ -98,7 +99,6 @@ def namers(state: Any, rules: Rules) -> tuple[Callable[[str], str], Callable[[st
 def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> dict[str, Any]:
     """Lines for each save and change, and the totals: saves made, stages changed, cures, deaths."""
     character, affliction, stage = namers(state, rules)
-    colon, vs_dc = _(": "), _("vs DC")
     lines: list[str] = []
     totals = {"saves": 0, "succeeded": 0, "failed": 0, "stages_changed": 0, "cured": 0, "eliminated": 0,
               "end_states": 0, "deaths": 0}
@@ -108,18 +108,19 @@ def tracks_summary(events: list[dict[str, Any]], state: Any, rules: Rules) -> di
             totals["saves"] += 1
             totals["succeeded" if d["succeeded"] else "failed"] += 1
             ok = pgettext("save", "success") if d["succeeded"] else pgettext("save", "failure")
-            line = (f"[{describe(d['at'])}] {character(d['character'])} · {affliction(d['content'])}{colon}"
-                    f"{save_words.save_total(d)} {vs_dc} {d['dc']} {ok}")
+            line = _("[{when}] {who} · {name}: {total} vs DC {dc} {verdict}", when=describe(d["at"]),
+                     who=character(d["character"]), name=affliction(d["content"]), total=save_words.save_total(d),
+                     dc=d["dc"], verdict=ok)
             changes = [f"{stage(f['track'], f['from'])} → {stage(f['track'], f['to'])}"
                        for f in d["facts"] if f["what"] == "stage"]
             if changes:
                 line += " · " + ", ".join(changes)
             lines.append(line)
         elif e["type"] == "save_pending":
-            lines.append(f"[{describe(d['at'])}] {character(d['character'])}{colon}"
-                         + _("save waiting {id} (DC {dc})", id=d["id"], dc=d["dc"]))
+            lines.append(_("[{when}] {who}: save waiting {id} (DC {dc})", when=describe(d["at"]),
+                           who=character(d["character"]), id=d["id"], dc=d["dc"]))
         elif e["type"] == "character_died":
-            lines.append(f"{character(d['character'])}{colon}" + _("DEAD"))
+            lines.append(_("{who}: DEAD", who=character(d["character"])))
             totals["deaths"] += 1
         if e["type"] in SUMMARY_COUNTS:
             totals[SUMMARY_COUNTS[e["type"]]] = totals.get(SUMMARY_COUNTS[e["type"]], 0) + 1
@@ -151,12 +152,12 @@ def summary_text(summary: dict[str, Any]) -> str:
     t = summary["totals"]
     parts = []
     if t["saves"]:
-        parts.append(f"{counted(t['saves'], 'save')} ({counted(t['succeeded'], 'save_made')}, "
-                     f"{counted(t['failed'], 'save_failed')})")
+        parts.append(_("{saves} ({made}, {failed})", saves=counted(t["saves"], "save"),
+                       made=counted(t["succeeded"], "save_made"), failed=counted(t["failed"], "save_failed")))
     for key in ("stages_changed", "cured", "eliminated", "end_states", "deaths", *SUMMARY_COUNTS.values()):
         if t.get(key):
             parts.append(counted(t[key], SUMMARY_UNITS[key]))
-    return _("Summary: {parts}.", parts=", ".join(parts)) if parts else nothing_happened()
+    return _("Summary: {parts}.", parts=Listed(parts, "")) if parts else nothing_happened()
 
 
 def nothing_happened() -> str:

@@ -15,7 +15,7 @@ from ...presentation import save_words, sentences, views
 from ...presentation.afflictions import (advance_doc, affliction_section, namers, nothing_happened, pending_doc,
                                          summary_text)
 from ...message import N_
-from ...presentation.locale import _, pgettext
+from ...presentation.locale import _
 from ...presentation.locale import name as named
 
 
@@ -97,10 +97,8 @@ def register(cli: click.Group) -> None:
         aname = named(rules.afflictions[record["affliction"]].name)
         ok = _("succeeded") if record["succeeded"] else _("failed")
         dose = {"initial": _("exposure"), "extra": _("extra dose"), "renewed": _("new exposure")}[record["dose"]]
-        colon, save, vs_dc = _(": "), pgettext("save roll", "save"), _("vs DC")
-        lines = [f"{character.name} · {aname} ({dose}){colon}"
-                 f"{save} {save_words.save_total(record)} "
-                 f"{vs_dc} {record['dc']} {ok}"]
+        lines = [_("{who} · {name} ({dose}): save {total} vs DC {dc} {verdict}", who=character.name, name=aname,
+                   dose=dose, total=save_words.save_total(record), dc=record["dc"], verdict=ok)]
         if record["damage"]:
             lines.append(_("{damage} poison damage", damage=record["damage"])
                          + f" ({character.hp}/{character.max_hp} {views.V['hp']()})")

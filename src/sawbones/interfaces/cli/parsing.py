@@ -61,6 +61,9 @@ HELP_OPTION = N_("Show this message and exit.")
 # click's own words in a help, as it writes them (the catalog says them in the reader's language)
 CLICK_WORDS = (N_("Usage:"), N_("Options:"), N_("Commands:"), N_("Arguments:"), N_("Show this message and exit."),
                N_("Show the version and exit."), N_("[default:"), N_("[required]"))
+# the pieces click says itself through its `_` (speak_click points it at the catalog) inside an option's brackets:
+# "[1<=x<=10000; required]", "[x>=0; default: 3]" (the replacements above see only "[required]", "[default:")
+CLICK_HELP_PARTS = (N_("required"), N_("default: {default}"), N_("env var: {var}"))
 
 
 def said_help(text: str) -> str:

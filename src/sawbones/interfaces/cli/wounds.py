@@ -25,7 +25,15 @@ def _source(src: dict[str, Any]) -> str:
     if not src:
         return "sawbones"
     stage = f" · {src['stage']}" if src.get("stage") else ""
-    return f"{src['name']}{stage} [{src['kind']} {src['id']}]"
+    kind = _SOURCE_KINDS[src["kind"]]() if src.get("kind") in _SOURCE_KINDS else src.get("kind", "")
+    return f"{src['name']}{stage} [{kind} {src['id']}]"
+
+
+# what a line's source is, said before its id ("[wound w3]" / "[plaie w3]"; the --json keeps the kind's id)
+_SOURCE_KINDS = {"injury": lambda: pgettext("source kind", "injury"),
+                 "wound": lambda: pgettext("source kind", "wound"),
+                 "affliction": lambda: pgettext("source kind", "affliction"),
+                 "condition": lambda: pgettext("source kind", "condition")}
 
 
 def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | None = None) -> None:
@@ -51,16 +59,20 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
                        ("auto_fails", N_("automatic failure"))):
         for line in doc[key]:
             con.print("  " + _(label) + f"{colon}{escape(_source(line['source']))}")
+    # a line without a value is said by its type's words (its id, `auto_fail`, is the --json's)
+    kinds = {"advantage": N_("advantage"), "disadvantage": N_("disadvantage"), "auto_fail": N_("automatic failure")}
     if doc["mode"] == "normal" and doc["advantage"] and doc["disadvantage"]:
         con.print("  " + _("advantage and disadvantage cancel out"))
     for line in doc["suppressed"]:
         until = describe(line["suppressed_until"]) if line.get("suppressed_until") is not None \
             else _("it heals")
-        value = f"{line['value']:+d} " if line.get("value") is not None else f"{line['type']} "
+        value = f"{line['value']:+d} " if line.get("value") is not None \
+            else f"{_(kinds[line['type']]) if line['type'] in kinds else line['type']} "
         con.print(f"  [dim]{value}{escape(_source(line['source']))}[/] — "
                   + _("ignored (Fortitude) until {until}", until=until))
     for line in doc["conditional"]:
-        value = f"{line['value']:+d}" if line.get("value") is not None else line["type"]
+        value = f"{line['value']:+d}" if line.get("value") is not None \
+            else (_(kinds[line["type"]]) if line["type"] in kinds else line["type"])
         tail = "" if line.get("stacks", True) else _(" (does not stack)")
         con.print(f"  [yellow]? {value}[/] {escape(_source(line['source']))}{tail} — "
                   f"{escape(pgettext('list', ' or ').join(line['if']))}")

@@ -192,6 +192,8 @@ def say(value: Any) -> str:
         return value
     if isinstance(value, Listed):
         items = [say(item) for item in value.items]
+        if value.ordered:
+            items.sort(key=str.casefold)
         if value.last and len(items) > 1:
             last = pgettext("list", " or ") if value.last == "or" else pgettext("list", " and ")
             return pgettext("list", ", ").join(items[:-1]) + last + items[-1]

@@ -10,22 +10,14 @@ from ..content.schema import Text
 from ..domain.engine.effects import ActiveEffect
 from ..domain.engine.roll_query import Answer, ConditionLine, Line, Source, describe_needs
 from ..message import Message
-from .locale import name, say, speaking
+from .locale import name, say
 
 if TYPE_CHECKING:
     from ..content.rules import Rules
 
 
-# TRANSITION (issue 38): `lang` is optional and only for callers not converted yet (they pass the language they
-# were given); a converted caller passes none and the reader's language (the context) is used. The integrator drops
-# the parameter once no caller passes it.
-
-
-def effect_source(active: ActiveEffect, lang: str | None = None) -> dict[str, Any]:
+def effect_source(active: ActiveEffect) -> dict[str, Any]:
     """Where a line comes from, an active effect: its kind, ids, details and name (in the reader's language)."""
-    if lang:
-        with speaking(lang):
-            return effect_source(active)
     return {**active.source(), "name": say(active.name)}
 
 
@@ -40,7 +32,6 @@ def source_doc(source: Source, rules: Rules) -> dict[str, Any]:
     if source.via:
         out["via"] = list(source.via)
     return out
-
 
 
 def line_doc(item: Line, rules: Rules) -> dict[str, Any]:
@@ -75,11 +66,8 @@ def condition_doc(c: ConditionLine, rules: Rules) -> dict[str, Any]:
     return out
 
 
-def answer_doc(answer: Answer, lang: str | None = None) -> dict[str, Any]:
+def answer_doc(answer: Answer) -> dict[str, Any]:
     """The whole answer, JSON-ready, in the reader's language (what `mods` shows and the API returns)."""
-    if lang:
-        with speaking(lang):
-            return answer_doc(answer)
     rules = answer.rules
     assert rules is not None, "the roll query keeps the rules it read"
     return {

@@ -6,17 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain.engine.saves import ADVANTAGE, DISADVANTAGE
-from .locale import _, name, speaking
-
-# TRANSITION (issue 38): `lang` is optional and only for callers not converted yet; a converted caller passes none
-# and the reader's language (the context) is used. The integrator drops the parameter once no caller passes it.
+from .locale import _, name
 
 
-def describe(breakdown: dict[str, Any], lang: str | None = None) -> str:
+def describe(breakdown: dict[str, Any]) -> str:
     """What makes the bonus, for a line: "sheet +4, Sickened -2", plus disadvantage / automatic failure."""
-    if lang:
-        with speaking(lang):
-            return describe(breakdown)
     parts = [_("sheet {bonus}", bonus=f"{breakdown.get('sheet', 0):+d}")]
     for line in breakdown.get("lines", ()):
         source = line.get("source", {})

@@ -4,40 +4,27 @@
 from __future__ import annotations
 
 from ..domain.engine.state import DAY, HOUR, MINUTE, ROUND
-from .locale import _, ngettext, speaking
-
-# TRANSITION (issue 38): `lang` is optional and only for callers not converted yet (they pass the language they
-# were given); a converted caller passes none and the reader's language (the context) is used. The integrator drops
-# the parameter once no caller passes it.
+from .locale import _, ngettext
 
 
-def describe(seconds: int, lang: str | None = None) -> str:
+def describe(seconds: int) -> str:
     """'day 3, 14:05:06' (days counted from 1)."""
-    if lang:
-        with speaking(lang):
-            return describe(seconds)
     day, rest = divmod(seconds, DAY)
     hours, rest = divmod(rest, HOUR)
     minutes, secs = divmod(rest, MINUTE)
     return _("day {day}, {time}", day=day + 1, time=f"{hours:02d}:{minutes:02d}:{secs:02d}")
 
 
-def describe_in(seconds: int, lang: str | None = None) -> str:
+def describe_in(seconds: int) -> str:
     """When something is due, for people: 'now', 'in 2 days 3 h', 'in 4 rounds'."""
-    if lang:
-        with speaking(lang):
-            return describe_in(seconds)
     if seconds < ROUND:
         return _("now")
     return _("in {span}", span=describe_span(seconds))
 
 
-def describe_span(seconds: int, lang: str | None = None) -> str:
+def describe_span(seconds: int) -> str:
     """A span for people: '2 days 3 h', '1 day', '4 rounds' (days in words: "the clock moves 1 day", not "1 d";
     hours and minutes as the clock writes them)."""
-    if lang:
-        with speaking(lang):
-            return describe_span(seconds)
     if seconds < MINUTE:
         return ngettext("{n} round", "{n} rounds", seconds // ROUND)
     parts = []

@@ -75,12 +75,8 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
 def _party(rules: "Rules", options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
     from ....presentation.damage_types import parse_types
-    import click
 
-    try:
-        parsed = parse_types(types)
-    except click.BadParameter as exc:
-        raise UsageError(exc.message, "types") from None
+    parsed = parse_types(types)  # (refuses with a UsageError where "types", in its Message)
     if types is not None and len(types) > 400:
         raise UsageError(msg("types: at most 400 characters"), "types")
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []

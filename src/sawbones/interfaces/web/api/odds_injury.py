@@ -17,6 +17,7 @@ from ....domain.injuries.odds_drop import drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
+from ....presentation.locale import say
 from . import models as m
 from ..http.costly import BUSY, checkpoint, costly
 from ..http.deps import GmAccess, gm_read, open_service, web
@@ -82,7 +83,8 @@ def _party(rules: "Rules", options: dict[str, Any], drops: float, types: str | N
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)
-    return odds_party.what_if(rules, options, profile, wanted, keep=_checked)
+    doc = odds_party.what_if(rules, options, profile, wanted, keep=_checked)
+    return {**doc, "not_compared": [{**n, "why": say(n["why"])} for n in doc["not_compared"]]}
 
 
 def _checked(options: dict[str, Any]) -> Any:

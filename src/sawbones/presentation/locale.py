@@ -7,7 +7,7 @@ rest of this thread or task); everything below reads it where words are made:
     _("{who} joins the party", who=name)            # a sentence, translated then filled
     ngettext("{n} day", "{n} days", n)               # plural forms come from the catalog's Plural-Forms
     pgettext("verdict", "stable")                    # a word whose English alone is ambiguous
-    say(error.message)                               # a Message the engine made (sawbones.message)
+    say(error.text)                                  # a Message the engine made (sawbones.message)
     name(entry.name)                                 # a content entry's own words (data: en, fr, …)
 
 The catalogs are gettext files: `sawbones/locale/<lang>/LC_MESSAGES/sawbones.po`, compiled to `.mo` when the

@@ -42,7 +42,7 @@ async def commands(api: Any) -> dict[str, Callable[[int], Awaitable[Any]]]:
 
     async def status_player(i: int) -> Any:
         mine = await api.character_of(me)
-        return await api.player(mine["id"], "", "en")
+        return await api.player(mine["id"])
 
     async def answer(i: int) -> Any:  # "Roll for me": a prompt first (not timed apart: the expose row times it)
         who = f"Patient{i}"  # a new character each time (an exposure to a disease they have has no effect)
@@ -50,24 +50,24 @@ async def commands(api: Any) -> dict[str, Callable[[int], Awaitable[Any]]]:
         exposed = await api.act("expose", {"character": who, "affliction": "filth_fever", "rolls": "players"})
         pending = next(e["data"]["id"] for e in exposed["events"] if e["type"] == "save_pending")
         start = time.perf_counter()
-        await api.answer_as_player(who.lower(), {"pending": pending, "roll": True}, "en", f"bench:{pending}")
+        await api.answer_as_player(who.lower(), {"pending": pending, "roll": True}, f"bench:{pending}")
         return time.perf_counter() - start
 
     async def undo(i: int) -> Any:  # the preview (/undo) and the button: a damage to undo first, not timed
         await api.act("damage", {"character": "Cyra", "parts": [{"amount": 1, "type": "cold"}]})
         start = time.perf_counter()
-        action, _, version = await api.last_action("en")
-        await api.act("undo", {"action": f"a{action}"}, "en", key=f"bench:undo:{action}", version=version)
+        action, _, version = await api.last_action()
+        await api.act("undo", {"action": f"a{action}"}, key=f"bench:undo:{action}", version=version)
         return time.perf_counter() - start
 
     return {
         "/whoami": lambda i: api.character_of(me),
         "/status (player)": status_player,
-        "/status (GM)": lambda i: api.get("/status", "en"),
+        "/status (GM)": lambda i: api.get("/status"),
         "/tables": lambda i: api.request("GET", "/api/tables"),
         "/tables fire": lambda i: api.request("GET", "/api/tables/fire"),
-        "/pending": lambda i: api.get("/pending", "en"),
-        "/odds filth_fever": lambda i: odds_text(api, "filth_fever", 2, "en"),
+        "/pending": lambda i: api.get("/pending"),
+        "/odds filth_fever": lambda i: odds_text(api, "filth_fever", 2),
         "/damage": lambda i: api.act("damage", {"character": "Borin", "parts": [{"amount": 1, "type": "fire"}]},
                                      key=f"bench:damage:{i}"),
         "/injure": lambda i: api.act("injure", {"character": "Dax", "type": "fire", "d20": 15}, key=f"bench:i:{i}"),
@@ -77,7 +77,7 @@ async def commands(api: Any) -> dict[str, Callable[[int], Awaitable[Any]]]:
         "/expose": lambda i: api.act("expose", {"character": "Borin", "affliction": "filth_fever", "save": 30},
                                      key=f"bench:e:{i}"),
         "/advance 1h": lambda i: api.act("advance", {"duration": "1h", "auto": True}, key=f"bench:a:{i}"),
-        "/undo (preview)": lambda i: preview(bot, "en"),
+        "/undo (preview)": lambda i: preview(bot),
         "/undo (button)": undo,
         "Roll for me": answer,
         "autocomplete character": lambda i: api.characters(),

@@ -124,8 +124,11 @@ def test_no_document_people_read_carries_the_idempotency_record(table, db):
 
     from contextlib import closing
 
+    from sawbones.presentation.locale import speaking
+
     with closing(Service.open(db)) as service:
-        docs = event_documents(service, service.store.campaign_id("Alpha"), 0, "en")
+        with speaking("en"):
+            docs = event_documents(service, service.store.campaign_id("Alpha"), 0)
     assert docs and not _keyed(line for doc in docs for line in doc["lines"])
     assert all(e["type"] != "request_keyed" for doc in docs for e in doc["events"])
 

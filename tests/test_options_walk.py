@@ -256,7 +256,10 @@ def play(capsys, db, system, options, story, pack=None):
             from sawbones.application.service import Service
             from sawbones.interfaces.web.api.player_view import player_view
 
-            view = player_view(Service.open(db), "Walk", step[1], "en")  # (its version counts the options set)
+            from sawbones.presentation.locale import speaking
+
+            with speaking("en"):  # (its version counts the options set)
+                view = player_view(Service.open(db), "Walk", step[1])
             outcome.append((step, 0, {k: view[k] for k in ("character", "party", "prompts", "rolls")}))
             continue
         if step[0] == "@answer":  # the first pending save's player answers it with this d20 (the player API)

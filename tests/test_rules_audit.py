@@ -260,6 +260,7 @@ def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
     the deadline is the GM's secret unless the option reveal_deadline shows it on the player's page."""
     from sawbones.application.service import Service
     from sawbones.interfaces.web.api.player_view import player_view
+    from sawbones.presentation.locale import speaking
 
     assert cli("campaign", "create", "Burn", "--seed", "3").code == 0
     assert cli("character", "add", "Kit", "--max-hp", "20").code == 0
@@ -267,7 +268,8 @@ def test_the_player_sees_the_limb_deadline_only_when_the_gm_reveals_it(cli, db):
     service = Service.open(db)
 
     def burn(lang="en"):
-        return player_view(service, "Burn", "kit", lang)["character"]["injuries"][0]
+        with speaking(lang):
+            return player_view(service, "Burn", "kit")["character"]["injuries"][0]
 
     assert not {"deadline_in", "deadline_at", "deadline_in_text", "timers"} & set(burn())
     assert cli("campaign", "set", "reveal_deadline", "true").code == 0

@@ -45,9 +45,12 @@ def test_the_dashboard_offers_spells_under_the_campaigns_names(rules):
     from sawbones.domain.engine.options import effective_options
     from sawbones.interfaces.web.pages.pages import choices
 
+    from sawbones.presentation.locale import speaking
+
     options = effective_options(rules, {})
-    pf1e = dict(choices(rules, options, "fr", "pf1e")["spells"])
-    dnd5e = dict(choices(rules, options, "fr", "dnd5e")["spells"])
+    with speaking("fr"):
+        pf1e = dict(choices(rules, options, "pf1e")["spells"])
+        dnd5e = dict(choices(rules, options, "dnd5e")["spells"])
     assert (pf1e["heal"], pf1e["greater_restoration"]) == ("Guérison suprême", "Restauration suprême")
     assert (dnd5e["heal"], dnd5e["greater_restoration"]) == ("Guérison", "Restauration supérieure")
 

@@ -100,25 +100,31 @@ class PerAudience:
 
 class Listed:
     """Several values said as one list in the reader's language: "a, b or c" / "a, b ou c" (`last`: "or", "and",
-    or "" for a plain ", " list). Its items are said as fields are (Messages, content names, text)."""
+    or "" for a plain ", " list). Its items are said as fields are (Messages, content names, text). `ordered`:
+    the items are put in the order of their words in the reader's language (casefolded), once said — a list of
+    names reads alphabetically in French too."""
 
-    __slots__ = ("items", "last")
+    __slots__ = ("items", "last", "ordered")
 
-    def __init__(self, items: Any, last: str = "and") -> None:
+    def __init__(self, items: Any, last: str = "and", ordered: bool = False) -> None:
         self.items = tuple(items)
         self.last = last
+        self.ordered = ordered
 
     def __str__(self) -> str:
         words = [english(item) for item in self.items]
+        if self.ordered:
+            words.sort(key=str.casefold)
         if self.last and len(words) > 1:
             return f"{', '.join(words[:-1])} {self.last} {words[-1]}"
         return ", ".join(words)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Listed) and (self.items, self.last) == (other.items, other.last)
+        return isinstance(other, Listed) and (self.items, self.last, self.ordered) == \
+            (other.items, other.last, other.ordered)
 
     def __hash__(self) -> int:
-        return hash((self.items, self.last))
+        return hash((self.items, self.last, self.ordered))
 
 
 def english(value: Any) -> str:

@@ -7,7 +7,7 @@ rest of this thread or task); everything below reads it where words are made:
     _("{who} joins the party", who=name)            # a sentence, translated then filled
     ngettext("{n} day", "{n} days", n)               # plural forms come from the catalog's Plural-Forms
     pgettext("verdict", "stable")                    # a word whose English alone is ambiguous
-    say(error.message)                               # a Message the engine made (sawbones.message)
+    say(error.text)                                  # a Message the engine made (sawbones.message)
     name(entry.name)                                 # a content entry's own words (data: en, fr, …)
 
 The catalogs are gettext files: `sawbones/locale/<lang>/LC_MESSAGES/sawbones.po`, compiled to `.mo` when the
@@ -192,6 +192,8 @@ def say(value: Any) -> str:
         return value
     if isinstance(value, Listed):
         items = [say(item) for item in value.items]
+        if value.ordered:
+            items.sort(key=str.casefold)
         if value.last and len(items) > 1:
             last = pgettext("list", " or ") if value.last == "or" else pgettext("list", " and ")
             return pgettext("list", ", ").join(items[:-1]) + last + items[-1]

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from ..content.rules import Rules
 
 
-
 def effect_source(active: ActiveEffect) -> dict[str, Any]:
     """Where a line comes from, an active effect: its kind, ids, details and name (in the reader's language)."""
     return {**active.source(), "name": say(active.name)}
@@ -33,7 +32,6 @@ def source_doc(source: Source, rules: Rules) -> dict[str, Any]:
     if source.via:
         out["via"] = list(source.via)
     return out
-
 
 
 def line_doc(item: Line, rules: Rules) -> dict[str, Any]:

@@ -252,7 +252,7 @@ def conditions_of(character: Any, rules: "Rules", options: dict[str, Any]) -> li
         known = rules.conditions.get(condition)
         out.append({"id": condition, "name": name(known.name) if known else condition,
                     "source": {"kind": active.kind, "id": active.source_id, "content_id": active.content_id,
-                               "name": name(active.name), **active.detail}})
+                               "name": say(active.name), **active.detail}})  # (content words or a Message)
     return out
 
 

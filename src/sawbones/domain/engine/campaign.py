@@ -238,11 +238,11 @@ def spell_of_system(ctx: Context, typed: str) -> Any:
     spell = ctx.rules.get("spells", typed)
     system = ctx.state.system
     if system not in spell.systems:
-        titles = sorted((x.system_names.get(system) or x.name for x in ctx.rules.spells.values() if system in x.systems),
-                        key=lambda title: title.en)  # the titles the system's books give (seed 004's for pf1e)
+        titles = [x.system_names.get(system) or x.name for x in ctx.rules.spells.values() if system in x.systems]
+        # (the titles the system's books give, seed 004's for pf1e: said in the reader's order)
         if system == "pf1e":
             raise UsageError(msg("{spell} is not a pf1e spell; pf1e has {spells}", spell=spell.name,
-                                 spells=Listed(titles, "")))
+                                 spells=Listed(titles, "", ordered=True)))
         raise UsageError(msg("{spell} is not a dnd5e spell; dnd5e has {spells}", spell=spell.name,
-                             spells=Listed(titles, "")))
+                             spells=Listed(titles, "", ordered=True)))
     return spell

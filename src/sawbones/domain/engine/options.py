@@ -47,7 +47,7 @@ def parse_option_value(rules: Rules, option_id: str, text: str) -> Any:
         try:
             chosen: str = rules.resolve("options", raw, values_of=opt.id)
         except NotFound as exc:
-            if "did you mean" in exc.message:
+            if "close" in getattr(exc.text, "fields", {}):  # (Rules.resolve offered close values: "did you mean …?")
                 raise UsageError(exc.text) from None
             raise UsageError(msg("option {option_id} takes one of {choices}, not {text}", option_id=option_id,
                                  choices=", ".join(opt.choices), text=repr(text))) from None

@@ -151,7 +151,7 @@ def what_if(rules: Rules, options: dict[str, Any], p: Profile, compare: list[str
             with keeping(variant):
                 doc = profile(rules, variant, p)
         except UsageError as exc:  # a GM's call the odds cannot make (extremity_site: gm)
-            apart.append({"option": oid, "value": value, "why": str(exc)})
+            apart.append({"option": oid, "value": value, "why": exc.text})  # (a Message: said by the reader)
             continue
         if _differs(doc, base):
             variants.append({"option": oid, "value": value, "profile": doc})

@@ -17,6 +17,7 @@ from ....domain.injuries.odds_drop import drop_doc
 from ....domain.injuries.odds_treatment import treatment_doc
 from ....domain.engine.options import effective_options
 from ....errors import UsageError
+from ....presentation.locale import say
 from . import models as m
 from ..http.costly import BUSY, checkpoint, costly
 from ..http.deps import GmAccess, gm_read, open_service, web
@@ -75,18 +76,15 @@ def _defaults(request: Request) -> tuple[Any, dict[str, Any], Any]:
 def _party(rules: "Rules", options: dict[str, Any], drops: float, types: str | None, bonus: int, wait: float,
            self_treatment: bool, npc_drops: float, critical_failures: float, compare: str | None) -> dict[str, Any]:
     from ....presentation.damage_types import parse_types
-    import click
 
-    try:
-        parsed = parse_types(types)
-    except click.BadParameter as exc:
-        raise UsageError(exc.message, "types") from None
+    parsed = parse_types(types)  # (refuses with a UsageError where "types", in its Message)
     if types is not None and len(types) > 400:
         raise UsageError(msg("types: at most 400 characters"), "types")
     wanted = None if compare == "all" else [c.strip() for c in compare.split(",") if c.strip()] if compare else []
     profile = odds_party.Profile(drops=drops, types=parsed, bonus=bonus, wait_days=wait, self_treatment=self_treatment,
                                  npc_drops=npc_drops, critical_failures=critical_failures)
-    return odds_party.what_if(rules, options, profile, wanted, keep=_checked)
+    doc = odds_party.what_if(rules, options, profile, wanted, keep=_checked)
+    return {**doc, "not_compared": [{**n, "why": say(n["why"])} for n in doc["not_compared"]]}
 
 
 def _checked(options: dict[str, Any]) -> Any:

@@ -2,7 +2,6 @@
 
 from typing import Literal
 
-import click
 from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
@@ -11,7 +10,6 @@ from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
 from ....domain.wounds.rules import first_aid, heal_wounds, wound
-from ....errors import UsageError
 from . import models as m
 from .actions import Action, decided, register
 from ..http.language import Language
@@ -82,10 +80,7 @@ def mods_doc(service, campaign: str, character: str, roll: str, **given) -> dict
     loaded = service.load(campaign)
     ctx = service.context(loaded)
     found = find_character(loaded.state, character)
-    try:
-        context = roll_context(ctx.rules, roll, **given)
-    except click.BadParameter as exc:
-        raise UsageError(exc.message, "roll") from None
+    context = roll_context(ctx.rules, roll, **given)  # (refuses with a UsageError where "roll", in its Message)
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
     return {"character": found.id, "name": found.name} | answer_doc(answer)
 

@@ -262,19 +262,28 @@ def code_template(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def pseudo_locale(tmp_path_factory):
-    from sawbones.presentation import locale
-
     folder = tmp_path_factory.mktemp("pseudo")
     pseudo.write_catalog(folder, pot=code_template(tmp_path_factory.mktemp("pot")))
+    with catalogs_in(folder):
+        yield folder
+
+
+@contextlib.contextmanager
+def catalogs_in(folder):
+    """$SAWBONES_LOCALE_PATH names `folder` while the block runs (the catalogs read again on the way in and out)."""
+    from sawbones.presentation import locale
+
     kept = os.environ.get("SAWBONES_LOCALE_PATH")
     os.environ["SAWBONES_LOCALE_PATH"] = str(folder)
     locale.forget_catalogs()
-    yield folder
-    if kept is None:
-        os.environ.pop("SAWBONES_LOCALE_PATH", None)
-    else:
-        os.environ["SAWBONES_LOCALE_PATH"] = kept
-    locale.forget_catalogs()
+    try:
+        yield folder
+    finally:
+        if kept is None:
+            os.environ.pop("SAWBONES_LOCALE_PATH", None)
+        else:
+            os.environ["SAWBONES_LOCALE_PATH"] = kept
+        locale.forget_catalogs()
 
 
 def cli(argv: list[str]) -> tuple[int, str]:

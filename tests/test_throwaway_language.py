@@ -12,7 +12,6 @@ import contextlib
 import contextvars
 import hashlib
 import io
-import os
 import re
 import subprocess
 import warnings
@@ -74,22 +73,13 @@ def git_status() -> str:
 
 @pytest.fixture(scope="module")
 def xx(tmp_path_factory):
-    from sawbones.presentation import locale
-
     before = (python_files(), git_status())
     folder = tmp_path_factory.mktemp("locales")
-    from test_pseudo_locale import code_template  # (the words of the code as it is, not a stale sawbones.pot)
+    from test_pseudo_locale import catalogs_in, code_template  # (the code's words as they are, not a stale .pot)
 
     write_language(folder, code_template(tmp_path_factory.mktemp("pot")))
-    kept = os.environ.get("SAWBONES_LOCALE_PATH")
-    os.environ["SAWBONES_LOCALE_PATH"] = str(folder)
-    locale.forget_catalogs()
-    yield folder
-    if kept is None:
-        os.environ.pop("SAWBONES_LOCALE_PATH", None)
-    else:
-        os.environ["SAWBONES_LOCALE_PATH"] = kept
-    locale.forget_catalogs()
+    with catalogs_in(folder):
+        yield folder
     assert (python_files(), git_status()) == before, "a Python file changed while a language was added"
 
 

@@ -40,16 +40,26 @@ AUDIENCES = ("cli", "api", "page")  # who reads: the command line (and the bots'
 
 # ------------------------------------------------------------------ which language
 
-def locale_dirs() -> list[Path]:
+def _locale_path() -> str:
+    return os.environ.get("SAWBONES_LOCALE_PATH", "")
+
+
+@lru_cache(maxsize=4)
+def _dirs(locale_path: str) -> tuple[Path, ...]:
     """Where catalogs are looked for: $SAWBONES_LOCALE_PATH's directories first, then the package's own."""
-    extra = [Path(p) for p in os.environ.get("SAWBONES_LOCALE_PATH", "").split(os.pathsep) if p]
-    return [*extra, PACKAGE_LOCALES]
+    return (*(Path(p) for p in locale_path.split(os.pathsep) if p), PACKAGE_LOCALES)
 
 
 def languages() -> tuple[str, ...]:
-    """Every language sawbones speaks: English (the templates) and each language that has a catalog."""
+    """Every language sawbones speaks: English (the templates) and each language that has a catalog. The folders are
+    read once per $SAWBONES_LOCALE_PATH (a request asks several times; forget_catalogs() reads them again)."""
+    return _languages(_locale_path())
+
+
+@lru_cache(maxsize=4)
+def _languages(locale_path: str) -> tuple[str, ...]:
     found = {SOURCE}
-    for folder in locale_dirs():
+    for folder in _dirs(locale_path):
         if folder.is_dir():
             found.update(child.name for child in folder.iterdir()
                          if (child / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()
@@ -110,8 +120,8 @@ def addressing(who: str) -> Iterator[str]:
 # ------------------------------------------------------------------ the catalogs
 
 @lru_cache(maxsize=16)
-def _catalog(lang: str, where: tuple[str, ...]) -> _gettext.NullTranslations:
-    for folder in map(Path, where):
+def _catalog(lang: str, locale_path: str) -> _gettext.NullTranslations:
+    for folder in _dirs(locale_path):
         base = folder / lang / "LC_MESSAGES" / DOMAIN
         po, mo = base.with_suffix(".po"), base.with_suffix(".mo")
         if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
@@ -127,7 +137,7 @@ def catalog(lang: str | None = None) -> _gettext.NullTranslations:
     lang = lang or language()
     if lang == SOURCE:
         return _ENGLISH
-    return _catalog(lang, tuple(str(p) for p in locale_dirs()))
+    return _catalog(lang, _locale_path())  # (every word asks: no path built, no folder read, after the first)
 
 
 _ENGLISH = _gettext.NullTranslations()
@@ -148,6 +158,7 @@ def compile_po(po: Path) -> bytes:
 def forget_catalogs() -> None:
     """Read the catalogs again (a test that writes a language, a server that reloads)."""
     _catalog.cache_clear()
+    _languages.cache_clear()
 
 
 # ------------------------------------------------------------------ words

@@ -17,6 +17,8 @@ import simcord.interactions
 from sawbones.discord import create_bot
 
 FRENCH: set[int] = set()  # members whose Discord locale is French
+GUILD = 1_100_000_000_000_000_001  # the party's server (sawbones discord --guild)
+STRANGER = 1_100_000_000_000_000_077  # another server the bot was added to
 
 
 def _with_locales(original: Callable[..., Any]) -> Callable[..., Any]:
@@ -87,16 +89,24 @@ class Table:
     other: Any  # plays nobody
     french: Any  # plays Aria once assigned; Discord in French
     boss: Any  # no GM role, but the Manage Server permission
+    guild: Any = None
+    gm_role: Any = None
+
+    @property
+    def party(self) -> Any:
+        return self.bot.parties[GUILD]
 
 
 @asynccontextmanager
 async def discord_table(c: Campaign, state_file: Any = None, server: str | None = None,
                         **options: Any) -> AsyncIterator[Table]:
-    bot = create_bot(server or c.server, c.name, c.secret, state_file=state_file, **options)
+    """The party's server (GUILD) as its admin set it up: the GM commands granted to the role GM."""
+    bot = create_bot(server or c.server, c.name, c.secret, guild=GUILD, state_file=state_file, **options)
     async with simcord.run(bot) as env:
-        guild = env.create_guild("The party")
+        guild = env.create_guild("The party", id=GUILD)
         channel = guild.create_text_channel("table")
         gm_role = guild.create_role("GM")
+        grant_gm_commands(env, guild, gm_role)
         boss_role = guild.create_role("Owner", permissions=discord.Permissions(manage_guild=True))
         gm = guild.add_member(env.create_user("gm"), roles=[gm_role])
         player = guild.add_member(env.create_user("brena_player"))
@@ -104,11 +114,19 @@ async def discord_table(c: Campaign, state_file: Any = None, server: str | None 
         french = guild.add_member(env.create_user("aria_joueuse"))
         boss = guild.add_member(env.create_user("boss"), roles=[boss_role])
         FRENCH.add(french.id)
-        table = Table(env, bot, channel, gm, player, other, french, boss)
+        table = Table(env, bot, channel, gm, player, other, french, boss, guild, gm_role)
         try:
             yield table
         finally:
             await close(table.bot)
+
+
+def grant_gm_commands(env: Any, guild: Any, *targets: Any) -> None:
+    """Server Settings → Integrations: the commands listed to Manage Server only (default_member_permissions)
+    granted to `targets` too (the GM role)."""
+    for command in env.backend.commands.get(guild.id, {}).values():
+        if command.get("default_member_permissions") is not None:
+            guild.set_command_permissions(int(command["id"]), {t: True for t in targets})
 
 
 async def close(bot: Any) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from discord_table import campaign, contents, discord_table, said, until
+from discord_table import GUILD, campaign, contents, discord_table, grant_gm_commands, said, until
 from test_web_browser import _free_port, serving
 
 pytestmark = pytest.mark.asyncio
@@ -34,13 +34,23 @@ async def test_who_is_who_assign_whoami_bind(server):
         assert c.get("/characters", external=f"discord:{t.player.id}")["characters"][0]["id"] == "aria"
         bound = await t.gm.slash(t.channel, "bind")
         assert said(bound) == [f"Prompts and the feed now go to <#{t.channel.id}>."]
-        assert t.bot.state.table_channel == t.channel.id
+        assert t.party.state.table_channel == t.channel.id
+
+
+GM_COMMANDS = {"damage", "injure", "treat", "rest", "heal", "expose", "wound", "advance", "undo", "pending", "odds",
+               "assign", "bind"}
 
 
 async def test_a_member_who_is_not_the_gm_gets_one_ephemeral_line_and_nothing_is_applied(server):
     c = campaign(server, "Refusals")
     before = c.version()
     async with discord_table(c) as t:
+        # the GM commands carry default_member_permissions: a player is not even offered them
+        offered = set(t.player.available_commands(t.channel))
+        assert offered == {"status", "tables", "whoami"}
+        assert GM_COMMANDS <= set(t.gm.available_commands(t.channel))
+        # a server that grants them to everyone anyway: the bot still refuses, nothing applied
+        grant_gm_commands(t.env, t.guild, t.guild.default_role)
         for name, options in (("damage", {"character": "Brena", "amount": 30, "type": "fire"}),
                               ("injure", {"character": "Brena", "type": "fire"}), ("rest", {"kind": "long"}),
                               ("advance", {"duration": "1d"}), ("undo", {}), ("pending", {}),
@@ -51,7 +61,7 @@ async def test_a_member_who_is_not_the_gm_gets_one_ephemeral_line_and_nothing_is
             assert said(result) == ["Only the GM may do that (the role GM or the Manage Server permission); "
                                     "nothing was done."], name
         assert c.version() == before
-        assert t.bot.state.table_channel is None
+        assert t.party.state.table_channel is None
         # Manage Server makes a member the GM too
         result = await t.boss.slash(t.channel, "damage", character="Aria", amount=5, type="cold")
         assert said(result) == ["Aria: 5 Cold = 5 damage → 19 HP"]
@@ -151,7 +161,7 @@ async def test_undo_shows_the_last_action_and_undoes_that_one(server):
         assert now[0].startswith(f"The campaign moved on meanwhile (now at version {c.version()}); nothing was applied")
         assert now[1] == "Undo: Brena: 1 Cold = 1 damage → 19 HP?"
         assert c.get("/characters/aria")["hp"] == 22 and c.get("/characters/brena")["hp"] == 19
-        assert said(await t.player.slash(t.channel, "undo"))[0].startswith("Only the GM")
+        assert "undo" not in t.player.available_commands(t.channel)
 
 
 async def test_the_api_down_is_one_ephemeral_line_and_the_bot_keeps_running(server):
@@ -173,7 +183,8 @@ async def test_the_api_down_is_one_ephemeral_line_and_the_bot_keeps_running(serv
 async def test_slash_commands_have_french_names_and_descriptions(server):
     c = campaign(server, "Names")
     async with discord_table(c) as t:
-        synced = {name: payload for (name, _), payload in t.env.backend.commands[None].items()}
+        synced = {name: payload for (name, _), payload in t.env.backend.commands[GUILD].items()}
+        assert not t.env.backend.commands.get(None)  # the party's server only
         assert set(synced) >= {"damage", "injure", "treat", "rest", "heal", "expose", "wound", "advance", "undo",
                                "pending", "odds", "status", "tables", "assign", "whoami", "bind"}
         damage = synced["damage"]
@@ -210,6 +221,7 @@ async def test_the_gms_other_commands_treat_rest_heal_wound_advance(server):
         clock = c.get()["clock"]
         said(await t.gm.slash(t.channel, "advance", duration="1d"))
         assert c.get()["clock"] == clock + 86400
+        grant_gm_commands(t.env, t.guild, t.guild.default_role)  # (a server that lists them to everyone)
         french = said(await t.french.slash(t.channel, "advance", duration="1h"))
         assert french == ["Seul le MJ peut faire cela (le rôle GM ou la permission Gérer le serveur) ; rien n'a été fait."]
         bad = said(await t.gm.slash(t.channel, "advance", duration="soon"))
@@ -225,12 +237,12 @@ async def test_it_needs_no_privileged_gateway_intent(server):
     from sawbones.discord import create_bot
 
     c = campaign(server, "Intents")
-    bot = create_bot(c.server, c.name, c.secret)
+    bot = create_bot(c.server, c.name, c.secret, guild=GUILD)
     portal = discord.Intents.default()  # what an application gets with the privileged intents off
     assert not (portal.members or portal.presences or portal.message_content)
     async with simcord.run(bot, approved_intents=portal) as env:
         try:
-            guild = env.create_guild()
+            guild = env.create_guild(id=GUILD)
             channel = guild.create_text_channel("table")
             member = guild.add_member(env.create_user("someone"))
             assert said(await member.slash(channel, "whoami")) == [

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from discord_table import buttons, campaign, close, contents, discord_table, double_click, said, until
+from discord_table import (GUILD, buttons, campaign, close, contents, discord_table, double_click, grant_gm_commands,
+                           said, until)
 from sawbones.discord import create_bot
 from test_web_browser import serving
 
@@ -52,6 +53,8 @@ async def test_a_prompt_mentions_the_player_and_roll_for_me_answers_it_once(serv
         assert refused.ephemeral and said(refused) == ["This roll is not yours to answer; nothing was done."]
         assert [p["id"] for p in c.get("/pending")["pending"]] == [pending]
         # the player's click, twice: applied once
+        key = t.party.state.prompts[pending]["key"]  # the prompt's own key: random, not its pending id
+        assert pending not in key and c.name not in key and len(key) >= 20
         first = await t.player.click(message, label="Roll for me")
         assert first.ephemeral and said(first)[0].startswith("Answered:\nBrena")
         edited = t.channel.history()[[m.id for m in t.channel.history()].index(message.id)]
@@ -62,7 +65,7 @@ async def test_a_prompt_mentions_the_player_and_roll_for_me_answers_it_once(serv
         assert again is None  # no button left to click; a retried request is refused by sawbones
         token = c.get('/characters/brena/player-link')['token']
         retry = c.http.post(f"/api/player/{token}/answer", json={"pending": pending, "roll": True},
-                            headers={"Idempotency-Key": f"discord:{c.name}:{pending}"})  # the bot's request, again
+                            headers={"Idempotency-Key": key})  # the bot's request, again
         assert retry.status_code == 200 and retry.json()["lines"] and retry.json()["status"] == "applied"
         assert said(first)[0] == "Answered:\n" + "\n".join(retry.json()["lines"])  # the first answer, back
         other = c.http.post(f"/api/player/{token}/answer", json={"pending": pending, "roll": True})  # no key
@@ -83,15 +86,16 @@ async def test_a_double_click_before_the_first_answer_lands_applies_once(server)
 
 
 async def test_a_retried_answer_with_the_key_of_the_pending_roll_applies_once(server):
-    """The bot's answer carries an Idempotency-Key derived from the pending roll: a request sent again (the
-    connection dropped) gets the first answer, and nothing changes."""
+    """The bot's answer carries the prompt's Idempotency-Key: a request sent again (the connection dropped) gets
+    the first answer, and nothing changes."""
     c = campaign(server, "Retry")
     async with discord_table(c) as t:
         pending, message = await _prompted(t, c)
+        key = t.party.state.prompts[pending]["key"]
         answered = await t.gm.click(message, label="Roll for me")  # the GM answers for the player
         assert said(answered)[0].startswith("Answered:")
         before = c.version()
-        retry = c.post("/answer", {"pending": pending, "roll": True}, **{"Idempotency-Key": f"discord:{c.name}:{pending}"})
+        retry = c.post("/answer", {"pending": pending, "roll": True}, **{"Idempotency-Key": key})
         assert retry.status_code == 200 and retry.json()["version"] < before + 1
         assert c.version() == before
         assert len(_answers(c)) == 1
@@ -153,8 +157,8 @@ async def test_the_message_is_edited_when_the_roll_is_answered_on_the_page_or_un
         assert c.post("/undo").status_code == 200
         gone = await until(t.env, lambda: next((m for m in t.channel.history() if m.id == again[0].id
                                                 and not buttons(m)), None), "the prompt edited after the undo")
-        assert gone.content.endswith("No longer pending (answered elsewhere, or undone).")
-        assert not t.bot.state.prompts
+        assert gone.content.endswith("No longer pending (undone).")
+        assert not t.party.state.prompts
 
 
 async def test_a_restart_in_the_middle_of_a_prompt(server, tmp_path):
@@ -162,12 +166,12 @@ async def test_a_restart_in_the_middle_of_a_prompt(server, tmp_path):
     state = tmp_path / "bot.json"
     async with discord_table(c, state_file=state) as t:
         pending, message = await _prompted(t, c)
-        await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
+        await until(t.env, lambda: t.party.state.last_event_id == c.version(), "the feed caught up")
         posted = contents(t.channel)
         await close(t.bot)  # the bot's process ends
         # meanwhile, at the table: the GM acts on the web
         assert c.post("/damage", {"character": "Aria", "parts": [{"amount": 4, "type": "cold"}]}).status_code == 200
-        t.bot = create_bot(c.server, c.name, c.secret, state_file=state)
+        t.bot = create_bot(c.server, c.name, c.secret, guild=GUILD, state_file=state)
         await t.env.restart_bot(t.bot)
         missed = await until(t.env, lambda: [m for m in contents(t.channel) if "Aria: 4 Cold" in m], "what was missed")
         assert len(missed) == 1
@@ -177,7 +181,7 @@ async def test_a_restart_in_the_middle_of_a_prompt(server, tmp_path):
         answered = await t.player.click(message, label="Roll for me")
         assert said(answered)[0].startswith("Answered:")
         assert c.get("/pending")["pending"] == []
-        await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
+        await until(t.env, lambda: t.party.state.last_event_id == c.version(), "the feed caught up")
         counts = [m for m in contents(t.channel) if "Aria: 4 Cold" in m]
         assert len(counts) == 1
 
@@ -221,19 +225,21 @@ async def test_the_gms_full_lines_go_to_the_gm_channel_only(server):
     import simcord
 
     c = campaign(server, "Two channels", afflictions_known=False)
-    env_bot = create_bot(c.server, c.name, c.secret)  # the channels' ids exist once the guild does: restarted
+    env_bot = create_bot(c.server, c.name, c.secret, guild=GUILD)  # the channels' ids exist once the guild does
     async with simcord.run(env_bot) as env:
-        guild = env.create_guild("The party")
+        guild = env.create_guild("The party", id=GUILD)
         table = guild.create_text_channel("table")
         secret = guild.create_text_channel("gm-only")
-        gm = guild.add_member(env.create_user("gm"), roles=[guild.create_role("GM")])
+        role = guild.create_role("GM")
+        gm = guild.add_member(env.create_user("gm"), roles=[role])
         await close(env_bot)
-        bot = create_bot(c.server, c.name, c.secret, table_channel=table.id, gm_channel=secret.id)
+        bot = create_bot(c.server, c.name, c.secret, guild=GUILD, table_channel=table.id, gm_channel=secret.id)
         await env.restart_bot(bot)
+        grant_gm_commands(env, guild, role)
         try:
             await gm.slash(table, "expose", character="Brena", affliction="filth_fever", save=1)
             await until(env, lambda: contents(secret) and contents(table), "both channels")
-            await until(env, lambda: bot.state.last_event_id == c.version(), "the feed caught up")
+            await until(env, lambda: bot.parties[GUILD].state.last_event_id == c.version(), "the feed caught up")
             assert any("Filth Fever" in m for m in contents(secret))
             assert contents(table) and all("Filth" not in m and "DC" not in m for m in contents(table))
         finally:

@@ -81,7 +81,7 @@ async def test_a_session_at_the_discord_table(server):
         edited = next(m for m in t.channel.history() if m.id == prompt.id)
         assert not buttons(edited)
         log.note("the prompt, edited: " + " / ".join(edited.content.splitlines()[-2:]) + " (buttons gone)")
-        await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
+        await until(t.env, lambda: t.party.state.last_event_id == c.version(), "the feed caught up")
 
         # a frost spell drops Aria too; /status in both languages
         log.feed()
@@ -109,7 +109,7 @@ async def test_a_session_at_the_discord_table(server):
         done = await until(t.env, lambda: next((m for m in t.channel.history() if m.id == daily.id
                                                 and not buttons(m)), None), "the daily prompt edited")
         assert "Answered:" in done.content
-        await until(t.env, lambda: t.bot.state.last_event_id == c.version(), "the feed caught up")
+        await until(t.env, lambda: t.party.state.last_event_id == c.version(), "the feed caught up")
         log.feed()
         log.note("the prompt, edited: " + " / ".join(done.content.split("Answered:")[1].strip().splitlines())
                  + " (buttons gone)")

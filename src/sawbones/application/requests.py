@@ -5,6 +5,8 @@
   request and the first answer are recorded in the action itself (a `request_keyed` event appended
   with the action's own events, in the same transaction): a retry can never apply twice, on any
   backend, even across processes. Undoing the action does not free its key.
+- Keys are scoped to who sends them (`sender`: a digest of the GM's secret, of a player's token): a key one
+  sender used never answers for another, nor tells them it was used.
 - An expected version (the log version the client saw: `If-Match`, `expected_version`, `--expect-version`):
   when the campaign has moved on, the action is refused with the current version, nothing applied.
 """
@@ -30,6 +32,12 @@ class Request:
     key: str | None = None  # the client's idempotency key
     digest: str = ""  # what the request was (see digest())
     expected_version: int | None = None  # the campaign's log version the client saw
+    sender: str = ""  # who sent the key (sender_of their credential): keys are theirs alone
+
+    @property
+    def scoped_key(self) -> str | None:
+        """The key as recorded: the sender's and the client's."""
+        return None if self.key is None else f"{self.sender}/{self.key}" if self.sender else self.key
 
 
 class VersionMismatch(ConflictError):
@@ -58,6 +66,11 @@ def digest(*parts: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def sender_of(credential: str | None) -> str:
+    """Who sends a request, as its keys are scoped: a digest of their credential (never the credential)."""
+    return hashlib.sha256((credential or "").encode()).hexdigest()[:16]
+
+
 def check_key(key: str | None) -> str | None:
     if key is None:
         return None
@@ -73,9 +86,9 @@ def check(request: Request | None, state: Campaign, head: int, now: float) -> in
         return None
     if request.key is not None:
         for key, seen, version, at in state.requests:
-            if key == request.key and at > now - REQUEST_WINDOW:
+            if key == request.scoped_key and at > now - REQUEST_WINDOW:
                 if seen != request.digest:
-                    raise KeyReused(key)
+                    raise KeyReused(request.key)
                 return version
     if request.expected_version is not None and request.expected_version != head:
         raise VersionMismatch(request.expected_version, head)
@@ -86,5 +99,5 @@ def keyed_event(request: Request | None) -> list[dict[str, Any]]:
     """The event that records the key with the action (nothing without a key); its `answer` is set once known."""
     if request is None or request.key is None:
         return []
-    return [{"type": KEYED, "data": {"key": request.key, "digest": request.digest, "at": round(time.time(), 3),
+    return [{"type": KEYED, "data": {"key": request.scoped_key, "digest": request.digest, "at": round(time.time(), 3),
                                      "answer": None}}]

@@ -1,13 +1,21 @@
 """The bot's one way to sawbones: its JSON API over HTTP (docs/integrations.md), as any outside bot calls it.
 
 `Api` holds the campaign's API secret (sent as a Bearer header, never logged or shown). A refusal is
-`Refused(status, code, message, doc)` (the API's one error shape); a server that does not answer is `Down`.
+`Refused(status, code, message, doc)` (the API's one error shape); a server that does not answer is `Down`:
+`Down.maybe_applied` when the request may have reached it (a timeout, a 502/503/504 on the way back), not when
+the connection was refused. The keys the bot sends are unguessable (`key`, `key_for`): sawbones scopes them to
+the campaign's secret, and no player can tell or spoil them.
 Each request asks for the reader's language (`?lang=`, presentation.locale.language()): the API's lines and
 refusals come in it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -17,7 +25,12 @@ from ..presentation.locale import language
 
 
 class Down(Exception):
-    """sawbones does not answer (refused connection, timeout, a proxy's 502)."""
+    """sawbones does not answer (refused connection, timeout, a proxy's 502); `maybe_applied`: the request may
+    have reached it (a timeout, a 502/503/504), so an action may have been applied."""
+
+    def __init__(self, what: str, maybe_applied: bool = False) -> None:
+        super().__init__(what)
+        self.maybe_applied = maybe_applied
 
 
 class Refused(Exception):
@@ -29,6 +42,14 @@ class Refused(Exception):
 UNDOABLE_NOT = ("action_undone", "campaign_created", "campaign_renamed")  # as the dashboard's undo preview
 INDEX_KEPT = 60.0  # seconds the tables' index is kept (content changes when the server restarts)
 QUIET = ("clock_advanced", "request_keyed")  # no news in an action's lines (as the dashboard)
+CHARACTERS_KEPT = 30.0  # seconds the character list is fresh (each action of the feed refreshes it too)
+ANSWER_WITHIN = 2.0  # seconds an autocomplete waits for sawbones (Discord gives up at 3)
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol)  # the request never left
+
+
+def key() -> str:
+    """A new Idempotency-Key nobody can guess."""
+    return secrets.token_urlsafe(18)
 
 
 class Api:
@@ -43,6 +64,13 @@ class Api:
         self._client: httpx.AsyncClient | None = None
         self._tokens: dict[str, str] = {}  # character id -> player token
         self._index: dict[str, tuple[float, Any]] = {}  # language -> (when, GET /api/tables)
+        self._characters: tuple[float, list[dict[str, Any]]] | None = None  # (when, GET …/characters)
+        self._refreshing: asyncio.Task[Any] | None = None
+
+    def key_for(self, *parts: Any) -> str:
+        """An Idempotency-Key made of `parts` and the secret: the same for a retry, unguessable without it."""
+        text = "\x1f".join(str(p) for p in parts)
+        return hmac.new(self._secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self._secret}"}
@@ -53,6 +81,8 @@ class Api:
         return self._client
 
     async def close(self) -> None:
+        if self._refreshing is not None and not self._refreshing.done():
+            self._refreshing.cancel()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -64,10 +94,12 @@ class Api:
         query = {"lang": language(), **(params or {})}
         try:
             answer = await self.client().request(method, path, json=json, params=query, headers=sent)
-        except httpx.HTTPError as exc:
+        except NOT_SENT as exc:
             raise Down(type(exc).__name__) from None
+        except httpx.HTTPError as exc:  # (a timeout, a connection cut: the request may have been applied)
+            raise Down(type(exc).__name__, maybe_applied=True) from None
         if answer.status_code in (502, 503, 504):
-            raise Down(str(answer.status_code))
+            raise Down(str(answer.status_code), maybe_applied=True)
         try:
             doc = answer.json()
         except ValueError:
@@ -104,7 +136,36 @@ class Api:
     # ------------------------------------------------------------ characters and players
 
     async def characters(self) -> list[dict[str, Any]]:
-        return (await self.get("/characters"))["characters"]
+        listed = (await self.get("/characters"))["characters"]
+        self._characters = (time.monotonic(), listed)
+        return listed
+
+    def refresh_characters(self) -> None:
+        """Ask the character list again in the background (an action may have changed it)."""
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
+
+    async def _refresh(self) -> None:
+        try:
+            await self.characters()
+        except (Down, Refused):
+            pass
+
+    async def characters_soon(self) -> list[dict[str, Any]]:
+        """The character list for an autocomplete: the one kept (refreshed in the background when old), else
+        what sawbones says within ANSWER_WITHIN seconds, else nothing."""
+        kept = self._characters
+        if kept is not None:
+            if time.monotonic() - kept[0] > CHARACTERS_KEPT:
+                self.refresh_characters()
+            return kept[1]
+        self.refresh_characters()
+        assert self._refreshing is not None
+        try:
+            await asyncio.wait_for(asyncio.shield(self._refreshing), ANSWER_WITHIN)
+        except asyncio.TimeoutError:
+            return []
+        return self._characters[1] if self._characters is not None else []
 
     async def character_of(self, user_id: int) -> dict[str, Any] | None:
         found = (await self.get("/characters", external=f"discord:{user_id}"))["characters"]

@@ -1,17 +1,22 @@
-"""The bot: `create_bot(server_url, campaign, api_secret, **options)` returns the `discord.ext.commands.Bot`
-that `sawbones discord` runs (and that tests run under SimCord as it is).
+"""The bot: `create_bot(server_url, campaign, api_secret, guild=ID, **options)` returns the
+`discord.ext.commands.Bot` that `sawbones discord` runs (and that tests run under SimCord as it is).
 
-Options: gm_role ("GM"), gm_channel (id: the GM's full lines), table_channel (id: prompts and the feed;
-else the one `/bind` chose, kept in the state file), state_file (path; None keeps nothing), lang (a language
-tag, "en", "fr"…: the language of what the bot posts in channels, default the one it is started in; each
-member's answers follow their Discord locale, words.heard).
+Two ways to run it (docs/discord.md):
+- one party: `guild` (a Discord server's id), `campaign` and its API secret. The slash commands are registered
+  for that server only, and any interaction from elsewhere (another server, a DM) gets one line, nothing done.
+- hosted, for a group that runs sawbones for several tables: no `guild`, no campaign. A member with Manage
+  Server links their server to a campaign with /link (its name and API secret, typed in a form only they see,
+  kept in the state file); each server's commands touch only its own campaign; an unlinked server is told so.
+
+Options: gm_role ("GM"), gm_channel (id: the GM's full lines, NPCs' included), table_channel (id: prompts and
+the feed; else the one `/bind` chose, kept in the state file), state_file (path; None keeps nothing), lang (a
+language tag, "en", "fr"…: the language of what the bot posts in channels, default the one it is started in;
+each member's answers follow their Discord locale, words.heard).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
 from typing import Any
 
 import discord
@@ -19,18 +24,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from .api import Api, Down, Refused
-from .feed import Feed
+from .party import Party
 from .state import BotState
-from ..presentation.locale import _, language, normalize, speaking
+from ..presentation.locale import _, language, normalize
 from .words import CatalogTranslator, heard
 
 LOG = logging.getLogger("sawbones.discord")
-RETRIES = (1, 2, 4, 8)  # seconds before posting an action again after a fault
 
 
-# what the invite asks for: see the table channel and post in it (prompts, the feed). Editing its own messages,
-# answering slash commands and buttons (the interaction's webhook) need no more.
-PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True)
+# what the invite asks for: see the table channel and post in it, in a thread too (prompts, the feed). Editing its
+# own messages, answering slash commands and buttons (the interaction's webhook) need no more.
+PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
 
 
 def invite_link(application_id: int | str) -> str:
@@ -40,65 +44,128 @@ def invite_link(application_id: int | str) -> str:
 
 
 class SawbonesBot(commands.Bot):
-    def __init__(self, api: Api, *, gm_role: str = "GM", gm_channel: int | None = None,
+    def __init__(self, server_url: str, *, guild: int | None = None, campaign: str | None = None,
+                 secret: str | None = None, gm_role: str = "GM", gm_channel: int | None = None,
                  table_channel: int | None = None, state_file: str | None = None,
-                 channel_language: str | None = None) -> None:
+                 channel_language: str | None = None, timeout: float = 10.0) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intent
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
-        self.api, self.gm_role, self.gm_channel = api, gm_role, gm_channel
+        self.server_url, self.timeout = server_url, timeout
+        self.guild, self.gm_role = guild, gm_role
         self.channel_language = normalize(channel_language or language())  # what the bot posts in channels
         self.state = BotState(state_file)
-        if table_channel:
-            self.state.data["table_channel"] = table_channel
-        self.feed: Feed | None = None
-        self.feed_lock: asyncio.Lock | None = None
-        self.answer_locks: dict[str, asyncio.Lock] = {}
-        self.answered: dict[str, str] = {}  # pending id -> what its prompt message says now
-        self.started = secrets.token_hex(4)  # in the Idempotency-Key of a command: its interaction, this run
+        self.parties: dict[int, Party] = {}
+        if guild is not None:  # one party
+            assert campaign and secret
+            party_state = self.state.party(guild, adopt_flat=True)
+            if table_channel:
+                party_state.data["table_channel"] = table_channel
+            self.parties[guild] = Party(self, guild, self.api_for(campaign, secret), party_state, gm_channel)
+        else:  # hosted: the servers linked before
+            for linked in self.state.linked():
+                data = self.state.party(linked)
+                self.parties[linked] = Party(self, linked, self.api_for(data.data["campaign"], data.data["secret"]),
+                                             data)
+
+    def api_for(self, campaign: str, secret: str) -> Api:
+        return Api(self.server_url, campaign, secret, timeout=self.timeout)
+
+    @property
+    def hosted(self) -> bool:
+        return self.guild is None
 
     # ------------------------------------------------------------ start and stop
 
     async def setup_hook(self) -> None:
-        from . import commands_all, commands_gm, prompts
+        from . import commands_all, commands_gm, link, prompts, retry
 
         await self.tree.set_translator(CatalogTranslator())
         commands_all.install(self)
         commands_gm.install(self)
+        if self.hosted:
+            link.install(self)
         self.tree.on_error = self.on_tree_error
-        self.add_dynamic_items(prompts.Answer)
-        self.feed_lock = asyncio.Lock()
-        if self.state.last_event_id is None:
-            try:
-                self.state.last_event_id = int((await self.api.get(""))["version"])
-            except (Down, Refused) as exc:
-                LOG.warning("sawbones does not answer yet (%s): the feed starts when it does", type(exc).__name__)
-        await self.tree.sync()
-        self.feed = Feed(self.api.server_url + self.api.base + "/events", self.api.headers,
-                         self.state.last_event_id, self.hand_over)
-        with speaking(self.channel_language):
-            self.feed.start()  # (the stream's documents, in the channels' language)
+        self.tree.interaction_check = self.admit  # type: ignore[method-assign]
+        self.add_dynamic_items(prompts.Answer, retry.RetryButton)
+        if self.hosted:
+            await self.tree.sync()
+        else:  # the party's server only; the global commands (a hosted run's, an older version's) are taken back
+            here = discord.Object(self.guild)  # type: ignore[arg-type]
+            self.tree.copy_global_to(guild=here)
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync(guild=here)
+            await self.tree.sync()
+        for party in self.parties.values():
+            await party.start()
 
     async def on_ready(self) -> None:
         LOG.info("connected to Discord as %s; invite link: %s", self.user, invite_link(self.application_id or ""))
 
     async def close(self) -> None:
-        if self.feed is not None:
-            self.feed.stop()
-        await self.api.close()
+        for party in self.parties.values():
+            await party.stop()
         await super().close()
 
-    # ------------------------------------------------------------ who is who
+    async def add_party(self, guild_id: int, campaign: str, secret: str) -> Party:
+        """/link: the server plays `campaign` from now on (kept in the state file)."""
+        old = self.parties.pop(guild_id, None)
+        if old is not None:
+            await old.stop()
+        state = self.state.party(guild_id)
+        state.link(campaign, secret)
+        party = self.parties[guild_id] = Party(self, guild_id, self.api_for(campaign, secret), state)
+        await party.start()
+        return party
 
-    def is_gm(self, member: Any) -> bool:
+    # ------------------------------------------------------------ which party, who is who
+
+    def party_of(self, interaction: discord.Interaction) -> Party | None:
+        return self.parties.get(interaction.guild_id) if interaction.guild_id is not None else None
+
+    def elsewhere(self, interaction: discord.Interaction) -> str:
+        """Why an interaction is not the bot's party's (one line, nothing done)."""
+        if interaction.guild_id is None:
+            return _("sawbones answers in its party's Discord server only; nothing was done.")
+        if self.hosted:
+            return _("This server is not linked to a campaign: a member with the Manage Server permission links "
+                     "it with /link. Nothing was done.")
+        return _("This bot plays with another server's party; nothing was done.")
+
+    @heard
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Every slash command and autocomplete: only from the party's server (hosted: a linked server, or /link)."""
+        if self.party_of(interaction) is not None:
+            return True
+        command = interaction.command
+        if self.hosted and interaction.guild_id is not None and getattr(command, "name", "") == "link":
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(self.elsewhere(interaction), ephemeral=True)
+        return False
+
+    async def party_here(self, interaction: discord.Interaction) -> Party | None:
+        """A button's or a form's party; None (and one line) from elsewhere."""
+        party = self.party_of(interaction)
+        if party is None:
+            await interaction.response.send_message(self.elsewhere(interaction), ephemeral=True)
+        return party
+
+    def is_gm(self, member: Any, party: Party | None) -> bool:
+        """The role --gm-role or the Manage Server permission, in the party's own server."""
+        guild = getattr(member, "guild", None)
+        if party is None or guild is None or guild.id != party.guild_id:
+            return False
         permissions = getattr(member, "guild_permissions", None)
         if permissions is not None and permissions.manage_guild:
             return True
         return any(role.name == self.gm_role for role in getattr(member, "roles", ()))
 
     async def refuse_non_gm(self, interaction: discord.Interaction) -> bool:
-        """True (and one ephemeral line) when the member is not the GM: nothing is applied."""
-        if self.is_gm(interaction.user):
+        """True (and one ephemeral line) when the member is not the party's GM: nothing is applied."""
+        if self.is_gm(interaction.user, self.party_of(interaction)):
             return False
         await interaction.response.send_message(
             _("Only the GM may do that (the role {role} or the Manage Server permission); nothing was done.",
@@ -115,8 +182,8 @@ class SawbonesBot(commands.Bot):
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         try:
             messages = await work()
-        except Down:
-            await interaction.followup.send(self.down(), ephemeral=True)
+        except Down as exc:
+            await interaction.followup.send(self.down(exc), ephemeral=True)
             return
         except Refused as exc:
             await interaction.followup.send(self.refusal(exc), ephemeral=True)
@@ -128,9 +195,15 @@ class SawbonesBot(commands.Bot):
             else:
                 await interaction.followup.send(text or "…", view=view, ephemeral=ephemeral)
 
-    def down(self) -> str:
+    def down(self, exc: Down | None = None) -> str:
+        if exc is not None and exc.maybe_applied:
+            return self.maybe_applied()
         return _("sawbones at {url} does not answer; nothing was done. Try again in a moment.",
-                 url=self.api.server_url)
+                 url=self.server_url)
+
+    def maybe_applied(self) -> str:
+        return _("sawbones at {url} did not answer in time: it may have been applied. Look (/status) before "
+                 "acting again.", url=self.server_url)
 
     def refusal(self, exc: Refused) -> str:
         """sawbones' refusal (its message already in the reader's language: the API answers in the one asked)."""
@@ -153,52 +226,20 @@ class SawbonesBot(commands.Bot):
         except discord.HTTPException:
             pass
 
-    # ------------------------------------------------------------ the feed
 
-    def hand_over(self, doc: dict[str, Any]) -> bool:
-        """From the feed's thread: the action's document becomes a task of the bot's own loop."""
-        if self.is_closed():
-            return False
-        try:
-            self.loop.call_soon_threadsafe(self._spawn, doc)
-        except RuntimeError:  # the loop is closed: the bot is gone
-            return False
-        return True
-
-    def _spawn(self, doc: dict[str, Any]) -> None:
-        self.loop.create_task(self.on_action(doc))
-
-    async def on_action(self, doc: dict[str, Any]) -> None:
-        from .table import post_action
-
-        assert self.feed_lock is not None
-        async with self.feed_lock:  # in the stream's order
-            last = self.state.last_event_id
-            if last is not None and int(doc["id"]) <= last:
-                return  # handled before (a reconnection, or before a restart)
-            for wait in RETRIES:  # sawbones or Discord blinked: the same action again, a moment later
-                try:
-                    with speaking(self.channel_language):
-                        await post_action(self, doc, last)
-                    break
-                except (Down, discord.HTTPException) as exc:
-                    LOG.warning("action %s: %s (again in %s s)", doc.get("action"), type(exc).__name__, wait)
-                    await asyncio.sleep(wait)
-                except Refused as exc:
-                    LOG.warning("action %s: sawbones refused (%s)", doc.get("action"), exc.code)
-                    break
-            self.state.last_event_id = int(doc["id"])
-
-
-def create_bot(server_url: str, campaign: str, api_secret: str, **options: Any) -> commands.Bot:
-    """The bot `sawbones discord` runs: it talks to sawbones at `server_url` only through its JSON API, for
-    `campaign`, with the campaign's API secret (never logged). Options: see the module's doc."""
+def create_bot(server_url: str, campaign: str | None = None, api_secret: str | None = None, *,
+               guild: int | None = None, **options: Any) -> commands.Bot:
+    """The bot `sawbones discord` runs: it talks to sawbones at `server_url` only through its JSON API. With
+    `guild`: one party, `campaign` with its API secret (never logged); without: hosted (/link). Options: see the
+    module's doc."""
     known = {"gm_role", "gm_channel", "table_channel", "state_file", "lang", "timeout"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise TypeError(f"create_bot: unknown options {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    api = Api(server_url, campaign, api_secret, timeout=float(options.pop("timeout", 10.0)))
+    if (guild is None) != (campaign is None) or (campaign is not None and not api_secret):
+        raise TypeError("create_bot: one party is guild, campaign and api_secret together; hosted is none of them")
     options["channel_language"] = options.pop("lang", None)
+    options["timeout"] = float(options.pop("timeout", 10.0))
     # httpx logs each request's address at INFO, and a player's address holds their link's token: never logged
     logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger("httpx").level))
-    return SawbonesBot(api, **options)
+    return SawbonesBot(server_url, guild=guild, campaign=campaign, secret=api_secret, **options)

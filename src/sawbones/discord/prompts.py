@@ -3,8 +3,10 @@ page has them. Their custom_id names the pending roll (`sawbones:roll:p7`, `sawb
 item the bot registers at start, so the buttons of a message posted before a restart still work.
 
 Only the linked player or the GM may answer; anyone else gets an ephemeral refusal. A double click or a
-retried request applies once: one answer at a time per roll, and the Idempotency-Key derived from the
-pending roll (`discord:<campaign>:<pending>`), not from the click.
+retried request applies once: one answer at a time per roll, and the prompt's own Idempotency-Key (random,
+kept with the prompt in the state file), not the click's. A button whose prompt the state file does not hold
+(another state file, a lost one) asks sawbones whether its roll still waits, and answers it the same way.
+The answer shows the save's result sentence (the lines the API returns for it).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import discord
 
 from ..presentation.locale import _, language
-from .api import Down, Refused
+from .api import Down, Refused, key as new_key
 from .posts import close_prompt
 from .words import heard
 
@@ -44,14 +46,19 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
     @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        entry = bot.state.prompts.get(self.pending)
+        party = await bot.party_here(interaction)
+        if party is None:
+            return
+        entry = party.state.prompts.get(self.pending)
         if entry is None:
-            said = bot.answered.get(self.pending)
-            gone = _("This roll was already answered.") if said else \
+            entry = await recall(party, self.pending)
+        if entry is None:
+            answered = party.answered.get(self.pending, (False, ""))[0]
+            gone = _("This roll was already answered.") if answered else \
                 _("No longer pending (answered elsewhere, or undone).")
             await interaction.response.send_message(gone, ephemeral=True)
             return
-        if interaction.user.id != entry.get("user") and not bot.is_gm(interaction.user):
+        if interaction.user.id != entry.get("user") and not bot.is_gm(interaction.user, party):
             await interaction.response.send_message(_("This roll is not yours to answer; nothing was done."),
                                                     ephemeral=True)
             return
@@ -59,6 +66,25 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
             await interaction.response.send_modal(Rolled(self.pending))
             return
         await submit(bot, interaction, self.pending, {"roll": True})
+
+
+async def recall(party: Any, pending: str) -> dict[str, Any] | None:
+    """The prompt of a roll still waiting for its player, from sawbones (the state file does not hold it)."""
+    from .table import linked_user
+
+    try:
+        waiting = (await party.api.get("/pending"))["pending"]
+        listed = await party.api.characters()
+    except (Down, Refused):
+        return None
+    p = next((p for p in waiting if p.get("id") == pending and p.get("awaiting", "player") == "player"), None)
+    if p is None:
+        return None
+    entry = {"channel": None, "message": None, "character": p["character"],
+             "user": linked_user(listed, p["character"]), "text": "", "key": new_key()}
+    party.state.prompts[pending] = entry
+    party.state.save()
+    return entry
 
 
 class Rolled(discord.ui.Modal):
@@ -93,35 +119,43 @@ async def submit(bot: Any, interaction: discord.Interaction, pending: str, how: 
     """Answer the roll once: by the player through the player API (their answer, as from their page; the GM
     may have to confirm it), by the GM through the GM's `answer` action. The member is told in their language
     (the handler's); the prompt's message is edited in the channel's."""
+    party = bot.party_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    lock = bot.answer_locks.setdefault(pending, asyncio.Lock())
+    lock = party.answer_locks.setdefault(pending, asyncio.Lock())
     async with lock:
-        entry = bot.state.prompts.get(pending)
+        entry = party.state.prompts.get(pending)
         if entry is None:
             await interaction.followup.send(_("This roll was already answered."), ephemeral=True)
             return
-        key = f"discord:{bot.api.campaign}:{pending}"
+        if "key" not in entry:
+            entry["key"] = new_key()
+            party.state.save()
+        key = entry["key"]
         body = {"pending": pending, **how}
+        api = party.api
         try:
             if interaction.user.id == entry.get("user"):
-                doc = await bot.api.answer_as_player(entry["character"], body, key)
+                doc = await api.answer_as_player(entry["character"], body, key)
                 lines = doc.get("lines") or []
                 waiting = doc.get("status") == "awaiting_gm"
             else:
-                before = int((await bot.api.get(""))["version"])
-                await bot.api.act("answer", body, key=key)
-                view = await bot.api.player(entry["character"], "", since=before)
+                before = int((await api.get(""))["version"])
+                await api.act("answer", body, key=key)
+                view = await api.player(entry["character"], "", since=before)
                 lines, waiting = [x["line"] for x in view["since"]["lines"]], False
-        except Down:
-            await interaction.followup.send(bot.down(), ephemeral=True)
+        except Down as exc:
+            said = _("sawbones at {url} did not answer in time: your answer may have been applied. Press the "
+                     "button again to retry: it applies once.", url=bot.server_url) if exc.maybe_applied else bot.down()
+            await interaction.followup.send(said, ephemeral=True)
             return
         except Refused as exc:
-            if exc.status in (409, 422):  # answered meanwhile (elsewhere, or by a retried request)
-                await interaction.followup.send(_("This roll was already answered."), ephemeral=True)
+            if exc.status in (409, 422):  # answered meanwhile (elsewhere, or by a retried request), or undone
+                await interaction.followup.send(_("No longer pending (answered elsewhere, or undone)."),
+                                                ephemeral=True)
             else:
                 await interaction.followup.send(bot.refusal(exc), ephemeral=True)
             return
         said = _("Sent: waiting for the GM to confirm.") if waiting else _("Answered:") + "\n" + "\n".join(lines)
         if not waiting and language() == bot.channel_language:
-            await close_prompt(bot, pending, said)  # (in another language, the feed edits it in the channel's)
+            await close_prompt(party, pending, said, True)  # (in another language, the feed edits it in the channel's)
         await interaction.followup.send(said, ephemeral=True)

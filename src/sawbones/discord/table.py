@@ -1,7 +1,9 @@
 """One action of the events stream at the table: its player-safe lines in the table channel (the lines each
 touched character's player page shows for it), the GM's full lines in the GM channel, a prompt (with its two
-buttons) for each roll now waiting for a player, and the prompts this action answered or undid edited:
-result shown, buttons gone. In the channels' language (the bot posts them under it: bot.on_action)."""
+buttons) for each roll now waiting for a player, and the prompts this action cleared or undid edited: result
+shown, buttons gone. Non-player characters stay out of the table channel: their lines go to the GM channel
+only, and no player link is made for them. Each part is posted once (posts.send_once, the state file's
+prompts). In the channels' language (the bot posts them under it: party.on_action)."""
 
 from __future__ import annotations
 
@@ -11,62 +13,70 @@ import discord
 
 from ..presentation.locale import _
 from . import render
-from .posts import channel, close_prompt, send
+from .api import Refused, key as new_key
+from .posts import channel, close_prompt, send_once
 from .prompts import buttons as prompt_buttons
-from .api import Down, Refused
 
 UNDO = "action_undone"
+CLEARED = "pending_cleared"
 
 
-async def post_action(bot: Any, doc: dict[str, Any], after: int | None) -> None:
+async def post_action(bot: Any, party: Any, doc: dict[str, Any], after: int | None) -> None:
     """`after`: the id of the action handled before this one (its lines are those after it)."""
-    api = bot.api
-    gm = await channel(bot, bot.gm_channel)
+    api, action = party.api, int(doc["id"])
+    gm = await channel(bot, party.gm_channel)
     if gm is not None and doc.get("lines"):
-        await send(gm, "\n".join(doc["lines"]))
-    table = await channel(bot, bot.state.table_channel)
-    since = int(doc["id"]) - len(doc.get("events") or ())  # (the document leaves out bookkeeping events)
+        await send_once(party, action, "gm", gm, "\n".join(doc["lines"]))
+    table = await channel(bot, party.state.table_channel)
+    since = action - len(doc.get("events") or ())  # (the document leaves out bookkeeping events)
     since = min(since, after) if after is not None else since
+    listed = await api.characters()
+    npcs = {c["id"] for c in listed if c.get("npc")}
     views: dict[str, dict[str, Any]] = {}
+    said: dict[str, list[str]] = {}  # character -> this action's lines on their page
     lines: list[str] = []
-    if doc.get("type") == UNDO and doc.get("undone_action") is not None:
+    undo = doc.get("type") == UNDO
+    if undo and doc.get("undone_action") is not None:
         lines.append(_("Action {action} undone.", action=doc["undone_action"]))
-    for character in doc.get("characters") or ():
+    for character in sorted(doc.get("characters") or ()):
+        if character in npcs:
+            continue  # the GM's alone (the GM channel has the action's full lines)
         try:
             views[character] = await api.player(character, "", since=since)
         except Refused:  # a character removed since: nothing to show
             continue
-        lines += [x["line"] for x in views[character]["since"]["lines"] if x["version"] <= int(doc["id"])]
+        said[character] = [x["line"] for x in views[character]["since"]["lines"] if x["version"] <= action]
+        lines += said[character]
     if table is not None and lines:
-        await send(table, "\n".join(lines))
-    await settle_prompts(bot, table, views, lines, doc.get("type") == UNDO)
+        await send_once(party, action, "table", table, "\n".join(lines))
+    cleared = {e["data"].get("id") for e in doc.get("events") or () if e.get("type") == CLEARED}
+    await settle_prompts(party, table, views, said, cleared, undo, listed)
 
 
-async def settle_prompts(bot: Any, table: Any, views: dict[str, dict[str, Any]], lines: list[str],
-                         undo: bool) -> None:
-    """Edit the prompts no longer waiting; post the new ones."""
-    prompts = bot.state.prompts
+async def settle_prompts(party: Any, table: Any, views: dict[str, dict[str, Any]], said: dict[str, list[str]],
+                         cleared: set[str], undo: bool, listed: list[dict[str, Any]]) -> None:
+    """Close the prompts this action cleared (with its lines) or undid; post the new ones."""
+    prompts = party.state.prompts
     for character, view in views.items():
         waiting = {p["id"]: p for p in view.get("prompts") or () if p.get("awaiting") == "player"}
         for pending, entry in list(prompts.items()):
-            if entry["character"] == character and pending not in waiting:
-                said = _("No longer pending (answered elsewhere, or undone).") if undo or not lines else \
-                    _("Answered:") + "\n" + "\n".join(lines)
-                await close_prompt(bot, pending, said)
+            if entry["character"] != character or pending in waiting:
+                continue
+            if pending in cleared:
+                await close_prompt(party, pending, "\n".join([_("Answered:"), *said[character]]), True, strict=True)
+            elif undo:
+                await close_prompt(party, pending, _("No longer pending (undone)."), False, strict=True)
+            # (else a later action cleared it: that action's own lines close it)
         new = [p for pending, p in waiting.items() if pending not in prompts]
         if table is None or not new:
             continue
-        user = await linked_user(bot, character)
+        user = linked_user(listed, character)
         for p in new:  # (one the GM's undo made wait again, too)
-            bot.answered.pop(p["id"], None)
-            await post_prompt(bot, table, p, user)
+            party.answered.pop(p["id"], None)
+            await post_prompt(party, table, p, user)
 
 
-async def linked_user(bot: Any, character: str) -> int | None:
-    try:
-        listed = await bot.api.characters()
-    except (Down, Refused):
-        return None
+def linked_user(listed: list[dict[str, Any]], character: str) -> int | None:
     for c in listed:
         if c["id"] == character:
             return next((int(ref[8:]) for ref in c.get("external", ()) if ref.startswith("discord:")
@@ -74,10 +84,10 @@ async def linked_user(bot: Any, character: str) -> int | None:
     return None
 
 
-async def post_prompt(bot: Any, table: Any, p: dict[str, Any], user: int | None) -> None:
+async def post_prompt(party: Any, table: Any, p: dict[str, Any], user: int | None) -> None:
     text = render.prompt_text(p, f"<@{user}>" if user else "")
     message = await table.send(text, view=prompt_buttons(p["id"]),
                                allowed_mentions=discord.AllowedMentions(users=True))
-    bot.state.prompts[p["id"]] = {"channel": table.id, "message": message.id, "character": p["character"],
-                                  "user": user, "text": text}
-    bot.state.save()
+    party.state.prompts[p["id"]] = {"channel": table.id, "message": message.id, "character": p["character"],
+                                    "user": user, "text": text, "key": new_key()}
+    party.state.save()

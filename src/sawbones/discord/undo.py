@@ -17,16 +17,17 @@ from .words import heard
 SHOWN_LINES = 3
 
 
-async def preview(bot: Any) -> tuple[str, discord.ui.View | None]:
-    last = await bot.api.last_action()
+async def preview(party: Any) -> tuple[str, discord.ui.View | None]:
+    last = await party.api.last_action()
     if last is None:
         return _("nothing to undo"), None
     action, lines, version = last
     what = " / ".join(lines[:SHOWN_LINES]) + (" …" if len(lines) > SHOWN_LINES else "")
     view = discord.ui.View(timeout=None)
     view.add_item(UndoButton(action, version, _("Undo")))
-    named = what or f"a{action}"
-    return _("Undo: {what}?", what=named), view
+    if not what:
+        return _("Undo action a{action}? (it says nothing more)", action=action), view
+    return _("Undo: {what}?", what=what), view
 
 
 class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:undo:(?P<action>[0-9]{1,9}):(?P<version>[0-9]{1,12})"):  # type: ignore[call-arg, misc]  # noqa: E501
@@ -43,20 +44,21 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:
     @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        if await bot.refuse_non_gm(interaction):
+        party = await bot.party_here(interaction)
+        if party is None or await bot.refuse_non_gm(interaction):
             return
         await interaction.response.defer()
-        key = f"discord:{bot.api.campaign}:undo:{self.action}:{self.version}"
+        key = party.api.key_for("undo", self.action, self.version)  # (the same for a retry; nobody can guess it)
         try:
-            doc = await bot.api.act("undo", {"action": f"a{self.action}"}, key=key, version=self.version)
-        except Down:
-            await interaction.followup.send(bot.down(), ephemeral=True)
+            doc = await party.api.act("undo", {"action": f"a{self.action}"}, key=key, version=self.version)
+        except Down as exc:  # (pressing Undo again retries with the same key: it applies once)
+            await interaction.followup.send(bot.down(exc), ephemeral=True)
             return
         except Refused as exc:
             said = bot.refusal(exc)
             if exc.status == 409:  # the campaign moved on: what an undo would revert now
                 try:
-                    now, view = await preview(bot)
+                    now, view = await preview(party)
                 except (Down, Refused):
                     now, view = "", None
                 await interaction.edit_original_response(content=f"{said}\n{now}", view=view)
@@ -68,13 +70,13 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:
 
 
 def install(bot: Any) -> None:
-    @command("undo")
+    @command("undo", gm=True)
     async def undo(interaction: discord.Interaction) -> None:
         if await bot.refuse_non_gm(interaction):
             return
 
         async def shown() -> list[tuple[str, Any]]:
-            return [await preview(bot)]
+            return [await preview(bot.party_of(interaction))]
 
         await bot.reply(interaction, shown)
 

@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     pmsg("discord command", "odds").text: N_("GM: the odds of a disease, a poison or a drop to 0"),
     pmsg("discord command", "status").text: N_("A character's status (yours, or the party for the GM)"),
     pmsg("discord command", "tables").text: N_("The rule tables"),
+    pmsg("discord command", "link").text: N_("Manage Server: link this server to a campaign"),
 }
 
 # options: English name (its other names: the catalogs' context "discord option") -> description

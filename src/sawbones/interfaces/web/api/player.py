@@ -98,10 +98,11 @@ def answer_as_player(service: Any, campaign: str, character_id: str, body: dict[
         character = state.character(character_id)
         unknown = unknown_afflictions(state, options, character)
         from ....presentation import log_view
+        from ....presentation.sentences import sentence
 
-        lines = [line for e in events if e["data"].get("character") == character_id
-                 for line in [player_line(e, log_view.describe_event(e, state, rules) or "", character,
-                                          unknown)] if line]
+        # the lines the log tells for this answer (a periodic save's result too), as the player may read them
+        lines = [line for e in log_view.for_people(events) if e["data"].get("character") == character_id
+                 for line in [player_line(e, sentence(e, state, rules) or "", character, unknown)] if line]
         made = next((e["data"] for e in events if e["type"] in ("affliction_saved", "affliction_exposed")
                      and e["data"].get("character") == character_id), None) or _moment_roll(events, character_id)
         roll = None
@@ -152,7 +153,7 @@ def prompts(request: Request, token: str = Token):
 @router.post("/{token}/answer", dependencies=[Language], summary="Answer one of the player's prompts: roll for me, or the die I rolled")
 async def answer(body: PlayerAnswerIn, request: Request, token: str = Token,
                  key: str | None = IdempotencyKey):
-    intent = await client_request(request, key, None, None)
+    intent = await client_request(request, key, None, None, token)
 
     def run() -> dict[str, Any]:
         with open_service(web(request)) as service:

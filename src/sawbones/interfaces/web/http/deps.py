@@ -241,9 +241,10 @@ ExpectedVersion = WholeQuery(None, ge=0, description="The campaign version you s
 
 
 async def client_request(request: Request, key: str | None, if_match: str | None,
-                         expected_version: int | None) -> Any:
-    """What the client attached to a change: its idempotency key and the version it saw."""
-    from ....application.requests import Request as Intent, check_key, digest
+                         expected_version: int | None, credential: str | None = None) -> Any:
+    """What the client attached to a change: its idempotency key (scoped to the sender: `credential`, the GM's
+    secret or the player's token) and the version it saw."""
+    from ....application.requests import Request as Intent, check_key, digest, sender_of
 
     if request.method == "GET":
         return None
@@ -260,7 +261,7 @@ async def client_request(request: Request, key: str | None, if_match: str | None
         what: Any = json.loads(body) if body else None
     except (ValueError, RecursionError):
         what = body.decode("utf-8", "replace")
-    return Intent(key, digest(request.method, request.url.path, what), expected_version)
+    return Intent(key, digest(request.method, request.url.path, what), expected_version, sender_of(credential))
 
 
 async def gm_read(request: Request, campaign: str = CampaignName,
@@ -277,5 +278,5 @@ async def gm_access(request: Request, campaign: str = CampaignName,
                     expected_version: int | None = ExpectedVersion) -> GmAccess:
     """(client_request's parameters are this dependency's own: one dependency less to solve per request)"""
     secret = credentials.credentials if credentials else None
-    intent = await client_request(request, key, if_match, expected_version)
+    intent = await client_request(request, key, if_match, expected_version, secret)
     return GmAccess(web(request), campaign, secret, intent, request.scope.get(CHECKED) == (campaign, secret))

@@ -1,0 +1,62 @@
+"""A GM's action sawbones did not answer in time (a timeout, a 502/503/504): it may have been applied. The GM is
+told so, with a "Retry" button that sends the same action again with the same Idempotency-Key — sawbones
+applies it once either way, and answers with its lines. The button names a retry the bot keeps in memory
+(`sawbones:retry:<token>`): after a restart it is gone, and the GM is told to look before acting again."""
+
+# (no `from __future__ import annotations`: discord.py reads the dynamic item's types at definition)
+import re
+import secrets
+from typing import Any
+
+import discord
+
+from ..presentation.locale import _
+from .api import Down, Refused
+from .words import heard
+
+
+def maybe_applied(party: Any, name: str, body: Any, key: str) -> tuple[str, discord.ui.View]:
+    """The line and its Retry button."""
+    token = secrets.token_hex(8)
+    party.retries[token] = (name, body, key)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RetryButton(token, _("Retry")))
+    return party.bot.maybe_applied(), view
+
+
+class RetryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:retry:(?P<token>[0-9a-f]{16})"):  # type: ignore[call-arg, misc]  # noqa: E501
+    def __init__(self, token: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or "Retry", style=discord.ButtonStyle.primary,
+                                           custom_id=f"sawbones:retry:{token}"))
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> "RetryButton":
+        return cls(match["token"], item.label)
+
+    @heard
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from .commands_gm import applied
+
+        bot: Any = interaction.client
+        party = await bot.party_here(interaction)
+        if party is None or await bot.refuse_non_gm(interaction):
+            return
+        kept = party.retries.get(self.token)
+        if kept is None:
+            await interaction.response.send_message(
+                _("This retry is gone (the bot restarted): look (/status) before acting again."), ephemeral=True)
+            return
+        await interaction.response.defer()
+        try:
+            said = await applied(party, *kept)
+        except Down as exc:
+            said = [bot.down(exc)]
+        except Refused as exc:
+            said = [bot.refusal(exc)]
+        first = said[0]
+        text, view = first if isinstance(first, tuple) else (first, None)
+        if view is None:
+            party.retries.pop(self.token, None)
+        await interaction.edit_original_response(content=text[:1990], view=view)

@@ -184,3 +184,30 @@ async def double_click(env: Any, actor: Any, message: Any, label: str) -> list[A
         results.append(InteractionResult(env, record))
     await env.settle()
     return results
+
+
+async def raw_interaction(env: Any, user: Any, channel: Any, guild_id: int | None, kind: str,
+                          data: dict[str, Any]) -> Any:
+    """An interaction as Discord would deliver it whatever the bot registered (a stale global command, a crafted
+    request, a DM): SimCord's pickers would not offer it, so it is emitted the way SimCord emits one."""
+    from simcord.enums import InteractionType
+    from simcord.results import InteractionResult
+
+    backend = env.backend
+    types = {"command": InteractionType.APPLICATION_COMMAND, "autocomplete": InteractionType.APPLICATION_COMMAND_AUTOCOMPLETE,
+             "button": InteractionType.MESSAGE_COMPONENT}
+    record, payload = simcord.interactions.base_payload(backend, type=types[kind], channel_id=channel.id,
+                                                        guild_id=guild_id, user_id=user.id, data=data)
+    if kind == "button":
+        payload["message"] = dict(simcord.backend.serializers.message_payload(backend, data.pop("_message")))
+        record.source_message_id = payload["message"]["id"]
+    backend.emit("INTERACTION_CREATE", payload)
+    await env.settle()
+    return InteractionResult(env, record)
+
+
+def command_data(env: Any, guild_id: int, name: str, **options: Any) -> dict[str, Any]:
+    """The data of a slash command the party's server has (its registered id and options)."""
+    found = env.backend.commands[guild_id][(name, 1)]
+    return {"id": found["id"], "name": name, "type": 1,
+            "options": [{"name": k, "type": 3 if isinstance(v, str) else 4, "value": v} for k, v in options.items()]}

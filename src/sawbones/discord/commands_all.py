@@ -63,7 +63,18 @@ async def _soon(work: Any) -> Any:
 
 @heard
 async def characters_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """The GM: every character; a player: their own (the characters kept, refreshed in the background)."""
+    """A GM command's: every character to the GM, nothing to anyone else (the characters kept, refreshed in the
+    background)."""
+    party = _gm_party(interaction)
+    if party is None:
+        return []
+    listed = await party.api.characters_soon()
+    return _matching([(c["name"], c["name"]) for c in listed], current)
+
+
+@heard
+async def status_ac(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """/status: every character to the GM, their own to a player."""
     party = _party(interaction)
     if party is None:
         return []
@@ -175,7 +186,7 @@ def install(bot: Any) -> None:
         await interaction.response.send_message(_("Prompts and the feed now go to {channel}.", channel=here))
 
     @command("status")
-    @app_commands.autocomplete(character=characters_ac)
+    @app_commands.autocomplete(character=status_ac)
     async def status(interaction: discord.Interaction, character: Optional[str] = None) -> None:
         party = bot.party_of(interaction)
         gm = bot.is_gm(interaction.user, party)

@@ -21,7 +21,7 @@ class LinkForm(discord.ui.Modal):
         self.campaign: discord.ui.TextInput["LinkForm"] = discord.ui.TextInput(
             label=_("The campaign's name"), custom_id="campaign", max_length=100)
         self.secret: discord.ui.TextInput["LinkForm"] = discord.ui.TextInput(
-            label=_("Its API secret (sawbones gm-link --api-secret)"), custom_id="secret", max_length=200)
+            label=_("Its API secret (gm-link --api-secret)"), custom_id="secret", max_length=200)
         self.add_item(self.campaign)
         self.add_item(self.secret)
 

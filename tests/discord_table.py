@@ -157,7 +157,12 @@ async def until(env: Any, check: Callable[[], Any], what: str, seconds: float = 
 
 
 def buttons(message: Any) -> list[str]:
-    return [child.label for row in message.components for child in getattr(row, "children", [row])]
+    def label(child: Any) -> str:
+        return child["label"] if isinstance(child, dict) else child.label
+
+    rows = message.components
+    return [label(child) for row in rows
+            for child in (row.get("components", [row]) if isinstance(row, dict) else getattr(row, "children", [row]))]
 
 
 async def double_click(env: Any, actor: Any, message: Any, label: str) -> list[Any]:

@@ -66,6 +66,7 @@ class Api:
         self._index: dict[str, tuple[float, Any]] = {}  # language -> (when, GET /api/tables)
         self._characters: tuple[float, list[dict[str, Any]]] | None = None  # (when, GET …/characters)
         self._refreshing: asyncio.Task[Any] | None = None
+        self._closed = False
 
     def key_for(self, *parts: Any) -> str:
         """An Idempotency-Key made of `parts` and the secret: the same for a retry, unguessable without it."""
@@ -76,11 +77,14 @@ class Api:
         return {"Authorization": f"Bearer {self._secret}"}
 
     def client(self) -> httpx.AsyncClient:
+        if self._closed:
+            raise Down("closed")  # (the bot stops: a task still under way ends here)
         if self._client is None:
             self._client = httpx.AsyncClient(base_url=self.server_url, timeout=self._timeout, trust_env=False)
         return self._client
 
     async def close(self) -> None:
+        self._closed = True
         if self._refreshing is not None and not self._refreshing.done():
             self._refreshing.cancel()
         if self._client is not None:

@@ -17,7 +17,8 @@ from discord import app_commands
 
 from ..presentation.locale import _, pgettext
 from . import render
-from .api import Down, Refused, key as new_key
+from .api import Refused, key as new_key
+from .retry import applied
 from .commands_all import afflictions_ac, characters_ac, command, damage_types_ac, injuries_ac, spells_ac
 
 if TYPE_CHECKING:
@@ -150,30 +151,6 @@ def install(bot: Any) -> None:
     from . import undo
 
     undo.install(bot)
-
-
-async def applied(party: Any, name: str, body: dict[str, Any], key: str) -> list[Any]:
-    """The GM's action sent with `key`: its lines; when sawbones did not answer in time, the GM is told it may
-    have been applied, with a button that sends it again with the same key (it applies once)."""
-    from .retry import maybe_applied
-
-    try:
-        doc = await party.api.act(name, body, key=key)
-    except Down as exc:
-        if not exc.maybe_applied:
-            raise
-        return [maybe_applied(party, name, body, key)]
-    lines = doc.get("lines") or await action_lines(party.api, int(doc["version"]))
-    return render.chunks("\n".join(lines) or "…")
-
-
-async def action_lines(api: "Api", version: int) -> list[str]:
-    """The log's sentences of the action that ended at `version` (an answer without lines: a wound's)."""
-    from .api import QUIET
-
-    log = (await api.get("/log", limit=30))["events"]
-    action = next((e["action"] for e in log if e["version"] == version), None)
-    return [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET]
 
 
 async def odds_text(api: "Api", what: str, bonus: Optional[int]) -> str:

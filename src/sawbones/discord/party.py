@@ -34,6 +34,7 @@ class Party:
         self.answer_locks: dict[str, asyncio.Lock] = {}
         self.answered: dict[str, tuple[bool, str]] = {}  # pending id -> (answered, what its prompt says now)
         self.retries: dict[str, tuple[str, Any, str]] = {}  # retry token -> (action, body, Idempotency-Key)
+        self.stopped = False
 
     async def start(self) -> None:
         if self.state.last_event_id is None:
@@ -48,6 +49,7 @@ class Party:
             self.feed.start()  # (the stream's documents, in the channels' language)
 
     async def stop(self) -> None:
+        self.stopped = True
         if self.feed is not None:
             self.feed.stop()
         await self.api.close()
@@ -77,12 +79,14 @@ class Party:
                 return  # handled before (a reconnection, or before a restart)
             self.api.refresh_characters()
             told, attempt = False, 0
-            while not self.bot.is_closed():
+            while not (self.stopped or self.bot.is_closed()):
                 try:
                     with speaking(self.bot.channel_language):
                         await post_action(self.bot, self, doc, last)
                     break
                 except (Down, discord.HTTPException) as exc:
+                    if self.stopped:
+                        return
                     wait = RETRIES[min(attempt, len(RETRIES) - 1)]
                     attempt += 1
                     LOG.warning("action %s: %s (again in %s s)", doc.get("action"), type(exc).__name__, wait)

@@ -64,3 +64,12 @@ async def close_prompt(party: Any, pending: str, said: str, answered: bool, stri
         LOG.warning("prompt %s: not closed (%s)", pending, type(exc).__name__)
     party.state.prompts.pop(pending, None)
     party.state.save()
+
+
+def linked_user(listed: list[dict[str, Any]], character: str) -> int | None:
+    """The Discord member who plays `character` (its external reference discord:<id>), from the character list."""
+    for c in listed:
+        if c["id"] == character:
+            return next((int(ref[8:]) for ref in c.get("external", ()) if ref.startswith("discord:")
+                         and ref[8:].isdigit()), None)
+    return None

@@ -19,7 +19,7 @@ import discord
 
 from ..presentation.locale import _, language
 from .api import Down, Refused, key as new_key
-from .posts import close_prompt
+from .posts import close_prompt, linked_user
 from .words import heard
 
 TEMPLATE = r"sawbones:(?P<how>roll|rolled):(?P<pending>[A-Za-z0-9_-]{1,40})"
@@ -70,8 +70,6 @@ class Answer(discord.ui.DynamicItem[discord.ui.Button], template=TEMPLATE):  # t
 
 async def recall(party: Any, pending: str) -> dict[str, Any] | None:
     """The prompt of a roll still waiting for its player, from sawbones (the state file does not hold it)."""
-    from .table import linked_user
-
     try:
         waiting = (await party.api.get("/pending"))["pending"]
         listed = await party.api.characters()

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from ..presentation.locale import _
+from . import render
 from .api import Down, Refused
 from .words import heard
 
@@ -37,8 +38,6 @@ class RetryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones
 
     @heard
     async def callback(self, interaction: discord.Interaction) -> None:
-        from .commands_gm import applied
-
         bot: Any = interaction.client
         party = await bot.party_here(interaction)
         if party is None or await bot.refuse_non_gm(interaction):
@@ -60,3 +59,25 @@ class RetryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones
         if view is None:
             party.retries.pop(self.token, None)
         await interaction.edit_original_response(content=text[:1990], view=view)
+
+
+async def applied(party: Any, name: str, body: dict[str, Any], key: str) -> list[Any]:
+    """The GM's action sent with `key`: its lines; when sawbones did not answer in time, the GM is told it may
+    have been applied, with a button that sends it again with the same key (it applies once)."""
+    try:
+        doc = await party.api.act(name, body, key=key)
+    except Down as exc:
+        if not exc.maybe_applied:
+            raise
+        return [maybe_applied(party, name, body, key)]
+    lines = doc.get("lines") or await action_lines(party.api, int(doc["version"]))
+    return render.chunks("\n".join(lines) or "…")
+
+
+async def action_lines(api: Any, version: int) -> list[str]:
+    """The log's sentences of the action that ended at `version` (an answer without lines: a wound's)."""
+    from .api import QUIET
+
+    log = (await api.get("/log", limit=30))["events"]
+    action = next((e["action"] for e in log if e["version"] == version), None)
+    return [e["text"] for e in log if e["action"] == action and e["text"] and e["type"] not in QUIET]

@@ -14,7 +14,7 @@ import discord
 from ..presentation.locale import _
 from . import render
 from .api import Refused, key as new_key
-from .posts import channel, close_prompt, send_once
+from .posts import channel, close_prompt, linked_user, send_once
 from .prompts import buttons as prompt_buttons
 
 UNDO = "action_undone"
@@ -74,14 +74,6 @@ async def settle_prompts(party: Any, table: Any, views: dict[str, dict[str, Any]
         for p in new:  # (one the GM's undo made wait again, too)
             party.answered.pop(p["id"], None)
             await post_prompt(party, table, p, user)
-
-
-def linked_user(listed: list[dict[str, Any]], character: str) -> int | None:
-    for c in listed:
-        if c["id"] == character:
-            return next((int(ref[8:]) for ref in c.get("external", ()) if ref.startswith("discord:")
-                         and ref[8:].isdigit()), None)
-    return None
 
 
 async def post_prompt(party: Any, table: Any, p: dict[str, Any], user: int | None) -> None:

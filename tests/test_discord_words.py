@@ -22,15 +22,18 @@ FRENCH_NAMES = {  # issue 36: what a member whose Discord is in French types
     "assign": "attribuer", "whoami": "quisuisje", "bind": "lier", "damage": "degats", "injure": "blesser",
     "treat": "soigner", "rest": "repos", "heal": "guerir", "expose": "exposer", "wound": "plaie",
     "advance": "avancer", "undo": "annuler", "pending": "attente", "odds": "chances", "status": "etat",
-    "tables": "tableaux",
+    "tables": "tableaux", "link": "lier-serveur",
 }
 
 
 def payloads() -> dict[str, dict[str, Any]]:
     async def synced() -> dict[str, dict[str, Any]]:
-        bot = create_bot("http://127.0.0.1:9", "Names", "secret")
+        from sawbones.discord import link
+
+        bot = create_bot("http://127.0.0.1:9")  # (hosted: /link too)
         commands_all.install(bot)
         commands_gm.install(bot)
+        link.install(bot)
         translator = CatalogTranslator()
         return {cmd.name: await cmd.get_translated_payload(bot.tree, translator) for cmd in bot.tree.get_commands()}
 

@@ -8,6 +8,13 @@ process makes, for each slash command and button, the same API calls the bot mak
 sawbones.discord.api.Api, on one keep-alive connection), `--runs` times, on a campaign of its own. Prints
 p50/p99 per command: the time from the first request to the last answer, the part of Discord's 3 seconds
 the bot spends on sawbones (the bot defers at once, then answers). The target: p99 ≤ 300 ms.
+
+    .venv/bin/python benchmarks/bench_discord.py --through-bot [--runs 60] [--clients 32]
+
+The bot itself under SimCord (an in-memory Discord; the party's server, --guild) against the same server and
+load: an autocomplete's answer (the choices; Discord gives up at 3 s, the bot answers within 2 s from the
+characters it keeps, refreshed in the background) and each command's first answer (the time until the bot
+acknowledges the interaction: its defer, or its one line), p50/p99.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ async def commands(api: Any) -> dict[str, Callable[[int], Awaitable[Any]]]:
     class Bot:  # what undo.preview reads of the bot
         pass
 
-    bot = Bot()
+    bot = Bot()  # (a party: undo.preview reads its api)
     bot.api = api  # type: ignore[attr-defined]
     me = 184467440737
     await api.link(me, "Aria")
@@ -102,6 +109,63 @@ async def measure(port: int, name: str, secret: str, runs: int) -> dict[str, lis
     return times
 
 
+GUILD = 1_100_000_000_000_000_001
+
+
+async def through_bot(port: int, name: str, secret: str, runs: int) -> dict[str, list[float]]:
+    """The bot under SimCord: the time to an autocomplete's choices, and to each command's first answer."""
+    import discord
+    import simcord
+
+    from sawbones.discord import create_bot
+
+    first: list[float] = []
+    originals = {m: getattr(discord.InteractionResponse, m) for m in ("defer", "send_message", "autocomplete",
+                                                                      "send_modal")}
+
+    def timed(original: Any) -> Any:
+        async def answer(self: Any, *args: Any, **kwargs: Any) -> Any:
+            first.append(time.perf_counter())
+            return await original(self, *args, **kwargs)
+        return answer
+
+    for method, original in originals.items():  # (the benchmark's stopwatch on discord.py's first answer)
+        setattr(discord.InteractionResponse, method, timed(original))
+    times: dict[str, list[float]] = {}
+    bot = create_bot(f"http://127.0.0.1:{port}", name, secret, guild=GUILD)
+    try:
+        async with simcord.run(bot) as env:
+            guild = env.create_guild("Bench", id=GUILD)
+            channel = guild.create_text_channel("table")
+            gm = guild.add_member(env.create_user("gm"), roles=[guild.create_role(
+                "Admin", permissions=discord.Permissions(manage_guild=True))])
+            player = guild.add_member(env.create_user("player"))
+            await gm.slash(channel, "assign", member=player, character="Aria")
+            steps: dict[str, Callable[[int], Awaitable[Any]]] = {
+                "autocomplete character (GM)": lambda i: gm.autocomplete(channel, "damage", "character", "b"),
+                "autocomplete /status (player)": lambda i: player.autocomplete(channel, "status", "character", ""),
+                "autocomplete damage type": lambda i: gm.autocomplete(channel, "damage", "type", "fi"),
+                "first answer /damage": lambda i: gm.slash(channel, "damage", character="Borin", amount=1,
+                                                           type="fire"),
+                "first answer /status (player)": lambda i: player.slash(channel, "status"),
+                "first answer /status (GM)": lambda i: gm.slash(channel, "status"),
+            }
+            try:
+                for i in range(runs):
+                    for label, step in steps.items():
+                        first.clear()
+                        start = time.perf_counter()
+                        await step(i)
+                        end = first[0]  # (SimCord settles the bot after: not the answer's time)
+                        times.setdefault(label, []).append(end - start)
+            finally:
+                await bot.close()
+    finally:
+        for method, original in originals.items():
+            setattr(discord.InteractionResponse, method, original)
+    return times
+
+
 def loading(port: int, name: str, secret: str, i: int, stop: threading.Event, done: list[int]) -> None:
     """bench_web.py's load: one client, its own campaign, damage after damage until told to stop."""
     import http.client
@@ -119,6 +183,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=60, help="Times each command runs.")
     parser.add_argument("--clients", type=int, default=32, help="Clients loading the server meanwhile (0: none).")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--through-bot", action="store_true",
+                        help="Time the bot itself under SimCord: autocompletes and each command's first answer.")
     args = parser.parse_args()
     from bench_store import scratch_dir  # noqa: E402  (same folder)
 
@@ -136,7 +202,8 @@ def main() -> None:
             t.start()
         started = time.perf_counter()
         try:
-            times = asyncio.run(measure(port, "Table", secret, args.runs))
+            measured = through_bot if args.through_bot else measure
+            times = asyncio.run(measured(port, "Table", secret, args.runs))
         finally:
             stop.set()
             for t in loaders:
@@ -146,7 +213,8 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=20)
     load_avg = os.getloadavg()[0]
-    print(f"\nThe bot's API calls per command, {args.runs} runs each, {args.workers} worker process(es), "
+    what = "The bot under SimCord" if args.through_bot else "The bot's API calls per command"
+    print(f"\n{what}, {args.runs} runs each, {args.workers} worker process(es), "
           f"{args.clients} clients posting damage meanwhile ({rate:,.0f} actions/s; load average {load_avg:.1f})\n")
     print("| command | API calls | p50 | p99 | max |")
     print("|---|---|---:|---:|---:|")
@@ -176,6 +244,12 @@ CALLS = {
     "/undo (button)": "GET …/log, POST …/undo (If-Match)",
     "Roll for me": "POST /api/player/{token}/answer",
     "autocomplete character": "GET …/characters",
+    "autocomplete character (GM)": "none: the characters kept (GET …/characters in the background)",
+    "autocomplete /status (player)": "none: the characters kept",
+    "autocomplete damage type": "GET /api/tables once a minute",
+    "first answer /damage": "none before it (defer), then POST …/damage",
+    "first answer /status (player)": "none before it (defer)",
+    "first answer /status (GM)": "none before it (defer)",
 }
 
 if __name__ == "__main__":

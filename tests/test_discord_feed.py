@@ -175,3 +175,35 @@ async def test_npcs_stay_out_of_the_table_channel(server):
     finally:
         await close(bot)
         await env_cm.__aexit__(None, None, None)
+
+
+async def test_a_button_the_state_file_does_not_know_asks_sawbones(server):
+    """Another (or a lost) state file: the prompt's buttons still answer a roll that waits."""
+    c = campaign(server, "Forgotten")
+    async with discord_table(c) as t:
+        await t.gm.slash(t.channel, "assign", member=t.player, character="Brena")
+        await t.gm.slash(t.channel, "bind")
+        await t.gm.slash(t.channel, "expose", character="Brena", affliction="filth_fever", rolls="players")
+        prompt = await until(t.env, lambda: next((m for m in t.channel.history()
+                                                  if "Your GM asks for a roll" in m.content), None), "the prompt")
+        t.party.state.prompts.clear()  # the state file forgot it
+        refused = await t.other.click(prompt, label="Roll for me")
+        assert said(refused) == ["This roll is not yours to answer; nothing was done."]
+        answered = await t.player.click(prompt, label="Roll for me")
+        assert said(answered)[0].startswith("Answered:\nBrena")
+        assert c.get("/pending")["pending"] == []
+
+
+async def test_more_damage_parts_in_the_members_language(server):
+    """A GM whose Discord is in French types `more:"2 nécrotique"`: the type's French name is understood."""
+    from discord_table import FRENCH
+
+    c = campaign(server, "Plus")
+    async with discord_table(c) as t:
+        FRENCH.add(t.gm.id)
+        try:
+            hit = await t.gm.slash(t.channel, "damage", character="Aria", amount=3, type="fire", more="2 nécrotique")
+        finally:
+            FRENCH.discard(t.gm.id)
+        assert said(hit)[0].startswith("Aria : 3 Feu + 2 Nécrotique = 5"), said(hit)
+        assert c.get("/characters/aria")["hp"] == 19

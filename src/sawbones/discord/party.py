@@ -43,6 +43,9 @@ class Party:
             except (Down, Refused) as exc:
                 LOG.warning("sawbones does not answer yet (%s): the feed starts when it does", type(exc).__name__)
         self.api.refresh_characters()
+        if self.state.table_channel is None:
+            LOG.warning("server %s: no table channel yet, prompts and the feed wait for /bind there (state file: %s)",
+                        self.guild_id, self.state.owner.path or "none")
         self.feed = Feed(self.api.server_url + self.api.base + "/events", self.api.headers,
                          self.state.last_event_id, self.hand_over)
         with speaking(self.bot.channel_language):

@@ -134,7 +134,7 @@ async def through_bot(port: int, name: str, secret: str, runs: int) -> dict[str,
     times: dict[str, list[float]] = {}
     bot = create_bot(f"http://127.0.0.1:{port}", name, secret, guild=GUILD)
     try:
-        async with simcord.run(bot) as env:
+        async with simcord.run(bot, settle_timeout=120) as env:  # (a loaded server's answers take seconds)
             guild = env.create_guild("Bench", id=GUILD)
             channel = guild.create_text_channel("table")
             gm = guild.add_member(env.create_user("gm"), roles=[guild.create_role(

@@ -216,3 +216,13 @@ def command_data(env: Any, guild_id: int, name: str, **options: Any) -> dict[str
     found = env.backend.commands[guild_id][(name, 1)]
     return {"id": found["id"], "name": name, "type": 1,
             "options": [{"name": k, "type": 3 if isinstance(v, str) else 4, "value": v} for k, v in options.items()]}
+
+
+async def prompted(t: Table, character: str = "Brena") -> Any:
+    """The GM links the player to `character`, binds the table and exposes them, the player rolling the save:
+    the prompt's message once the feed posted it."""
+    await t.gm.slash(t.channel, "assign", member=t.player, character=character)
+    await t.gm.slash(t.channel, "bind")
+    await t.gm.slash(t.channel, "expose", character=character, affliction="filth_fever", rolls="players")
+    return await until(t.env, lambda: next((m for m in t.channel.history() if "Your GM asks for a roll" in m.content),
+                                           None), "the prompt")

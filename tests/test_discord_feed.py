@@ -11,8 +11,8 @@ import discord
 import pytest
 import simcord
 
-from discord_table import (GUILD, buttons, campaign, close, contents, discord_table, grant_gm_commands, said,
-                           until)
+from discord_table import (GUILD, buttons, campaign, close, contents, discord_table, grant_gm_commands, prompted,
+                           said, until)
 from sawbones.discord import create_bot
 from test_web_browser import serving
 
@@ -122,11 +122,7 @@ async def test_a_prompt_answered_elsewhere_while_the_bot_was_behind_is_closed_by
     """The prompt's message ends with the lines of the action that cleared its roll, not of another."""
     c = campaign(server, "Behind")
     async with discord_table(c) as t:
-        await t.gm.slash(t.channel, "assign", member=t.player, character="Brena")
-        await t.gm.slash(t.channel, "bind")
-        await t.gm.slash(t.channel, "expose", character="Brena", affliction="filth_fever", rolls="players")
-        prompt = await until(t.env, lambda: next((m for m in t.channel.history()
-                                                  if "Your GM asks for a roll" in m.content), None), "the prompt")
+        prompt = await prompted(t)
         await until(t.env, lambda: t.party.state.last_event_id == c.version(), "the feed caught up")
         t.env.inject_error("POST", f"/channels/{t.channel.id}/messages", status=503, times=None)  # the bot falls behind
         assert c.post("/damage", {"character": "Brena", "parts": [{"amount": 2, "type": "fire"}]}).status_code == 200
@@ -181,11 +177,7 @@ async def test_a_button_the_state_file_does_not_know_asks_sawbones(server):
     """Another (or a lost) state file: the prompt's buttons still answer a roll that waits."""
     c = campaign(server, "Forgotten")
     async with discord_table(c) as t:
-        await t.gm.slash(t.channel, "assign", member=t.player, character="Brena")
-        await t.gm.slash(t.channel, "bind")
-        await t.gm.slash(t.channel, "expose", character="Brena", affliction="filth_fever", rolls="players")
-        prompt = await until(t.env, lambda: next((m for m in t.channel.history()
-                                                  if "Your GM asks for a roll" in m.content), None), "the prompt")
+        prompt = await prompted(t)
         t.party.state.prompts.clear()  # the state file forgot it
         refused = await t.other.click(prompt, label="Roll for me")
         assert said(refused) == ["This roll is not yours to answer; nothing was done."]

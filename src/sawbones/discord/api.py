@@ -67,6 +67,7 @@ class Api:
         self._characters: tuple[float, list[dict[str, Any]]] | None = None  # (when, GET …/characters)
         self._refreshing: asyncio.Task[Any] | None = None
         self._closed = False
+        self._indexing: dict[str, asyncio.Task[Any]] = {}  # language -> the index asked in the background
 
     def key_for(self, *parts: Any) -> str:
         """An Idempotency-Key made of `parts` and the secret: the same for a retry, unguessable without it."""
@@ -85,8 +86,9 @@ class Api:
 
     async def close(self) -> None:
         self._closed = True
-        if self._refreshing is not None and not self._refreshing.done():
-            self._refreshing.cancel()
+        for task in (self._refreshing, *self._indexing.values()):
+            if task is not None and not task.done():
+                task.cancel()
         if self._client is not None:
             await self._client.aclose()
             self._client = None
@@ -126,15 +128,29 @@ class Api:
         return await self.request("POST", f"{self.base}/{name}", json=body, headers=headers)
 
     async def tables_index(self) -> Any:
-        """GET /api/tables (every table's id and name), kept a minute: autocompletes ask it at each keystroke."""
-        import time
+        """GET /api/tables (every table's id and name) in the reader's language, kept: autocompletes ask it at
+        each keystroke. Older than a minute, the one kept answers while a new one is asked in the background."""
+        kept = self._index.get(language())
+        if kept is None:
+            return await self._read_index()
+        if time.monotonic() - kept[0] >= INDEX_KEPT:
+            self.warm_index()
+        return kept[1]
 
+    def warm_index(self) -> None:
+        """Ask the tables' index in the background (at start, in the channels' language; when old)."""
         lang = language()
-        kept = self._index.get(lang)
-        if kept is not None and time.time() - kept[0] < INDEX_KEPT:
-            return kept[1]
-        index = await self.request("GET", "/api/tables")
-        self._index[lang] = (time.time(), index)
+        if lang not in self._indexing or self._indexing[lang].done():
+            self._indexing[lang] = asyncio.get_running_loop().create_task(self._read_index(quiet=True))
+
+    async def _read_index(self, quiet: bool = False) -> Any:
+        try:
+            index = await self.request("GET", "/api/tables")
+        except (Down, Refused):
+            if quiet:
+                return None
+            raise
+        self._index[language()] = (time.monotonic(), index)
         return index
 
     # ------------------------------------------------------------ characters and players

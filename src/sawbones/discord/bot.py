@@ -153,6 +153,13 @@ class SawbonesBot(commands.Bot):
             await interaction.response.send_message(self.elsewhere(interaction), ephemeral=True)
         return party
 
+    async def gm_party_here(self, interaction: discord.Interaction) -> Party | None:
+        """A GM's button: the party when the member is its GM; else None (and one line)."""
+        party = await self.party_here(interaction)
+        if party is None or await self.refuse_non_gm(interaction):
+            return None
+        return party
+
     def is_gm(self, member: Any, party: Party | None) -> bool:
         """The role --gm-role or the Manage Server permission, in the party's own server."""
         guild = getattr(member, "guild", None)

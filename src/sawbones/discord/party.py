@@ -43,6 +43,8 @@ class Party:
             except (Down, Refused) as exc:
                 LOG.warning("sawbones does not answer yet (%s): the feed starts when it does", type(exc).__name__)
         self.api.refresh_characters()
+        with speaking(self.bot.channel_language):
+            self.api.warm_index()
         if self.state.table_channel is None:
             LOG.warning("server %s: no table channel yet, prompts and the feed wait for /bind there (state file: %s)",
                         self.guild_id, self.state.owner.path or "none")

@@ -39,8 +39,8 @@ class RetryButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones
     @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        party = await bot.party_here(interaction)
-        if party is None or await bot.refuse_non_gm(interaction):
+        party = await bot.gm_party_here(interaction)
+        if party is None:
             return
         kept = party.retries.get(self.token)
         if kept is None:

@@ -44,8 +44,8 @@ class UndoButton(discord.ui.DynamicItem[discord.ui.Button], template=r"sawbones:
     @heard
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        party = await bot.party_here(interaction)
-        if party is None or await bot.refuse_non_gm(interaction):
+        party = await bot.gm_party_here(interaction)
+        if party is None:
             return
         await interaction.response.defer()
         key = party.api.key_for("undo", self.action, self.version)  # (the same for a retry; nobody can guess it)

@@ -39,7 +39,7 @@ def test_sawbones_discord_takes_its_secrets_from_the_environment_only(cli, monke
     result = cli("discord", "--guild", "7", "--campaign", "Old Road")
     assert result.code == 2
     assert result.err.strip() == ("error: set SAWBONES_API_SECRET to the campaign's API secret "
-                                  "(sawbones gm-link --api-secret gives it)")
+                                  "(sawbones gm-link --api-secret makes a new one)")
     assert "a-token" not in result.out + result.err
     help_text = cli("discord", "--help").out
     assert "--server URL" in help_text and "--token" not in help_text and "--secret" not in help_text
@@ -65,7 +65,7 @@ def test_sawbones_and_the_secret_are_checked_before_connecting_one_line_each(cli
     monkeypatch.setenv("SAWBONES_API_SECRET", "not-the-secret")
     wrong = cli("discord", "--server", server, "--guild", "7", "--campaign", "Checked")
     assert (wrong.code, wrong.err.strip()) == (2, "error: SAWBONES_API_SECRET is not the API secret of 'Checked' "
-                                                  "(sawbones gm-link --api-secret gives it)")
+                                                  "(sawbones gm-link --api-secret makes a new one)")
     monkeypatch.setenv("SAWBONES_API_SECRET", made.json()["gm_secret"])
     nowhere = f"http://127.0.0.1:{_free_port()}"
     down = cli("discord", "--server", nowhere, "--guild", "7", "--campaign", "Checked")

@@ -59,7 +59,7 @@ def register(cli: click.Group) -> None:
                                  "tables (/link)"), "")
         if campaign_name is not None and not secret:
             raise UsageError(msg("set SAWBONES_API_SECRET to the campaign's API secret (sawbones gm-link "
-                                 "--api-secret gives it)"), "")
+                                 "--api-secret makes a new one)"), "")
         if not server.startswith(("http://", "https://")):
             raise UsageError(msg("--server must be an http:// or https:// address, not {server}", server=repr(server)), "")
         check_server(server, campaign_name, secret)
@@ -91,7 +91,7 @@ def check_server(server: str, campaign: str | None, secret: str) -> None:
                                 "--server", url=server, reason=type(exc).__name__), "--server") from None
     if answer.status_code in (401, 403):
         raise UsageError(msg("SAWBONES_API_SECRET is not the API secret of {campaign} (sawbones gm-link "
-                             "--api-secret gives it)", campaign=repr(campaign)), "")
+                             "--api-secret makes a new one)", campaign=repr(campaign)), "")
     if answer.status_code == 404 and campaign:
         raise UsageError(msg("sawbones at {url} has no campaign named {campaign}", url=server,
                              campaign=repr(campaign)), "--campaign")

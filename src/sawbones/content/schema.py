@@ -43,8 +43,10 @@ class RestrictionDef(Strict):
     id: Slug
     text: Text
     # the moments of play it forbids, refused whole by engine/acting.py: `action` (an action in combat, a
-    # standard action), `dash` (the Dash action: moving)
-    forbids: tuple[Literal["action", "dash"], ...] = ()
+    # standard action), `dash` (the Dash action: moving), `stand` (standing up from prone: engine/posture.py)
+    forbids: tuple[Literal["action", "dash", "stand"], ...] = ()
+    # the moments it forbids in one game system only (5e: the Dash is an action; PF1: a move action)
+    forbids_in: dict[SystemId, tuple[Literal["action", "dash", "stand"], ...]] = field(default_factory=dict)
 
 
 @frozen_kw

@@ -220,3 +220,21 @@ def _condition_gained(c: Ctx) -> str:
     src = name(source_name) if isinstance(source_name, dict) else source_name
     return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
                  source=f" ← {src}" if src else "")
+
+
+def _prone_changed(c: Ctx) -> str:
+    if c.d.get("prone"):
+        return c.say("falls_prone", who=c.who(), cause=_cause(c, c.d.get("cause")))
+    return c.say("stands_up", who=c.who())
+
+
+def _cause(c: Ctx, names: Any) -> str:
+    """" (Leg Injury)": a source's stored names in the reader's language, or nothing."""
+    return f" ({name(names)})" if isinstance(names, dict) and names.get("en") else ""
+
+
+def _actions_lost(c: Ctx) -> str:
+    action, reaction = bool(c.d.get("action")), bool(c.d.get("reaction"))
+    key = "loses_both" if action and reaction else "loses_action" if action else "loses_reaction" if reaction \
+        else "actions_back"
+    return c.say(key, who=c.who(), cause=_cause(c, (c.d.get("source") or {}).get("name")))

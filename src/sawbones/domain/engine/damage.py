@@ -165,9 +165,10 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
 
 
 def is_standing(character: Character, rules: Rules, options: dict[str, Any]) -> bool:
-    """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
-    down = {"unconscious", "paralyzed", "stunned", "dead"}
-    return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))
+    """« Debout »: conscious, above 0 HP and not prone (posture.py: a fall, or the GM's `prone`)."""
+    down = {"unconscious", "paralyzed", "stunned", "dead", "prone"}
+    return character.hp > 0 and not character.dead and not character.prone and \
+        not any(c in down for c, _ in conditions(character, rules, options))
 
 
 def heal_hp(character: Character, amount: int) -> dict[str, Any]:

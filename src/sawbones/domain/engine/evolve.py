@@ -99,6 +99,7 @@ _CHARACTER_FIELDS: dict[str, Callable[[Any], Any]] = {
     "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
     "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
     "body": lambda b: Body(**b), "dead": bool, "stable": bool, "external": tuple,
+    "speed": lambda v: None if v is None else int(v),
 }
 
 

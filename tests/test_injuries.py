@@ -257,6 +257,7 @@ def test_broken_ribs_and_leg_injury_triggers(party):
     r = party("--json", "action", "Bob", "--save", "9").json["events"][0]["data"]["results"][0]
     assert r["dc"] == 10 and r["failed"] and r["outcome"] == {"lose_action": True, "lose_reactions": True}
     party("injure", "Bob", "--type", "force", "--d20", "19")
+    party("turn", "Bob")  # the lost action comes back as the next turn begins
     r = party("--json", "dash", "Bob", "--save", "12").json["events"][0]["data"]["results"][0]
     assert r["save"] == "dex" and not r["failed"]
 

@@ -164,6 +164,27 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     return events
 
 
+def injury_if_dropped(ctx: Context, character: Character, events: list[Event], table: str, why: str) -> list[Event]:
+    """The injury of a drop to 0 HP that `events` (one decision's, in order) made with damage of `table`'s type: the
+    first of their `hp_changed` events whose cause ends with `why` that takes `character` from above 0 to 0 or below
+    (seed 000: « Lorsqu'un joueur tombe à 0 point de vie, il reçoit désormais une blessure »; a track's poison
+    damage, seed 004, is damage of the poison type). No injury if the character died or is not eligible."""
+    hp = character.hp
+    for event in events:
+        data = event["data"]
+        if event["type"] != "hp_changed" or data.get("character") != character.id:
+            continue
+        if hp > 0 and data["hp"] <= 0 and str(data.get("why") or data.get("cause") or "").endswith(why):
+            after = fold(events, ctx.state)
+            now = find_character(after, character.id)
+            if now.dead or not injury_eligible(ctx, now):
+                return []
+            ctx.roller.made.clear()  # the events before have their rolls; the injury's are its own
+            return _gain_injury(ctx, now, table, state=after, cause=f"dropped to 0 HP by {table} damage")
+        hp = data["hp"]
+    return []
+
+
 def is_standing(character: Character, rules: Rules, options: dict[str, Any]) -> bool:
     """« Debout »: conscious, above 0 HP and not prone (posture.py: a fall, or the GM's `prone`)."""
     down = {"unconscious", "paralyzed", "stunned", "dead", "prone"}

@@ -1,0 +1,194 @@
+"""The fourth rules audit: prone, a lost action kept for the turn, speed, a track's poison damage that drops a 5e
+character, and the mechanisms where two rules meet (magic tiers of lost parts, remedies, nights of rest, Sepsis'
+24 hours, the Animal stage).
+
+Each test is written from the seed's words (seed 000: lingering injuries, 5e; seed 004: progression tracks), quoted
+in its docstring.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_tracks_helpers import ok
+
+
+def _campaign(cli, system: str = "dnd5e", *options: str) -> None:
+    ok(cli("campaign", "create", "t", "--system", system, "--seed", "11"))
+    for pair in options:
+        key, _, value = pair.partition("=")
+        ok(cli("campaign", "set", key, value))
+
+
+def _add(cli, name: str, max_hp: int = 20, *extra: str) -> None:
+    ok(cli("character", "add", name, "--max-hp", str(max_hp), "--saves", "con=0,dex=0,fortitude=0", *extra))
+
+
+def _sheet(cli, name: str) -> dict:
+    return ok(cli("--json", "status", name)).json["characters"][0]
+
+
+def _log(cli) -> list[dict]:
+    return [e for e in ok(cli("--json", "log", "--limit", "1000")).json["events"] if not e.get("undone")]
+
+
+def _results(doc: dict) -> list[dict]:
+    return [r for e in doc["events"] if e["type"] == "noted" for r in e["data"]["results"]]
+
+
+def _conditions(cli, name: str) -> list[str]:
+    return [c["id"] for c in _sheet(cli, name)["conditions"]]
+
+
+# ================================================================ 1. prone
+
+
+def test_a_failed_leg_injury_dash_save_leaves_the_character_prone(cli):
+    """Seed 000, Blessure à la jambe: « Si vous utilisez l'action Courir, vous devez réussir un jet de sauvegarde
+    de Dextérité DD 10 ou tomber. » The fall is recorded: the sheet says prone, the roll query has the condition."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "slashing", "--d20", "19"))
+    ok(cli("dash", "Ana", "--save", "1"))
+    sheet = _sheet(cli, "Ana")
+    assert sheet["prone"] is True and "prone" in _conditions(cli, "Ana")
+    attack = ok(cli("--json", "mods", "Ana", "attack")).json
+    assert attack["mode"] == "disadvantage"  # 5e prone: its attack rolls have disadvantage
+    assert "Ana falls prone (Leg Injury)" in ok(cli("log")).out
+    assert "Ana tombe à terre (Blessure à la jambe)" in ok(cli("--lang", "fr", "log")).out
+    ok(cli("stand", "Ana"))
+    assert _sheet(cli, "Ana")["prone"] is False and "prone" not in _conditions(cli, "Ana")
+
+
+def test_a_lost_foot_falls_after_the_dash(cli):
+    """Seed 000, Perte d'un pied: « S'il s'agit d'un pied, vous tombez après une action de Course »."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "slashing", "--d20", "1", "--site", "foot"))
+    ok(cli("dash", "Ana"))
+    assert _sheet(cli, "Ana")["prone"] is True
+
+
+def test_puncture_wound_costs_nothing_while_prone(cli):
+    """Seed 000, Plaie perforante: « Vous perdez 1 point de vie à la fin de chaque tour tant que vous êtes
+    debout »: prone (the GM's `turn --prone`, or `prone`), the turn costs nothing; standing again, it does."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "piercing", "--d20", "12"))
+    ok(cli("turn", "Ana", "--prone"))
+    assert _sheet(cli, "Ana")["hp"] == 20
+    ok(cli("turn", "Ana"))  # still prone
+    assert _sheet(cli, "Ana")["hp"] == 20
+    ok(cli("stand", "Ana"))
+    ok(cli("turn", "Ana"))
+    assert _sheet(cli, "Ana")["hp"] == 19
+    ok(cli("prone", "Ana"))
+    ok(cli("turn", "Ana"))
+    assert _sheet(cli, "Ana")["hp"] == 19
+
+
+def test_prone_and_stand_are_refused_when_they_change_nothing_or_the_state_forbids_it(cli):
+    """Seed 004, Alité: « il ne peut pas se tenir debout seul »: `stand` is refused whole, with the reason."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", 30)
+    refused = cli("stand", "Bo")
+    assert refused.code == 1 and refused.err.strip() == "error: Bo is already standing"
+    ok(cli("prone", "Bo"))
+    assert cli("prone", "Bo").err.strip() == "error: Bo is already prone"
+    ok(cli("expose", "Bo", "filth_fever", "--save", "1", "--deadly", "bedridden"))
+    before = len(_log(cli))
+    refused = cli("stand", "Bo")
+    assert refused.code == 1 and refused.err.strip() == "error: Bo can't stand up: Bedridden (Filth Fever)"
+    assert len(_log(cli)) == before and _sheet(cli, "Bo")["prone"] is True
+
+
+# ================================================================ 2. a track's poison damage drops a 5e character
+
+
+def test_exposure_poison_damage_that_drops_a_5e_character_gives_a_poison_injury(cli):
+    """Seed 004: « la victime subit un montant de dégâts de poison égal à (DD du poison - 10)/2 »; seed 000:
+    « Lorsqu'un joueur tombe à 0 point de vie, il reçoit désormais une blessure … Le type de blessure dépend du
+    dernier type de dégât subit. » Deathblade (DC 20): 5 poison damage to a 5 HP character."""
+    _campaign(cli)
+    _add(cli, "Ana", 5)
+    ok(cli("expose", "Ana", "deathblade", "--save", "1"))
+    sheet = _sheet(cli, "Ana")
+    assert sheet["hp"] == 0 and [i["table"] for i in sheet["injuries"]] == ["poison"]
+
+
+def test_the_con_tracks_per_save_poison_damage_gives_the_injury_too(cli):
+    """Seed 004, Constitution poison, Affaibli: « Chaque fois qu'il tente un jet de sauvegarde contre le poison,
+    qu'il réussisse ou échoue, il subit des dégâts comme lors de l'exposition initiale. »"""
+    _campaign(cli)
+    _add(cli, "Ana", 10)
+    ok(cli("expose", "Ana", "deathblade", "--save", "1"))  # 5 damage: 5 HP left, no injury
+    assert _sheet(cli, "Ana")["injuries"] == []
+    ok(cli("advance", "1 round", "--auto"))  # the periodic save: 5 more poison damage, saved or not
+    sheet = _sheet(cli, "Ana")
+    assert sheet["hp"] == 0 and [i["table"] for i in sheet["injuries"]] == ["poison"]
+
+
+def test_option_poison_damage_injury_off_gives_none(cli):
+    _campaign(cli, "dnd5e", "poison_damage_injury=false")
+    _add(cli, "Ana", 5)
+    ok(cli("expose", "Ana", "deathblade", "--save", "1"))
+    assert _sheet(cli, "Ana")["hp"] == 0 and _sheet(cli, "Ana")["injuries"] == []
+
+
+# ================================================================ 3. a lost action is kept for the turn
+
+
+def test_broken_ribs_lost_action_and_reaction_hold_until_the_next_turn(cli):
+    """Seed 000, Côtes cassées: « vous devez réussir un jet de sauvegarde de Constitution DD 10 ou perdre votre
+    action et votre réaction jusqu'au début du prochain tour »: a second action is refused with the reason (no
+    second save), the loss shows in `status` and `mods`, and the next turn gives them back."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "bludgeoning", "--d20", "1"))
+    ok(cli("action", "Ana", "--save", "1"))
+    before = len(_log(cli))
+    refused = cli("action", "Ana", "--save", "20")
+    assert refused.code == 1
+    assert refused.err.strip() == ("error: Ana can't take an action: its action is lost until the start of its next "
+                                   "turn (Broken Ribs)")
+    assert len(_log(cli)) == before
+    assert cli("dash", "Ana").code == 1  # 5e: the Dash is an action
+    assert _sheet(cli, "Ana")["lost"] == {"action": True, "reaction": True, "source": "Broken Ribs"}
+    text = ok(cli("status", "Ana")).out
+    assert "action and reaction lost until the start of its next turn (Broken Ribs)" in text
+    mods = ok(cli("--json", "mods", "Ana", "attack")).json
+    assert {"action_lost", "reaction_lost"} <= {r.get("restriction") for r in mods["restrictions"]}
+    ok(cli("turn", "Ana"))
+    assert _sheet(cli, "Ana")["lost"] is None
+    doc = ok(cli("--json", "action", "Ana", "--save", "20")).json
+    assert [r["applies"] for r in _results(doc)] == [False]
+
+
+def test_nausea_lost_action_also_ends_when_a_round_goes_by(cli):
+    """Seed 000, Nausée: « Faire un jet de sauvegarde de Constitution DD 8 à chaque tour ou passer son action à
+    vomir »: the action of that turn is spent; a round later on the clock its next turn has begun."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "acid", "--d20", "19"))
+    ok(cli("turn", "Ana", "--save", "1"))
+    assert _sheet(cli, "Ana")["lost"] == {"action": True, "reaction": False, "source": "Nausea"}
+    assert cli("action", "Ana").code == 1
+    ok(cli("advance", "1r"))
+    assert _sheet(cli, "Ana")["lost"] is None
+    ok(cli("action", "Ana"))
+
+
+def test_befuddled_lost_action_is_kept_for_the_turn(cli):
+    """Seed 004, Embrouillé: « Il a 50% de chances à chaque tour de ne pouvoir entreprendre aucune action
+    pertinente »: once the chance takes the action, a further action that turn is refused."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", 30)
+    ok(cli("expose", "Bo", "cackle_fever", "--save", "1", "--deadly", "befuddled"))
+    for _ in range(40):  # the d100 is the server's: play turns until it takes the action
+        doc = ok(cli("--json", "turn", "Bo")).json
+        if any(r.get("applies") for r in _results(doc)):
+            break
+    else:
+        pytest.fail("the 50% never took the action in 40 turns")
+    refused = cli("action", "Bo")
+    assert refused.code == 1 and "its action is lost until the start of its next turn" in refused.err

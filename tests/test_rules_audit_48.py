@@ -153,7 +153,8 @@ def test_broken_ribs_lost_action_and_reaction_hold_until_the_next_turn(cli):
                                    "turn (Broken Ribs)")
     assert len(_log(cli)) == before
     assert cli("dash", "Ana").code == 1  # 5e: the Dash is an action
-    assert _sheet(cli, "Ana")["lost"] == {"action": True, "reaction": True, "source": "Broken Ribs"}
+    lost = _sheet(cli, "Ana")["lost"]
+    assert (lost["action"], lost["reaction"], lost["source"]) == (True, True, "Broken Ribs")
     text = ok(cli("status", "Ana")).out
     assert "action and reaction lost until the start of its next turn (Broken Ribs)" in text
     mods = ok(cli("--json", "mods", "Ana", "attack")).json
@@ -171,7 +172,8 @@ def test_nausea_lost_action_also_ends_when_a_round_goes_by(cli):
     _add(cli, "Ana")
     ok(cli("injure", "Ana", "--type", "acid", "--d20", "19"))
     ok(cli("turn", "Ana", "--save", "1"))
-    assert _sheet(cli, "Ana")["lost"] == {"action": True, "reaction": False, "source": "Nausea"}
+    lost = _sheet(cli, "Ana")["lost"]
+    assert (lost["action"], lost["reaction"], lost["source"]) == (True, False, "Nausea")
     assert cli("action", "Ana").code == 1
     ok(cli("advance", "1r"))
     assert _sheet(cli, "Ana")["lost"] is None
@@ -192,3 +194,62 @@ def test_befuddled_lost_action_is_kept_for_the_turn(cli):
         pytest.fail("the 50% never took the action in 40 turns")
     refused = cli("action", "Bo")
     assert refused.code == 1 and "its action is lost until the start of its next turn" in refused.err
+
+
+# ================================================================ 4. speed
+
+
+def _speed(cli, name: str) -> dict:
+    return _sheet(cli, name)["speed"]
+
+
+def test_leg_injury_halves_the_base_speed_and_frostbite_takes_5_feet(cli):
+    """Seed 000, Blessure à la jambe: « Vitesse réduite de moitié »; Gelure: « votre vitesse est réduite de
+    1,5m ». Changes in feet first, then the halving; the status and the French say it."""
+    _campaign(cli)
+    _add(cli, "Ana", 20, "--speed", "30")
+    assert (_speed(cli, "Ana")["base"], _speed(cli, "Ana")["effective"]) == (30, 30)
+    ok(cli("injure", "Ana", "--type", "slashing", "--d20", "19"))
+    assert _speed(cli, "Ana")["effective"] == 15
+    assert "speed 30 ft (9 m) → 15 ft (4.5 m): halved (Leg Injury)" in ok(cli("status", "Ana")).out
+    assert "vitesse 9 m (30 ft) → 4,5 m (15 ft) : réduite de moitié (Blessure à la jambe)" in \
+        ok(cli("--lang", "fr", "status", "Ana")).out
+    ok(cli("injure", "Ana", "--type", "cold", "--d20", "4"))  # Frostbite
+    assert _speed(cli, "Ana")["effective"] == 12  # (30 - 5) / 2, rounded down to the foot
+
+
+def test_two_halvings_are_one_and_a_character_without_a_base_speed_shows_the_effects(cli):
+    """Seed 000, Articulations rigides: « Vitesse de déplacement réduite de moitié », and Blessure à la jambe:
+    « Vitesse réduite de moitié »: each says the speed is halved; halved twice it would be a quarter."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "slashing", "--d20", "19"))
+    ok(cli("injure", "Ana", "--type", "cold", "--d20", "19"))  # Stiff Joints
+    speed = _speed(cli, "Ana")
+    assert speed["base"] is None and speed["effective"] is None and len(speed["effects"]) == 2
+    ok(cli("character", "edit", "Ana", "--speed", "30"))
+    assert _speed(cli, "Ana")["effective"] == 15
+
+
+def test_a_lost_foot_halves_the_speed_a_lost_hand_does_not(cli):
+    """Seed 000, Perte d'un pied ou d'une main: « votre vitesse est réduite de moitié (si pieds touchés) »."""
+    _campaign(cli)
+    _add(cli, "Ana", 20, "--speed", "30")
+    _add(cli, "Bo", 20, "--speed", "30")
+    ok(cli("injure", "Ana", "--type", "slashing", "--d20", "1", "--site", "foot"))
+    ok(cli("injure", "Bo", "--type", "slashing", "--d20", "1", "--site", "hand"))
+    assert (_speed(cli, "Ana")["effective"], _speed(cli, "Bo")["effective"]) == (15, 30)
+
+
+def test_an_imported_foundry_sheet_fills_the_base_speed(cli, tmp_path):
+    import json
+    from pathlib import Path
+
+    actor = json.loads((Path(__file__).parent / "fixtures" / "import" / "fvtt-Actor-brena.json").read_text())
+    key = "system" if "system" in actor else "data"
+    actor[key]["attributes"]["movement"] = {"walk": 25, "units": "ft"}
+    path = tmp_path / "brena.json"
+    path.write_text(json.dumps(actor))
+    _campaign(cli)
+    ok(cli("character", "import", str(path)))
+    assert _speed(cli, "Brena Hollowbrook")["base"] == 25

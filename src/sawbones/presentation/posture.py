@@ -41,15 +41,14 @@ def posture_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
 
     lost = character.lost
     reading = effective_speed(character, rules, effective_options(rules, state.option_overrides()), state.system)
-    return {
-        "prone": character.prone,
-        "lost": None if lost is None else {"action": lost.action, "reaction": lost.reaction,
-                                           "source": named({"en": lost.name_en, "fr": lost.name_fr})},
-        "speed": {"base": reading.base, "effective": reading.effective,
-                  "effects": [{"source": named(source), "words": _effect_words(effect), "multiplier": effect.multiplier,
-                               "change_ft": effect.change_ft, "set_ft": effect.set_ft}
-                              for effect, source in reading.lines]},
-    }
+    lost_doc = None if lost is None else {"action": lost.action, "reaction": lost.reaction,
+                                          "source": named({"en": lost.name_en, "fr": lost.name_fr})}
+    speed = {"base": reading.base, "effective": reading.effective,
+             "effects": [{"source": named(source), "words": _effect_words(effect), "multiplier": effect.multiplier,
+                          "change_ft": effect.change_ft, "set_ft": effect.set_ft} for effect, source in reading.lines]}
+    if lost_doc is not None:
+        lost_doc["words"] = lost_words(lost_doc)
+    return {"prone": character.prone, "lost": lost_doc, "speed": {**speed, "words": speed_words(speed)}}
 
 
 def lost_words(lost: dict[str, Any]) -> str:
@@ -75,10 +74,9 @@ def render_posture(c: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
 
     if c.get("lost"):
-        con.print(f"  [bold yellow]{escape(lost_words(c['lost']))}[/]")
-    said = speed_words(c["speed"]) if c.get("speed") else ""
-    if said:
-        con.print(f"  {escape(said)}")
+        con.print(f"  [bold yellow]{escape(c['lost']['words'])}[/]")
+    if c.get("speed") and c["speed"]["words"]:
+        con.print(f"  {escape(c['speed']['words'])}")
 
 
 views.CHARACTER_SECTIONS.append(posture_section)

@@ -253,3 +253,67 @@ def test_an_imported_foundry_sheet_fills_the_base_speed(cli, tmp_path):
     _campaign(cli)
     ok(cli("character", "import", str(path)))
     assert _speed(cli, "Brena Hollowbrook")["base"] == 25
+
+
+# ================================================================ the API and the dashboard
+
+
+@pytest.fixture
+def web(db):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    from sawbones.application.service import Service
+    from sawbones.interfaces.web import create_app
+    from sawbones.interfaces.web.app import load_areas
+
+    load_areas()
+    with TestClient(create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3),
+                    base_url="http://testserver") as client:
+        created = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7})
+        client.headers["Authorization"] = f"Bearer {created.json()['gm_secret']}"
+        yield client
+
+
+def _api(response, status=200):
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def test_the_api_sets_and_clears_prone_and_shows_lost_actions_and_speed(web):
+    """The same as the CLI: `turn` with `prone`, `prone` and `stand`, the character's `prone`, `lost`, `speed`."""
+    _api(web.post("/api/campaigns/Alpha/characters", json={"name": "Ana", "max_hp": 20, "speed": 30,
+                                                            "saves": {"con": 0}}), 201)
+    _api(web.post("/api/campaigns/Alpha/injure", json={"character": "Ana", "type": "piercing", "d20": 12}))
+    turn = _api(web.post("/api/campaigns/Alpha/turn", json={"character": "Ana", "prone": True}))
+    ana = turn["characters"][0]
+    assert ana["prone"] is True and ana["hp"] == 20  # « tant que vous êtes debout »
+    refused = web.post("/api/campaigns/Alpha/prone", json={"character": "Ana"})
+    assert refused.status_code == 409 and refused.json()["error"]["message"] == "Ana is already prone"
+    assert _api(web.post("/api/campaigns/Alpha/stand", json={"character": "Ana"}))["characters"][0]["prone"] is False
+    _api(web.post("/api/campaigns/Alpha/injure", json={"character": "Ana", "type": "bludgeoning", "d20": 1}))
+    _api(web.post("/api/campaigns/Alpha/action", json={"character": "Ana", "saves": [1]}))
+    refused = web.post("/api/campaigns/Alpha/action", json={"character": "Ana", "saves": [20]})
+    assert refused.status_code == 409 and "its action is lost" in refused.json()["error"]["message"]
+    shown = _api(web.get("/api/campaigns/Alpha/characters/ana"))
+    assert shown["lost"]["action"] and shown["lost"]["reaction"] and shown["speed"]["base"] == 30
+
+
+def test_the_dashboard_card_has_a_prone_button_and_shows_the_lost_action(web, cli):
+    import re
+
+    ok(cli("character", "add", "Ana", "--max-hp", "20", "--saves", "con=0"))  # (the same database as the server's)
+    link = _api(web.post("/api/campaigns/Alpha/sign-in-link"))["gm_link"]
+    web.get(link, follow_redirects=False)
+    page = web.get("/c/Alpha")
+    assert 'data-action="prone"' in page.text and 'data-action="stand"' not in page.text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+    web.post("/c/Alpha/act/prone", data={"csrf": csrf, "character": "ana"})
+    page = web.get("/c/Alpha")
+    assert 'data-action="stand"' in page.text
+    ok(cli("--campaign", "Alpha", "injure", "Ana", "--type", "bludgeoning", "--d20", "1"))
+    ok(cli("--campaign", "Alpha", "action", "Ana", "--save", "1"))
+    assert "action and reaction lost until the start of its next turn (Broken Ribs)" in web.get("/c/Alpha").text

@@ -108,10 +108,9 @@ def _next_turn(ctx: Context) -> Iterable[tuple[int, str, Any]]:
 
 @provider
 def _posture(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
-    if character.prone and not character.dead:
-        known = rules.conditions.get(PRONE)
-        yield ActiveEffect(s.ConditionEffect(type="condition", condition=PRONE), "posture", PRONE, PRONE,
-                           known.name if known is not None else s.Text(fr="À terre", en="Prone"))
+    known = rules.conditions.get(PRONE)
+    if character.prone and not character.dead and known is not None:
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition=PRONE), "posture", PRONE, PRONE, known.name)
     lost = character.lost
     if lost is not None:
         name = s.Text(fr=lost.name_fr or lost.name_en, en=lost.name_en)

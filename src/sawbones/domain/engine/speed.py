@@ -70,7 +70,7 @@ def speed_effects(character: Any, rules: Rules, options: dict[str, Any], system:
 
 def combine(base: int, effects: list[Any]) -> int:
     """The effective speed from `base` (feet) and the Speed effects (the module's rule)."""
-    fixed = [e.set_ft for e in effects if e.set_ft is not None]
+    fixed: list[int] = [e.set_ft for e in effects if e.set_ft is not None]
     if fixed:
         return max(0, min(fixed))
     feet = max(0, base + sum(e.change_ft or 0 for e in effects))

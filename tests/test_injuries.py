@@ -188,6 +188,7 @@ def test_lost_eye_counting_and_regenerate(party):
     assert bob["body"]["eyes"] == 0
     status = party("--json", "status", "Bob").json
     assert status["characters"][0]["body"]["eyes"] == 0
+    party("campaign", "set", "lost_part_magic", "regenerate")
     assert party("heal", "Bob", "--spell", "heal", "--injury", "i1").code == 1  # lost parts need regenerate
     party("heal", "Bob", "--spell", "regenerate", "--injury", "i1")
     assert character(party, "Bob")["body"]["eyes"] == 1

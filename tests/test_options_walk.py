@@ -65,6 +65,8 @@ STORIES: dict[str, tuple] = {
                                     ("damage", "Orc", "10", "fire", "--d20", "12"), ("status", "Orc")]),
     "injury_on_damage_at_zero": ("dnd5e", {}, P5 + [("damage", "Bob", "20", "fire", "--d20", "12"),
                                                     ("damage", "Bob", "3", "cold", "--d20", "12"), ("status", "Bob")]),
+    "lost_part_magic": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "acid", "--d20", "1"),
+                                           ("heal", "Bob", "--spell", "heal")]),
     "poison_damage_injury": ("dnd5e", {}, [("character", "add", "Bob", "--max-hp", "5", "--saves", "con=0"),
                                            ("expose", "Bob", "deathblade", "--save", "1"), ("status", "Bob")]),
     "trigger_on_critical_failure": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "12",

@@ -317,3 +317,25 @@ def test_the_dashboard_card_has_a_prone_button_and_shows_the_lost_action(web, cl
     ok(cli("--campaign", "Alpha", "injure", "Ana", "--type", "bludgeoning", "--d20", "1"))
     ok(cli("--campaign", "Alpha", "action", "Ana", "--save", "1"))
     assert "action and reaction lost until the start of its next turn (Broken Ribs)" in web.get("/c/Alpha").text
+
+
+# ================================================================ 5. critical_magic reaches lost parts
+
+
+@pytest.mark.parametrize("table, d20, site, part", [("acid", "1", None, "eyes"), ("slashing", "1", "hand", "hands"),
+                                                    ("slashing", "1", "foot", "feet")])
+def test_critical_magic_heal_heals_a_lost_part_and_regenerate_does_not(cli, table, d20, site, part):
+    """Seed 000, Sérieuse: « Soin magique: Guérison ou Régénération (choix du DM) »; Perte d'un œil, Perte d'un
+    pied ou d'une main are critical rows. With critical_magic heal, Heal heals them (the part back) and
+    Regenerate is refused; lost_part_magic regenerate keeps the other reading."""
+    _campaign(cli, "dnd5e", "critical_magic=heal")
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", table, "--d20", d20, *(["--site", site] if site else [])))
+    refused = cli("heal", "Ana", "--spell", "regenerate")
+    assert refused.code == 1 and "needs Heal" in refused.err
+    ok(cli("heal", "Ana", "--spell", "heal"))
+    sheet = _sheet(cli, "Ana")
+    assert sheet["injuries"] == [] and sheet["body"][part] == 2
+    ok(cli("campaign", "set", "lost_part_magic", "regenerate"))
+    ok(cli("injure", "Ana", "--type", table, "--d20", d20, *(["--site", site] if site else [])))
+    assert cli("heal", "Ana", "--spell", "heal").code == 1

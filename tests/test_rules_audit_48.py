@@ -339,3 +339,50 @@ def test_critical_magic_heal_heals_a_lost_part_and_regenerate_does_not(cli, tabl
     ok(cli("campaign", "set", "lost_part_magic", "regenerate"))
     ok(cli("injure", "Ana", "--type", table, "--d20", d20, *(["--site", site] if site else [])))
     assert cli("heal", "Ana", "--spell", "heal").code == 1
+
+
+# ================================================================ 6. a remedy that can never apply
+
+
+@pytest.mark.parametrize("value, said", [
+    ('{"nausea": ["antitoxin"]}', "unknown spell 'antitoxin'"),
+    ('{"nausea": ["neutralize_poison"]}', "Neutralize Poison does not exist in dnd5e"),
+    ('{"nausee_x": ["heal"]}', "unknown injury 'nausee_x'"),
+])
+def test_relevant_remedies_refuses_what_can_never_be_applied(cli, value, said):
+    """Seed 000, Modérée / Sévère: « Restauration partielle ou un remède pertinent »: a remedy the GM names must
+    be something `heal --spell` can apply in the campaign's system, for an injury that exists."""
+    _campaign(cli)
+    refused = cli("campaign", "set", "relevant_remedies", value)
+    assert refused.code == 2 and said in refused.err and "relevant_remedies" in refused.err
+    ok(cli("campaign", "set", "relevant_remedies", '{"Nausée": ["Restauration partielle"]}'))  # either language
+    assert ok(cli("--json", "campaign", "show")).json["options"]["relevant_remedies"] == \
+        {"nausea": ["lesser_restoration"]}
+
+
+def test_blinding_removers_refuse_an_unknown_spell_too(cli):
+    _campaign(cli, "pf1e")
+    assert cli("campaign", "set", "blinding_removers", "heal,eye_drops").code == 2
+
+
+# ================================================================ 7. two nights are two nights
+
+
+def test_two_rests_of_one_night_are_not_two_nights(cli):
+    """Seed 004: « Pour chaque journée complète de repos au lit (ou 2 nuits de repos normal), une victime récupère
+    un cran »: a second night 8 hours after the first is the same night's day, not another night."""
+    from test_tracks_helpers import affliction, expose, saves, setup, stages
+
+    setup(cli)
+    expose(cli, "Aria", "giant_scorpion_venom", 1)
+    saves(cli, [1, 30], "1min")  # Impaired, then cured: out of the system
+    ok(cli("advance", "8h", "--auto"))
+    ok(cli("recover", "Aria", "--night"))
+    assert stages(affliction(cli)) == ["impaired"]  # half a step
+    ok(cli("advance", "8h", "--auto"))
+    refused = cli("recover", "Aria", "--night")
+    assert refused.code == 1 and "only 8 h of game time since the last rest" in refused.err
+    assert stages(affliction(cli)) == ["impaired"]
+    ok(cli("advance", "16h", "--auto"))
+    ok(cli("recover", "Aria", "--night"))  # the next night: 2 nights, one step
+    assert stages(affliction(cli)) == ["weakened"]

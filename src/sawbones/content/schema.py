@@ -341,6 +341,10 @@ class OptionDef(Strict):
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
     minimum: int | None = None  # an int option's smallest value (magic_heals_per_effect: 1)
     maximum: int | None = None  # and its largest (dawn_hour: 23); a maximum comes with a minimum
+    # a list's items / a mapping's values are ids of this content section (spells: what `heal --spell` can apply),
+    # a mapping's keys ids of `keys_of` (injuries): a value that can never apply is refused when set
+    items_of: Slug | None = None
+    keys_of: Slug | None = None
 
 
 # ---------------------------------------------------------------- one content file

@@ -35,7 +35,7 @@ def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
     option = ctx.rules.resolve("options", option)
     if text is None:
         return [{"type": "option_set", "data": {"option": option, "reset": True}}]
-    value = parse_option_value(ctx.rules, option, text)
+    value = parse_option_value(ctx.rules, option, text, ctx.state.system)
     return [{"type": "option_set", "data": {"option": option, "value": value}}]
 
 

@@ -386,3 +386,34 @@ def test_two_rests_of_one_night_are_not_two_nights(cli):
     ok(cli("advance", "16h", "--auto"))
     ok(cli("recover", "Aria", "--night"))  # the next night: 2 nights, one step
     assert stages(affliction(cli)) == ["weakened"]
+
+
+# ================================================================ 8. Sepsis counts 24 hours
+
+
+@pytest.mark.parametrize("tick", ["dawn", "long_rest"])
+def test_sepsis_counts_24_hours_whatever_daily_tick_says(cli, tick):
+    """Seed 000, Septicémie: « Votre Force, Dextérité et Constitution diminuent de 1 par tranche de 24 heures »:
+    gained at 20:00, nothing at the next dawn (06:00) nor at a long rest; 1 each at 20:00 the next day."""
+    _campaign(cli, "dnd5e", f"daily_tick={tick}")
+    ok(cli("character", "add", "Ana", "--max-hp", "20", "--abilities", "str=12,dex=12,con=12"))
+    ok(cli("advance", "20h"))
+    ok(cli("injure", "Ana", "--type", "poison", "--d20", "1"))
+    ok(cli("advance", "11h"))  # 07:00 the next day: dawn has passed
+    if tick == "long_rest":
+        ok(cli("rest", "Ana", "--long"))  # 15:00
+    assert not _sheet(cli, "Ana")["injuries"][0].get("ability_lost")
+    ok(cli("advance", "14h"))  # 24 h after the injury (and a little more)
+    assert _sheet(cli, "Ana")["injuries"][0]["ability_lost"] == {"str": 1, "dex": 1, "con": 1}
+
+
+def test_rot_still_follows_daily_tick_dawn(cli):
+    """Seed 000, Pourrissement: « réduits de 1d4 puis de 1d4 pour chaque journée suivante »: a day, the option's
+    reading (dawn here)."""
+    _campaign(cli, "dnd5e", "daily_tick=dawn")
+    _add(cli, "Ana", 30)
+    ok(cli("advance", "20h"))
+    ok(cli("injure", "Ana", "--type", "necrotic", "--d20", "4"))
+    lost = 30 - _sheet(cli, "Ana")["max_hp"]
+    ok(cli("advance", "11h"))
+    assert 30 - _sheet(cli, "Ana")["max_hp"] > lost

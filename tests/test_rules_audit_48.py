@@ -417,3 +417,52 @@ def test_rot_still_follows_daily_tick_dawn(cli):
     lost = 30 - _sheet(cli, "Ana")["max_hp"]
     ok(cli("advance", "11h"))
     assert 30 - _sheet(cli, "Ana")["max_hp"] > lost
+
+
+# ================================================================ 9. the Animal stage sets Intelligence
+
+
+def test_the_animal_stage_sets_intelligence_to_1(cli):
+    """Seed 004, Animal: « le personnage subit les mêmes effets qu'un sort de Débilité, sauf que le charisme et les
+    compétences basées sur le charisme ne sont pas affectés »: feeblemind's Intelligence 1 (a modifier of -5 from
+    +3: -8 on Int rolls), Charisma untouched."""
+    from sawbones.content.loader import load_rules
+    from sawbones.content import schema as s
+
+    stage = next(st for st in load_rules().tracks["intelligence_poison"].stages if st.id == "animalistic")
+    assert [(e.ability, e.set_) for e in stage.effects if isinstance(e, s.AbilityChange)] == [("int", 1)]
+    _campaign(cli, "pf1e")
+    ok(cli("character", "add", "Bo", "--max-hp", "30", "--abilities", "int=16,cha=14", "--saves", "fortitude=0"))
+    ok(cli("expose", "Bo", "amnesite", "--save", "1", "--deadly", "animalistic"))
+    lines = ok(cli("--json", "mods", "Bo", "check", "--ability", "int")).json["modifiers"]
+    assert [m["value"] for m in lines if m["source"].get("stage") == "animalistic"] == [-8]
+    cha = ok(cli("--json", "mods", "Bo", "check", "--ability", "cha")).json["modifiers"]
+    assert not [m for m in cha if m["source"].get("stage") == "animalistic"]
+
+
+@pytest.mark.parametrize("effect, refused", [("{type: ability, ability: int, set: 1}", False),
+                                              ("{type: ability, ability: int, change: -2}", False),
+                                              ("{type: ability, ability: int}", True),
+                                              ("{type: ability, ability: int, change: -2, set: 1}", True)])
+def test_an_ability_effect_has_change_or_set(tmp_path, effect, refused):
+    """The schema: an ability effect sets a score (`set`) as well as changes it (`change`), one of the two."""
+    import textwrap
+
+    from sawbones.content.loader import load_rules
+    from sawbones.errors import ContentError
+
+    directory = tmp_path / "pack"
+    directory.mkdir()
+    (directory / "i.yaml").write_text(textwrap.dedent(f"""
+        injuries:
+          - id: dull
+            name: {{fr: a, en: a}}
+            text: {{fr: a, en: a}}
+            effects: [{effect}]
+        """), encoding="utf-8")
+    if not refused:
+        load_rules([str(directory)])
+        return
+    with pytest.raises(ContentError) as info:
+        load_rules([str(directory)])
+    assert "injuries[dull].effects[0]" in str(info.value) and "either change or set" in str(info.value)

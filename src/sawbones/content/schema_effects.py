@@ -52,7 +52,8 @@ class ConditionEffect(Guarded):
 class AbilityChange(Guarded):
     type: Literal["ability"]
     ability: Ability
-    change: int | DiceText  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    change: int | DiceText | None = None  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    set_: int | None = None  # "set" in the files: the score becomes this at most (feeblemind: Int 1); one of the two
     minimum: int = 1
 
 

@@ -466,3 +466,53 @@ def test_an_ability_effect_has_change_or_set(tmp_path, effect, refused):
     with pytest.raises(ContentError) as info:
         load_rules([str(directory)])
     assert "injuries[dull].effects[0]" in str(info.value) and "either change or set" in str(info.value)
+
+
+# ================================================================ also seen
+
+
+def test_a_healed_injury_keeps_its_name_in_the_log_beyond_the_tail(cli):
+    """The log names an injury by its name once it has healed, even when it was gained before the lines shown."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "fire", "--d20", "12"))  # Blisters
+    ok(cli("advance", "1h"))
+    ok(cli("rest", "--long"))
+    assert "Ana: i1 Blisters heals (a long rest)" in ok(cli("log", "--limit", "3")).out
+
+
+def test_the_sepsis_line_says_which_abilities_and_how_much(cli):
+    """Seed 000, Septicémie: « Votre Force, Dextérité et Constitution diminuent de 1 par tranche de 24 heures »."""
+    _campaign(cli)
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "poison", "--d20", "1"))
+    out = ok(cli("advance", "1d")).out
+    assert "abilities lost in all: Strength −1, Dexterity −1, Constitution −1" in out
+    assert "caractéristiques perdues en tout : Force −1, Dextérité −1, Constitution −1" in \
+        ok(cli("--lang", "fr", "log")).out
+
+
+def test_status_lists_a_condition_once_per_source(cli):
+    """Seed 004, Putréfaction de la momie: « la victime subit tous les effets en progressant sur les échelles
+    physique et mentale »: both Weakened stages make it Fatigued (the French mental Weakened: « Secoué et Fatigué »);
+    one source, one line."""
+    _campaign(cli, "pf1e")
+    _add(cli, "Bo", 30)
+    ok(cli("expose", "Bo", "mummy_rot", "--save", "1", "--deadly", "weakened"))
+    conditions = _sheet(cli, "Bo")["conditions"]
+    assert [c["id"] for c in conditions].count("fatigued") == 1
+    assert ok(cli("status", "Bo")).out.count("Fatigued") == 1
+
+
+def test_a_dead_characters_rot_shows_no_next_daily_effect(cli):
+    """Seed 000, Pourrissement: « Si votre maximum atteint 0, vous mourrez »: once dead, nothing more falls due."""
+    _campaign(cli)
+    _add(cli, "Ana", 2)
+    ok(cli("injure", "Ana", "--type", "necrotic", "--d20", "4"))  # Rot: -1d4 max HP; 2 HP: it may kill at once
+    for _ in range(5):
+        if _sheet(cli, "Ana")["dead"]:
+            break
+        ok(cli("advance", "1d"))
+    sheet = _sheet(cli, "Ana")
+    assert sheet["dead"] and "next_daily_effect_at" not in sheet["injuries"][0]["timers"]
+    assert "next daily effect" not in ok(cli("status", "Ana")).out

@@ -97,7 +97,22 @@ def _sheet_label(key: str) -> str:
 
 def _sheet_fields(changes: Any, c: Ctx) -> str:
     keys = list(changes) if isinstance(changes, dict) else []
-    return ", ".join(dict.fromkeys(_sheet_label(k) for k in keys))
+    return ", ".join(dict.fromkeys(_field_words(k, changes[k], c) for k in keys))
+
+
+def _ability_rank(ability: str) -> int:
+    order = ("str", "dex", "con", "int", "wis", "cha")
+    return order.index(ability) if ability in order else len(order)
+
+
+def _field_words(key: str, value: Any, c: Ctx) -> str:
+    """A changed field by its label; what an injury took so far, with its numbers (Sepsis: which abilities)."""
+    if key == "ability_lost" and isinstance(value, dict) and value:
+        return _("abilities lost in all: {lost}", lost=", ".join(
+            f"{c.name(str(ability), 'abilities')} −{value[ability]}" for ability in sorted(value, key=_ability_rank)))
+    if key == "max_hp_lost" and isinstance(value, int):
+        return _("max HP lost in all: {lost}", lost=value)
+    return _sheet_label(key)
 
 
 def _hp_changed(c: Ctx) -> str:

@@ -168,7 +168,8 @@ def heals_doc(injury: Any, rules: "Rules", options: dict[str, Any] | None = None
     return ways
 
 
-def injury_doc(injury: Any, state: Any, rules: "Rules") -> dict[str, Any]:
+def injury_doc(injury: Any, state: Any, rules: "Rules", dead: bool = False) -> dict[str, Any]:
+    """An injury; on a dead character, without the timers that no longer run (its next daily effect, its deadline)."""
     definition = rules.injuries[injury.injury]
     severity = rules.severities[injury.severity]
     doc = {
@@ -180,10 +181,10 @@ def injury_doc(injury: Any, state: Any, rules: "Rules") -> dict[str, Any]:
         "treatment_started": injury.treatment_started,
         "timers": {},
     }
-    if injury.deadline_at is not None:
+    if injury.deadline_at is not None and not dead:
         doc["timers"]["deadline_at"] = injury.deadline_at
         doc["timers"]["deadline_in"] = injury.deadline_at - state.clock
-    if injury.next_tick_at is not None:
+    if injury.next_tick_at is not None and not dead:
         doc["timers"]["next_daily_effect_at"] = injury.next_tick_at
     if injury.max_hp_lost:
         doc["max_hp_lost"] = injury.max_hp_lost
@@ -231,7 +232,7 @@ def _base_character_doc(character: Any, state: Any, rules: "Rules") -> dict[str,
         "hit_die": character.hit_die,
         "hit_dice": character.hit_dice, "hit_dice_max": character.hit_dice_max, "body": character.body.__dict__,
         "notes": character.notes,
-        "injuries": [injury_doc(i, state, rules) for i in character.injuries],
+        "injuries": [injury_doc(i, state, rules, character.dead) for i in character.injuries],
     }
 
 

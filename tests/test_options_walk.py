@@ -71,6 +71,8 @@ STORIES: dict[str, tuple] = {
                                            ("expose", "Bob", "deathblade", "--save", "1"), ("status", "Bob")]),
     "trigger_on_critical_failure": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "fire", "--d20", "12",
                                                         "--critical-failure")]),
+    "multi_type_rule": ("dnd5e", {}, P5 + [("damage", "Bob", "15", "fire", "5", "cold", "--d20", "12"),
+                                           ("status", "Bob")]),
     "multi_type_tiebreak": ("dnd5e", {}, P5 + [("damage", "Bob", "10", "fire", "10", "cold", "--d20", "12"),
                                                ("status", "Bob")]),
     "severity_bands": ("dnd5e", {}, P5 + [("injure", "Bob", "--type", "acid", "--d20", "2")]),

@@ -516,3 +516,66 @@ def test_a_dead_characters_rot_shows_no_next_daily_effect(cli):
     sheet = _sheet(cli, "Ana")
     assert sheet["dead"] and "next_daily_effect_at" not in sheet["injuries"][0]["timers"]
     assert "next daily effect" not in ok(cli("status", "Ana")).out
+
+
+# ================================================================ every structured effect is read
+
+
+def test_every_effect_field_the_content_sets_is_read_by_the_engine():
+    """RULES-NOTES' decision 4, « Nothing silently dropped »: every effect the content structures (each field an
+    effect of the content sets to something other than its default) is read somewhere in the engine or its
+    presentation (a note is shown). A field nothing reads — a speed's `change_ft` before the engine computed
+    speed — fails here, named with the first entry that sets it."""
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    import sawbones
+    from sawbones.content import schema_effects
+    from sawbones.content.loader import load_rules
+
+    rules = load_rules()
+    effect_classes = {c for c in vars(schema_effects).values() if isinstance(c, type) and dataclasses.is_dataclass(c)}
+    found: dict[tuple[str, str], str] = {}
+    seen: set[int] = set()
+
+    def walk(value, path):
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if id(value) in seen:
+                return
+            seen.add(id(value))
+            for f in dataclasses.fields(value):
+                item = getattr(value, f.name)
+                default = f.default if f.default is not dataclasses.MISSING else (
+                    f.default_factory() if f.default_factory is not dataclasses.MISSING else object())
+                if type(value) in effect_classes and f.name != "type" and item != default:
+                    found.setdefault((type(value).__name__, f.name), path)
+                walk(item, f"{path}.{f.name}")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, f"{path}[{key}]")
+        elif isinstance(value, (list, tuple)):
+            for n, item in enumerate(value):
+                walk(item, f"{path}[{n}]")
+
+    for section in rules.sections:
+        walk(rules.section(section), section)
+    root = Path(sawbones.__file__).parent
+    code = "\n".join(p.read_text(encoding="utf-8") for area in ("domain", "presentation")
+                     for p in (root / area).rglob("*.py"))
+    unread = [f"{cls}.{field} (first set at {path})" for (cls, field), path in sorted(found.items())
+              if not re.search(rf"\.{field}\b|[\"']{field}[\"']", code)]
+    assert len(found) > 50 and unread == []
+
+
+# ================================================================ the two ambiguities' options
+
+
+@pytest.mark.parametrize("rule, table", [(None, "fire"), ("last_listed", "cold")])
+def test_a_hit_of_two_unequal_types_uses_the_largest_share_or_the_last_listed(cli, rule, table):
+    """Seed 000: « Le type de blessure dépend du dernier type de dégât subit »: for one hit of 15 fire and 5 cold,
+    the largest share (the default reading) or, option multi_type_rule, the type listed last."""
+    _campaign(cli, "dnd5e", *([f"multi_type_rule={rule}"] if rule else []))
+    _add(cli, "Ana")
+    ok(cli("damage", "Ana", "15", "fire", "5", "cold", "--d20", "12"))
+    assert [i["table"] for i in _sheet(cli, "Ana")["injuries"]] == [table]

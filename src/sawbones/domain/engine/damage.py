@@ -67,12 +67,15 @@ def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> list[tuple[int, 
 
 
 def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:
-    """The type of the largest share; ties by option multi_type_tiebreak (INJ-3)."""
+    """The type of the largest share, ties by option multi_type_tiebreak; or the last listed (multi_type_rule;
+    INJ-3, AMB-0-12)."""
     if chosen is not None:
         if chosen not in {k for _, k in parts}:
             raise UsageError(msg("{option} {chosen} is not one of this hit's damage types", option=_TYPE_OPTION,
                                  chosen=chosen))
         return chosen
+    if ctx.options.get("multi_type_rule") == "last_listed":  # « le dernier type de dégât subi », read literally
+        return parts[-1][1]
     shares: dict[str, int] = {}
     for amount, kind in parts:
         shares[kind] = shares.get(kind, 0) + amount

@@ -579,3 +579,19 @@ def test_a_hit_of_two_unequal_types_uses_the_largest_share_or_the_last_listed(cl
     _add(cli, "Ana")
     ok(cli("damage", "Ana", "15", "fire", "5", "cold", "--d20", "12"))
     assert [i["table"] for i in _sheet(cli, "Ana")["injuries"]] == [table]
+
+
+def test_a_5e_character_falls_prone_at_0_hp_and_wakes_prone(cli):
+    """5e unconscious « tombe à terre » (condition_readings.yaml): healed, the character is still prone, so Puncture
+    Wound's « tant que vous êtes debout » costs nothing until it stands."""
+    _campaign(cli)
+    _add(cli, "Ana", 10)
+    ok(cli("injure", "Ana", "--type", "piercing", "--d20", "12"))
+    assert "unconscious and prone" in ok(cli("damage", "Ana", "10", "fire", "--d20", "18")).out
+    ok(cli("character", "edit", "Ana", "--hp", "5"))
+    assert _sheet(cli, "Ana")["prone"] is True
+    ok(cli("turn", "Ana"))
+    assert _sheet(cli, "Ana")["hp"] == 5
+    ok(cli("stand", "Ana"))
+    ok(cli("turn", "Ana"))
+    assert _sheet(cli, "Ana")["hp"] == 4

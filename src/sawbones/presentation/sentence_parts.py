@@ -120,14 +120,15 @@ def _hp_changed(c: Ctx) -> str:
     cause = d.get("cause") or d.get("why")
     return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
                  max_hp=c.say("max_hp", max_hp=d["max_hp"]) if "max_hp" in d else "",
-                 cause=f" · {c.name(cause)}" if cause else "")
+                 cause=f" · {c.name(cause)}" if cause else "") + (c.say("down_prone") if d.get("prone") else "")
 
 
 def _damage(c: Ctx) -> str:
     d = c.d
     parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
     extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
-    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
+    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp")) + \
+        (c.say("down_prone") if d.get("prone") else "")
 
 
 def _value(value: Any, c: Ctx) -> str:

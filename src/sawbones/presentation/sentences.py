@@ -54,6 +54,7 @@ W: dict[str, Callable[..., str]] = {
     "character_stabilized": lambda **f: _("{who} is stable", **f),
     "falls_prone": lambda **f: _("{who} falls prone{cause}", **f),
     "stands_up": lambda **f: _("{who} stands up", **f),
+    "down_prone": lambda **f: _(", unconscious and prone", **f),
     "loses_both": lambda **f: _("{who} loses its action and its reaction until the start of its next turn{cause}",
                                **f),
     "loses_action": lambda **f: _("{who} loses its action until the start of its next turn{cause}", **f),

@@ -92,10 +92,12 @@ def roll_save(ctx: Context, character: Character, save: str, dc: int, why: str, 
 def _hp_events(ctx: Context, character: Character, hp: int, loss: int, why: str, at_most: int | None = None,
                ) -> tuple[int, list[Event]]:
     """HP after a track's damage or HP loss, under the system's hit point model (pf1e: below 0, dead at -Con)."""
-    result = hit_points.lower(replace(character, hp=hp), loss, ctx.rules, ctx.options, ctx.state.system,
-                              at_most=at_most)
-    events = [{"type": "hp_changed", "data": {"character": character.id, "hp": result.hp, "why": why}}]
-    return result.hp, events + hit_points.death_event(character, result)
+    before = replace(character, hp=hp)
+    result = hit_points.lower(before, loss, ctx.rules, ctx.options, ctx.state.system, at_most=at_most)
+    data: dict[str, Any] = {"character": character.id, "hp": result.hp, "why": why}
+    if hit_points.falls_prone(before, result, ctx.rules, ctx.state.system):
+        data["prone"] = True
+    return result.hp, [{"type": "hp_changed", "data": data}] + hit_points.death_event(character, result)
 
 
 def _fire(ctx: Context, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,

@@ -120,6 +120,8 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
     hp = loss.hp
     data = {"character": character.id, "parts": [[a, k] for a, k in parts], "extra": extra, "total": total,
             "hp": hp, "rolls": list(ctx.roller.made)}
+    if hit_points.falls_prone(character, loss, ctx.rules, ctx.state.system):
+        data["prone"] = True  # unconscious, « tombe à terre »
     events: list[Event] = [{"type": "damage_taken", "data": data}]
     if loss.killed:  # killed outright: no lingering injury then (AMB-0-34)
         return events + hit_points.death_event(character, loss)
@@ -154,6 +156,8 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     loss = hit_points.lower(character, amount, ctx.rules, ctx.options, state.system, at_most=at_most)
     hp = loss.hp
     data: dict[str, Any] = {"character": character.id, "hp": hp, "cause": source}
+    if hit_points.falls_prone(character, loss, ctx.rules, state.system):
+        data["prone"] = True
     if stable is not None:
         data["stable"] = stable
     events: list[Event] = [{"type": "hp_changed", "data": data}]

@@ -181,6 +181,8 @@ def _hp_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
         changes["stable"] = d["stable"]
     if "hit_dice" in d:
         changes["hit_dice"] = d["hit_dice"]
+    if d.get("prone"):  # fell unconscious, and prone (hit_points.falls_prone)
+        changes["prone"] = True
     return _update(state, d["character"], **changes)
 
 
@@ -197,6 +199,8 @@ def _character_stabilized(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 @handles("damage_taken")
 def _damage_taken(state: Campaign, d: dict[str, Any]) -> Campaign:
+    if d.get("prone"):  # fell unconscious, and prone (hit_points.falls_prone)
+        return _update(state, d["character"], hp=d["hp"], stable=False, prone=True)
     return _update(state, d["character"], hp=d["hp"], stable=False)
 
 

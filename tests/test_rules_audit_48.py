@@ -595,3 +595,30 @@ def test_a_5e_character_falls_prone_at_0_hp_and_wakes_prone(cli):
     ok(cli("stand", "Ana"))
     ok(cli("turn", "Ana"))
     assert _sheet(cli, "Ana")["hp"] == 4
+
+
+# ================================================================ the log: the new events replay
+
+
+def test_the_new_events_and_fields_replay_to_the_live_state(cli, db):
+    """Events are stored forever: prone_changed, actions_lost, a loss's `prone`, an affliction's `rested` and a
+    sheet's `speed` fold from the whole log to the state the actions left, and undo gives the state back."""
+    from sawbones.application.folding import replay
+    from sawbones.application.service import Service
+
+    _campaign(cli)
+    _add(cli, "Ana", 10, "--speed", "30")
+    for args in (("injure", "Ana", "--type", "slashing", "--d20", "19"), ("dash", "Ana", "--save", "1"),
+                 ("injure", "Ana", "--type", "bludgeoning", "--d20", "1"), ("action", "Ana", "--save", "1"),
+                 ("stand", "Ana"), ("expose", "Ana", "deathblade", "--save", "1"), ("damage", "Ana", "9", "fire"),
+                 ("turn", "Ana", "--prone")):
+        ok(cli(*args))
+    service = Service.open(db)
+    live = service.load("t").state
+    stored = service.store.events(service.store.campaign_id("t"))
+    replayed, _ = replay(stored)
+    assert replayed.characters == live.characters and replayed.clock == live.clock
+    ana = live.characters[0]
+    assert ana.prone and ana.lost is None and ana.speed == 30  # the turn gave the action back
+    ok(cli("undo"))
+    assert service.load("t").state.characters[0].lost is not None

@@ -622,3 +622,16 @@ def test_the_new_events_and_fields_replay_to_the_live_state(cli, db):
     assert ana.prone and ana.lost is None and ana.speed == 30  # the turn gave the action back
     ok(cli("undo"))
     assert service.load("t").state.characters[0].lost is not None
+
+
+@pytest.mark.parametrize("option, value, said", [
+    ("recovery_multiplier", "scorpion=2", "unknown affliction 'scorpion'"),
+    ("deadly_start", "filth=impaired", "unknown affliction 'filth'"),
+    ("extra_affected_rolls", '{"tail": ["check"]}', "unknown body part 'tail'"),
+])
+def test_the_other_options_keyed_by_content_refuse_an_unknown_key(cli, option, value, said):
+    """The same fault where else it was: an option keyed by afflictions or body parts took any key, and the
+    entry it meant never applied."""
+    _campaign(cli, "pf1e")
+    refused = cli("campaign", "set", option, value)
+    assert refused.code == 2 and said in refused.err

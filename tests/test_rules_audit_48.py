@@ -314,6 +314,9 @@ def test_the_dashboard_card_has_a_prone_button_and_shows_the_lost_action(web, cl
     web.post("/c/Alpha/act/prone", data={"csrf": csrf, "character": "ana"})
     page = web.get("/c/Alpha")
     assert 'data-action="stand"' in page.text
+    web.post("/c/Alpha/act/stand", data={"csrf": csrf, "character": "ana"})
+    web.post("/c/Alpha/act/turn", data={"csrf": csrf, "character": "ana", "prone": "on"})  # the turn form's box
+    assert _api(web.get("/api/campaigns/Alpha/characters/ana"))["prone"] is True
     ok(cli("--campaign", "Alpha", "injure", "Ana", "--type", "bludgeoning", "--d20", "1"))
     ok(cli("--campaign", "Alpha", "action", "Ana", "--save", "1"))
     assert "action and reaction lost until the start of its next turn (Broken Ribs)" in web.get("/c/Alpha").text

@@ -638,3 +638,20 @@ def test_the_other_options_keyed_by_content_refuse_an_unknown_key(cli, option, v
     _campaign(cli, "pf1e")
     refused = cli("campaign", "set", option, value)
     assert refused.code == 2 and said in refused.err
+
+
+def test_nausea_at_the_end_of_the_turn_takes_the_next_turns_action(cli):
+    """Seed 000, Nausée, with nausea_timing end: the save at the end of the turn; on a failure « l'action perdue est
+    celle du tour suivant » (the content's note): this turn's action stays, the next one's is refused."""
+    _campaign(cli, "dnd5e", "nausea_timing=end")
+    _add(cli, "Ana")
+    ok(cli("injure", "Ana", "--type", "acid", "--d20", "19"))
+    ok(cli("turn", "Ana", "--save", "1"))
+    assert _sheet(cli, "Ana")["lost"]["next_turn"] is True
+    assert "its next turn's action is lost (Nausea)" in ok(cli("status", "Ana")).out
+    ok(cli("action", "Ana"))  # still this turn's
+    ok(cli("turn", "Ana", "--save", "20"))  # the next turn: its action is the one lost
+    refused = cli("action", "Ana")
+    assert refused.code == 1 and "its action is lost until the start of its next turn (Nausea)" in refused.err
+    ok(cli("turn", "Ana", "--save", "20"))
+    ok(cli("action", "Ana"))

@@ -42,7 +42,8 @@ def posture_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
     lost = character.lost
     reading = effective_speed(character, rules, effective_options(rules, state.option_overrides()), state.system)
     lost_doc = None if lost is None else {"action": lost.action, "reaction": lost.reaction,
-                                          "source": named({"en": lost.name_en, "fr": lost.name_fr})}
+                                          "source": named({"en": lost.name_en, "fr": lost.name_fr}),
+                                          "next_turn": lost.next_turn}
     speed = {"base": reading.base, "effective": reading.effective,
              "effects": [{"source": named(source), "words": _effect_words(effect), "multiplier": effect.multiplier,
                           "change_ft": effect.change_ft, "set_ft": effect.set_ft} for effect, source in reading.lines]}
@@ -52,6 +53,8 @@ def posture_section(character: Any, state: Any, rules: Rules) -> dict[str, Any]:
 
 
 def lost_words(lost: dict[str, Any]) -> str:
+    if lost.get("next_turn"):
+        return _("its next turn's action is lost ({source})", source=lost["source"])
     if lost["action"] and lost["reaction"]:
         return _("action and reaction lost until the start of its next turn ({source})", source=lost["source"])
     if lost["action"]:

@@ -251,6 +251,8 @@ def _cause(c: Ctx, names: Any) -> str:
 
 def _actions_lost(c: Ctx) -> str:
     action, reaction = bool(c.d.get("action")), bool(c.d.get("reaction"))
+    if c.d.get("next_turn") and action:
+        return c.say("loses_next_action", who=c.who(), cause=_cause(c, (c.d.get("source") or {}).get("name")))
     key = "loses_both" if action and reaction else "loses_action" if action else "loses_reaction" if reaction \
         else "actions_back"
     return c.say(key, who=c.who(), cause=_cause(c, (c.d.get("source") or {}).get("name")))

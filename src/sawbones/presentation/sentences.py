@@ -60,6 +60,7 @@ W: dict[str, Callable[..., str]] = {
     "loses_action": lambda **f: _("{who} loses its action until the start of its next turn{cause}", **f),
     "loses_reaction": lambda **f: _("{who} loses its reaction until the start of its next turn{cause}", **f),
     "actions_back": lambda **f: _("{who}: a new turn, its action and reaction are back", **f),
+    "loses_next_action": lambda **f: _("{who} loses the action of its next turn{cause}", **f),
     "damage_taken": lambda **f: _("{who}: {parts}{extra} = {total} damage → {hp} HP", **f),
     "character_died": lambda **f: _("{who} dies{cause}", **f),
     "wound_received": lambda **f: _("{who}: wounded, {part} ({damage} damage, {kind}){fort}", **f),

@@ -47,17 +47,21 @@ def prone_event(character: Character, prone: bool, cause: Any = None) -> Event:
 
 
 def lost_event(character: Character, action: bool, reaction: bool, source: ActiveEffect | None = None,
-               at: int = 0, why: str = "turn") -> Event:
-    """The action and/or reaction lost until the start of the next turn, at `at` on the clock (both False: back,
-    `why`: a new turn, or a round gone by on the clock)."""
+               at: int = 0, why: str = "turn", next_turn: bool = False, names: dict[str, str] | None = None) -> Event:
+    """The action and/or reaction lost until the start of the next turn, at `at` on the clock; `next_turn`: lost at
+    the end of a turn, it is the next turn's (both False: back, `why`: a new turn, or a round gone by)."""
     data: dict[str, Any] = {"character": character.id, "action": action, "reaction": reaction}
     if action or reaction:
         data["at"] = at
     else:
         data["why"] = why
+    if next_turn:
+        data["next_turn"] = True
     if source is not None:
         data["source"] = {"kind": source.kind, "id": source.source_id, "content_id": source.content_id,
                           "name": stored_names(source.name)}
+    elif names is not None:
+        data["source"] = {"name": names}
     return {"type": "actions_lost", "data": data}
 
 
@@ -89,13 +93,25 @@ def _actions_lost(state: Campaign, d: dict[str, Any]) -> Campaign:
     before = character.lost
     names = (d.get("source") or {}).get("name") or {}
     lost = Lost(action=action or bool(before and before.action), reaction=reaction or bool(before and before.reaction),
-                name_en=names.get("en", ""), name_fr=names.get("fr", names.get("en", "")), at=int(d.get("at") or 0))
+                name_en=names.get("en", ""), name_fr=names.get("fr", names.get("en", "")), at=int(d.get("at") or 0),
+                next_turn=bool(d.get("next_turn")))
     return state.with_character(with_fields(character, lost=lost))
+
+
+def next_turn_begins(character: Character, at: int, why: str = "turn") -> list[Event]:
+    """A new turn of the character: what was lost until then comes back; what was lost for it (`next_turn`) is
+    lost now, until the turn after."""
+    lost = character.lost
+    if lost is None:
+        return []
+    if lost.next_turn:
+        return [lost_event(character, lost.action, lost.reaction, at=at, names={"en": lost.name_en, "fr": lost.name_fr})]
+    return [lost_event(character, False, False, why=why)]
 
 
 def _back(character_id: str, ctx: Context) -> list[Event]:
     character = next(c for c in ctx.state.characters if c.id == character_id)
-    return [lost_event(character, False, False, why="round")] if character.lost is not None else []
+    return next_turn_begins(character, ctx.state.clock, "round")
 
 
 @scheduler
@@ -112,7 +128,7 @@ def _posture(character: Character, rules: Rules, options: dict[str, Any]) -> Ite
     if character.prone and not character.dead and known is not None:
         yield ActiveEffect(s.ConditionEffect(type="condition", condition=PRONE), "posture", PRONE, PRONE, known.name)
     lost = character.lost
-    if lost is not None:
+    if lost is not None and not lost.next_turn:  # (the next turn's loss is not in force yet)
         name = s.Text(fr=lost.name_fr or lost.name_en, en=lost.name_en)
         for flag, restriction in ((lost.action, ACTION_LOST), (lost.reaction, REACTION_LOST)):
             if flag and restriction in rules.restrictions:

@@ -99,6 +99,7 @@ class Lost:
     name_en: str
     name_fr: str
     at: int = 0  # game clock when lost: a round later its next turn has begun (posture.py)
+    next_turn: bool = False  # lost at the end of a turn: the next turn's action (Nausea, nausea_timing end)
 
 
 @frozen

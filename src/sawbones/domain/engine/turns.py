@@ -33,7 +33,7 @@ from .conditions import gained
 from .damage import dying_check, dying_check_due, dying_reading, is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
-from .posture import lost_event, prone_event
+from .posture import lost_event, next_turn_begins, prone_event
 from .state import MINUTE
 from .context import Context
 from ...message import PerAudience, msg, msgs
@@ -157,7 +157,7 @@ class _Moment:
         self.lost = self.lost or (failed and effect.outcome.lose_action)
         if failed and (effect.outcome.lose_action or effect.outcome.lose_reactions):  # until its next turn begins
             self.apply([lost_event(current, effect.outcome.lose_action, effect.outcome.lose_reactions, active,
-                                   self.state.clock)])
+                                   self.state.clock, next_turn=on == "turn_end")])  # (at its end: the next turn's)
         if failed and effect.outcome.fall_prone and not current.prone:  # « ou tomber »: à terre (posture.py)
             self.apply([prone_event(current, True, active.name)])
         if failed and effect.outcome.condition and not effect.outcome.permanent:
@@ -176,8 +176,8 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
     the die `given`; up to its end or the next roll of the player. A turn begins by giving back an action or
     reaction lost until then (posture.py), and by the GM's `prone` (the character is prone or standing)."""
     run = _Moment(ctx, character_id, moment, typed, how, ctx.state)
-    if at is None and moment == "turn" and run.current().lost is not None:
-        run.apply([lost_event(run.current(), False, False)])
+    if at is None and moment == "turn":
+        run.apply(next_turn_begins(run.current(), ctx.state.clock))
     if prone is not None and run.current().prone != prone:
         run.apply([prone_event(run.current(), prone)])
     mark = len(ctx.roller.made)

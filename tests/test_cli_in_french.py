@@ -51,7 +51,7 @@ def test_a_french_error_names_the_content_in_french_and_says_ou(cli):
     English ones ("Lose a Foot or Hand", "Critical", "or", "none")."""
     assert cli("campaign", "create", "T", "--seed", "4").code == 0
     assert cli("character", "add", "Cy", "--hp", "30").code == 0
-    cli("damage", "Cy", "30", "slashing", "--d20", "1")  # a lost hand or foot: only Regenerate heals it
+    cli("damage", "Cy", "30", "slashing", "--d20", "1")  # a lost hand or foot: Heal or Regenerate (critical_magic)
     cli("stabilize", "Cy")
     said = {args: cli("--lang", "fr", *args).err for args in (
         ("heal", "Cy", "--spell", "cure_wounds"), ("wound", "Cy", "hand", "--damage", "2"),
@@ -60,6 +60,6 @@ def test_a_french_error_names_the_content_in_french_and_says_ou(cli):
     english = re.compile(r"\b(or|none|Lose|Foot|Hand|Critical|Regenerate|needs|injuries|wounds)\b")
     assert not {args: err for args, err in said.items() if english.search(err)}, said
     heal = said[("heal", "Cy", "--spell", "cure_wounds")]
-    assert "Perte d'un pied ou d'une main, Sérieuse) demande Régénération" in heal, heal
+    assert "Perte d'un pied ou d'une main, Sérieuse) demande Guérison ou Régénération" in heal, heal
     assert "--side left ou right" in said[("wound", "Cy", "hand", "--damage", "2")]  # (the flag once: the API says `side`)
     assert "(aucune blessure)" in said[("wound-heal", "Cy", "w1", "--gm")]

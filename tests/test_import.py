@@ -100,7 +100,7 @@ def test_reimporting_updates_the_sheet_and_keeps_the_injuries(campaign, tmp_path
     ("sword.json", '{"name": "Rusty Sword", "type": "weapon", "system": {}}', "not a Foundry VTT actor export"),
     ("broken.json", '{"name": "Brena", ', "invalid JSON at line 1"),
     ("party.yaml", "characters:\n  - name: Ilse\n    max_hp: lots\n", "character 1: max_hp is not a whole number"),
-    ("party.yaml", "characters:\n  - name: Ilse\n    speed: 30\n", "unknown field 'speed'"),
+    ("party.yaml", "characters:\n  - name: Ilse\n    alignment: good\n", "unknown field 'alignment'"),
     ("party.csv", "hp,max_hp\n3,4\n", "header line naming its columns, `name` among them"),
     ("starfinder.json", '{"name": "Keskodai", "type": "character", "system": {"abilities": {}}, "items": [],'
                         ' "_stats": {"systemId": "sfrpg"}}', "only dnd5e and pf1 actors"),

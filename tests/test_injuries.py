@@ -188,6 +188,7 @@ def test_lost_eye_counting_and_regenerate(party):
     assert bob["body"]["eyes"] == 0
     status = party("--json", "status", "Bob").json
     assert status["characters"][0]["body"]["eyes"] == 0
+    party("campaign", "set", "lost_part_magic", "regenerate")
     assert party("heal", "Bob", "--spell", "heal", "--injury", "i1").code == 1  # lost parts need regenerate
     party("heal", "Bob", "--spell", "regenerate", "--injury", "i1")
     assert character(party, "Bob")["body"]["eyes"] == 1
@@ -257,6 +258,7 @@ def test_broken_ribs_and_leg_injury_triggers(party):
     r = party("--json", "action", "Bob", "--save", "9").json["events"][0]["data"]["results"][0]
     assert r["dc"] == 10 and r["failed"] and r["outcome"] == {"lose_action": True, "lose_reactions": True}
     party("injure", "Bob", "--type", "force", "--d20", "19")
+    party("turn", "Bob")  # the lost action comes back as the next turn begins
     r = party("--json", "dash", "Bob", "--save", "12").json["events"][0]["data"]["results"][0]
     assert r["save"] == "dex" and not r["failed"]
 

@@ -283,7 +283,13 @@ def _foundry_dnd5e(doc: dict[str, Any]) -> Entry:
         _dnd5e_max_hp(classes, data, abilities)
     if hp.get("value") not in (None, ""):
         sheet["hp"] = min(_int(hp["value"], "attributes.hp.value"), sheet["max_hp"])
+    _speed(sheet, (data.get("attributes") or {}).get("movement") or {}, "walk", "attributes.movement.walk")
     return Entry(_name(doc), sheet, _external(doc))
+
+
+def _speed(sheet: dict[str, Any], where: dict[str, Any], key: str, path: str) -> None:  # base walking speed, feet
+    if isinstance(where, dict) and where.get(key) not in (None, ""):  # a sheet in metres: 1.5 m is 5 ft
+        sheet["speed"] = _int(round(float(where[key]) / 0.3) if where.get("units") == "m" else where[key], path)
 
 
 def _die(text: Any) -> int:
@@ -361,13 +367,15 @@ def _foundry_pf1(doc: dict[str, Any]) -> Entry:
         counts = _levels(classes, "level")
         main = classes[counts.index(max(counts))]
         sheet["hit_die"] = _int(_data(main).get("hd", 8), "hd")
+    _speed(sheet, ((data.get("attributes") or {}).get("speed") or {}).get("land") or {}, "base",
+           "attributes.speed.land.base")
     return Entry(_name(doc), sheet, _external(doc))
 
 
 # ------------------------------------------------------------------ party files
 
 PARTY_FIELDS = ("name", "max_hp", "hp", "npc", "abilities", "saves", "skills", "proficiencies", "hit_die",
-                "hit_dice", "body", "notes", "external")
+                "hit_dice", "body", "notes", "external", "speed")
 
 
 def _csv_rows(text: str) -> list[dict[str, Any]]:
@@ -416,7 +424,7 @@ def _party(rows: list[Any], filename: str) -> list[Entry]:
         if not isinstance(name, str) or not name.strip():
             raise UsageError(msg("character {index}: a character needs a name", index=index))
         sheet: dict[str, Any] = {}
-        for key in ("max_hp", "hp", "hit_dice"):
+        for key in ("max_hp", "hp", "hit_dice", "speed"):
             if row.get(key) not in (None, ""):
                 sheet[key] = _int(row[key], key, index=index)
         if row.get("hit_die") not in (None, ""):

@@ -96,8 +96,11 @@ class _Checker:
                               msg("option {option_id} gives no durations", option_id=repr(option.id)))
         elif isinstance(m, s.Restriction):
             self.need(section, entry_id, f"{path}.restriction", "restrictions", m.restriction)
-        elif isinstance(m, s.AbilityChange) and isinstance(m.change, str):
-            self.formula(section, entry_id, f"{path}.change", m.change)
+        elif isinstance(m, s.AbilityChange):
+            if (m.change is None) == (m.set_ is None):
+                self.fail(section, entry_id, path, msg("an ability effect has either change or set, not both"))
+            elif isinstance(m.change, str):
+                self.formula(section, entry_id, f"{path}.change", m.change)
         elif isinstance(m, s.Trigger):
             self.formula(section, entry_id, f"{path}.deadline_days", m.deadline_days)
             if m.on == "deadline" and not m.deadline_days:

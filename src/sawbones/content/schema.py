@@ -43,8 +43,10 @@ class RestrictionDef(Strict):
     id: Slug
     text: Text
     # the moments of play it forbids, refused whole by engine/acting.py: `action` (an action in combat, a
-    # standard action), `dash` (the Dash action: moving)
-    forbids: tuple[Literal["action", "dash"], ...] = ()
+    # standard action), `dash` (the Dash action: moving), `stand` (standing up from prone: engine/posture.py)
+    forbids: tuple[Literal["action", "dash", "stand"], ...] = ()
+    # the moments it forbids in one game system only (5e: the Dash is an action; PF1: a move action)
+    forbids_in: dict[SystemId, tuple[Literal["action", "dash", "stand"], ...]] = field(default_factory=dict)
 
 
 @frozen_kw
@@ -339,6 +341,10 @@ class OptionDef(Strict):
     ref: str = ""  # the rule or ambiguity it settles (INJ-6, AMB-4-5, ...)
     minimum: int | None = None  # an int option's smallest value (magic_heals_per_effect: 1)
     maximum: int | None = None  # and its largest (dawn_hour: 23); a maximum comes with a minimum
+    # a list's items / a mapping's values are ids of this content section (spells: what `heal --spell` can apply),
+    # a mapping's keys ids of `keys_of` (injuries): a value that can never apply is refused when set
+    items_of: Slug | None = None
+    keys_of: Slug | None = None
 
 
 # ---------------------------------------------------------------- one content file

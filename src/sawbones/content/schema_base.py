@@ -66,7 +66,7 @@ WhileFlag = Literal[
     "site_foot",
 ]
 
-ALIASES = {"while_": "while"}  # a field named after a Python keyword, and its name in the content files
+ALIASES = {"while_": "while", "set_": "set"}  # a field named after a Python keyword or builtin, its name in the files
 
 
 def alias(name: str) -> str:

@@ -52,7 +52,8 @@ class ConditionEffect(Guarded):
 class AbilityChange(Guarded):
     type: Literal["ability"]
     ability: Ability
-    change: int | DiceText  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    change: int | DiceText | None = None  # negative int, or a dice formula prefixed with '-' (e.g. "-1d6")
+    set_: int | None = None  # "set" in the files: the score becomes this at most (feeblemind: Int 1); one of the two
     minimum: int = 1
 
 
@@ -146,6 +147,9 @@ class Trigger(Guarded):
         "stage_entered",
     ]
     deadline_days: DiceText | None = None  # for on: deadline
+    # for on: day, a period of 24 hours on the clock whatever option daily_tick says (Sepsis « par tranche de 24
+    # heures »); without it the option times it (Rot « pour chaque journée suivante »: every 24 h, dawn, long rest)
+    every_24_hours: bool = False
     chance: Annotated[int, Check(ge=1, le=100)] | None = None  # percent
     save: SaveSpec | None = None  # the outcome happens when this save fails
     # on: stage_entered inside an affliction: fires when one of its tracks reaches this stage or passes it

@@ -19,6 +19,7 @@ RULE_MODULES = (
     "sawbones.domain.afflictions.decide",  # the clock's scheduler for periodic saves
     "sawbones.domain.afflictions.secrets",  # afflictions known to the player or not
     "sawbones.domain.engine.conditions",
+    "sawbones.domain.engine.posture",  # prone, an action or reaction lost until the next turn
     "sawbones.domain.engine.player_rolls",  # players' answers proposed, rejected
     "sawbones.domain.engine.turns",  # the moment (turn, Dash, action) a player's die resumes
 )

@@ -32,7 +32,11 @@ def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any
 
     tail = service.store.events(campaign_id, after=max(0, head - limit))
     undone = {action for _, action in service.store.undo_markers(campaign_id)}
-    known = injury_names(tail)
+    known = injury_names(tail, state)
+    named = [(str(e.data.get("character")), str(e.data["injury"])) for e in tail
+             if e.type != "injury_gained" and isinstance(e.data, dict) and isinstance(e.data.get("injury"), str)]
+    if any(key not in known for key in named) and head > limit:  # gone, and gained before the tail: read back
+        known = {**injury_names(service.store.events(campaign_id, upto=head - limit)), **known}
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
              "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, known)}

@@ -97,7 +97,22 @@ def _sheet_label(key: str) -> str:
 
 def _sheet_fields(changes: Any, c: Ctx) -> str:
     keys = list(changes) if isinstance(changes, dict) else []
-    return ", ".join(dict.fromkeys(_sheet_label(k) for k in keys))
+    return ", ".join(dict.fromkeys(_field_words(k, changes[k], c) for k in keys))
+
+
+def _ability_rank(ability: str) -> int:
+    order = ("str", "dex", "con", "int", "wis", "cha")
+    return order.index(ability) if ability in order else len(order)
+
+
+def _field_words(key: str, value: Any, c: Ctx) -> str:
+    """A changed field by its label; what an injury took so far, with its numbers (Sepsis: which abilities)."""
+    if key == "ability_lost" and isinstance(value, dict) and value:
+        return _("abilities lost in all: {lost}", lost=", ".join(
+            f"{c.name(str(ability), 'abilities')} −{value[ability]}" for ability in sorted(value, key=_ability_rank)))
+    if key == "max_hp_lost" and isinstance(value, int):
+        return _("max HP lost in all: {lost}", lost=value)
+    return _sheet_label(key)
 
 
 def _hp_changed(c: Ctx) -> str:
@@ -105,14 +120,15 @@ def _hp_changed(c: Ctx) -> str:
     cause = d.get("cause") or d.get("why")
     return c.say("hp_changed", who=c.who(), hp=d.get("hp"),
                  max_hp=c.say("max_hp", max_hp=d["max_hp"]) if "max_hp" in d else "",
-                 cause=f" · {c.name(cause)}" if cause else "")
+                 cause=f" · {c.name(cause)}" if cause else "") + (c.say("down_prone") if d.get("prone") else "")
 
 
 def _damage(c: Ctx) -> str:
     d = c.d
     parts = " + ".join(f"{a} {c.name(k, 'damage_tables')}" for a, k in d.get("parts", []))
     extra = "".join(f" + {e.get('amount')} ({c.name(e.get('source'))})" for e in d.get("extra", []))
-    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp"))
+    return c.say("damage_taken", who=c.who(), parts=parts, extra=extra, total=d.get("total"), hp=d.get("hp")) + \
+        (c.say("down_prone") if d.get("prone") else "")
 
 
 def _value(value: Any, c: Ctx) -> str:
@@ -220,3 +236,23 @@ def _condition_gained(c: Ctx) -> str:
     src = name(source_name) if isinstance(source_name, dict) else source_name
     return c.say("condition_gained", who=c.who(), condition=c.name(d.get("condition"), "conditions"), until=until,
                  source=f" ← {src}" if src else "")
+
+
+def _prone_changed(c: Ctx) -> str:
+    if c.d.get("prone"):
+        return c.say("falls_prone", who=c.who(), cause=_cause(c, c.d.get("cause")))
+    return c.say("stands_up", who=c.who())
+
+
+def _cause(c: Ctx, names: Any) -> str:
+    """" (Leg Injury)": a source's stored names in the reader's language, or nothing."""
+    return f" ({name(names)})" if isinstance(names, dict) and names.get("en") else ""
+
+
+def _actions_lost(c: Ctx) -> str:
+    action, reaction = bool(c.d.get("action")), bool(c.d.get("reaction"))
+    if c.d.get("next_turn") and action:
+        return c.say("loses_next_action", who=c.who(), cause=_cause(c, (c.d.get("source") or {}).get("name")))
+    key = "loses_both" if action and reaction else "loses_action" if action else "loses_reaction" if reaction \
+        else "actions_back"
+    return c.say(key, who=c.who(), cause=_cause(c, (c.d.get("source") or {}).get("name")))

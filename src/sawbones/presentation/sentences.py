@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .time_words import describe_span
 from .locale import _, name, pgettext
-from .sentence_parts import (_condition_gained, _damage, _outcome, _save_pending, _hp_changed, _injury_changed,
+from .sentence_parts import (_actions_lost, _condition_gained, _prone_changed, _damage, _outcome, _save_pending, _hp_changed, _injury_changed,
                              _injury_gained, _sheet_fields, _spell, _value, _wound_received, stored)
 from .typeset import colon, counted
 
@@ -52,6 +52,15 @@ W: dict[str, Callable[..., str]] = {
     "until": lambda **f: _(" (until {when})", **f),
     "request_keyed": lambda **f: _("the action is recorded under its idempotency key (a retry gets the same answer)", **f),
     "character_stabilized": lambda **f: _("{who} is stable", **f),
+    "falls_prone": lambda **f: _("{who} falls prone{cause}", **f),
+    "stands_up": lambda **f: _("{who} stands up", **f),
+    "down_prone": lambda **f: _(", unconscious and prone", **f),
+    "loses_both": lambda **f: _("{who} loses its action and its reaction until the start of its next turn{cause}",
+                               **f),
+    "loses_action": lambda **f: _("{who} loses its action until the start of its next turn{cause}", **f),
+    "loses_reaction": lambda **f: _("{who} loses its reaction until the start of its next turn{cause}", **f),
+    "actions_back": lambda **f: _("{who}: a new turn, its action and reaction are back", **f),
+    "loses_next_action": lambda **f: _("{who} loses the action of its next turn{cause}", **f),
     "damage_taken": lambda **f: _("{who}: {parts}{extra} = {total} damage → {hp} HP", **f),
     "character_died": lambda **f: _("{who} dies{cause}", **f),
     "wound_received": lambda **f: _("{who}: wounded, {part} ({damage} damage, {kind}){fort}", **f),
@@ -362,6 +371,8 @@ SENTENCES: dict[str, Callable[[_Ctx], str]] = {
     "condition_ended": lambda c: c.say("condition_ended", who=c.who(),
                                        condition=c.name(str(c.d.get("id", "")).rpartition(":")[2], "conditions")),
     "character_stabilized": lambda c: c.say("character_stabilized", who=c.who()),
+    "prone_changed": _prone_changed,
+    "actions_lost": _actions_lost,
     "damage_taken": _damage,
     "character_died": lambda c: c.say("character_died", who=c.who(),
                                       cause=f" ({c.name(c.d['cause'])})" if c.d.get("cause") else ""),

@@ -168,7 +168,8 @@ def heals_doc(injury: Any, rules: "Rules", options: dict[str, Any] | None = None
     return ways
 
 
-def injury_doc(injury: Any, state: Any, rules: "Rules") -> dict[str, Any]:
+def injury_doc(injury: Any, state: Any, rules: "Rules", dead: bool = False) -> dict[str, Any]:
+    """An injury; on a dead character, without the timers that no longer run (its next daily effect, its deadline)."""
     definition = rules.injuries[injury.injury]
     severity = rules.severities[injury.severity]
     doc = {
@@ -180,10 +181,10 @@ def injury_doc(injury: Any, state: Any, rules: "Rules") -> dict[str, Any]:
         "treatment_started": injury.treatment_started,
         "timers": {},
     }
-    if injury.deadline_at is not None:
+    if injury.deadline_at is not None and not dead:
         doc["timers"]["deadline_at"] = injury.deadline_at
         doc["timers"]["deadline_in"] = injury.deadline_at - state.clock
-    if injury.next_tick_at is not None:
+    if injury.next_tick_at is not None and not dead:
         doc["timers"]["next_daily_effect_at"] = injury.next_tick_at
     if injury.max_hp_lost:
         doc["max_hp_lost"] = injury.max_hp_lost
@@ -199,7 +200,7 @@ STATUS_RENDERERS: list[Any] = []
 # ... when imported: these modules, loaded before any document or status is made, whichever command or route
 # makes it. A command imports only its own module, a web worker what its routes needed so far: a document must
 # not depend on that. (Their sections move to presentation/wounds.py and afflictions.py: name those here then.)
-SECTION_MODULES = ("sawbones.presentation.wounds", "sawbones.presentation.afflictions")
+SECTION_MODULES = ("sawbones.presentation.wounds", "sawbones.presentation.afflictions", "sawbones.presentation.posture")
 _SECTIONS_LOADED: list[bool] = []
 
 
@@ -231,7 +232,7 @@ def _base_character_doc(character: Any, state: Any, rules: "Rules") -> dict[str,
         "hit_die": character.hit_die,
         "hit_dice": character.hit_dice, "hit_dice_max": character.hit_dice_max, "body": character.body.__dict__,
         "notes": character.notes,
-        "injuries": [injury_doc(i, state, rules) for i in character.injuries],
+        "injuries": [injury_doc(i, state, rules, character.dead) for i in character.injuries],
     }
 
 
@@ -247,12 +248,14 @@ def conditions_of(character: Any, rules: "Rules", options: dict[str, Any]) -> li
     """Conditions the rules impose on a character now, each with its source."""
     from ..domain.engine.effects import conditions
 
-    out = []
+    out: list[dict[str, Any]] = []
     for condition, active in conditions(character, rules, options):
         known = rules.conditions.get(condition)
-        out.append({"id": condition, "name": name(known.name) if known else condition,
-                    "source": {"kind": active.kind, "id": active.source_id, "content_id": active.content_id,
-                               "name": say(active.name), **active.detail}})  # (content words or a Message)
+        line = {"id": condition, "name": name(known.name) if known else condition,
+                "source": {"kind": active.kind, "id": active.source_id, "content_id": active.content_id,
+                           "name": say(active.name), **active.detail}}  # (content words or a Message)
+        if not any((x["id"], x["source"]["id"]) == (condition, active.source_id) for x in out):  # once per source
+            out.append(line)
     return out
 
 
@@ -302,7 +305,8 @@ def render_status(doc: dict[str, Any], con: Any) -> None:
                   f"{c['hit_dice']}/{c['hit_dice_max']}{npc}{state}{' · ' + ', '.join(lost) if lost else ''}")
         if c.get("conditions"):
             con.print("  " + said("conditions") + listed(
-                (f"{escape(x['name'])} ({said('from')} {escape(x['source']['name'])})" for x in c["conditions"])))
+                (escape(x['name']) if x['source']['name'] == x['name'] else
+                 f"{escape(x['name'])} ({said('from')} {escape(x['source']['name'])})" for x in c["conditions"])))
         if not c["injuries"] and not c.get("wounds") and not c.get("afflictions"):
             con.print("  " + said("no_injuries"))
         for render in STATUS_RENDERERS:  # other rule modules' lines (wounds, afflictions)

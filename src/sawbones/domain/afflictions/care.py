@@ -203,7 +203,8 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
 
     One step per bed-rest day or per 2 nights; doubled with long-term care (heal_check_doubles);
     recovery_multiplier makes a tenacious poison slower. A day needs 24 h of game time since the poison
-    left the system (or the last rest counted), a night 8 h: partial days don't count.
+    left the system (or the last rest counted), a night 8 h after it left the system and a day after the last rest
+    counted: « 2 nuits de repos normal » are two nights, never two rests of one night. Partial days don't count.
     """
     character = find_character(ctx.state, name)
     if character.dead:
@@ -225,7 +226,7 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
                    CURED: N_("{id} {affliction}: already healthy")}[a.status]
             reasons.append(msg(why, id=a.id, affliction=affliction))
             continue
-        if now - a.rest_at < gap:
+        if now - a.rest_at < (DAY if a.rested else gap):
             since = (N_("{id} {affliction}: only {hours} h of game time since the last rest; advance the clock first")
                      if a.rest else
                      N_("{id} {affliction}: only {hours} h of game time since it left the system; advance the clock "
@@ -238,7 +239,7 @@ def recover(ctx: Context, name: str, bed_rest: bool, care: bool = False) -> list
             raise UsageError(msg("recovery_multiplier for {affliction} must be a whole number",
                                  affliction=affliction)) from None
         steps, rest = divmod(a.rest + units, per_step)
-        new, facts = recede_stages(replace(a, rest=rest, rest_at=now), steps, ctx.rules, ctx.options)
+        new, facts = recede_stages(replace(a, rest=rest, rest_at=now, rested=True), steps, ctx.rules, ctx.options)
         if steps and new.stages == a.stages:
             floor = [floor_index(a, ctx.rules.afflictions[a.affliction], ctx.rules, ctx.options, i)
                      for i in range(len(a.stages))]

@@ -19,6 +19,7 @@ from ..engine import hit_points, player_rolls, saves
 from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
                     poison_damage, save_triggers, stage_index, status, step, to_dict)
 from ..engine.campaign import find_character
+from ..engine.damage import injury_if_dropped
 from ..engine.evolve import fold
 from ..engine.state import UNIT_SECONDS, Campaign, Character
 from ..engine.player_rolls import PENDING_EVENT
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from ...content.rules import Rules
 
 Event = dict[str, Any]
+POISON_DAMAGE = "poison damage"  # the cause a track's poison damage gives its hit points (seed 004)
 
 
 # ---------------------------------------------------------------- lookups
@@ -90,10 +92,12 @@ def roll_save(ctx: Context, character: Character, save: str, dc: int, why: str, 
 def _hp_events(ctx: Context, character: Character, hp: int, loss: int, why: str, at_most: int | None = None,
                ) -> tuple[int, list[Event]]:
     """HP after a track's damage or HP loss, under the system's hit point model (pf1e: below 0, dead at -Con)."""
-    result = hit_points.lower(replace(character, hp=hp), loss, ctx.rules, ctx.options, ctx.state.system,
-                              at_most=at_most)
-    events = [{"type": "hp_changed", "data": {"character": character.id, "hp": result.hp, "why": why}}]
-    return result.hp, events + hit_points.death_event(character, result)
+    before = replace(character, hp=hp)
+    result = hit_points.lower(before, loss, ctx.rules, ctx.options, ctx.state.system, at_most=at_most)
+    data: dict[str, Any] = {"character": character.id, "hp": result.hp, "why": why}
+    if hit_points.falls_prone(before, result, ctx.rules, ctx.state.system):
+        data["prone"] = True
+    return result.hp, [{"type": "hp_changed", "data": data}] + hit_points.death_event(character, result)
 
 
 def _fire(ctx: Context, character: Character, a: AfflictionState, triggers: list[s.Trigger], hp: int,
@@ -106,7 +110,7 @@ def _fire(ctx: Context, character: Character, a: AfflictionState, triggers: list
         if outcome.poison_damage:
             loss = poison_damage(a.dc, ctx.options)
             if loss:
-                hp, more = _hp_events(ctx, character, hp, loss, f"{a.affliction}: poison damage")
+                hp, more = _hp_events(ctx, character, hp, loss, f"{a.affliction}: {POISON_DAMAGE}")
                 events += more
             done.append({"what": "poison_damage", "hp": loss})
         if outcome.hp_loss:
@@ -144,6 +148,14 @@ def _one_death(events: list[Event]) -> list[Event]:
             dead.add(e["data"]["character"])
         out.append(e)
     return out
+
+
+def _poison_injury(ctx: Context, character: Character, events: list[Event]) -> list[Event]:
+    """5e: poison damage that drops the character to 0 HP gives a lingering injury from the Poison table, as any
+    damage does (option poison_damage_injury; its hit point loss, not damage, gives none)."""
+    if not ctx.options.get("poison_damage_injury", True) or "poison" not in ctx.rules.damage_tables:
+        return []
+    return injury_if_dropped(ctx, character, events, "poison", POISON_DAMAGE)
 
 
 def _rolls(ctx: Context, start: int) -> list[dict[str, Any]]:
@@ -234,7 +246,7 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
     more: list[Event] = []
     damage_events: list[Event] = []
     if damage:
-        hp, damage_events = _hp_events(ctx, character, hp, damage, f"{defn.id}: poison damage")
+        hp, damage_events = _hp_events(ctx, character, hp, damage, f"{defn.id}: {POISON_DAMAGE}")
     if dose == "extra":
         assert existing is not None  # dose: "initial" only without one
         # a save against an extra dose is a save against the poison: Con Weakened damage fires (AMB-4-29)
@@ -273,7 +285,8 @@ def expose(ctx: Context, name: str, affliction_id: str, total: int | None = None
         kind = "affliction_contracted" if dose == "initial" else "affliction_changed"
         events.append({"type": kind, "data": {"character": character.id, "state": to_dict(after), "facts": facts}})
         events += _death(character, after, facts)
-    return _one_death(events)
+    events = _one_death(events)
+    return events + _poison_injury(ctx, character, events)
 
 
 # ---------------------------------------------------------------- periodic saves
@@ -307,7 +320,8 @@ def resolve_save(ctx: Context, character_id: str, affliction_key: str, total: in
     facts = pre_facts + facts
     data = {"character": character.id, "affliction": a.id, "content": a.affliction, "at": at, **save,
             "facts": facts, "triggered": fired, "state": to_dict(new), "rolls": _rolls(ctx, mark)}
-    return _one_death([{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts))
+    events = _one_death([{"type": "affliction_saved", "data": data}] + hp_events + _death(character, new, facts))
+    return events + _poison_injury(ctx, character, events)
 
 
 def _due_save(character_id: str, affliction_id: str, ctx: Context) -> list[Event]:

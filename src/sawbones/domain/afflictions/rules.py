@@ -66,6 +66,7 @@ class AfflictionState:
     ability_damage: tuple[tuple[str, int], ...] = ()
     rest: int = 0  # poison recovery progress, in half-steps
     rest_at: int = 0  # when the last rest was counted (or the poison left the system)
+    rested: bool = False  # a rest was counted since it left the system: the next night is another night (care.py)
 
     def leftovers(self) -> bool:
         return bool(self.permanent or self.ability_damage)
@@ -83,6 +84,7 @@ def to_dict(a: AfflictionState) -> dict[str, Any]:
         "permanent": [{"condition": p.condition, "removed_by": list(p.removed_by), "stage": p.stage}
                       for p in a.permanent],
         "ability_damage": [list(p) for p in a.ability_damage], "rest": a.rest, "rest_at": a.rest_at,
+        "rested": a.rested,
     }
 
 
@@ -94,6 +96,7 @@ def from_dict(d: dict[str, Any]) -> AfflictionState:
         onset_stages=tuple(d["onset_stages"]), spells=tuple((p[0], p[1]) for p in d["spells"]),
         permanent=tuple(Permanent(p["condition"], tuple(p["removed_by"]), p["stage"]) for p in d["permanent"]),
         ability_damage=tuple((p[0], p[1]) for p in d["ability_damage"]), rest=d["rest"], rest_at=d["rest_at"],
+        rested=bool(d.get("rested")),  # (states stored before it: False)
     )
 
 
@@ -254,7 +257,7 @@ def eliminate(a: AfflictionState, why: str, at: int) -> tuple[AfflictionState, l
         return replace(a, status=CURED, next_save_at=None, saves_left=None, streak=0, onset_stages=()), \
             [{"what": "eliminated", "why": why}, {"what": "cured"}]
     return (replace(a, status=ELIMINATED, next_save_at=None, streak=0, failures=0, onset_stages=(), rest=0,
-                    rest_at=at),
+                    rest_at=at, rested=False),
             [{"what": "eliminated", "why": why}])
 
 

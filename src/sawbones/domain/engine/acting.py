@@ -8,6 +8,9 @@ on the character, and through the conditions a condition brings (5e unconscious 
 point model's own unconsciousness counts too: at or below its dying line (5e 0 HP, PF1 negative HP) the
 character is unconscious, as its text says (PF1: unless stable, when it may have come to: `stable_may_act`).
 
+An action lost until the start of the next turn (posture.py) refuses an action and a Dash with that reason; standing
+up (`stand`) is refused by a restriction that forbids `stand`.
+
 A turn is never refused (it comes round: the dying check, conditions that run out); its checks whose failure
 costs the action are not made by a character who cannot act (turns.py).
 """
@@ -28,8 +31,9 @@ if TYPE_CHECKING:
 
 
 # what each moment is, in the refusal's words
-DOING = {"action": N_("take an action"), "dash": N_("take the Dash action")}
+DOING = {"action": N_("take an action"), "dash": N_("take the Dash action"), "stand": N_("stand up")}
 UNCONSCIOUS = "unconscious"  # the condition the hit point model's unconsciousness is
+LOST_KIND = "turn"  # the kind of the active effects of an action lost until the next turn (posture.py)
 
 
 def _cause(ae: ActiveEffect, rules: Rules, condition: str | None) -> Any:
@@ -50,6 +54,7 @@ class Cause:
 
     name: Any
     source: Any | None
+    lost: bool = False  # the action lost until the start of its next turn (posture.py)
 
 
 def forbidding(character: Any, rules: Rules, options: dict[str, Any], system: str, moment: str) -> list[Cause]:
@@ -68,12 +73,13 @@ def forbidding(character: Any, rules: Rules, options: dict[str, Any], system: st
         found += _brought(UNCONSCIOUS, None, rules, system)
     for restriction_id, origin, condition in found:
         restriction = rules.restrictions.get(restriction_id)
-        if restriction is not None and moment in restriction.forbids:
+        if restriction is not None and (moment in restriction.forbids or moment in restriction.forbids_in.get(system, ())):
             name = _cause(origin, rules, condition) if origin is not None else _cause_hp(rules, condition)
             source = origin.name if origin is not None and english(origin.name) != english(name) else None
-            if Cause(name, source) not in causes:
-                causes.append(Cause(name, source))
-    return causes
+            cause = Cause(name, source, origin is not None and origin.kind == LOST_KIND)
+            if cause not in causes:
+                causes.append(cause)
+    return sorted(causes, key=lambda cause: cause.lost)  # the lasting state first, the lost action last
 
 
 def _brought(condition: str, ae: ActiveEffect | None, rules: Rules, system: str,
@@ -112,6 +118,9 @@ def refuse_if_forbidden(character: Any, rules: Rules, options: dict[str, Any], s
     if not causes:
         return
     cause, doing = causes[0], msg(DOING[moment])
+    if cause.lost:  # only the action lost until its next turn forbids it (posture.py): say so, and what took it
+        raise RuleViolation(msg("{character} can't {doing}: its action is lost until the start of its next turn "
+                                "({source})", character=character.name, doing=doing, source=cause.name))
     if cause.source is None:
         raise RuleViolation(msg("{character} can't {doing}: {cause}", character=character.name, doing=doing,
                                 cause=cause.name))
@@ -120,5 +129,7 @@ def refuse_if_forbidden(character: Any, rules: Rules, options: dict[str, Any], s
 
 
 def can_act(character: Any, rules: Rules, options: dict[str, Any], system: str) -> bool:
-    """Whether the character may take an action at all (a check that costs the action needs one to cost)."""
-    return not forbidding(character, rules, options, system, "action")
+    """Whether the character may take an action at all (a check that costs the action needs one to cost). An action
+    lost until the next turn does not count: a moment refuses an action once lost (refuse_if_forbidden), and within
+    one moment each check stands on its own (two Nauseas: two saves)."""
+    return not [cause for cause in forbidding(character, rules, options, system, "action") if not cause.lost]

@@ -15,7 +15,7 @@ from ...message import Listed, msg
 Event = dict[str, Any]
 
 SHEET_KEYS = ("max_hp", "hp", "npc", "abilities", "saves", "skills", "proficiencies", "hit_die", "hit_dice",
-              "hit_dice_max", "body", "notes", "name", "external")
+              "hit_dice_max", "body", "notes", "name", "external", "speed")
 EXTERNAL = re.compile(r"^[a-z0-9_.-]{1,30}:[^\s]{1,200}$")
 
 
@@ -35,13 +35,13 @@ def set_option(ctx: Context, option: str, text: str | None) -> list[Event]:
     option = ctx.rules.resolve("options", option)
     if text is None:
         return [{"type": "option_set", "data": {"option": option, "reset": True}}]
-    value = parse_option_value(ctx.rules, option, text)
+    value = parse_option_value(ctx.rules, option, text, ctx.state.system)
     return [{"type": "option_set", "data": {"option": option, "value": value}}]
 
 
 # the bounds of a sheet, whoever sends it (the API's models say the same; an imported file meets them here)
 SHEET_BOUNDS = {"max_hp": (1, 10_000), "hp": (-10_000, 10_000), "hit_die": (1, 100), "hit_dice": (0, 40),
-                "hit_dice_max": (0, 40)}
+                "hit_dice_max": (0, 40), "speed": (0, 1_000)}  # speed: base walking speed, feet
 MAX_PAIR = 1_000  # a save, skill, ability or body count
 MAX_PAIRS = 60  # entries of saves, skills, proficiencies
 MAX_NOTES = 4_000
@@ -141,7 +141,7 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": max_hp if hp is None else hp}
     abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
     data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
-    for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes", "external"):
+    for key in ("npc", "saves", "skills", "proficiencies", "hit_die", "hit_dice", "notes", "external", "speed"):
         if key in sheet:
             data[key] = sheet[key] if not isinstance(sheet[key], dict) else [[k, v] for k, v in sheet[key].items()]
     if "hit_dice" in sheet:
@@ -177,7 +177,8 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
             changes[key] = [[k, v] for k, v in merged.items()]
     if "body" in sheet:
         changes["body"] = character.body.__dict__ | sheet["body"]
-    for key in ("max_hp", "hp", "npc", "proficiencies", "hit_die", "hit_dice", "hit_dice_max", "notes", "external"):
+    for key in ("max_hp", "hp", "npc", "proficiencies", "hit_die", "hit_dice", "hit_dice_max", "notes", "external",
+                "speed"):
         if key in sheet:
             changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)

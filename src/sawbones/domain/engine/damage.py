@@ -67,12 +67,15 @@ def _check_types(ctx: Context, parts: list[tuple[int, str]]) -> list[tuple[int, 
 
 
 def _injury_type(ctx: Context, parts: list[tuple[int, str]], chosen: str | None) -> str:
-    """The type of the largest share; ties by option multi_type_tiebreak (INJ-3)."""
+    """The type of the largest share, ties by option multi_type_tiebreak; or the last listed (multi_type_rule;
+    INJ-3, AMB-0-12)."""
     if chosen is not None:
         if chosen not in {k for _, k in parts}:
             raise UsageError(msg("{option} {chosen} is not one of this hit's damage types", option=_TYPE_OPTION,
                                  chosen=chosen))
         return chosen
+    if ctx.options.get("multi_type_rule") == "last_listed":  # « le dernier type de dégât subi », read literally
+        return parts[-1][1]
     shares: dict[str, int] = {}
     for amount, kind in parts:
         shares[kind] = shares.get(kind, 0) + amount
@@ -117,6 +120,8 @@ def damage(ctx: Context, name: str, parts: list[tuple[int, str]], d20: int | Non
     hp = loss.hp
     data = {"character": character.id, "parts": [[a, k] for a, k in parts], "extra": extra, "total": total,
             "hp": hp, "rolls": list(ctx.roller.made)}
+    if hit_points.falls_prone(character, loss, ctx.rules, ctx.state.system):
+        data["prone"] = True  # unconscious, « tombe à terre »
     events: list[Event] = [{"type": "damage_taken", "data": data}]
     if loss.killed:  # killed outright: no lingering injury then (AMB-0-34)
         return events + hit_points.death_event(character, loss)
@@ -151,6 +156,8 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     loss = hit_points.lower(character, amount, ctx.rules, ctx.options, state.system, at_most=at_most)
     hp = loss.hp
     data: dict[str, Any] = {"character": character.id, "hp": hp, "cause": source}
+    if hit_points.falls_prone(character, loss, ctx.rules, state.system):
+        data["prone"] = True
     if stable is not None:
         data["stable"] = stable
     events: list[Event] = [{"type": "hp_changed", "data": data}]
@@ -164,10 +171,32 @@ def lose_hp(ctx: Context, character: Character, amount: int, source: str, state:
     return events
 
 
+def injury_if_dropped(ctx: Context, character: Character, events: list[Event], table: str, why: str) -> list[Event]:
+    """The injury of a drop to 0 HP that `events` (one decision's, in order) made with damage of `table`'s type: the
+    first of their `hp_changed` events whose cause ends with `why` that takes `character` from above 0 to 0 or below
+    (seed 000: « Lorsqu'un joueur tombe à 0 point de vie, il reçoit désormais une blessure »; a track's poison
+    damage, seed 004, is damage of the poison type). No injury if the character died or is not eligible."""
+    hp = character.hp
+    for event in events:
+        data = event["data"]
+        if event["type"] != "hp_changed" or data.get("character") != character.id:
+            continue
+        if hp > 0 and data["hp"] <= 0 and str(data.get("why") or data.get("cause") or "").endswith(why):
+            after = fold(events, ctx.state)
+            now = find_character(after, character.id)
+            if now.dead or not injury_eligible(ctx, now):
+                return []
+            ctx.roller.made.clear()  # the events before have their rolls; the injury's are its own
+            return _gain_injury(ctx, now, table, state=after, cause=f"dropped to 0 HP by {table} damage")
+        hp = data["hp"]
+    return []
+
+
 def is_standing(character: Character, rules: Rules, options: dict[str, Any]) -> bool:
-    """Conscious and above 0 HP (the engine does not track prone: the GM says so)."""
-    down = {"unconscious", "paralyzed", "stunned", "dead"}
-    return character.hp > 0 and not character.dead and not any(c in down for c, _ in conditions(character, rules, options))
+    """« Debout »: conscious, above 0 HP and not prone (posture.py: a fall, or the GM's `prone`)."""
+    down = {"unconscious", "paralyzed", "stunned", "dead", "prone"}
+    return character.hp > 0 and not character.dead and not character.prone and \
+        not any(c in down for c, _ in conditions(character, rules, options))
 
 
 def heal_hp(character: Character, amount: int) -> dict[str, Any]:

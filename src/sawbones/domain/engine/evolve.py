@@ -99,6 +99,7 @@ _CHARACTER_FIELDS: dict[str, Callable[[Any], Any]] = {
     "name": str, "max_hp": int, "hp": int, "npc": bool, "abilities": _pairs, "saves": _pairs, "skills": _pairs,
     "proficiencies": tuple, "hit_die": int, "hit_dice": int, "hit_dice_max": int, "notes": str,
     "body": lambda b: Body(**b), "dead": bool, "stable": bool, "external": tuple,
+    "speed": lambda v: None if v is None else int(v),
 }
 
 
@@ -180,6 +181,8 @@ def _hp_changed(state: Campaign, d: dict[str, Any]) -> Campaign:
         changes["stable"] = d["stable"]
     if "hit_dice" in d:
         changes["hit_dice"] = d["hit_dice"]
+    if d.get("prone"):  # fell unconscious, and prone (hit_points.falls_prone)
+        changes["prone"] = True
     return _update(state, d["character"], **changes)
 
 
@@ -196,6 +199,8 @@ def _character_stabilized(state: Campaign, d: dict[str, Any]) -> Campaign:
 
 @handles("damage_taken")
 def _damage_taken(state: Campaign, d: dict[str, Any]) -> Campaign:
+    if d.get("prone"):  # fell unconscious, and prone (hit_points.falls_prone)
+        return _update(state, d["character"], hp=d["hp"], stable=False, prone=True)
     return _update(state, d["character"], hp=d["hp"], stable=False)
 
 

@@ -72,3 +72,21 @@ def death_event(character: Character, loss: Loss) -> list[Event]:
     if loss.killed is None or character.dead:
         return []
     return [{"type": "character_died", "data": {"character": character.id, "cause": loss.killed, "hp": loss.hp}}]
+
+
+def falls_prone(character: Character, loss: Loss, rules: Rules, system: str) -> bool:
+    """Falling unconscious (from above the model's dying line to it or below) falls prone when the system's reading
+    of unconscious brings the condition prone (5e « tombe à terre »): the character wakes prone (posture.py). The
+    event of the loss says so (`"prone": true`)."""
+    line = model(rules, system).dying_at
+    if loss.killed is not None or character.dead or character.prone or character.hp <= line or loss.hp > line:
+        return False
+    return _brings(rules, system, "unconscious", "prone", frozenset())
+
+
+def _brings(rules: Rules, system: str, condition: str, wanted: str, seen: frozenset[str]) -> bool:
+    entry = rules.condition_readings.get(condition)
+    reading = entry.reading(system) if entry is not None and condition not in seen else None
+    return any(getattr(e, "type", None) == "condition" and not e.while_ and
+               (e.condition == wanted or _brings(rules, system, e.condition, wanted, seen | {condition}))
+               for e in (reading.effects if reading is not None else ()))

@@ -33,7 +33,7 @@ def effective_options(rules: Rules, overrides: dict[str, Any]) -> dict[str, Any]
     return values
 
 
-def parse_option_value(rules: Rules, option_id: str, text: str) -> Any:
+def parse_option_value(rules: Rules, option_id: str, text: str, system: str | None = None) -> Any:
     """Turn a GM's text into a checked option value, or raise UsageError saying what is allowed."""
     opt = rules.get("options", option_id)
     raw = text.strip()
@@ -92,7 +92,33 @@ def parse_option_value(rules: Rules, option_id: str, text: str) -> Any:
         raise UsageError(msg("option {option_id} takes a {type}, not {text}", option_id=option_id, type=opt.type,
                              text=repr(text)))
     _refuse_not_modelled(opt, value, raw)
-    return value
+    return _content_ids(rules, opt, value, system)
+
+
+def _content_ids(rules: Rules, opt: Any, value: Any, system: str | None) -> Any:
+    """A list's items and a mapping's keys and values as the content ids they name (`items_of`, `keys_of`: typed
+    in either language), refused when one names nothing the program can apply (a remedy `heal --spell` does not
+    know, or a spell of the other game system)."""
+    def one(section: str | None, typed: Any) -> Any:
+        if section is None:
+            return typed
+        try:
+            found: str = rules.resolve(section, str(typed))
+        except NotFound as exc:
+            raise UsageError(msg("option {option_id}: {why}", option_id=opt.id, why=exc.text)) from None
+        entry = getattr(rules, section).get(found)
+        systems = getattr(entry, "systems", None)
+        if system is not None and systems is not None and system not in systems:
+            raise UsageError(msg("option {option_id}: {name} does not exist in {system}", option_id=opt.id,
+                                 name=entry.name, system=system))
+        return found
+
+    def many(section: str | None, typed: Any) -> Any:
+        return [one(section, x) for x in typed] if isinstance(typed, list) else one(section, typed)
+
+    if isinstance(value, list):
+        return many(opt.items_of, value)
+    return {one(opt.keys_of, k): many(opt.items_of, v) for k, v in value.items()}
 
 
 def _refuse_not_modelled(opt: Any, value: Any, shown: str) -> None:

@@ -344,7 +344,7 @@ def _ability_lines(character: Any, r: ReadRoll, changes: list[Any], lines: dict[
         for effect, source, needs in changes:
             if effect.ability != ability:
                 continue
-            if not isinstance(effect.change, int):
+            if effect.set_ is None and not isinstance(effect.change, int):
                 lines["note"].append(Line("note", source, text=msg(
                     "{ability} {change}: rolled when the effect applies.", ability=ability, change=effect.change)))
                 continue
@@ -355,13 +355,15 @@ def _ability_lines(character: Any, r: ReadRoll, changes: list[Any], lines: dict[
             numeric.append((effect, source, needs))
         if not numeric or (r.ability is not None and r.ability != ability):
             continue
-        floor = min(effect.minimum for effect, _, _ in numeric)
+        floor = min(effect.minimum for effect, _, _ in numeric if effect.set_ is None) if any(
+            effect.set_ is None for effect, _, _ in numeric) else 1
         running = scores.get(ability, 10)
-        for effect, source, needs in numeric:
+        for effect, source, needs in sorted(numeric, key=lambda n: n[0].set_ is not None):  # a set score last
             before = max(running, floor)
-            running += effect.change
+            running = min(before, effect.set_) if effect.set_ is not None else running + effect.change
             delta = (max(running, floor) - 10) // 2 - (before - 10) // 2
-            extra = (("ability", ability), ("score_change", effect.change))
+            extra = (("ability", ability), ("score_change", running - before if effect.set_ is not None
+                                                           else effect.change))
             if r.ability == ability and not needs:
                 lines["modifier"].append(Line("modifier", source, value=delta, note=effect.note, extra=extra))
             else:

@@ -90,6 +90,19 @@ class TimedCondition:
 
 
 @frozen
+class Lost:
+    """An action and/or a reaction lost until the start of the character's next turn (turns.py), and what took it
+    (the source's name in both languages)."""
+
+    action: bool
+    reaction: bool
+    name_en: str
+    name_fr: str
+    at: int = 0  # game clock when lost: a round later its next turn has begun (posture.py)
+    next_turn: bool = False  # lost at the end of a turn: the next turn's action (Nausea, nausea_timing end)
+
+
+@frozen
 class Character:
     id: str
     name: str
@@ -110,6 +123,9 @@ class Character:
     conditions: tuple[TimedCondition, ...] = ()  # conditions with a duration on the clock (conditions.py)
     dead: bool = False
     stable: bool = False
+    prone: bool = False  # à terre: fallen (a failed Dash save...) or set by the GM; `stand` ends it (turns.py)
+    lost: Lost | None = None  # an action/reaction lost until the start of its next turn (turns.py)
+    speed: int | None = None  # base walking speed in feet, from the sheet (abilities.py: effective_speed)
     notes: str = ""
     external: tuple[str, ...] = ()  # references elsewhere ("foundry:Actor.abc", "discord:1234"), unique per campaign
 

@@ -33,6 +33,7 @@ from .conditions import gained
 from .damage import dying_check, dying_check_due, dying_reading, is_standing, lose_hp
 from .effects import triggers_on
 from .evolve import fold
+from .posture import lost_event, next_turn_begins, prone_event
 from .state import MINUTE
 from .context import Context
 from ...message import PerAudience, msg, msgs
@@ -154,6 +155,11 @@ class _Moment:
         result["applies"] = failed
         self.results.append(result)
         self.lost = self.lost or (failed and effect.outcome.lose_action)
+        if failed and (effect.outcome.lose_action or effect.outcome.lose_reactions):  # until its next turn begins
+            self.apply([lost_event(current, effect.outcome.lose_action, effect.outcome.lose_reactions, active,
+                                   self.state.clock, next_turn=on == "turn_end")])  # (at its end: the next turn's)
+        if failed and effect.outcome.fall_prone and not current.prone:  # « ou tomber »: à terre (posture.py)
+            self.apply([prone_event(current, True, active.name)])
         if failed and effect.outcome.condition and not effect.outcome.permanent:
             minutes = effect.outcome.condition_minutes  # on the clock (conditions.py); else while the source lasts
             until = self.state.clock + minutes * MINUTE if minutes else None
@@ -165,10 +171,15 @@ class _Moment:
 
 
 def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: str,
-          at: dict[str, Any] | None = None, given: Answer | None = None) -> list[Event]:
+          at: dict[str, Any] | None = None, given: Answer | None = None, prone: bool | None = None) -> list[Event]:
     """The steps of a moment from its start, or (`at`: a pending roll's args) from the step it waits on, made with
-    the die `given`; up to its end or the next roll of the player."""
+    the die `given`; up to its end or the next roll of the player. A turn begins by giving back an action or
+    reaction lost until then (posture.py), and by the GM's `prone` (the character is prone or standing)."""
     run = _Moment(ctx, character_id, moment, typed, how, ctx.state)
+    if at is None and moment == "turn":
+        run.apply(next_turn_begins(run.current(), ctx.state.clock))
+    if prone is not None and run.current().prone != prone:
+        run.apply([prone_event(run.current(), prone)])
     mark = len(ctx.roller.made)
     phases = MOMENTS[moment]
     first, planned, waited = 0, None, None  # the phase to start at, its triggers still to run, the one answered
@@ -207,9 +218,11 @@ def _play(ctx: Context, character_id: str, moment: str, typed: list[int], how: s
     return ([{"type": "noted", "data": told}] if run.results else []) + run.events + [run.paused]
 
 
-def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: str | None = None) -> list[Event]:
+def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: str | None = None,
+               prone: bool | None = None) -> list[Event]:
     """A turn, a Dash or an action of one character; `saves`: the totals the GM typed (the dying check's first),
-    for the rolls that are the GM's; `rolls`: who rolls the others (player_rolls.route)."""
+    for the rolls that are the GM's; `rolls`: who rolls the others (player_rolls.route); `prone`: the GM says the
+    character is prone (True) or standing (False) as the moment begins (posture.py)."""
     if moment not in MOMENTS:
         raise UsageError(msg("unknown moment {moment} (turn, dash, action)", moment=repr(moment)))
     character = find_character(ctx.state, name)
@@ -222,7 +235,7 @@ def run_moment(ctx: Context, name: str, moment: str, saves: list[int], rolls: st
     if waiting is not None:
         raise RuleViolation(msg("{name}'s {moment} waits for a roll ({id}): answer it first", name=character.name,
                                 moment=dict(waiting.args)["moment"], id=waiting.id))
-    return _play(ctx, character.id, moment, list(saves), how)
+    return _play(ctx, character.id, moment, list(saves), how, prone=prone)
 
 
 @player_rolls.deferred(player_rolls.MOMENT)

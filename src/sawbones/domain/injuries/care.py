@@ -281,10 +281,11 @@ def _tier_rank(ctx: Context, tier: str) -> int:
 
 
 def magic_tiers(rules: Rules, options: dict[str, Any], injury: Injury) -> tuple[str, ...]:
-    """The magic tiers that heal this injury: its own (a lost part: regenerate), else its severity's, as the
-    severity's option picks them (critical: critical_magic, heal / regenerate / either)."""
+    """The magic tiers that heal this injury: its severity's, as the severity's option picks them (critical:
+    critical_magic, heal / regenerate / either: « Guérison ou Régénération (choix du DM) », lost eyes, hands and feet
+    included); its own (a lost part: regenerate) only under lost_part_magic=regenerate."""
     definition = rules.injuries[injury.injury]
-    if definition.magic_tier:
+    if definition.magic_tier and options.get("lost_part_magic", "critical_magic") == "regenerate":
         return (definition.magic_tier,)
     severity = rules.severities[injury.severity]
     choice = severity.magic_tier_choice

@@ -124,7 +124,7 @@ def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, s
         days = ctx.roller.roll(trigger.deadline_days, f"{definition.id} deadline (days)")
         data["deadline_at"] = now + days * DAY
     if triggers(definition, "day"):
-        data["next_tick_at"] = _next_tick(ctx.options, now)
+        data["next_tick_at"] = _next_tick(ctx.options, now, _every_24_hours(definition))
     events: list[Event] = [{"type": "injury_gained", "data": data}]
     events += _lose_parts(definition, character, data.get("site"))
     for trigger in triggers(definition, "gained"):
@@ -137,8 +137,13 @@ def _gain_row(ctx: Context, character: Character, pick: Any, site: str | None, s
     return events
 
 
-def _next_tick(options: dict[str, Any], now: int) -> int:
-    if options.get("daily_tick") == "dawn":  # the next dawn on the game clock (option dawn_hour)
+def _every_24_hours(definition: Any) -> bool:
+    """Its daily trigger counts 24 hours on the clock whatever daily_tick says (Sepsis)."""
+    return any(t.every_24_hours for t in triggers(definition, "day"))
+
+
+def _next_tick(options: dict[str, Any], now: int, every_24_hours: bool = False) -> int:
+    if options.get("daily_tick") == "dawn" and not every_24_hours:  # the next dawn on the clock (option dawn_hour)
         dawn = now // DAY * DAY + int(options.get("dawn_hour", 6)) * HOUR
         return dawn if dawn > now else dawn + DAY
     return now + DAY
@@ -289,7 +294,7 @@ def _daily_due(ctx: Context, character: Character, injury: Injury) -> list[Event
     assert injury.next_tick_at is not None, "only scheduled when the injury has its next tick (_injury_timers)"
     events: list[Event] = [{"type": "injury_changed", "data": {
         "character": character.id, "injury": injury.id,
-        "changes": {"next_tick_at": _next_tick(ctx.options, injury.next_tick_at)}}}]
+        "changes": {"next_tick_at": _next_tick(ctx.options, injury.next_tick_at, _every_24_hours(definition))}}}]
     for trigger in triggers(definition, "day"):
         events += _apply_outcome(ctx, character, injury.id, definition, trigger.outcome, events)
     return events
@@ -304,7 +309,8 @@ def _injury_timers(ctx: Context) -> Iterable[tuple[int, str, Any]]:
             if injury.deadline_at is not None:
                 yield (injury.deadline_at, f"1{character.id}{injury.id}",
                        lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _deadline_due))
-            if injury.next_tick_at is not None and ctx.options.get("daily_tick") != "long_rest":
+            if injury.next_tick_at is not None and (ctx.options.get("daily_tick") != "long_rest" or _every_24_hours(
+                    ctx.rules.injuries[injury.injury])):
                 yield (injury.next_tick_at, f"2{character.id}{injury.id}",
                        lambda c, ch=character.id, i=injury.id: _due(c, ch, i, _daily_due))
 
@@ -324,7 +330,7 @@ def daily_ticks_on_long_rest(ctx: Context, character: Character) -> list[Event]:
     """With daily_tick = long_rest, the daily losses happen when a long rest ends."""
     events: list[Event] = []
     for injury in character.injuries:
-        if injury.next_tick_at is not None:
+        if injury.next_tick_at is not None and not _every_24_hours(ctx.rules.injuries[injury.injury]):
             events += _daily_due(ctx, character, injury)
     return events
 

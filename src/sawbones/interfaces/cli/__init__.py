@@ -25,7 +25,8 @@ speak_click()
 COMMANDS = {
     "campaign": ("advance", "campaign", "character", "clock", "log", "status", "undo"),
     "rules": ("roll", "tables"),
-    "injuries": ("action", "combat-end", "damage", "dash", "heal", "injure", "rest", "stabilize", "treat", "turn"),
+    "injuries": ("action", "combat-end", "damage", "dash", "heal", "injure", "prone", "rest", "stabilize",
+                 "stand", "treat", "turn"),
     "wounds": ("firstaid", "mods", "wound", "wound-heal"),
     "afflictions": ("answer", "cure", "expose", "pending", "recover"),
     "odds": ("odds",),

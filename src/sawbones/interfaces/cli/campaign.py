@@ -36,8 +36,10 @@ def _pairs(text: str | None, what: str) -> dict[str, int]:
 
 
 def _sheet(hp, max_hp, npc, abilities, saves, skills, prof, hit_die, hit_dice, body, notes, name=None,
-           external=()) -> dict[str, Any]:
+           external=(), speed=None) -> dict[str, Any]:
     sheet: dict[str, Any] = {"external": list(external)} if external else {}
+    if speed is not None:
+        sheet["speed"] = speed
     if max_hp is not None:
         sheet["max_hp"] = max_hp
     if hp is not None:
@@ -77,6 +79,7 @@ def _sheet_options(fn):
         click.option("--prof", metavar="LIST", help=N_("Proficiencies and tools, e.g. medicine,herbalism_kit.")),
         click.option("--hit-die", metavar="dN", help=N_("Hit die size, e.g. d8.")),
         click.option("--hit-dice", type=click.IntRange(0, 40), help=N_("Hit Dice left.")),
+        click.option("--speed", type=click.IntRange(0, 1000), help=N_("Base walking speed in feet, e.g. 30.")),
         click.option("--body", metavar="P=N,…", help=N_("Body counts, e.g. eyes=2,hands=2,feet=2,ears=2.")),
         click.option("--notes", help=N_("Free notes about the character.")),
         click.option("--external", multiple=True, metavar="SYSTEM:ID",

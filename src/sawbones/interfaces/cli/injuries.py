@@ -1,4 +1,5 @@
-"""CLI: damage and lingering injuries (5e) — damage, injure, treat, rest, heal, stabilize, turn, dash, action."""
+"""CLI: damage and lingering injuries (5e) — damage, injure, treat, rest, heal, stabilize, turn, dash, action, prone,
+stand."""
 
 from __future__ import annotations
 
@@ -173,6 +174,22 @@ def register(cli: click.Group) -> None:
         state, told = _act(env, end_combat)
         _report(env, state, told)
 
+    for verb, prone, help_text in (("prone", True, N_("A character falls prone (à terre): it is no longer standing.")),
+                                   ("stand", False, N_("A prone character stands up (refused when its state forbids "
+                                                       "it: Bedridden, unconscious...)."))):
+        def make_posture(prone=prone):
+            @click.argument("name")
+            @pass_env
+            def command(env, name) -> None:
+                from ...domain.engine.posture import set_prone
+
+                state, told = _act(env, lambda ctx: set_prone(ctx, name, prone))
+                _report(env, state, told)
+
+            return command
+
+        cli.command(name=verb, help=help_text)(make_posture())
+
     for moment, help_text in (("turn", N_("A character's turn: per-turn saves and losses (Nausea, Puncture Wound...); "
                                           "a dying pf1e character's turn is its check to stabilize "
                                           "(its total: the first --save).")),
@@ -186,12 +203,15 @@ def register(cli: click.Group) -> None:
                              "total: the server (gm) or the character's player (the moment waits for each of their dice "
                              "in turn). Default: the option who_rolls."))
             @pass_env
-            def command(env, name, saves, rolls) -> None:
+            def command(env, name, saves, rolls, prone=None) -> None:
                 from ...domain.engine.turns import run_moment
 
-                state, told = _act(env, lambda ctx: run_moment(ctx, name, moment, list(saves), rolls))
+                state, told = _act(env, lambda ctx: run_moment(ctx, name, moment, list(saves), rolls, prone or None))
                 _report(env, state, told)
 
+            if moment == "turn":
+                command = click.option("--prone", is_flag=True, default=False,
+                                       help=N_("The character is prone as its turn begins."))(command)
             return command
 
         cli.command(name=moment, help=help_text)(make())

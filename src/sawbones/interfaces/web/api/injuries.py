@@ -1,12 +1,13 @@
 """API: damage and lingering injuries (5e) — the same decisions as cli/injuries.py."""
 
 from fastapi import APIRouter
+from pydantic import Field
 from ....message import msg
 
 from ....domain.engine import damage as damage_rules
 from ....domain.injuries import care as injury_care
 from ....domain.injuries import rules as injury_rules
-from ....domain.engine import turns
+from ....domain.engine import posture, turns
 from ....domain.engine.clock import parse_duration
 from ....domain.engine.conditions import end_combat
 from ....domain.engine.timeline import advance as advance_decision
@@ -63,12 +64,22 @@ for name, model, decide, summary in (
     register(Action(name, model, m.ActionOut, run=decided(decide, action_doc), summary=summary,
                     form_lists=("characters", "injuries", "rolls")))
 
-for moment, summary in (("turn", "A character's turn: per-turn saves and losses"),
-                        ("dash", "A character takes the Dash action"),
-                        ("action", "A character attempts an action in combat")):
-    register(Action(moment, m.MomentIn, m.ActionOut, summary=summary, form_lists=("saves",), run=decided(
+class TurnIn(m.MomentIn):
+    prone: bool = Field(False, description="The character is prone as its turn begins.")
+
+
+for moment, model, summary in (("turn", TurnIn, "A character's turn: per-turn saves and losses"),
+                               ("dash", m.MomentIn, "A character takes the Dash action"),
+                               ("action", m.MomentIn, "A character attempts an action in combat")):
+    register(Action(moment, model, m.ActionOut, summary=summary, form_lists=("saves",), run=decided(
         lambda b, moment=moment: lambda ctx: turns.run_moment(ctx, b.character, moment, list(b.saves),
-                                                              b.rolls), action_doc)))
+                                                              b.rolls, getattr(b, "prone", False) or None),
+        action_doc)))
+
+for verb, prone, summary in (("prone", True, "A character falls prone: it is no longer standing"),
+                             ("stand", False, "A prone character stands up (refused when its state forbids it)")):
+    register(Action(verb, m.CharacterName, m.ActionOut, summary=summary, run=decided(
+        lambda b, prone=prone: lambda ctx: posture.set_prone(ctx, b.character, prone), action_doc)))
 
 register(Action("combat_end", None, m.ActionOut, summary="The combat is over: conditions lasting until its end stop",
                 run=decided(lambda b: lambda ctx: end_combat(ctx), action_doc)))

@@ -178,6 +178,7 @@ class Sheet(Strict):
     proficiencies: list[Key] | None = Field(None, max_length=60, description="e.g. [\"medicine\", \"herbalism_kit\"].")
     hit_die: int | None = Field(None, ge=1, le=100, description="Hit die size: 6, 8, 10 or 12.")
     hit_dice: int | None = Field(None, ge=0, le=40, description="Hit Dice left.")
+    speed: int | None = Field(None, ge=0, le=1000, description="Base walking speed in feet, e.g. 30.")
     body: Pairs | None = Field(None, description="Body counts, e.g. {\"eyes\": 2, \"hands\": 2}.")
     notes: Str(4000, 0) | None = None  # type: ignore[valid-type]
     external: list[Str(231)] | None = Field(  # type: ignore[valid-type]
@@ -231,6 +232,7 @@ class CharacterOut(Doc):
     body: dict[str, int]
     notes: str
     injuries: list[InjuryOut]
+    prone: bool = False  # also `lost` (the action/reaction lost until the next turn) and `speed` (base, effective)
 
 
 class CharacterSummary(Doc):

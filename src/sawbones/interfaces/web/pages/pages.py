@@ -32,6 +32,7 @@ from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
 from ..access.pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from ..http.errors import said
+from .must_choose import unchosen
 from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, public_base, query_int, redirect,
                            render, session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
@@ -256,6 +257,10 @@ async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
                 from ....errors import NotFound
 
                 raise NotFound(msg("no action {name}", name=repr(name)))
+            missing = unchosen(form)
+            if missing:
+                session.flash("error", missing)
+                return None
             try:
                 body = (action.body.model_validate(form_to_body(action, form), strict=False)
                         if action.body is not None else None)

@@ -1,0 +1,120 @@
+"""What a new GM met, round 2: lists with no safe default start empty and must be chosen, hit points below the
+system's floor refused wherever they are set, one reading of a roll's bonus, names checked with "did you mean"."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from sawbones.application.service import Service
+from sawbones.interfaces.web import create_app
+
+
+@pytest.fixture
+def app(db):
+    return create_app(lambda: Service.open(db), poll_interval=0.05, stream_seconds=3)
+
+
+def made(app, *names: str, system: str = "dnd5e") -> tuple[TestClient, dict, dict]:
+    api = TestClient(app, base_url="http://testserver")
+    created = api.post("/api/campaigns", json={"name": "Alpha", "seed": 7, "system": system})
+    assert created.status_code == 201, created.text
+    doc = created.json()
+    gm = {"Authorization": f"Bearer {doc['gm_secret']}"}
+    for name in names:
+        assert api.post("/api/campaigns/Alpha/characters", json={"name": name, "max_hp": 20},
+                        headers=gm).status_code == 201
+    browser = TestClient(app, base_url="http://testserver")
+    assert browser.get(doc["gm_link"].split("testserver", 1)[-1]).status_code == 200
+    return browser, api, gm
+
+
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def flash(html: str) -> str:
+    found = re.search(r'<div class="flash toast flash-(\w+)"[^>]*>(.*?)</div>', html, re.S)
+    assert found, "no flash on the page"
+    return found.group(1) + ": " + re.sub(r"<[^>]+>", " ", found.group(2))
+
+
+# ------------------------------------------------------------------ 1. no list preselects its first item
+
+
+def selects(html: str) -> dict[str, list[str]]:
+    """Every <select> of a page: its name -> the value each time it appears selected (the browser's choice)."""
+    out: dict[str, list[str]] = {}
+    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', html, re.S):
+        options = re.findall(r'<option value="([^"]*)"([^>]*)>', body)
+        chosen = next((v for v, attrs in options if "selected" in attrs), options[0][0] if options else "")
+        out.setdefault(name, []).append(chosen)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_dashboard_list_without_a_safe_default_starts_on_an_item(app, lang):
+    """Spell, damage type, disease, body part, character: each starts on "— choose —" in both languages (the
+    first item was Cure Wounds in English and Heal in French, Acid damage, Black Lotus Extract)."""
+    browser, api, gm = made(app, "Aria", "Borin")
+    assert api.post("/api/campaigns/Alpha/injure", json={"character": "aria", "type": "slashing", "d20": 10},
+                    headers=gm).status_code == 200
+    html = browser.get(f"/c/Alpha?lang={lang}").text
+    found = selects(html)
+    for name in ("spell", "parts.0.type", "type", "affliction", "character", "option", "odds", "itype", "table"):
+        assert name in found, name
+        assert set(found[name]) == {""}, (name, found[name])
+    assert ("— choisir —" if lang == "fr" else "— choose —") in html
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Choose a damage type."), ("fr", "Choisissez un type de dégâts.")])
+def test_damage_without_a_type_is_refused_with_what_to_choose(app, lang, said):
+    browser, api, gm = made(app, "Aria")
+    page = browser.get(f"/c/Alpha?lang={lang}")
+    sent = browser.post("/c/Alpha/act/damage", data={"csrf": csrf_of(page.text), "character": "aria",
+                                                     "parts.0.amount": "7", "parts.0.type": "", "back": "party"})
+    assert flash(sent.text).startswith("error") and said in flash(sent.text)
+    assert api.get("/api/campaigns/Alpha/characters/aria", headers=gm).json()["hp"] == 20  # nothing dealt
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Choose a spell."), ("fr", "Choisissez un sort.")])
+def test_heal_without_a_spell_casts_nothing(app, lang, said):
+    browser, api, gm = made(app, "Aria")
+    version = api.get("/api/campaigns/Alpha", headers=gm).json()["version"]
+    page = browser.get(f"/c/Alpha?lang={lang}")
+    sent = browser.post("/c/Alpha/act/heal", data={"csrf": csrf_of(page.text), "character": "aria", "spell": "",
+                                                   "hp": "5", "back": "actions"})
+    assert said in flash(sent.text)
+    assert api.get("/api/campaigns/Alpha", headers=gm).json()["version"] == version
+
+
+# ------------------------------------------------------------------ 7. HP below the system's floor
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_negative_hp_refused_in_a_5e_campaign_on_the_command_line(cli, lang):
+    assert cli("campaign", "create", "Five", "--system", "dnd5e").code == 0
+    refused = cli("--lang", lang, "character", "add", "Aria", "--max-hp", "20", "--hp", "-3")
+    assert refused.code == 2 and "-3" in refused.err and "Traceback" not in refused.err
+    assert ("0" in refused.err) and ("hit points" in refused.err if lang == "en" else "points de vie" in refused.err)
+    assert cli("character", "add", "Aria", "--max-hp", "20").code == 0
+    assert cli("character", "edit", "Aria", "--hp", "-3").code == 2
+    assert "20/20" in cli("status", "Aria").out
+
+
+def test_negative_hp_refused_through_the_api_and_allowed_in_pf1e(app):
+    _, api, gm = made(app, "Aria")
+    assert api.patch("/api/campaigns/Alpha/characters/aria", json={"hp": -3}, headers=gm).status_code in (400, 422)
+    assert api.post("/api/campaigns/Alpha/characters", json={"name": "Borin", "max_hp": 20, "hp": -1},
+                    headers=gm).status_code in (400, 422)
+
+
+def test_negative_hp_stays_a_pf1e_state(cli):
+    assert cli("campaign", "create", "Pf", "--system", "pf1e").code == 0
+    assert cli("character", "add", "Bob", "--max-hp", "20", "--hp", "-3").code == 0

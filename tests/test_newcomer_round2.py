@@ -118,3 +118,63 @@ def test_negative_hp_refused_through_the_api_and_allowed_in_pf1e(app):
 def test_negative_hp_stays_a_pf1e_state(cli):
     assert cli("campaign", "create", "Pf", "--system", "pf1e").code == 0
     assert cli("character", "add", "Bob", "--max-hp", "20", "--hp", "-3").code == 0
+
+
+# ------------------------------------------------------------------ 2. one reading of a roll's bonus
+
+
+def player_table(app, sheet: dict) -> tuple:
+    """Campaign Alpha (5e, who_rolls players) with Aria (this save sheet) and her player's token."""
+    _, api, gm = made(app)
+
+    def act(action, body, method="POST"):
+        done = api.request(method, f"/api/campaigns/Alpha/{action}", json=body, headers=gm)
+        assert done.status_code in (200, 201), done.text
+        return done.json()
+
+    act("characters", {"name": "Aria", "max_hp": 30, "saves": sheet})
+    link = api.get("/api/campaigns/Alpha/characters/Aria/player-link", headers=gm)
+    return api, act, link.json()["url"].rsplit("/", 1)[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_player_with_nothing_applying_reads_no_row_of_plus_zero(app, lang):
+    api, act, token = player_table(app, {"con": 4})
+    page = api.get(f"/p/{token}?lang={lang}", headers={"Accept-Language": lang}).text
+    rolls = page[page.index('class="panel your-rolls"'):page.index('id="since"')]
+    assert 'class="roll-line"' not in rolls and "+0" not in rolls
+    assert ("Rien ne change vos jets" if lang == "fr" else "Nothing changes your rolls") in rolls
+
+
+def test_the_list_and_the_prompt_and_mods_give_one_bonus_with_its_parts(app, cli, db):
+    """The prompt said "your bonus +4 (sheet +4)" and the list `Constitution save +0`: now each says the sheet's
+    value plus the effects (Filth Fever's impaired stage: exhausted, disadvantage on saves)."""
+    api, act, token = player_table(app, {"con": 4})
+    act("options/who_rolls", {"value": "players"}, method="PUT")
+    act("expose", {"character": "Aria", "affliction": "filth_fever", "save": 1, "deadly": "impaired"})
+    act("advance", {"duration": "1d"})
+    view = api.get(f"/api/player/{token}").json()
+    con = next(r for r in view["rolls"] if r["roll"] == "save_con")
+    prompt = view["prompts"][0]
+    assert con["applies"] and con["sheet"] == 4 and con["bonus"] == prompt["bonus"] == 4
+    assert con["parts"].startswith("sheet +4") and "disadvantage" in con["parts"]
+    page = api.get(f"/p/{token}").text
+    rolls = page[page.index('class="panel your-rolls"'):page.index('id="since"')]
+    assert 'data-roll="save_con"' in rolls and 'class="mod-total">+4<' in rolls and "sheet +4" in rolls
+    out = cli("--campaign", "Alpha", "mods", "Aria", "save", "--save", "con").out
+    assert "bonus +4 (sheet +4" in out and "(D&D 5e)" in out and "(dnd5e)" not in out
+
+
+# ------------------------------------------------------------------ 4. `mods` reads the page's labels
+
+
+@pytest.mark.parametrize("label, said", [
+    ("Strength check", "Strength"), ("Ranged attack", "ranged"), ("Attack (left hand)", "left hand"),
+    ("test de Force", "Strength"), ("Attaque (main gauche)", "left hand"), ("Wisdom check", "Wisdom"),
+    ("Constitution save", "Constitution save"), ("jet de sauvegarde de Sagesse", "Wisdom save")])
+def test_mods_accepts_the_labels_the_players_page_shows(cli, label, said):
+    assert cli("campaign", "create", "Five", "--system", "dnd5e").code == 0
+    assert cli("character", "add", "Aria", "--max-hp", "20").code == 0
+    answered = cli("mods", "Aria", label)
+    assert answered.code == 0, answered.err
+    assert said in answered.out.splitlines()[0]

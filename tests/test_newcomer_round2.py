@@ -178,3 +178,19 @@ def test_mods_accepts_the_labels_the_players_page_shows(cli, label, said):
     answered = cli("mods", "Aria", label)
     assert answered.code == 0, answered.err
     assert said in answered.out.splitlines()[0]
+
+
+# ------------------------------------------------------------------ 3. who_rolls gm: nobody waits for the player
+
+
+@pytest.mark.parametrize("lang, gm_die, player_die", [("en", "waits for the GM's die", "player's die"),
+                                                      ("fr", "attend le dé du MJ", "dé du joueur")])
+def test_a_save_the_gm_rolls_never_says_it_waits_for_the_player(cli, lang, gm_die, player_die):
+    for args in (("campaign", "create", "Five", "--system", "dnd5e", "--seed", "3"),
+                 ("character", "add", "Aria", "--max-hp", "20"), ("campaign", "set", "who_rolls", "gm"),
+                 ("expose", "Aria", "filth_fever", "--save", "1")):
+        assert cli(*args).code == 0, args
+    advanced = cli("--lang", lang, "advance", "2d")
+    assert advanced.code == 0 and player_die not in advanced.out and "joueur" not in advanced.out, advanced.out
+    log = cli("--lang", lang, "log").out
+    assert gm_die in log and player_die not in log, log

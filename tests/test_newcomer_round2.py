@@ -194,3 +194,40 @@ def test_a_save_the_gm_rolls_never_says_it_waits_for_the_player(cli, lang, gm_di
     assert advanced.code == 0 and player_die not in advanced.out and "joueur" not in advanced.out, advanced.out
     log = cli("--lang", lang, "log").out
     assert gm_die in log and player_die not in log, log
+
+
+# ------------------------------------------------------------------ 5. names on a sheet checked against the content
+
+
+def test_sheet_names_typed_in_either_language_become_their_ids(cli):
+    assert cli("campaign", "create", "Five", "--system", "dnd5e").code == 0
+    added = cli("--json", "character", "add", "Bob", "--abilities", "force=16", "--saves", "vigueur=3",
+                "--skills", "medecine=5", "--prof", "Médecine,herbalism kit")
+    assert added.code == 0, added.err
+    doc = added.json
+    assert doc["abilities"]["str"] == 16 and doc["skills"] == {"medicine": 5}
+    assert doc["proficiencies"] == ["medicine", "herbalism_kit"] and "fortitude" in doc["saves"]
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--skills", "medicin=5"), "did you mean Medicine"), (("--prof", "medecin"), "did you mean Médecine"),
+    (("--abilities", "forse=3"), "did you mean Force"), (("--saves", "vigeur=1"), "did you mean Vigueur")])
+def test_a_mistyped_sheet_name_is_refused_with_did_you_mean(cli, args, said):
+    assert cli("campaign", "create", "Five", "--system", "dnd5e").code == 0
+    refused = cli("character", "add", "Bob", *args)
+    assert refused.code == 2 and said in refused.err and "Traceback" not in refused.err
+    assert "Bob" not in cli("status").out  # nothing half written
+
+
+def test_the_dashboard_form_reads_sheet_names_as_the_cli_does(app):
+    browser, api, gm = made(app)
+    page = browser.get("/c/Alpha?lang=fr")
+    sent = browser.post("/c/Alpha/act/add_character", data={
+        "csrf": csrf_of(page.text), "name": "Bob", "max_hp": "12", "abilities_text": "force=16",
+        "skills_text": "medecine=5", "back": "add"})
+    assert flash(sent.text).startswith("done"), flash(sent.text)
+    bob = api.get("/api/campaigns/Alpha/characters/bob", headers=gm).json()
+    assert bob["abilities"]["str"] == 16 and bob["skills"] == {"medicine": 5}
+    refused = browser.post("/c/Alpha/act/add_character", data={
+        "csrf": csrf_of(page.text), "name": "Cid", "max_hp": "12", "skills_text": "medicin=5", "back": "add"})
+    assert "vouliez-vous dire" in flash(refused.text)

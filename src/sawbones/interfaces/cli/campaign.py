@@ -10,6 +10,7 @@ import click
 from ...presentation import log_view, views
 from ...message import N_
 from ...presentation.locale import _, pgettext
+from ...presentation.sheet_names import named_sheet
 
 
 def escape(text: str) -> str:
@@ -194,7 +195,7 @@ def register(cli: click.Group) -> None:
     def character_add(env, name, **sheet) -> None:
         from ...domain.engine.campaign import add_character
 
-        state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
+        state, events = env.act(lambda ctx: add_character(ctx, name, named_sheet(ctx.rules, _sheet(**sheet))))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).", name=escape(character.name), campaign=escape(state.name), hp=character.hp,
@@ -209,7 +210,8 @@ def register(cli: click.Group) -> None:
     def character_edit(env, name, new_name, **sheet) -> None:
         from ...domain.engine.campaign import edit_character
 
-        state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
+        state, events = env.act(lambda ctx: edit_character(ctx, name, named_sheet(ctx.rules, _sheet(**sheet,
+                                                                                                   name=new_name))))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] updated.", name=escape(character.name))))

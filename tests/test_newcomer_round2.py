@@ -231,3 +231,92 @@ def test_the_dashboard_form_reads_sheet_names_as_the_cli_does(app):
     refused = browser.post("/c/Alpha/act/add_character", data={
         "csrf": csrf_of(page.text), "name": "Cid", "max_hp": "12", "skills_text": "medicin=5", "back": "add"})
     assert "vouliez-vous dire" in flash(refused.text)
+
+
+# ------------------------------------------------------------------ 6. each wrong or partial message
+
+
+def test_a_bad_host_is_said_to_be_the_host_not_the_port(cli):
+    refused = cli("serve", "--host", "999.1.1.1", "--port", "8123")
+    assert refused.code == 2 and "--host" in refused.err and "--port" not in refused.err
+
+
+def test_serve_qr_without_demo_is_refused(cli):
+    refused = cli("serve", "--qr", "--port", "8124")
+    assert refused.code == 2 and "--demo" in refused.err
+
+
+def test_long_and_short_rest_at_once_is_refused_as_such(cli):
+    assert cli("campaign", "create", "Five").code == 0
+    refused = cli("rest", "--long", "--short", "Aria")
+    assert refused.code == 2 and "not both" in refused.err and "NAME" not in refused.err
+
+
+@pytest.mark.parametrize("lang", ["FR", "Fr", "EN"])
+def test_lang_in_capitals_is_taken(cli, lang):
+    assert cli("--lang", lang, "campaign", "list").code == 0
+
+
+def test_a_duplicate_character_is_named_as_written(cli):
+    assert cli("campaign", "create", "Five").code == 0
+    assert cli("character", "add", "Aria").code == 0
+    refused = cli("character", "add", "aria")
+    assert refused.code == 2 and "'Aria'" in refused.err and "'aria'" not in refused.err
+
+
+def test_an_empty_campaign_name_is_refused(cli):
+    assert cli("campaign", "create", "Five").code == 0
+    refused = cli("--campaign", "", "status")
+    assert refused.code == 2 and "--campaign" in refused.err
+
+
+def test_a_missing_db_folder_is_a_usage_error_exit_2(tmp_path, capsys):
+    from sawbones.interfaces.cli import main
+
+    assert main(["--db", str(tmp_path / "nope" / "x.db"), "campaign", "create", "X"]) == 2
+    assert "--db" in capsys.readouterr().err
+
+
+def test_a_cut_list_of_names_says_so(cli):
+    assert cli("campaign", "create", "Five").code == 0
+    refused = cli("campaign", "set", "zz", "1")
+    assert refused.code == 2 and "more)" in refused.err
+
+
+def test_a_link_to_a_stopped_server_warns(cli, db):
+    from sawbones.application.service import Service
+    from sawbones.presentation import links
+
+    assert cli("campaign", "create", "Five").code == 0
+    links.remember(Service.open(db).store, "http://127.0.0.1:9")  # (the discard port: nothing listens)
+    printed = cli("gm-link")
+    assert printed.code == 0 and printed.out.startswith("http://127.0.0.1:9/") and "no server answers" in printed.err
+
+
+# ------------------------------------------------------------------ 8. no English left in French
+
+
+def test_system_words_and_click_words_in_french(cli, tmp_path):
+    assert cli("campaign", "create", "Five").code == 0
+    export = cli("--lang", "fr", "export", str(tmp_path / "nope" / "x.json"))
+    assert export.code != 0 and "No such file" not in export.err and "Aucun fichier" in export.err
+    assert "Could not open" not in export.err
+
+
+def test_sqlite_words_in_french(tmp_path, capsys):
+    from sawbones.interfaces.cli import main
+
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database at all, some text " * 100)
+    assert main(["--lang", "fr", "--db", str(bad), "status"]) != 0
+    err = capsys.readouterr().err
+    assert "file is not a database" not in err and "n'est pas une base de données" in err
+
+
+def test_click_words_in_french(cli):
+    helped = cli("--lang", "fr", "damage", "--help").out
+    for english in ("INTEGER", "TEXT", "NAME", "DAMAGE", "RANGE"):
+        assert not re.search(rf"\b{english}\b", helped), english
+    assert "integer range" not in cli("--lang", "fr", "damage", "Aria", "3", "fire", "--d20", "x").err
+    assert not re.search(r"\bCOMMAND\b", cli("--lang", "fr", "--help").out.splitlines()[0])
+    assert "NAME" not in cli("--lang", "fr", "damage").err

@@ -125,8 +125,10 @@ def _check_external(state: Campaign, refs: list[str], character_id: str | None) 
 def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]:
     state: Campaign = ctx.state
     name = check_name(name, "character")
-    if state.character(name) is not None:
-        raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name, name=repr(name)))
+    existing = state.character(name)
+    if existing is not None:  # (named as it is written, not as typed: "aria" finds Aria)
+        raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name,
+                             name=repr(existing.name)))
     sheet = _check_sheet(sheet)
     _check_external(state, sheet.get("external", []), None)
     character_id = slug(name)
@@ -166,7 +168,7 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
         other = ctx.state.character(sheet["name"])
         if other is not None and other.id != character.id:
             raise UsageError(msg("{campaign} already has a character named {name}", campaign=ctx.state.name,
-                                 name=repr(sheet["name"])))
+                                 name=repr(other.name)))
         changes["name"] = sheet["name"]
     if "abilities" in sheet:
         merged = dict(character.abilities) | sheet["abilities"]

@@ -12,7 +12,7 @@ from ...presentation.typeset import labelled
 from ...message import N_
 from ...presentation.locale import _, language, pgettext, say
 from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
-from .parsing import NamedChoice
+from .parsing import NamedChoice, said_metavar
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -110,7 +110,7 @@ def _roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     try:
         return roll_context(rules, roll, **given)
     except UsageError as exc:
-        raise click.BadParameter(say(exc.text), param_hint="ROLL") from None
+        raise click.BadParameter(say(exc.text), param_hint=said_metavar("ROLL")) from None
 
 
 def register(cli: click.Group) -> None:

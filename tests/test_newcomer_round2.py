@@ -320,3 +320,34 @@ def test_click_words_in_french(cli):
     assert "integer range" not in cli("--lang", "fr", "damage", "Aria", "3", "fire", "--d20", "x").err
     assert not re.search(r"\bCOMMAND\b", cli("--lang", "fr", "--help").out.splitlines()[0])
     assert "NAME" not in cli("--lang", "fr", "damage").err
+
+
+# ------------------------------------------------------------------ 11. terminal QR codes dark on light
+
+
+def test_a_terminal_qr_code_draws_the_dark_modules_dark():
+    """Read back from the half blocks, the code is segno's own matrix with its dark modules as the drawn ones (the
+    blocks print dark on a light page), a quiet zone of four modules, and painted black on white in a terminal."""
+    import segno
+
+    from sawbones.presentation import links
+
+    url = "http://192.168.1.20:8000/p/abc"
+    text = links.qr_text(url)
+    top = {"█": (True, True), "▀": (True, False), "▄": (False, True), " ": (False, False)}
+    read = []
+    for line in text.splitlines():
+        read.append([top[c][0] for c in line])
+        read.append([top[c][1] for c in line])
+    expected = [[bool(c) for c in row] for row in segno.make(url, error="m", micro=False).matrix_iter(border=4)]
+    assert read[:len(expected)] == expected
+    assert not any(read[0]) and not any(read[3]) and read[4][4]  # quiet zone, then the finder's dark corner
+    painted = links.qr_text(url, color=True).splitlines()
+    assert all(line.startswith("\x1b[30;107m") and line.endswith("\x1b[0m") for line in painted)
+
+
+def test_player_link_qr_in_a_pipe_has_no_colour_codes(cli):
+    assert cli("campaign", "create", "Five").code == 0
+    assert cli("character", "add", "Aria").code == 0
+    out = cli("player-link", "--qr", "--base", "http://192.168.1.20:8000").out
+    assert "█" in out and "\x1b[" not in out

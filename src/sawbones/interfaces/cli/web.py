@@ -124,6 +124,13 @@ def link_base(given: str | None, store: Any) -> str:
     return base
 
 
+def in_color() -> bool:
+    """Whether stdout is a terminal that takes colours (not a pipe or a file, not $NO_COLOR): a QR code is painted."""
+    import sys
+
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
 def answers(base: str) -> bool:
     """Whether a server listens at this address (an IP or localhost, asked briefly; a name is not looked up)."""
     import ipaddress
@@ -278,7 +285,7 @@ def register(cli: click.Group) -> None:
                 player_page = f"{base}/p/{token}"
                 click.echo(_("  player link for {character}: {link}", character=character, link=player_page))
                 if qr:
-                    click.echo(links.qr_text(f"{base}/p/{token}"))
+                    click.echo(links.qr_text(f"{base}/p/{token}", color=in_color()))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
         if close is not None:
             close()
@@ -354,7 +361,7 @@ def register(cli: click.Group) -> None:
             for player in doc["players"]:
                 click.echo(_("  player link for {character}: {link}", character=player["name"], link=player["link"]).strip())
                 if qr:
-                    click.echo(links.qr_text(player["link"]))
+                    click.echo(links.qr_text(player["link"], color=in_color()))
 
         env.emit(doc, show)
 

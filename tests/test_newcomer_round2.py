@@ -351,3 +351,21 @@ def test_player_link_qr_in_a_pipe_has_no_colour_codes(cli):
     assert cli("character", "add", "Aria").code == 0
     out = cli("player-link", "--qr", "--base", "http://192.168.1.20:8000").out
     assert "█" in out and "\x1b[" not in out
+
+
+# ------------------------------------------------------------------ 9. the quick tour's story
+
+
+def test_the_tour_stabilizes_borin_and_its_long_rest_heals(tmp_path, monkeypatch, capsys):
+    """Borin was left dying for the whole tour, and its long rest gave him nothing (0 HP): he is stabilized, gets
+    back on his feet with a Hit Die, and the long rest brings everyone's hit points back."""
+    from sawbones.demo import run_tour
+
+    monkeypatch.chdir(tmp_path)
+    assert run_tour() == 0
+    out = capsys.readouterr().out
+    assert "Borin is stable" in out and "no benefit" not in out
+    rest = out[out.index("$ sawbones rest --long"):]
+    assert "Borin: 31 HP · a long rest" in rest.splitlines()[2]
+    final = out[out.rindex("$ sawbones --lang fr status"):]
+    assert "mourant" not in final and "31/31" in final

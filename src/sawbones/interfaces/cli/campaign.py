@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ...presentation import log_view, views
+from ...presentation import log_view, save_words, views
 from ...message import N_
 from ...presentation.locale import _, pgettext
 from ...presentation.sheet_names import named_sheet
@@ -104,7 +104,8 @@ def register(cli: click.Group) -> None:
     def campaign_create(env, name, system, seed, packs) -> None:
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(_("Campaign [bold]{name}[/] ({system}) created and chosen.", name=escape(state.name), system=state.system)))
+                 lambda con: con.print(_("Campaign [bold]{name}[/] ({system}) created and chosen.", name=escape(state.name),
+                                         system=save_words.system_name(state.system))))
 
     @campaign.command("list", help=N_("List campaigns; the current one is marked."))
     @pass_env

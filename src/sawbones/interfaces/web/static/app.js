@@ -35,7 +35,9 @@
       return input.type === "checkbox" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
     });
     return typed || Array.prototype.some.call(part.querySelectorAll("select"), function (select) {  // a list chosen
-      return Array.prototype.some.call(select.options, function (o) { return o.selected !== o.defaultSelected; });
+      var shown = Array.prototype.filter.call(select.options, function (o) { return o.defaultSelected; })[0] ||
+        select.options[0];  // (what the page showed: the option marked selected, else the first)
+      return shown ? !shown.selected : false;
     });
   }
 

@@ -221,12 +221,13 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, render)
 
-    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, "
-                                 "conditions, notes, each sourced.\n"
+    @cli.command("mods", help=N_("What applies to one roll of NAME: the bonus (the sheet's value and the effects', "
+                                 "with its parts), advantage, automatic failure, conditions, notes, each sourced.\n"
                                  "\n"
                                  "ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or\n"
-                                 "their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut\n"
-                                 "(perception, reflex, str, Force)."))
+                                 "their names in either language: attaque, jet de sauvegarde), a skill, save or ability as a shortcut\n"
+                                 "(perception, reflex, str, Force), or a roll as the player's page names it (\"Strength check\",\n"
+                                 "\"Attack (left hand)\", \"test de Force\")."))
     @click.argument("name")
     @click.argument("roll")
     @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the "

@@ -37,7 +37,8 @@ def sheet_value(character: Any, rules: Rules, system: str, roll: dict[str, Any])
     if roll.get("kind") == "save" and roll.get("save"):
         return sheet_bonus(character, rules, system, roll["save"])
     if roll.get("kind") == "skill" and roll.get("skill"):
-        skills, skill = dict(character.skills), rules.skills.get(roll["skill"])
+        skills: dict[str, int] = dict(character.skills)
+        skill = rules.skills.get(roll["skill"])
         if roll["skill"] in skills:
             return skills[roll["skill"]]
         ability = roll.get("ability") or (skill.ability if skill is not None else None)

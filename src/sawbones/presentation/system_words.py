@@ -40,10 +40,10 @@ def reason(exc: BaseException) -> str:
 
 def said_system(text: Any) -> str:
     """A line with the system's or a library's English words said in the reader's language (the rest unchanged)."""
-    text = str(text)
+    line: str = str(text)
     for phrase in PHRASES:
-        if phrase in text:
-            said = _(phrase)
+        if phrase in line:
+            said: str = _(phrase)
             if said != phrase:
-                text = text.replace(phrase, said)
-    return text
+                line = line.replace(phrase, said)
+    return line

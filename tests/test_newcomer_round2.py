@@ -369,3 +369,13 @@ def test_the_tour_stabilizes_borin_and_its_long_rest_heals(tmp_path, monkeypatch
     assert "Borin: 31 HP · a long rest" in rest.splitlines()[2]
     final = out[out.rindex("$ sawbones --lang fr status"):]
     assert "mourant" not in final and "31/31" in final
+
+
+@pytest.mark.parametrize("lang, label", [("en", "amount"), ("fr", "montant")])
+def test_a_form_error_names_the_field_by_its_label(app, lang, label):
+    browser, api, gm = made(app, "Aria")
+    page = browser.get(f"/c/Alpha?lang={lang}")
+    sent = browser.post("/c/Alpha/act/damage", data={"csrf": csrf_of(page.text), "character": "aria",
+                                                     "parts.0.amount": "x", "parts.0.type": "fire", "back": "party"})
+    said = flash(sent.text)
+    assert "parts[0]" not in said and re.search(rf"\b{label}\s?:", said), said

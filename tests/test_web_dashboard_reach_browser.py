@@ -8,21 +8,11 @@ favicon."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 from test_web_browser import ARGS, _chromium, _free_port, browser, serving  # noqa: F401
-
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 800}
-
-
-def _cli(db: str, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "sawbones", "--db", db, *args], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+from test_web_pages_phone_browser import LAPTOP, PHONE, _cli
 
 
 @pytest.fixture(scope="module")

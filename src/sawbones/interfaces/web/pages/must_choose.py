@@ -1,4 +1,4 @@
-"""The dashboard's lists with no safe default (a spell, a damage type, a disease or poison, a character...): each
+"""The dashboard's forms read for the page. Its lists with no safe default (a spell, a damage type, a disease or poison, a character...): each
 starts on "— choose —" (templates/_macros.html `choose`), since its first item would be a guess that changes with
 the page's language (Acid damage; Cure Wounds in English, Heal in French). A form sent without a choice is
 refused here, before anything is decided, with what to choose."""
@@ -33,3 +33,23 @@ def unchosen(form: Any) -> list[str]:
         if _(asked) not in out:
             out.append(_(asked))
     return out
+
+
+def labelled_fields(action: Any, form: Any) -> dict[str, Any]:
+    """The form as the action's body (api/actions.py `form_to_body`); a field it refuses ("parts[0].amount: a whole
+    number, not 'x'") named by its label on the page ("amount: …"), not by the API's path."""
+    import re
+
+    from ....errors import UsageError
+    from ....presentation.locale import field_label, say
+    from ..api.actions import form_to_body
+
+    try:
+        return form_to_body(action, form)
+    except UsageError as exc:
+        where = exc.where or ""
+        said = say(exc.text)
+        field = re.split(r"[\[\].]+", where.rstrip("]"))[-1] if where else ""
+        if not field or not said.startswith(where):
+            raise
+        raise UsageError(field_label(field) + said[len(where):], field) from None

@@ -25,14 +25,14 @@ from ..http import invalid
 from ..live import live
 from . import odds_charts
 from ..api import reports
-from ..api.actions import ACTIONS, form_to_body
+from ..api.actions import ACTIONS
 from ..http.costly import page_turn
 from ..http.deps import open_service, run_action, web
 from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
 from ..access.pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from ..http.errors import said
-from .must_choose import unchosen
+from .must_choose import labelled_fields, unchosen
 from ....presentation.sheet_names import named_sheet
 from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, public_base, query_int, redirect,
                            render, session_of)
@@ -263,7 +263,7 @@ async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
                 session.flash("error", missing)
                 return None
             try:
-                fields = form_to_body(action, form)
+                fields = labelled_fields(action, form)
                 if name in ("add_character", "edit_character"):  # the names typed on a sheet, as the CLI reads them
                     fields = named_sheet(service.rules_for(service.load(campaign).state), fields)
                 body = (action.body.model_validate(fields, strict=False)

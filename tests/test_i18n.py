@@ -30,7 +30,7 @@ COGNATES = {"Bluff", "Coma", "Constitution", "Force", "Immobile", "Intelligence"
             "{type}", "{text}", "standard", "{n} {what}", "option {option} = {value}", "{who}: {part} {change:+d}",
             "{track}: {from_} → {to}", "{option} = {value}", "D&D 5e", "Pathfinder 1e", "Contact", "min", " (max {max_hp})", "{part} {left}/2", "{who}: {source} → {outcome}",
             # French words too (the French rules say a round, a bonus, an affliction)
-            "affliction", "restriction", "round", "rounds", "minute", "minutes", "notes", "bonus", "normal",
+            "affliction", "restriction", "round", "rounds", "minute", "minutes", "notes", "bonus", "bonus {bonus}", "normal", "Actions",
             # ids and commands, said as they are typed
             "neutralize_poison, remove_disease, heal, restoration, greater_restoration, lesser_restoration, "
             "remove_curse, remove_blindness_deafness, regenerate, miracle, wish.",

@@ -96,7 +96,7 @@ def test_read_only_commands_make_no_database(tmp_path, capsys, monkeypatch):
 def test_a_db_in_a_missing_folder_names_the_folder(tmp_path, capsys):
     code = main(["--db", str(tmp_path / "nope" / "x.db"), "campaign", "create", "X"])
     err = capsys.readouterr().err
-    assert code == 1 and f"the folder {tmp_path / 'nope'} does not exist" in err and err.count("\n") == 1
+    assert code == 2 and f"the folder {tmp_path / 'nope'} does not exist" in err and err.count("\n") == 1
 
 
 def _pack(where: Path) -> Path:

@@ -121,11 +121,11 @@ def test_mods_in_french_names_the_roll_and_the_conditions_in_french(cli):
                  ("expose", "Aria", "filth_fever", "--save", "1", "--deadly", "impaired")):
         assert cli(*args).code == 0
     out = cli("--lang", "fr", "mods", "Aria", "save", "--save", "con").out
-    assert out.startswith("Aria · jet de sauvegarde de Constitution (dnd5e)"), out
+    assert out.startswith("Aria · jet de sauvegarde de Constitution (D&D 5e)"), out
     assert "jet : désavantage" in out and "désavantage : Épuisé ← Fièvre des marais" in out, out
     assert "(remplacé par Épuisé)" in out and "exhausted" not in out and "· save ·" not in out, out
     english = cli("mods", "Aria", "attack", "--hand", "left").out
-    assert english.startswith("Aria · attack · left hand (dnd5e)"), english
+    assert english.startswith("Aria · attack · left hand (D&D 5e)"), english
 
 
 def test_expose_and_advance_in_french_put_a_space_before_their_colons(cli):

@@ -8,6 +8,7 @@ import pytest
 
 from sawbones.message import english
 from sawbones.presentation.roll_answer import answer_doc
+from sawbones.presentation.roll_bonus import with_sheet
 from sawbones.application.service import Context
 from sawbones.content import schema as s
 from sawbones.content.models import validate
@@ -344,8 +345,9 @@ def test_library_and_json_give_the_same_answer(cli, db):
     assert doc["modifiers"][0]["source"] == {"kind": "wound", "id": "w1", "content_id": "hand", "name": "Hand (right)",
                                              "part": "hand", "side": "right", "stack_group": "wound:hand"}
     state = Service.open(db).load("T").state
-    library = answer_doc(query(state.character("vex"), RULES, effective_options(RULES, state.option_overrides()),
-                               state.system, RollContext("attack", hand="right", range="melee")))
+    library = with_sheet(answer_doc(query(state.character("vex"), RULES, effective_options(RULES, state.option_overrides()),
+                                          state.system, RollContext("attack", hand="right", range="melee"))),
+                         state.character("vex"), RULES, state.system)  # (the sheet joined: roll_bonus.py)
     assert {k: v for k, v in doc.items() if k not in ("character", "name")} == library
 
 

@@ -67,10 +67,12 @@ def test_a_damaged_sawbones_database(tmp_path, capsys, migrated_first):
 
 
 def test_a_directory_or_a_missing_folder(tmp_path, capsys):
+    """A --db that names a folder, or a file in a folder that does not exist: a usage error (exit 2, as the README
+    says of every usage error)."""
     code, _, err = _cli(capsys, "--db", str(tmp_path), "campaign", "list")
-    assert code == 1 and "directory" in err
+    assert code == 2 and "directory" in err
     code, _, err = _cli(capsys, "--db", str(tmp_path / "no" / "such" / "dir.db"), "campaign", "list")
-    assert code == 1 and "cannot open the database" in err
+    assert code == 2 and "cannot open the database" in err
 
 
 def test_urls(capsys, monkeypatch, tmp_path):

@@ -62,6 +62,7 @@ def test_a_players_answer_on_their_phone_updates_the_gms_card_live(browser, serv
         # the GM starts typing in Cora's card: it is left as typed
         cora_amount = gm.locator("#char-cora input[name='parts.0.amount']")
         cora_amount.fill("3")
+        gm.locator("#char-cora select[name='parts.0.type']").select_option("bludgeoning")
         log_before = gm.locator("#log").inner_text()
 
         # Dain's player answers on their phone: a natural 20

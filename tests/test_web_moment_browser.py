@@ -24,6 +24,7 @@ def test_a_player_answers_her_turns_save_on_her_phone_and_the_gm_sees_it(browser
         add(gm, "Aria", 20)
         gm.locator("#actions details:has(form[data-action=injure])").evaluate("d => d.open = true")
         injure = gm.locator("#actions form[data-action=injure]")
+        injure.locator("select[name=character]").select_option("aria")
         injure.locator("select[name=type]").select_option("acid")
         injure.locator("input[name=d20]").fill("19")
         submit(injure, "Nausea")
@@ -33,6 +34,7 @@ def test_a_player_answers_her_turns_save_on_her_phone_and_the_gm_sees_it(browser
         # the GM's turn form: the character's player rolls
         gm.locator("#actions details:has(form[data-action=turn])").evaluate("d => d.open = true")
         turn = gm.locator("#actions form[data-action=turn]")
+        turn.locator("select[name=character]").select_option("aria")
         turn.locator("select[name=rolls]").select_option("players")
         submit(turn)
         expect(gm.locator("#pending .pending-save.to-player")).to_contain_text("Nausea: start of the turn")

@@ -46,7 +46,7 @@ def test_mods_human_and_json(party):
     assert doc["roll"]["kind"] == "save" and doc["roll"]["save"] == "dex" and doc["modifier"] == -2
     doc = party("--json", "mods", "Vex", "dex").json
     assert doc["roll"]["kind"] == "check" and doc["modifier"] == -2
-    assert "modificateur -2" in party("--lang", "fr", "mods", "Vex", "initiative").out
+    assert "bonus -1 (fiche +1, Œil (côté gauche) -2)" in party("--lang", "fr", "mods", "Vex", "initiative").out
 
 
 @pytest.mark.parametrize("typed, kind, detail", [
@@ -113,6 +113,6 @@ def test_fortitude_through_the_cli(party):
     result = party("wound", "Vex", "hand", "--side", "left", "--damage", "3", "--fort", "13")
     assert "success: penalty ignored" in result.out
     out = party("mods", "Vex", "climb").out
-    assert "ignored (Fortitude) until day 1, 00:10:00" in out and "modifier +0" in out
+    assert "ignored (Fortitude) until day 1, 00:10:00" in out and "bonus +2 (sheet +2)" in out
     party("advance", "1h")
-    assert "modifier -2" in party("mods", "Vex", "climb").out
+    assert "bonus +0 (sheet +2, Hand (left) -2)" in party("mods", "Vex", "climb").out

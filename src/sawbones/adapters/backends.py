@@ -115,7 +115,7 @@ class SqliteEventStore(SqlEventStore):
 
 def _sqlite_database(path: str) -> Database:
     if path != ":memory:" and Path(path).is_dir():
-        raise StoreError(msg("cannot open the database: this is a directory"), path)
+        raise UsageError(msg("cannot open the database: this is a directory"), path)  # (a usage error: exit 2)
     return Database("sqlite", path, lambda: sqlite_connect(path), path=path)
 
 

@@ -95,8 +95,8 @@ class Service:
             path = os.path.expanduser(target.removeprefix("sqlite:///"))
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise StoreError(msg("cannot open the database: the folder {folder} does not exist (create it, or choose "
-                                     "another {option})", folder=folder, option=Option("db")))
+                raise UsageError(msg("cannot open the database: the folder {folder} does not exist (create it, or choose "
+                                     "another {option})", folder=folder, option=Option("db")))  # (a usage error: exit 2)
             if not create and not os.path.exists(path):
                 raise NoDatabase(msg("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), "
                                      "or choose another {option}", path=path, option=Option("db")))

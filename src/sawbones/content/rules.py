@@ -7,7 +7,7 @@ from typing import Any
 
 from ..frozen import frozen
 from ..errors import NotFound, UsageError
-from ..message import N_, Listed, Message, msg, pmsg
+from ..message import N_, Listed, Message, msg, msgs, pmsg
 from .schema import SECTIONS, singular
 
 
@@ -68,7 +68,9 @@ class Rules:
             raise NotFound(Message(maybe, {**said, "close": Listed(offered, "or")}))
         if close:
             raise NotFound(Message(maybe, {**said, "close": Listed(dict.fromkeys(spelled[c] for c in close), "or")}))
-        known = Listed((list(entries) if values_of is not None else sorted(entries))[:30], "")
+        every = list(entries) if values_of is not None else sorted(entries)
+        more = [msgs("… and {n} more", "… and {n} more", len(every) - 30)] if len(every) > 30 else []
+        known = Listed([*every[:30], *more], "")  # (a list cut says so)
         raise NotFound(Message(unknown, {**said, "known": known}))
 
     def __getattr__(self, name: str) -> dict[str, Any]:

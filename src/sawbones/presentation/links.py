@@ -130,11 +130,11 @@ def page_base(public: str | None, request_base: str, request_host: str | None, l
     return request_base.rstrip("/")
 
 
-def _matrix(url: str) -> list[list[bool]]:
+def _matrix(url: str, border: int = 2) -> list[list[bool]]:
     import segno
 
     code = segno.make(url, error="m", micro=False)
-    return [[bool(cell) for cell in row] for row in code.matrix_iter(scale=1, border=2)]
+    return [[bool(cell) for cell in row] for row in code.matrix_iter(scale=1, border=border)]
 
 
 def qr_svg(url: str, title: str = "") -> str:
@@ -148,15 +148,19 @@ def qr_svg(url: str, title: str = "") -> str:
             f'<path d="{path}" fill="#000"/></svg>')
 
 
-def qr_text(url: str) -> str:
-    """The link's QR code for a terminal: two rows of modules per line in half blocks (dark on light, so it
-    scans on a dark terminal too)."""
-    rows = _matrix(url)
+DARK_ON_LIGHT = ("\x1b[30;107m", "\x1b[0m")  # black on bright white: the same on a light or a dark terminal
+
+
+def qr_text(url: str, color: bool = False) -> str:
+    """The link's QR code for a terminal, two rows of modules per line in half blocks, dark on light as a scanner
+    reads it: `color` (a terminal) paints it black on white whatever the terminal's colours; else the dark modules
+    are the blocks (a light page, a printout), with the quiet zone of four modules the standard asks."""
+    rows = _matrix(url, border=4)
     if len(rows) % 2:
         rows.append([False] * len(rows[0]))
-    glyph = {(False, False): "█", (True, False): "▄", (False, True): "▀", (True, True): " "}
-    return "\n".join("".join(glyph[top, bottom] for top, bottom in zip(rows[i], rows[i + 1]))
-                     for i in range(0, len(rows), 2))
+    glyph = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}  # (top, bottom) dark
+    lines = ["".join(glyph[top, bottom] for top, bottom in zip(rows[i], rows[i + 1])) for i in range(0, len(rows), 2)]
+    return "\n".join(f"{DARK_ON_LIGHT[0]}{line}{DARK_ON_LIGHT[1]}" if color else line for line in lines)
 
 
 def _escape(text: str) -> str:

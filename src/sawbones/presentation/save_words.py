@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..message import N_
 from .locale import _, name
 
 if TYPE_CHECKING:
     from ..content.rules import Rules
+
+
+SYSTEMS = {"dnd5e": N_("D&D 5e"), "pf1e": N_("Pathfinder 1e")}  # as the pages name them
+
+
+def system_name(system: str) -> str:
+    """A game system as people name it ("D&D 5e", not its id dnd5e)."""
+    return _(SYSTEMS[system]) if system in SYSTEMS else system
 
 
 def spell_name(rules: "Rules", spell_id: str, system: str | None) -> str:

@@ -167,7 +167,7 @@ def _injury_changed(c: Ctx) -> str:
 
 
 def _save_pending(c: Ctx) -> str:
-    """A roll that waits for a player's die: a periodic or initial save, a wound's Fortitude save, a healer's
+    """A roll that waits for a die (a player's, or the GM's under who_rolls gm): a periodic or initial save, a wound's Fortitude save, a healer's
     check, a trigger's save in a moment (turn, Dash, action), a dying character's check."""
     d, kind = c.d, c.d.get("kind")
     args = d.get("args") or {}
@@ -182,7 +182,8 @@ def _save_pending(c: Ctx) -> str:
     if kind == "dying":
         return c.say("save_pending_dying", who=c.who(), check=c.name(d.get("save"), "abilities"), dc=d.get("dc"),
                      id=d.get("id"))
-    return c.say("save_pending", who=c.who(), name=c.affliction(), save=c.save(), dc=d.get("dc"), id=d.get("id"))
+    key = "save_pending_gm" if d.get("to") == "gm" else "save_pending"  # who_rolls gm: the player has no prompt
+    return c.say(key, who=c.who(), name=c.affliction(), save=c.save(), dc=d.get("dc"), id=d.get("id"))
 
 
 def _patient(c: Ctx) -> str:

@@ -99,6 +99,7 @@ W: dict[str, Callable[..., str]] = {
     "affliction_exposed": lambda **f: _("{who} is exposed to {name}: {save} {total} vs DC {dc}, {verdict}", **f),
     "affliction_removed": lambda **f: _("{who}: {name} is gone", **f),
     "save_pending": lambda **f: _("{who}: {name}, a {save} (DC {dc}) waits for the player's die: {id}", **f),
+    "save_pending_gm": lambda **f: _("{who}: {name}, a {save} (DC {dc}) waits for the GM's die: {id}", **f),
     "pending_cleared": lambda **f: _("{who}: the save waiting is answered", **f),
     "action_undone": lambda **f: _("action {action} undone", **f),
     "unknown": lambda **f: _("{type}", **f),

@@ -13,6 +13,7 @@ from .affliction_status import A, render_affliction  # noqa: F401 (the status vi
 from .time_words import describe_span, describe, describe_in
 from .locale import _, name, pgettext, say
 from .typeset import listed
+from .save_words import system_name
 
 if TYPE_CHECKING:
     from ..content.rules import Rules
@@ -64,7 +65,7 @@ def campaign_doc(state: Any, rules: Any) -> dict[str, Any]:
 def render_campaign(doc: dict[str, Any], con: Any) -> None:
     from rich.markup import escape
 
-    con.print(f"[bold]{escape(doc['name'])}[/] · {doc['system']} · {describe(doc['clock'])} · "
+    con.print(f"[bold]{escape(doc['name'])}[/] · {system_name(doc['system'])} · {describe(doc['clock'])} · "
               f"{V['seed']()} {doc['seed']}")
     if doc["options"]:
         for key, value in doc["options"].items():

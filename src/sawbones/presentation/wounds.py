@@ -109,6 +109,9 @@ def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     kind = next((k for k in KINDS if key == k or key in _in_every_language(ROLL[k])), None)
     if kind is not None:
         return RollContext(kind=kind, **given)
+    shown = _shown_roll(rules, key)  # a label the player's page shows: "Strength check", « Attaque (main gauche) »
+    if shown is not None:
+        return RollContext(**(given | shown))
     if given.get("skill") is None and (key in rules.skills or any(
             key in (k.name.fr.casefold(), k.name.en.casefold()) for k in rules.skills.values())):
         return RollContext(kind="skill", **(given | {"skill": roll}))
@@ -125,6 +128,21 @@ def roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     kinds = Listed([msg(ROLL[k]) for k in KINDS], "")
     raise UsageError(msg("{roll} is not a roll ({kinds}), a skill, a save or an ability", roll=repr(roll), kinds=kinds),
                      "roll")
+
+
+def _shown_roll(rules: Rules, key: str) -> dict[str, Any] | None:
+    """The roll a page's label names (roll_bonus.COMMON_ROLLS, or any ability's check), in any language."""
+    from .roll_bonus import ABILITY_CHECK, COMMON_ROLLS
+
+    found = next((fields for label, fields in COMMON_ROLLS.values() if key in _in_every_language(label)), None)
+    if found is not None:
+        return found
+    for lang in languages():
+        with speaking(lang):
+            for ability in rules.abilities.values():
+                if key == _(ABILITY_CHECK, ability=named(ability.name)).casefold():
+                    return {"kind": "check", "ability": ability.id}
+    return None
 
 
 def _in_every_language(text: str) -> set[str]:

@@ -125,8 +125,10 @@ def _check_external(state: Campaign, refs: list[str], character_id: str | None) 
 def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]:
     state: Campaign = ctx.state
     name = check_name(name, "character")
-    if state.character(name) is not None:
-        raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name, name=repr(name)))
+    existing = state.character(name)
+    if existing is not None:  # (named as it is written, not as typed: "aria" finds Aria)
+        raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name,
+                             name=repr(existing.name)))
     sheet = _check_sheet(sheet)
     _check_external(state, sheet.get("external", []), None)
     character_id = slug(name)
@@ -137,7 +139,7 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     hp = sheet.get("hp")
     # (hit points alone: a character at full health; none at all: 10 of 10)
     max_hp = sheet.get("max_hp", hp if hp is not None and hp >= 1 else 10)
-    _check_hp(max_hp if hp is None else hp, max_hp)
+    _check_hp(max_hp if hp is None else hp, max_hp, ctx)
     data: dict[str, Any] = {"id": character_id, "name": name, "max_hp": max_hp, "hp": max_hp if hp is None else hp}
     abilities = {a: 10 for a in ABILITIES} | sheet.get("abilities", {})
     data["abilities"] = [[a, abilities[a]] for a in ABILITIES]
@@ -166,7 +168,7 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
         other = ctx.state.character(sheet["name"])
         if other is not None and other.id != character.id:
             raise UsageError(msg("{campaign} already has a character named {name}", campaign=ctx.state.name,
-                                 name=repr(sheet["name"])))
+                                 name=repr(other.name)))
         changes["name"] = sheet["name"]
     if "abilities" in sheet:
         merged = dict(character.abilities) | sheet["abilities"]
@@ -183,7 +185,7 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
             changes[key] = list(sheet[key]) if key in ("proficiencies", "external") else sheet[key]
     max_hp = changes.get("max_hp", character.max_hp)
     if changes.get("hp", character.hp) != character.hp:  # new hit points: never above the maximum
-        _check_hp(changes["hp"], max_hp)
+        _check_hp(changes["hp"], max_hp, ctx)
     elif character.hp > max_hp:  # a lower maximum takes the hit points above it away (a form sends them again)
         changes["hp"] = max_hp
     if not changes:
@@ -191,7 +193,12 @@ def edit_character(ctx: Context, key: str, sheet: dict[str, Any]) -> list[Event]
     return [{"type": "character_edited", "data": {"id": character.id, "changes": changes}}]
 
 
-def _check_hp(hp: int, max_hp: int) -> None:
+def _check_hp(hp: int, max_hp: int, ctx: Context) -> None:
+    models = getattr(getattr(ctx, "rules", None), "hit_point_models", {})
+    floor = models[ctx.state.system].floor if ctx.state.system in models else None
+    if floor is not None and hp < floor:  # 5e: HP stop at 0 (below, the next damage would raise them to 0)
+        raise UsageError(msg("hit points go no lower than {floor} in this campaign's game system (at {floor} a character "
+                             "is dying): not {hp}", floor=floor, hp=hp), "hp")
     if hp > max_hp:
         raise UsageError(msg("the hit points given, {hp}, are more than the maximum, {max_hp}: give a higher maximum too",
                              hp=hp, max_hp=max_hp), "hp")

@@ -85,7 +85,7 @@ def advance_folded(ctx: Context, seconds: int, auto: bool = False, rolls: str | 
     """`advance`, with the state after its events (folded on the way: the caller need not fold them again)."""
     if ctx.state.pending:
         waiting = ", ".join(p.id for p in ctx.state.pending)
-        raise RuleViolation(msg("a save is waiting for a player's die ({waiting}): answer it first ({fix})",
+        raise RuleViolation(msg("a save is waiting for a die ({waiting}): answer it first ({fix})",  # (GM's or player's)
                                 waiting=waiting, fix=PerAudience(cli=msg("`sawbones pending`, `sawbones answer ID TOTAL`"),
                                                                  api=msg("GET …/pending, POST …/answer"),
                                                                  page=msg("Saves waiting for a die"))))

@@ -88,6 +88,15 @@ class _Commands(SuggestingGroup):
 @click.pass_context
 def cli(ctx: click.Context, db: str | None, campaign: str | None, as_json: bool, content: tuple[str, ...],
         typed_dice: tuple[int, ...], expect_version: int | None) -> None:
+    if campaign is not None and not campaign.strip():  # (empty, it would silently mean the current campaign)
+        from ...presentation.locale import _
+
+        raise click.BadParameter(_("give a campaign's name (leave the option out for the current campaign)"),
+                                 param_hint="'--campaign'")
+    if db is not None and not db.strip():
+        from ...presentation.locale import _
+
+        raise click.BadParameter(_("give a database (leave the option out for the default)"), param_hint="'--db'")
     ctx.obj = Env(db, campaign, as_json, tuple(content), tuple(typed_dice), expect_version)
 
 
@@ -129,12 +138,26 @@ def _fail(code: str, text: Any, where: str, exit_code: int, argv: list[str] | No
     """One line on stderr, in the reader's language (a Message the engine made, or click's words); with --json,
     also one JSON error document on stdout."""
     from ...presentation.locale import _, say
+    from ...presentation.system_words import said_system
 
-    message = say(text)
+    message = said_system(say(text))  # (the system's and the libraries' words too: "Aucun fichier ou dossier…")
+    where = _where(where, argv if argv is not None else sys.argv[1:])
     click.echo(_("error: {where}{message}", where=_("{where}: ", where=where) if where else "", message=message), err=True)
     if "--json" in (argv if argv is not None else sys.argv[1:]):
         click.echo(json.dumps({"error": {"code": code, "message": message, "where": where}}, ensure_ascii=False))
     return exit_code
+
+
+def _where(where: str, argv: list[str]) -> str:
+    """Where an error is, as the command line names it: an API field the engine named (`hp`, `max_hp`) is the flag
+    the GM typed (`--hp`), or nothing when they typed none (a command's name, a path, a campaign stay)."""
+    import re
+
+    commands = {name for names in COMMANDS.values() for name in names}
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", where) or where in commands or where == "sawbones":
+        return where
+    flag = "--" + where.replace("_", "-")
+    return flag if any(a == flag or a.startswith(flag + "=") for a in argv) else ""
 
 
 def _lang(argv: list[str]) -> str:

@@ -53,7 +53,10 @@ def render_advance(doc: dict[str, Any], con: Any) -> None:
     if not doc["story"] or said != nothing_happened():  # not "nothing happened" under what did happen
         con.print(said)
     if doc["pending"]:
-        con.print(_("[yellow]Advance stopped: a save waits for a player's die.[/]"))
+        if any(p.get("to") == "player" for p in doc["pending"]):
+            con.print(_("[yellow]Advance stopped: a save waits for a player's die.[/]"))
+        else:  # who_rolls gm: the GM rolls (or types the total), no player has a prompt
+            con.print(_("[yellow]Advance stopped: a save waits for your die.[/]"))
         render_pending(doc["pending"], con)
     con.print(_("Clock: ") + doc["text"])
 

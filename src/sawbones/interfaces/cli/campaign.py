@@ -7,9 +7,10 @@ from typing import Any
 
 import click
 
-from ...presentation import log_view, views
+from ...presentation import log_view, save_words, views
 from ...message import N_
 from ...presentation.locale import _, pgettext
+from ...presentation.sheet_names import named_sheet
 
 
 def escape(text: str) -> str:
@@ -73,9 +74,9 @@ def _sheet_options(fn):
                                                                         "else 10).")),
         click.option("--hp", type=click.IntRange(-10000, 10000), help=N_("Current hit points (default: the maximum).")),
         click.option("--npc/--pc", default=None, help=N_("A non-player character (injuries only with apply_to_npcs).")),
-        click.option("--abilities", metavar="A=N,…", help=N_("Ability scores, e.g. str=14,dex=12,con=13.")),
+        click.option("--abilities", metavar="A=N,…", help=N_("Ability scores, e.g. str=14,dex=12,con=13 (or their names in either language: force=16).")),
         click.option("--saves", metavar="S=N,…", help=N_("Save bonuses, e.g. con=5,dex=2 or fortitude=6,reflex=3.")),
-        click.option("--skills", metavar="S=N,…", help=N_("Skill bonuses, e.g. medicine=5,perception=3.")),
+        click.option("--skills", metavar="S=N,…", help=N_("Skill bonuses, e.g. medicine=5,perception=3 (ids or names in either language: médecine=5).")),
         click.option("--prof", metavar="LIST", help=N_("Proficiencies and tools, e.g. medicine,herbalism_kit.")),
         click.option("--hit-die", metavar="dN", help=N_("Hit die size, e.g. d8.")),
         click.option("--hit-dice", type=click.IntRange(0, 40), help=N_("Hit Dice left.")),
@@ -106,7 +107,8 @@ def register(cli: click.Group) -> None:
     def campaign_create(env, name, system, seed, packs) -> None:
         state = env.service.create_campaign(name, system, seed, tuple(packs))
         env.emit(views.campaign_doc(state, env.service.rules_for(state)),
-                 lambda con: con.print(_("Campaign [bold]{name}[/] ({system}) created and chosen.", name=escape(state.name), system=state.system)))
+                 lambda con: con.print(_("Campaign [bold]{name}[/] ({system}) created and chosen.", name=escape(state.name),
+                                         system=save_words.system_name(state.system))))
 
     @campaign.command("list", help=N_("List campaigns; the current one is marked."))
     @pass_env
@@ -197,7 +199,7 @@ def register(cli: click.Group) -> None:
     def character_add(env, name, **sheet) -> None:
         from ...domain.engine.campaign import add_character
 
-        state, events = env.act(lambda ctx: add_character(ctx, name, _sheet(**sheet)))
+        state, events = env.act(lambda ctx: add_character(ctx, name, named_sheet(ctx.rules, _sheet(**sheet))))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] joins {campaign} ({hp}/{max_hp} HP{default}).", name=escape(character.name), campaign=escape(state.name), hp=character.hp,
@@ -212,7 +214,8 @@ def register(cli: click.Group) -> None:
     def character_edit(env, name, new_name, **sheet) -> None:
         from ...domain.engine.campaign import edit_character
 
-        state, events = env.act(lambda ctx: edit_character(ctx, name, _sheet(**sheet, name=new_name)))
+        state, events = env.act(lambda ctx: edit_character(ctx, name, named_sheet(ctx.rules, _sheet(**sheet,
+                                                                                                   name=new_name))))
         character = state.character(events[0]["data"]["id"])
         doc = views.character_doc(character, state, env.service.rules_for(state))
         env.emit(doc, lambda con: con.print(_("[bold]{name}[/] updated.", name=escape(character.name))))

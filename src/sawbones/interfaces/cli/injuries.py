@@ -9,18 +9,19 @@ import click
 
 from ...message import N_, msg
 from ...presentation.locale import _
+from .parsing import said_metavar
 
 
 def _damage_parts(args: tuple[str, ...]) -> list[tuple[int, str]]:
     if len(args) % 2:
-        raise click.BadParameter(_("give AMOUNT TYPE pairs, e.g. `7 fire` or `5 slashing 3 fire`"), param_hint="DAMAGE")
+        raise click.BadParameter(_("give AMOUNT TYPE pairs, e.g. `7 fire` or `5 slashing 3 fire`"), param_hint=said_metavar("DAMAGE"))
     parts = []
     for amount, kind in zip(args[::2], args[1::2]):
         try:
             parts.append((int(amount), kind.lower()))
         except ValueError:
             raise click.BadParameter(_("{amount} is not a whole number of hit points", amount=repr(amount)),
-                                     param_hint="AMOUNT") from None
+                                     param_hint=said_metavar("AMOUNT")) from None
     return parts
 
 
@@ -122,21 +123,24 @@ def register(cli: click.Group) -> None:
     @cli.command(help=N_("Rest: --long heals minor and moderate injuries; --short spends Hit Dice, one minor injury "
                          "each."))
     @click.argument("names", nargs=-1)
-    @click.option("--long", "kind", flag_value="long", help=N_("A long rest (8 hours) for these characters (default: "
-                                                               "all)."))
-    @click.option("--short", "kind", flag_value="short", help=N_("A short rest (1 hour) for one character."))
+    @click.option("--long", "long_", is_flag=True, help=N_("A long rest (8 hours) for these characters (default: "
+                                                           "all)."))
+    @click.option("--short", "short_", is_flag=True, help=N_("A short rest (1 hour) for one character."))
     @click.option("--hit-dice", type=click.IntRange(0, 40), default=0, help=N_("Hit Dice to spend on a short rest."))
     @click.option("--injury", "injuries", multiple=True, help=N_("Minor injury to heal with a Hit Die (repeatable)."))
     @click.option("--roll", "rolls", multiple=True, type=int, help=N_("A Hit Die the player rolled (repeatable)."))
     @pass_env
-    def rest(env, names, kind, hit_dice, injuries, rolls) -> None:
+    def rest(env, names, long_, short_, hit_dice, injuries, rolls) -> None:
         from ...domain.injuries.care import long_rest, short_rest
 
-        if kind is None:
+        if long_ and short_:
+            raise click.UsageError(_("a rest is long or short, not both: give --long or --short"))
+        if not long_ and not short_:
             raise click.UsageError(_("say --long or --short"))
-        if kind == "short":
+        if short_:
             if len(names) != 1:
-                raise click.UsageError(_("a short rest spends one character's Hit Dice: give one NAME"))
+                raise click.UsageError(_("a short rest spends one character's Hit Dice: give one {name}",
+                                         name=said_metavar("NAME")))
             decision = lambda ctx: short_rest(ctx, names[0], hit_dice, list(injuries), list(rolls))  # noqa: E731
         else:
             decision = lambda ctx: long_rest(ctx, list(names))  # noqa: E731

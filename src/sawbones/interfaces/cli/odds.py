@@ -22,6 +22,7 @@ from ...message import N_
 from ...presentation.locale import _, pgettext
 from ...presentation.locale import name as named
 from ...presentation.odds_stages import stage_label, stage_names
+from ...presentation.save_words import system_name
 from .odds_format import BAR
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def render_odds(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     names = stage_names(rules, doc["affliction"])
     start = doc["start"]
     head = (f"[bold]{escape(named(defn.name))}[/] · {save_name(rules, doc['save'], doc['system'])} "
-            + _("DC") + f" {doc['dc']} · " + _("bonus") + f" {doc['bonus']:+d} · " + doc["system"])
+            + _("DC") + f" {doc['dc']} · " + _("bonus") + f" {doc['bonus']:+d} · " + system_name(doc["system"]))
     if start["from"] == "stage":
         head += " · " + pgettext("odds", "from") + f" {escape(stage_label(names, start['stage']))}"
     if start["doses"]:
@@ -163,7 +164,7 @@ def render_range(doc: dict[str, Any], rules: Rules, con: Any) -> None:
     from rich.markup import escape
     from rich.table import Table
     defn = rules.afflictions[doc["affliction"]]
-    table = Table(title=f"{escape(named(defn.name))} · " + _("DC") + f" {doc['dc']} · {doc['system']}")
+    table = Table(title=f"{escape(named(defn.name))} · " + _("DC") + f" {doc['dc']} · {system_name(doc['system'])}")
     for title in ("bonus", _("death"), "", _("healthy"), _("expected duration")):
         table.add_column(title, justify="right")
     for d in doc["odds"]:
@@ -198,7 +199,7 @@ def _death_table(doc: dict[str, Any], rules: Rules, shown: list[int], step: int,
     from rich.markup import escape
     from rich.table import Table
 
-    title = _("Death chance by save bonus ({system}, %)", system=doc["system"])
+    title = _("Death chance by save bonus ({system}, %)", system=system_name(doc["system"]))
     if step > 1:
         title += "\n" + _("of every {step} bonuses, one bonus shown (--json has all)", step=step)
     table = Table(title=title, box=frame, padding=(0, 0, 0, 1), pad_edge=False)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from ...message import N_, msgs
+from ...message import N_, msgs, pmsg
 
 NEGATIVE = re.compile(r"^-\d")  # "-1", "-1d", "-0.5": no option of sawbones starts with a digit
 
@@ -43,6 +43,72 @@ def speak_click() -> None:
             module._ = _click_gettext  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = _click_ngettext  # type: ignore[attr-defined]
+    _speak_metavars()
+    _speak_number_types()
+
+
+# The words that stand for a value in a usage line or a help (click's metavars: an argument's name, a type's),
+# said in the reader's language: `Utilisation : sawbones damage [OPTIONS] NOM DÉGÂTS...`, `--d20 ENTIER`.
+METAVARS = (pmsg("metavar", "INTEGER RANGE"), pmsg("metavar", "FLOAT RANGE"), pmsg("metavar", "INTEGER"),
+            pmsg("metavar", "FLOAT"), pmsg("metavar", "TEXT"), pmsg("metavar", "BOOLEAN"), pmsg("metavar", "PATH"),
+            pmsg("metavar", "FILENAME"), pmsg("metavar", "OPTIONS"), pmsg("metavar", "COMMAND"),
+            pmsg("metavar", "ARGS"), pmsg("metavar", "ACTION"), pmsg("metavar", "ADDRESSES"),
+            pmsg("metavar", "AFFLICTION"), pmsg("metavar", "AMOUNT"), pmsg("metavar", "BYTES"),
+            pmsg("metavar", "CHARACTER"), pmsg("metavar", "DAMAGE"), pmsg("metavar", "DAYS"), pmsg("metavar", "DIR"),
+            pmsg("metavar", "DURATION"), pmsg("metavar", "EVENT"), pmsg("metavar", "FILE"), pmsg("metavar", "FILES"),
+            pmsg("metavar", "HP"), pmsg("metavar", "INJURY"), pmsg("metavar", "LIST"), pmsg("metavar", "NAME"),
+            pmsg("metavar", "NAMES"), pmsg("metavar", "NEW_NAME"), pmsg("metavar", "OPTION"),
+            pmsg("metavar", "PART"), pmsg("metavar", "ROLL"), pmsg("metavar", "SPELL"), pmsg("metavar", "STAGE"),
+            pmsg("metavar", "SYSTEM"), pmsg("metavar", "TABLE"), pmsg("metavar", "TOTAL"), pmsg("metavar", "TYPE"),
+            pmsg("metavar", "VALUE"), pmsg("metavar", "WOUND"))
+_PHRASES = ("INTEGER RANGE", "FLOAT RANGE")  # said as one word ("ENTIER"), before the words one by one
+_WORD = re.compile(r"(?<![A-Za-z_])[A-Z][A-Z_]+(?![A-Za-z_])")
+
+
+def said_metavar(text: str) -> str:
+    """A usage line's or a help's value words in the reader's language (the others, and English, as written)."""
+    from ...presentation.locale import pgettext
+
+    for phrase in _PHRASES:
+        if phrase in text:
+            text = text.replace(phrase, pgettext("metavar", phrase))
+    return _WORD.sub(lambda m: pgettext("metavar", m.group(0)), text)
+
+
+NUMBER_TYPES = (pmsg("number type", "integer"), pmsg("number type", "integer range"), pmsg("number type", "float"),
+                pmsg("number type", "float range"))
+
+
+def _speak_number_types() -> None:
+    """click's number types named in the reader's language, in its errors ("'x' n'est pas un entier valide") and
+    its metavars (`--d20 ENTIER`), once."""
+    from ...presentation.locale import pgettext
+
+    for cls in (click.types.IntParamType, click.types.IntRange, click.types.FloatParamType, click.types.FloatRange):
+        english = cls.__dict__.get("name")
+        if isinstance(english, str):
+            cls.name = property(lambda self, english=english: pgettext("number type", english))  # type: ignore
+
+
+def _speak_metavars() -> None:
+    """click's metavars (a parameter's, a command's usage pieces) through `said_metavar`, once: every class of click
+    that writes its own (an argument's, an option's; a command's and a group's usage pieces) is wrapped."""
+    for cls, method in ((click.core.Parameter, "make_metavar"), (click.core.Argument, "make_metavar"),
+                        (click.core.Option, "make_metavar"), (click.core.Command, "collect_usage_pieces"),
+                        (click.core.Group, "collect_usage_pieces")):
+        own = cls.__dict__.get(method)
+        if own is None or getattr(own, "_said", False):
+            continue
+        setattr(cls, method, _said(own))
+
+
+def _said(method: Any) -> Any:
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        said = method(self, *args, **kwargs)
+        return [said_metavar(p) for p in said] if isinstance(said, list) else said_metavar(said)
+
+    wrapper._said = True  # type: ignore[attr-defined]
+    return wrapper
 
 
 # click's usage errors, as its messages are written (click/exceptions.py, click/core.py, click/parser.py,
@@ -51,7 +117,7 @@ CLICK_ERRORS = (N_("No such command {name!r}."), N_("No such option {name!r}."),
                 N_("Missing option"), N_("Missing parameter"), N_("Invalid value for {param_hint}: {message}"),
                 N_("Invalid value: {message}"), N_("{value} is not in the range {range}."),
                 N_("{value!r} is not a valid {number_type}."), N_("Missing command."),
-                N_("Option {name!r} does not take a value."))
+                N_("Option {name!r} does not take a value."), N_("Could not open file {filename!r}: {message}"))
 CLICK_PLURAL_ERRORS = (msgs("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments.", 1),
                        msgs("{value!r} is not {choice}.", "{value!r} is not one of {choices}.", 1),
                        msgs("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", 1),
@@ -70,7 +136,15 @@ def said_help(text: str) -> str:
     """A help marked with N_ in the decorators, in the reader's language (the catalog; the English otherwise)."""
     from ...presentation.locale import catalog
 
-    return catalog().gettext(text)
+    return _unbroken(catalog().gettext(text))
+
+
+_BEFORE_MARK = re.compile(r" (?=[;:!?»])|(?<=«) ")
+
+
+def _unbroken(text: str) -> str:
+    """French marks kept to their word when click wraps a help (a no-break space: a line never starts with « ; »)."""
+    return _BEFORE_MARK.sub("\u00a0", text)
 
 
 class _CatalogHelp:
@@ -216,7 +290,7 @@ class LanguageChoice(click.Choice):
     read when asked, then English (the templates)."""
 
     def __init__(self) -> None:
-        super().__init__(["en"])
+        super().__init__(["en"], case_sensitive=False)  # --lang FR is fr
 
     @property  # type: ignore[override]
     def choices(self) -> tuple[str, ...]:

@@ -37,7 +37,9 @@ def register(cli: click.Group) -> None:
         try:
             write_json(doc, file)
         except OSError as exc:
-            raise click.FileError(file, exc.strerror or str(exc)) from None
+            from ...presentation.system_words import reason
+
+            raise click.FileError(file, reason(exc)) from None
         summary = {"exported": name, "file": file, "events": len(doc["events"])}
         env.emit(summary, lambda con: con.print(_("Campaign [bold]{name}[/] exported to {file} ({events}).", name=escape(name), file=escape(file),
                                                         events=counted(len(doc["events"]), "event"))))

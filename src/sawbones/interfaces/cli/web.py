@@ -58,6 +58,7 @@ def worker_app() -> Any:
 
 def check_port(host: str, port: int) -> None:
     """Refuse, with one line, a port something else already listens on (exit 1)."""
+    import errno
     import socket
 
     from ...errors import SawbonesError
@@ -68,11 +69,18 @@ def check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            error = SawbonesError(msg("cannot listen on {host}:{port} ({reason}): another program uses it; stop it or "
-                                      "choose another --port", host=host, port=port, reason=exc.strerror or str(exc)),
-                                  "serve")
-            error.code = "port_busy"
-            raise error from None
+            from ...errors import UsageError
+            from ...presentation.system_words import reason
+
+            if exc.errno == errno.EADDRINUSE or exc.errno == errno.EACCES:  # the port: taken, or kept for root
+                error = SawbonesError(msg("cannot listen on {host}:{port} ({reason}): another program uses it, or it is "
+                                          "kept for the system; stop it or choose another --port", host=host, port=port,
+                                          reason=reason(exc)), "serve")
+                error.code = "port_busy"
+                raise error from None
+            raise UsageError(msg("cannot listen on {host}:{port} ({reason}): this machine has no such address; choose "
+                                 "another --host (127.0.0.1 for this machine, 0.0.0.0 for the network)", host=host,
+                                 port=port, reason=reason(exc)), "serve") from None
 
 
 def given_base(text: str | None, option: str = "--base") -> str | None:
@@ -107,9 +115,41 @@ def forwarded_ips(text: str) -> str:
 def link_base(given: str | None, store: Any) -> str:
     """The address a printed link starts with: --base, $SAWBONES_BASE, the running server's, the default."""
     try:
-        return links.cli_base(given, store, dict(os.environ))
+        base = links.cli_base(given, store, dict(os.environ))
     except links.BadBase as exc:
         raise click.BadParameter(say(exc.message), param_hint="--base") from None
+    if not given and not os.environ.get(links.BASE_ENV) and base == links.remembered(store) and not answers(base):
+        click.echo(_("note: no server answers at {base} now (the last `sawbones serve` on this database): the link "
+                     "works once it runs again (or give --base)", base=base), err=True)
+    return base
+
+
+def in_color() -> bool:
+    """Whether stdout is a terminal that takes colours (not a pipe or a file, not $NO_COLOR): a QR code is painted."""
+    import sys
+
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def answers(base: str) -> bool:
+    """Whether a server listens at this address (an IP or localhost, asked briefly; a name is not looked up)."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base)
+    host = parts.hostname or ""
+    try:
+        if host != "localhost":
+            ipaddress.ip_address(host)
+    except ValueError:
+        return True  # (a public name, behind a proxy: not asked)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def sign_in_link(base: str, store: Any, campaign: str) -> str:
@@ -124,6 +164,7 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
     import ssl
 
     from ...errors import UsageError
+    from ...presentation.system_words import reason
 
     if certfile is None and keyfile is None:
         return {}
@@ -135,7 +176,7 @@ def tls_files(certfile: str | None, keyfile: str | None) -> dict[str, str]:
             with open(path, "rb"):
                 pass
         except OSError as exc:
-            raise UsageError(msg("cannot read {path} ({reason})", path=path, reason=exc.strerror or str(exc)),
+            raise UsageError(msg("cannot read {path} ({reason})", path=path, reason=reason(exc)),
                              option) from None
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
@@ -207,6 +248,9 @@ def register(cli: click.Group) -> None:
 
         from ..web.access import security
 
+        if qr and not demo:  # (the QR codes are the demo's player links; they were drawn for nobody)
+            raise click.UsageError(_("--qr draws the demo campaign's player links: give --demo too (another "
+                                     "campaign's: sawbones player-link --qr)"))
         tls = tls_files(certfile, keyfile)
         check_port(host, port)  # a busy port is one error line, before any banner
         from ..web.http.cors import ENV, normalize
@@ -241,7 +285,7 @@ def register(cli: click.Group) -> None:
                 player_page = f"{base}/p/{token}"
                 click.echo(_("  player link for {character}: {link}", character=character, link=player_page))
                 if qr:
-                    click.echo(links.qr_text(f"{base}/p/{token}"))
+                    click.echo(links.qr_text(f"{base}/p/{token}", color=in_color()))
         close = getattr(service, "close", None) or getattr(service.store, "close", None)
         if close is not None:
             close()
@@ -317,7 +361,7 @@ def register(cli: click.Group) -> None:
             for player in doc["players"]:
                 click.echo(_("  player link for {character}: {link}", character=player["name"], link=player["link"]).strip())
                 if qr:
-                    click.echo(links.qr_text(player["link"]))
+                    click.echo(links.qr_text(player["link"], color=in_color()))
 
         env.emit(doc, show)
 

@@ -12,7 +12,7 @@ from ...presentation.typeset import labelled
 from ...message import N_
 from ...presentation.locale import _, language, pgettext, say
 from ...presentation.wounds import ROLL, SIDES, render_wound_lines, roll_context, roll_title
-from .parsing import NamedChoice
+from .parsing import NamedChoice, said_metavar
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -45,11 +45,16 @@ def render_answer(doc: dict[str, Any], name: str, con: Any, title: list[str] | N
     what = title or [roll["kind"]] + [str(roll[k]) for k in ("skill", "save", "ability", "range",
                                                                           "hand", "sense") if roll.get(k)]
     colon = _(": ")
-    con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({doc['system']})")
+    con.print(f"[bold]{escape(name)}[/] · {escape(' · '.join(what))} ({save_words.system_name(doc['system'])})")
     mode = {"normal": _("normal"), "advantage": _("advantage"), "disadvantage": _("disadvantage")}[doc["mode"]]
     fail = " · [bold red]" + _("AUTOMATIC FAILURE") + "[/]" if doc["auto_fail"] else ""
-    modifier, rolled = _("modifier"), _("roll")
-    con.print(f"  {modifier} [bold]{doc['modifier']:+d}[/] · {rolled}{colon}[bold]{mode}[/]{fail}")
+    rolled = _("roll")
+    if doc.get("bonus") is not None:  # the sheet and the effects, one reading (presentation/roll_bonus.py)
+        total = _("bonus {bonus}", bonus=f"[bold]{doc['bonus']:+d}[/]")
+    else:  # an attack: the sheet holds no number, the effects' total goes on top of the player's own
+        total = _("modifier") + f" [bold]{doc['modifier']:+d}[/]"
+    parts = f" ({escape(doc['parts'])})" if doc.get("parts") else ""
+    con.print(f"  {total}{parts} · {rolled}{colon}[bold]{mode}[/]{fail}")
     for m in doc["modifiers"]:
         style = "" if m.get("stacks", True) else "[dim]"
         tail = "" if m.get("stacks", True) else _(" (does not stack)")
@@ -105,7 +110,7 @@ def _roll_context(rules: Rules, roll: str, **given: Any) -> Any:
     try:
         return roll_context(rules, roll, **given)
     except UsageError as exc:
-        raise click.BadParameter(say(exc.text), param_hint="ROLL") from None
+        raise click.BadParameter(say(exc.text), param_hint=said_metavar("ROLL")) from None
 
 
 def register(cli: click.Group) -> None:
@@ -216,12 +221,13 @@ def register(cli: click.Group) -> None:
 
         env.emit(doc, render)
 
-    @cli.command("mods", help=N_("What applies to one roll of NAME: modifier, advantage, automatic failure, "
-                                 "conditions, notes, each sourced.\n"
+    @cli.command("mods", help=N_("What applies to one roll of NAME: the bonus (the sheet's value and the effects', "
+                                 "with its parts), advantage, automatic failure, conditions, notes, each sourced.\n"
                                  "\n"
                                  "ROLL: attack, damage, check, skill, save, initiative, ac, concentration, spell_dc, caster_level (or\n"
-                                 "their names in either language: attaque, jet de sauvegarde), or a skill, save or ability as a shortcut\n"
-                                 "(perception, reflex, str, Force)."))
+                                 "their names in either language: attaque, jet de sauvegarde), a skill, save or ability as a shortcut\n"
+                                 "(perception, reflex, str, Force), or a roll as the player's page names it (\"Strength check\",\n"
+                                 "\"Attack (left hand)\", \"test de Force\")."))
     @click.argument("name")
     @click.argument("roll")
     @click.option("--ability", type=click.Choice(["str", "dex", "con", "int", "wis", "cha"]), help=N_("Ability the "
@@ -247,6 +253,7 @@ def register(cli: click.Group) -> None:
         from ...domain.engine.options import effective_options
         from ...domain.engine.roll_query import query
         from ...presentation.roll_answer import answer_doc
+        from ...presentation.roll_bonus import with_sheet
 
         state = env.service.load(env.campaign_name()).state
         rules = env.service.rules_for(state)
@@ -255,5 +262,6 @@ def register(cli: click.Group) -> None:
                                sense=sense, armor=armor, standing=standing, in_combat=combat,
                                fear_source_in_sight=fear, weapon=weapon)
         answer = query(character, rules, effective_options(rules, state.option_overrides()), state.system, context)
-        doc = {"character": character.id, "name": character.name} | answer_doc(answer)
+        doc = {"character": character.id, "name": character.name} | with_sheet(answer_doc(answer), character, rules,
+                                                                               state.system)
         env.emit(doc, partial(render_answer, doc, character.name, title=roll_title(rules, state.system, doc["roll"])))

@@ -15,45 +15,33 @@ from ....presentation import log_view, save_breakdown, save_words, views
 from ....presentation.roll_answer import answer_doc
 from ....presentation.time_words import describe, describe_in
 from ....domain.afflictions.secrets import is_known
-from ....message import N_
 from ....presentation.locale import _, name
 from .player_secrets import mask, player_line, scrub, symptoms, unknown_afflictions, unknown_name
 
 if TYPE_CHECKING:
     from ....content.rules import Rules
 
-ROLLS = {  # the rolls a player makes most, as the page names them
-    "attack_left": N_("Attack (left hand)"), "attack_right": N_("Attack (right hand)"),
-    "attack_ranged": N_("Ranged attack"), "perception": N_("Perception"), "check_dex": N_("Dexterity check"),
-    "check_str": N_("Strength check"), "initiative": N_("Initiative"),
-}
 SINCE_LIMIT = 200  # events read back for "since you last looked"
 RECENT = 10  # lines shown when the player gives no version
 
 
-def _rolls() -> list[tuple[str, dict[str, Any]]]:
-    return [("attack_left", {"kind": "attack", "hand": "left"}), ("attack_right", {"kind": "attack", "hand": "right"}),
-            ("attack_ranged", {"kind": "attack", "range": "ranged"}), ("perception", {"kind": "skill",
-                                                                                    "skill": "perception"}),
-            ("check_dex", {"kind": "check", "ability": "dex"}), ("check_str", {"kind": "check", "ability": "str"}),
-            ("initiative", {"kind": "initiative"})]
-
-
 def rolls_doc(character: Any, state: Any, rules: Rules, options: dict[str, Any],
               unknown: dict[str, str]) -> list[dict[str, Any]]:
-    """What applies to the rolls a player makes most: the roll query's answer (the same reading as `mods`)."""
+    """What applies to the rolls a player makes most: the roll query's answer (the same reading as `mods`), with the
+    sheet's value and the bonus they make together (presentation/roll_bonus.py, the prompt's reading)."""
     from ....domain.engine.roll_match import RollContext
     from ....domain.engine.roll_query import query
+    from ....presentation.roll_bonus import COMMON_ROLLS, with_sheet
 
-    asked = _rolls()
+    asked = [(key, fields) for key, (_label, fields) in COMMON_ROLLS.items()]
     asked[3:3] = [(f"save_{save}", {"kind": "save", "save": save})
                   for save in save_words.system_saves(rules, state.system)]
     out = []
     for key, fields in asked:
         answer = answer_doc(query(character, rules, options, state.system, RollContext(**fields)))
         said = save_words.save_roll(rules, fields["save"], state.system) if key.startswith("save_") else ""
-        label = said[:1].upper() + said[1:] if said else _(ROLLS[key])
-        masked = mask(answer, unknown)
+        label = said[:1].upper() + said[1:] if said else _(COMMON_ROLLS[key][0])
+        masked = with_sheet(mask(answer, unknown), character, rules, state.system)
         out.append({**masked, "roll": key, "label": label, "asked": masked["roll"]})
     return out
 

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import Field
 
 from ....presentation.roll_answer import answer_doc
+from ....presentation.roll_bonus import with_sheet
 from ....presentation.wounds import roll_context
 from ....domain.engine.campaign import find_character
 from ....domain.engine.roll_query import query
@@ -82,7 +83,8 @@ def mods_doc(service, campaign: str, character: str, roll: str, **given) -> dict
     found = find_character(loaded.state, character)
     context = roll_context(ctx.rules, roll, **given)  # (refuses with a UsageError where "roll", in its Message)
     answer = query(found, ctx.rules, ctx.options, loaded.state.system, context)
-    return {"character": found.id, "name": found.name} | answer_doc(answer)
+    return {"character": found.id, "name": found.name} | with_sheet(answer_doc(answer), found, ctx.rules,
+                                                                    loaded.state.system)
 
 
 @router.get("/campaigns/{campaign}/characters/{character}/mods", dependencies=[Language], response_model=ModsOut, tags=["characters"],

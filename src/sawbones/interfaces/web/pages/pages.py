@@ -25,13 +25,15 @@ from ..http import invalid
 from ..live import live
 from . import odds_charts
 from ..api import reports
-from ..api.actions import ACTIONS, form_to_body
+from ..api.actions import ACTIONS
 from ..http.costly import page_turn
 from ..http.deps import open_service, run_action, web
 from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
 from ..access.pages_access import gm_check, is_admin, is_gm, may_create, sign_in
 from ..http.errors import said
+from .must_choose import labelled_fields, unchosen
+from ....presentation.sheet_names import named_sheet
 from .pages_common import (PageCampaign, campaign_url, checked_form, page_campaign, public_base, query_int, redirect,
                            render, session_of)
 from .pages_gm import expected_version, mark_known, player_answers, stale_or, undo_preview, urgent_first
@@ -256,8 +258,15 @@ async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
                 from ....errors import NotFound
 
                 raise NotFound(msg("no action {name}", name=repr(name)))
+            missing = unchosen(form)
+            if missing:
+                session.flash("error", missing)
+                return None
             try:
-                body = (action.body.model_validate(form_to_body(action, form), strict=False)
+                fields = labelled_fields(action, form)
+                if name in ("add_character", "edit_character"):  # the names typed on a sheet, as the CLI reads them
+                    fields = named_sheet(service.rules_for(service.load(campaign).state), fields)
+                body = (action.body.model_validate(fields, strict=False)
                         if action.body is not None else None)
             except ValidationError as exc:
                 session.flash("error", _validation_lines(exc))

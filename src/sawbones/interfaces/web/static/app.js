@@ -18,7 +18,7 @@
     var close = box.querySelector(".toast-close");
     function clear() { document.body.style.paddingBottom = ""; }
     if (close) close.addEventListener("click", function () { box.hidden = true; clear(); });
-    document.body.style.paddingBottom = (box.offsetHeight + 24) + "px";
+    document.body.style.paddingBottom = (window.innerHeight - box.getBoundingClientRect().top + 12) + "px";
     var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
     if (!target) return;
     var bar = document.querySelector(".gm-bar");
@@ -31,8 +31,13 @@
   // A part being typed in is not replaced under the user's fingers: the page says it is stale instead.
   function busy(part) {
     if (part.contains(document.activeElement) && document.activeElement !== part) return true;
-    return Array.prototype.some.call(part.querySelectorAll("input:not([type=hidden]), textarea"), function (input) {
+    var typed = Array.prototype.some.call(part.querySelectorAll("input:not([type=hidden]), textarea"), function (input) {
       return input.type === "checkbox" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
+    });
+    return typed || Array.prototype.some.call(part.querySelectorAll("select"), function (select) {  // a list chosen
+      var shown = Array.prototype.filter.call(select.options, function (o) { return o.defaultSelected; })[0] ||
+        select.options[0];  // (what the page showed: the option marked selected, else the first)
+      return shown ? !shown.selected : false;
     });
   }
 
@@ -76,6 +81,7 @@
           else {
             part.innerHTML = html;  // server-rendered and escaped
             blink(part);
+            barHeight();
           }
           part.setAttribute("data-version", at);
         });
@@ -129,7 +135,15 @@
     });
   }
 
+  // The sticky bar's height (it grows with the undo's text on a phone): a part the address names is scrolled below it.
+  function barHeight() {
+    var bar = document.querySelector(".gm-bar");
+    if (bar) document.documentElement.style.setProperty("--bar-height", bar.offsetHeight + "px");
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    barHeight();
+    window.addEventListener("resize", barHeight);
     document.querySelectorAll("[data-live]").forEach(live);
   });
   // after the browser has scrolled to the address's #part (which moves the focus to the page itself)

@@ -3,7 +3,9 @@ the size of the body (413 before anything is read), and, on routes that need a s
 itself (401/403 before the body is parsed: an anonymous client gets nothing read or validated).
 
 A body is counted while it is read as well, so a chunked body without Content-Length is cut at the
-limit too. Errors have the app's one shape (a JSON error, or an HTML page for the pages).
+limit too. A JSON body is read whole (and checked for depth) only for a route that exists, once its access
+is granted: nothing is buffered for a request the app would refuse anyway. Errors have the app's one shape (a
+JSON error, or an HTML page for the pages).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from fastapi.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.routing import Match
 
 from ....errors import SawbonesError
 from ....message import Message, msg
@@ -76,6 +79,15 @@ def refused(headers: dict[str, str], allowed: frozenset[str] | None,
     return None
 
 
+def routed(scope: dict) -> bool:
+    """Whether a route of the app answers this path and method (else it answers 404/405 without the body)."""
+    app = scope.get("app")
+    router = getattr(app, "router", None)
+    if router is None:
+        return True
+    return any(route.matches(scope)[0] == Match.FULL for route in router.routes)
+
+
 def allow_list(allowed_hosts: tuple[str, ...] | None) -> frozenset[str] | None:
     return frozenset(host_name(h) for h in allowed_hosts) if allowed_hosts else None
 
@@ -99,7 +111,8 @@ class Guard:
             return
         started = False
         size = 0
-        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD"):
+        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD") \
+                and routed(scope):
             read = await self._json_body(scope, receive, send)
             if read is None:
                 return

@@ -8,7 +8,6 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Query, Request
@@ -26,7 +25,7 @@ from ..live import live
 from . import odds_charts
 from ..api import reports
 from ..api.actions import ACTIONS, form_to_body
-from ..http.costly import page_turn
+from ..http.costly import panels
 from ..http.deps import open_service, run_action, web
 from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
@@ -133,6 +132,7 @@ def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 @router.get("/c/{campaign}")
+@panels("odds", "itype", "whatif")  # costly panels wait for their turn on the event loop (costly.py)
 def dashboard(request: Request, campaign: str, code: str | None = Query(None, max_length=64),
               key: str | None = Query(None, max_length=200), mods: str | None = Query(None, max_length=80),
               roll: str | None = Query(None, max_length=40), hand: Literal["left", "right", "both", ""] | None = None,
@@ -162,13 +162,12 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system) if mods and roll
                            else (None, None))
-        with page_turn() if (odds or itype or whatif) else nullcontext():  # costly panels: one at a time
-            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value) if odds
+        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value) if odds
+                              else (None, None))
+        injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait)
+                                      if itype else (None, None))
+        what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus) if whatif
                                   else (None, None))
-            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait)
-                                          if itype else (None, None))
-            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus) if whatif
-                                      else (None, None))
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded)
         mark_known(doc, loaded, options)
     areas = web(request).areas

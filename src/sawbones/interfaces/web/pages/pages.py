@@ -8,6 +8,8 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 
 from __future__ import annotations
 
+import re
+
 from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Query, Request
@@ -240,12 +242,16 @@ def choices(rules: Rules, options: dict[str, Any], system: str | None = None) ->
     }
 
 
+BACK = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
 @router.post("/c/{campaign}/act/{name}")
 async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
     form = await checked_form(request)
     session = session_of(request)
     action = ACTIONS.get(name)
-    back = campaign_url(campaign, "#" + (form.get("back") if isinstance(form.get("back"), str) else "party"))
+    asked = form.get("back")  # a section of the dashboard (its id), else the party: never more in the Location
+    back = campaign_url(campaign, "#" + (asked if isinstance(asked, str) and BACK.fullmatch(asked) else "party"))
 
     def run() -> dict[str, Any] | None:
         with open_service(web(request)) as service:

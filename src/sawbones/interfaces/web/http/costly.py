@@ -7,8 +7,8 @@ so that no client, nor many, stops the table (issue 41).
   comes back at REFILL seconds per second: past it, 429 with the seconds to wait (`Retry-After`). A party is
   who asks, not where from (`party`): the secret the guard checked (a campaign's API secret, the admin
   secret of a closed server), a dashboard's campaign once its GM is signed in; every caller without one
-  (the open server's public odds) is the one anonymous party, one small share together: no number of
-  addresses holds the queue;
+  (the open server's public odds) is the one anonymous party, one small share together (its budget a quarter
+  of a party's): no number of addresses holds the queue. Turns go to each waiting party in turn (lane.py);
 - a client that leaves stops its computation: while it waits, it never starts; while it runs, it stops at
   its next checkpoint (`checkpoint()`, called by the computation between its parts).
 
@@ -37,6 +37,7 @@ from ....numbers import parse_int
 from ....message import Message, msg
 from ..access.access_errors import WebError
 from ..api.models import ErrorResponse
+from .lane import Lane
 
 ENV = "SAWBONES_COSTLY"
 BUSY: dict[int | str, dict[str, Any]] = {429: {
@@ -44,6 +45,7 @@ BUSY: dict[int | str, dict[str, Any]] = {429: {
                    "try again after `Retry-After` seconds",
     "headers": {"Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}}}}
 ANONYMOUS = "anonymous"  # the one party of every caller without a checked secret
+ANONYMOUS_SHARE = 0.25  # of a party's budget: every anonymous caller together
 DEFAULTS = (1, 8, 2, 20)  # at once, waiting, per client, budget (seconds)
 REFILL = 0.25  # seconds of budget regained per second
 
@@ -90,7 +92,7 @@ class Limits:
     pending: int = 0
     clients: dict[str, int] = field(default_factory=dict)
     spent: dict[str, tuple[float, float]] = field(default_factory=dict)  # client: (debt in seconds, as of)
-    _turns: asyncio.Semaphore | None = None
+    _turns: Lane | None = None
 
     def _debt(self, who: str, now: float) -> float:
         debt, since = self.spent.get(who, (0.0, now))
@@ -99,11 +101,12 @@ class Limits:
     def admit(self, who: str) -> None:
         now = time.monotonic()
         debt = self._debt(who, now)
-        if debt > self.budget:
-            wait = math.ceil((debt - self.budget) / REFILL)
+        budget = self.budget * (ANONYMOUS_SHARE if who == ANONYMOUS else 1)
+        if debt > budget:
+            wait = math.ceil((debt - budget) / REFILL)
             raise Busy(msg("this secret (or, without one, every anonymous caller together) spent its budget of costly "
                            "computations ({budget} s): try again in {seconds} s",
-                           budget="%g" % self.budget, seconds=wait), (debt - self.budget) / REFILL)
+                           budget="%g" % budget, seconds=wait), (debt - budget) / REFILL)
         if self.clients.get(who, 0) >= self.per_client:
             raise Busy(msg("at most {per_client} costly computations at once per secret (and for every anonymous "
                            "caller together): wait for the others", per_client=self.per_client), 1)
@@ -120,13 +123,14 @@ class Limits:
         who = party(request) if who is None else who
         self.admit(who)
         if self._turns is None:
-            self._turns = asyncio.Semaphore(max(1, self.at_once))
+            self._turns = Lane(self.at_once)
         self.pending += 1
         self.clients[who] = self.clients.get(who, 0) + 1
         gone = threading.Event()
         watcher = asyncio.ensure_future(_watch(request, gone))
         try:
-            async with self._turns:
+            await self._turns.take(who)
+            try:
                 if gone.is_set():
                     raise Gone(msg("the client left before its computation started"))
                 started = time.monotonic()
@@ -134,6 +138,8 @@ class Limits:
                     return await run_in_threadpool(_in_thread, work, gone)
                 finally:
                     self.spend(who, time.monotonic() - started)
+            finally:
+                self._turns.give()
         finally:
             watcher.cancel()
             self.pending -= 1

@@ -144,19 +144,29 @@ class Guard:
         to the app, or None once the refusal is answered."""
         parts: list[bytes] = []
         size, more, last = 0, True, None
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                last = message
-                break
-            parts.append(message.get("body", b""))
-            size += len(parts[-1])
-            if size > self.max_body:
-                await self._answer(scope, receive, send, 413, "too_large", msg(
-                    "The request is larger than this server accepts ({limit} bytes at most).", limit=self.max_body))
-                return None
-            more = message.get("more_body", False)
-        body = b"".join(parts)
+        try:
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    last = message
+                    break
+                parts.append(message.get("body", b""))
+                if not bodies.Held.room_for(len(parts[-1])):
+                    await self._answer(scope, receive, send, 503, "busy", msg(
+                        "The server is receiving too many request bodies at once: try again in a few seconds."))
+                    return None
+                size += len(parts[-1])
+                bodies.Held.total += len(parts[-1])
+                if size > self.max_body:
+                    await self._answer(scope, receive, send, 413, "too_large", msg(
+                        "The request is larger than this server accepts ({limit} bytes at most).",
+                        limit=self.max_body))
+                    return None
+                more = message.get("more_body", False)
+            body = b"".join(parts)
+        finally:
+            bodies.Held.total -= size
+            parts.clear()
         if bodies.too_deep(body):
             await self._answer(scope, receive, send, 422, "invalid_request",
                                msg("The JSON body nests arrays and objects more than {limit} deep.",
@@ -228,8 +238,8 @@ class Guard:
         """The error, in the request's language (language.py)."""
         request = Request(scope, receive)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        if status == 413:
-            headers = {"Connection": "close"}
+        if status in (413, 503):
+            headers = {"Connection": "close", **({"Retry-After": "5"} if status == 503 else {})}
         response = errors.respond(request, status, code, message, f"{scope.get('method')} {scope.get('path')}",
                                   headers)
         await response(scope, receive, send)

@@ -243,6 +243,7 @@ def test_unfinished_bodies_hold_a_bounded_memory(serve):
     try:
         for _ in range(3):
             held.append(_slow_post(served.port, "/api/campaigns", first=b'{"name": "' + b"x" * 120_000))
+            time.sleep(1)  # (each one's bytes received before the next: the third is the one past the bound)
         answer = _closed_by_server(held[-1], wait=20)
         assert answer is not None and answer.startswith(b"HTTP/1.1 503"), (answer or b"")[:200]
         assert b"retry-after" in answer.lower()

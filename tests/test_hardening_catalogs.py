@@ -101,3 +101,23 @@ def test_catalogs_check_dir_lists_a_translators_faults_one_line_each(tmp_path):
     done = subprocess.run(["bash", str(ROOT / "scripts/catalogs.sh"), "check", str(clean)], capture_output=True,
                           text=True, cwd=ROOT)
     assert done.returncode == 0 and done.stdout == "", done.stdout
+
+
+def test_the_packages_own_catalogs_read_clean_compiled_or_not(tmp_path, caplog):
+    """No warning, nothing read in English, for sawbones' own French, from its .po and from its compiled .mo
+    (a .mo keeps a plural's singular English only: its forms name fields of the plural English)."""
+    import gettext
+
+    from babel.messages.mofile import write_mo
+
+    from sawbones.presentation.catalog_faults import checked_mo, read_checked
+
+    catalog, faults = read_checked(FRENCH)
+    assert faults == []
+    mo = tmp_path / "sawbones.mo"
+    with mo.open("wb") as handle:
+        write_mo(handle, catalog)
+    with mo.open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    before = dict(compiled._catalog)
+    assert checked_mo(compiled, str(mo)) == [] and compiled._catalog == before

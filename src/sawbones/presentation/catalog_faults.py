@@ -116,7 +116,8 @@ def read_checked(po: Path) -> tuple[Any, list[str]]:
 
 
 def checked_mo(translations: Any, where: str) -> list[str]:
-    """A compiled catalog (GNUTranslations) without the translations that cannot be filled; one line per fault."""
+    """A compiled catalog (GNUTranslations) without the translations that cannot be filled; one line per fault.
+    (A .mo keeps a plural's singular English only: its forms are checked for their braces alone.)"""
     faults = []
     held = translations._catalog  # (gettext's own table: msgid, or (msgid, form) for a plural's forms)
     for key in list(held):
@@ -124,7 +125,10 @@ def checked_mo(translations: Any, where: str) -> list[str]:
         if not english:
             continue
         english = english.split("\x04", 1)[-1]  # (a context's prefix)
-        why = wrong_fields((english,), held[key], plural)
+        if plural:
+            why = None if fields(held[key]) is not None else wrong_fields((), held[key], True)
+        else:
+            why = wrong_fields((english,), held[key], False)
         if why:
             faults.append(f"{where}: the translation of {english[:60]!r}: {why}; read in English")
             del held[key]

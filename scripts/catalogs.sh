@@ -3,7 +3,8 @@
 #   scripts/catalogs.sh extract   # src/sawbones/locale/sawbones.pot from the code and templates (babel.cfg)
 #   scripts/catalogs.sh update    # extract, then merge the .pot into every <lang>/LC_MESSAGES/sawbones.po
 #   scripts/catalogs.sh compile   # every .po to its .mo (bootstrap.sh does this; .mo files are not committed)
-#   scripts/catalogs.sh check     # msgfmt --check and no untranslated or fuzzy entry, in every .po
+#   scripts/catalogs.sh check     # msgfmt --check and no untranslated or fuzzy entry, in every .po; no fault
+#   scripts/catalogs.sh check DIR # the faults of a translator's folder (DIR/<lang>/LC_MESSAGES/sawbones.po), one a line
 # docs/translating.md tells a translator what to do with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,11 @@ case "${1:-}" in
   compile)
     out=$("$py" -m babel.messages.frontend compile -d "$locale" -D sawbones 2>&1) || { echo "$out" >&2; exit 1; } ;;
   check)
+    if [ -n "${2:-}" ]; then
+      exec "$py" -m sawbones.presentation.catalog_faults "${@:2}"
+    fi
     status=0
+    "$py" -m sawbones.presentation.catalog_faults "$locale" || status=1
     for po in "$locale"/*/LC_MESSAGES/sawbones.po; do
       msgfmt --check -o /dev/null "$po" || status=1
       untranslated=$(msgattrib --untranslated "$po" | grep -c '^msgid ' || true)
@@ -31,5 +36,5 @@ case "${1:-}" in
       fi
     done
     exit $status ;;
-  *) sed -n '2,7p' "$0"; exit 2 ;;
+  *) sed -n '2,8p' "$0"; exit 2 ;;
 esac

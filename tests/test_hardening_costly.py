@@ -98,17 +98,17 @@ def test_the_work_of_a_client_that_left_stops_and_no_client_runs_more_than_its_s
 
     async def scenario():
         left = asyncio.Event()
-        running = asyncio.ensure_future(limits.run(_Leaving(left), work))
+        running = asyncio.ensure_future(limits.run(_Leaving(left), work, "a"))
         while not started.is_set():
             await asyncio.sleep(0.001)
         # the same client asks again: refused, not queued
         with pytest.raises(costly.Busy):
-            await limits.run(_Leaving(asyncio.Event()), lambda: "again")
+            await limits.run(_Leaving(asyncio.Event()), lambda: "again", "a")
         # another client waits its turn; a third is turned away (one running, one waiting at most)
-        waiting = asyncio.ensure_future(limits.run(_Leaving(asyncio.Event(), "198.51.100.1"), lambda: "second"))
+        waiting = asyncio.ensure_future(limits.run(_Leaving(asyncio.Event()), lambda: "second", "b"))
         await asyncio.sleep(0.01)
         with pytest.raises(costly.Busy) as busy:
-            await limits.run(_Leaving(asyncio.Event(), "198.51.100.2"), lambda: "third")
+            await limits.run(_Leaving(asyncio.Event()), lambda: "third", "c")
         assert int(busy.value.headers["Retry-After"]) >= 1
         left.set()  # the first client walks away
         with pytest.raises(costly.Gone):
@@ -120,21 +120,15 @@ def test_the_work_of_a_client_that_left_stops_and_no_client_runs_more_than_its_s
 
 
 def test_the_dashboards_costly_panels_take_their_turn_too(db, monkeypatch):
-    from functools import partial
-
-    from sawbones.interfaces.web.pages import pages
     from tests.test_web_api import sign_in
 
+    monkeypatch.setenv(costly.ENV, "1,8,2,0")  # a budget of 0 s: the first computation spends it
     client = _client(db)
     try:
         made = client.post("/api/campaigns", json={"name": "Alpha", "seed": 7}).json()
         sign_in(client, secret=made["gm_secret"])
         assert client.get("/c/Alpha?whatif=1").status_code == 200
-        held = threading.BoundedSemaphore(1)
-        held.acquire()  # another GM's what-if is being computed
-        monkeypatch.setattr(costly, "_PAGE_TURN", held)
-        monkeypatch.setattr(pages, "page_turn", partial(costly.page_turn, 0.2))
-        busy = client.get("/c/Alpha?whatif=1")
+        busy = client.get("/c/Alpha?whatif=1&wdrops=2")
         assert busy.status_code == 429 and busy.headers["Retry-After"]
         assert client.get("/c/Alpha").status_code == 200, "the dashboard without the panel is not held"
     finally:

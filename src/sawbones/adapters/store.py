@@ -65,7 +65,7 @@ class EventStore(ABC):
     def get_meta(self, key: str) -> str | None: ...
 
     @abstractmethod
-    def set_meta(self, key: str, value: str) -> None: ...
+    def set_meta(self, key: str, value: str | None) -> None: ...
 
     # events
     @abstractmethod
@@ -242,9 +242,9 @@ class SqlEventStore(EventStore):
         return v if isinstance(v := self._value("SELECT value FROM meta WHERE key = ?", (key,)), str) else None
 
     @_guarded
-    def set_meta(self, key: str, value: str) -> None:
+    def set_meta(self, key: str, value: str | None) -> None:  # (None deletes the key)
         with self._write() as conn:
-            self._upsert_meta(conn, key, value)
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,)) if value is None else self._upsert_meta(conn, key, value)
 
     # -------------------------------------------------------- events
     def _insert_events(self, conn: Conn, cid: int, expected_version: int, action: int,

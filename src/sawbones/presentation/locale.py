@@ -121,15 +121,35 @@ def addressing(who: str) -> Iterator[str]:
 
 @lru_cache(maxsize=16)
 def _catalog(lang: str, locale_path: str) -> _gettext.NullTranslations:
+    """The language's catalog, checked as it is read (catalog_faults.py): a translation that cannot be filled
+    is read in English, and so is a whole catalog that does not parse; one warning each, naming file and line."""
+    from .catalog_faults import Unreadable, checked_mo
+
     for folder in _dirs(locale_path):
         base = folder / lang / "LC_MESSAGES" / DOMAIN
         po, mo = base.with_suffix(".po"), base.with_suffix(".mo")
-        if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
-            with mo.open("rb") as handle:
-                return _gettext.GNUTranslations(handle)
-        if po.is_file():
-            return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+        try:
+            if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+                with mo.open("rb") as handle:
+                    read = _gettext.GNUTranslations(handle)
+                _warn(checked_mo(read, str(mo)))
+                return read
+            if po.is_file():
+                return _gettext.GNUTranslations(io.BytesIO(compile_po(po)))
+        except Unreadable as exc:
+            _warn(exc.faults)
+            return _gettext.NullTranslations()
+        except (OSError, ValueError, LookupError, SyntaxError) as exc:  # a .mo gettext cannot read (its header)
+            _warn([f"{mo}: the catalog cannot be read ({exc}): the whole language is read in English"])
+            return _gettext.NullTranslations()
     return _gettext.NullTranslations()
+
+
+def _warn(faults: list[str]) -> None:
+    import logging
+
+    for fault in faults:
+        logging.getLogger("sawbones.locale").warning("%s", fault)
 
 
 def catalog(lang: str | None = None) -> _gettext.NullTranslations:
@@ -144,12 +164,15 @@ _ENGLISH = _gettext.NullTranslations()
 
 
 def compile_po(po: Path) -> bytes:
-    """A .po file as the bytes of its .mo (Babel; fuzzy entries are left out, as msgfmt does)."""
+    """A .po file as the bytes of its .mo (Babel; fuzzy entries are left out, as msgfmt does), checked as it is
+    read (catalog_faults.py: the translations that cannot be filled are left out, one warning each; Unreadable
+    when the whole language cannot be trusted)."""
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
-    with po.open("rb") as handle:
-        messages = read_po(handle, abort_invalid=True)
+    from .catalog_faults import read_checked
+
+    messages, faults = read_checked(po)
+    _warn(faults)
     out = io.BytesIO()
     write_mo(out, messages, use_fuzzy=False)
     return out.getvalue()

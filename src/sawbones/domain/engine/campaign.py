@@ -8,6 +8,7 @@ from typing import Any
 from ...errors import NotFound, UsageError
 from .names import check_name
 from .options import parse_option_value
+from .roster import Roster, check_import, check_room
 from .state import ABILITIES, Body, Campaign, Character, slug
 from .context import Context
 from ...message import Listed, msg
@@ -129,10 +130,16 @@ def add_character(ctx: Context, name: str, sheet: dict[str, Any]) -> list[Event]
     if existing is not None:  # (named as it is written, not as typed: "aria" finds Aria)
         raise UsageError(msg("{campaign} already has a character named {name}", campaign=state.name,
                              name=repr(existing.name)))
+    check_room(len(state.characters), 1)
+    return _added(ctx, name, sheet, {c.id for c in state.characters})
+
+
+def _added(ctx: Context, name: str, sheet: dict[str, Any], taken: set[str]) -> list[Event]:
+    """A new character's event, its name checked new (`taken`: the campaign's ids)."""
+    state: Campaign = ctx.state
     sheet = _check_sheet(sheet)
     _check_external(state, sheet.get("external", []), None)
     character_id = slug(name)
-    taken = {c.id for c in state.characters}
     base, n = character_id, 2
     while character_id in taken:
         character_id, n = f"{base}_{n}", n + 1
@@ -217,16 +224,19 @@ def import_characters(ctx: Context, entries: list[Any]) -> list[Event]:
 
     from .evolve import evolve
 
+    check_import(len(entries))
     events: list[Event] = []
     step = ctx
+    roster = Roster(ctx.state.characters)  # (each name folded once: roster.py)
     for entry in entries:
-        known = next((c for ref in entry.external if (c := step.state.by_external(ref)) is not None), None)
-        known = known or step.state.character(entry.name)
-        external = list(dict.fromkeys((list(known.external) if known else []) + list(entry.external)))
-        sheet = {**entry.sheet, **({"external": external} if external else {})}
         try:
+            known_id = roster.by_external(entry.external) or roster.named(check_name(entry.name, "character"))
+            known = find_character(step.state, known_id) if known_id is not None else None
+            external = list(dict.fromkeys((list(known.external) if known else []) + list(entry.external)))
+            sheet = {**entry.sheet, **({"external": external} if external else {})}
             if known is None:
-                new = add_character(step, entry.name, sheet)
+                check_room(len(step.state.characters), 1)
+                new = _added(step, check_name(entry.name, "character"), sheet, roster.ids)
             else:
                 new = edit_character(step, known.id, sheet)  # the name stays the one the GM knows
         except UsageError as exc:
@@ -235,6 +245,8 @@ def import_characters(ctx: Context, entries: list[Any]) -> list[Event]:
         state = step.state
         for event in new:
             state = evolve(state, event)
+        if known is None:
+            roster.add(state.characters[-1])
         step = replace(step, state=state)
         events += new
     return events

@@ -292,7 +292,10 @@ def register(cli: click.Group) -> None:
         config: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "access_log": False,
                                   "timeout_graceful_shutdown": 3, "proxy_headers": True,
                                   "forwarded_allow_ips": trusted,
-                                  "http": "sawbones.interfaces.web.http.nodelay:NoDelayHTTPProtocol", **tls}
+                                  "http": "sawbones.interfaces.web.http.nodelay:NoDelayHTTPProtocol"}
+        from ..web.http.tls import hand_over
+
+        config.update(hand_over(tls))  # the handshake is the protocol's own (counted, under the head's deadline)
         if workers > 1:
             if env.db:
                 os.environ["SAWBONES_DATABASE_URL"] = env.db

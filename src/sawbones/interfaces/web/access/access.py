@@ -9,7 +9,9 @@ renews (a new token, the old one dead) or revokes it from the dashboard or the A
 changes nothing here. `player_of:#{campaign id}\x1f{character}` holds the character's current token (keyed on
 the campaign's id, as a token's record is: `campaign rename` keeps every link).
 
-Flash messages (what an action did, after a redirect) wait in `flash:{session id}`, never in the cookie.
+Flash messages (what an action did, after a redirect) wait in `flash:{session id}`, the row deleted once read;
+a closed server keeps none for a browser that is neither a GM nor its admin (security.Session.keep_flash: a
+short message rides in the signed cookie instead).
 """
 
 from __future__ import annotations
@@ -152,6 +154,5 @@ def put_flash(store: Any, sid: str, flash: dict[str, Any]) -> None:
 def take_flash(store: Any, sid: str) -> dict[str, Any] | None:
     key = FLASH.format(sid=sid)
     flash = _record(store, key)
-    if flash is not None:
-        store.set_meta(key, "")
+    store.set_meta(key, None)  # (the row is deleted)
     return flash

@@ -68,8 +68,14 @@ def may_create(request: Request, service: Any) -> bool:
 
 
 def sign_in(request: Request, service: Any, campaign: str, code: str) -> Response:
-    """GET /c/{campaign}?code=…: the code is used up, this browser becomes GM, the address loses the code."""
-    security.require_campaign(service.store, campaign)
+    """GET /c/{campaign}?code=…: the code is used up, this browser becomes GM, the address loses the code. A closed
+    server answers a campaign that does not exist exactly as a wrong code (no guess learns its names)."""
+    try:
+        security.require_campaign(service.store, campaign)
+    except NotFound:
+        if not web(request).closed:
+            raise
+        raise Forbidden(SIGN_IN_REFUSED["unknown"], "code") from None
     try:
         fingerprint = security.redeem_signin_code(service.store, campaign, code)
     except security.SignInRefused as refused:

@@ -266,6 +266,7 @@ class Signer:
 
 SESSION_COOKIE = "sawbones_session"
 MAX_FLASH = 64_000  # characters of flashed lines kept (on the server: an advance over days for a party is long)
+MAX_COOKIE_FLASH = 1_000  # ... in the cookie, for a browser the server keeps nothing for (`keep_flash`)
 
 
 class Session:
@@ -320,20 +321,43 @@ class Session:
 
     def flash(self, kind: str, lines: list[str]) -> None:
         """A message for the next page: kept on the server (access.py), the cookie only says one waits."""
-        kept, size = [], 0
-        for line in lines:
-            size += len(line)
-            if size > MAX_FLASH:
-                kept.append("…")
-                break
-            kept.append(line)
-        self.pending_flash = {"kind": kind, "lines": kept}
+        self.pending_flash = {"kind": kind, "lines": _bounded(lines, MAX_FLASH)}
         self.data["f"] = 1
         self.changed = True
+
+    def keep_flash(self, closed: bool) -> bool:
+        """Whether the waiting flash is written on the server: a GM's or the admin's, or anyone's on an open
+        server. A closed server writes nothing for a browser that is neither (a stranger's form, a player's
+        link): its message rides in the signed cookie, shortened, and is gone once shown."""
+        if self.pending_flash is None:
+            return False
+        if not closed or self.data["gm"] or self.admin():
+            return True
+        self.data["f"] = {"kind": self.pending_flash["kind"],
+                          "lines": _bounded(self.pending_flash["lines"], MAX_COOKIE_FLASH)}
+        self.pending_flash = None
+        return False
 
     def flash_waits(self) -> bool:
         return bool(self.data.get("f"))
 
+    def cookie_flash(self) -> dict[str, Any] | None:
+        """The message that rides in the cookie (`keep_flash`), if that is where it waits."""
+        held = self.data.get("f")
+        return held if isinstance(held, dict) else None
+
     def flash_taken(self) -> None:
         if self.data.pop("f", None) is not None:
             self.changed = True
+
+
+def _bounded(lines: list[str], most: int) -> list[str]:
+    """The lines up to `most` characters in all, then "…"."""
+    kept, size = [], 0
+    for line in lines:
+        size += len(line)
+        if size > most:
+            kept.append("…")
+            break
+        kept.append(line)
+    return kept

@@ -4,6 +4,9 @@ action's short way, an Idempotency-Key's digest, FastAPI's own) recurses into it
 
 The check costs a count of brackets for an ordinary body; only a body with more than MAX_DEPTH opening
 brackets has its strings taken out (a regular expression) and its depth summed (C-level iteration).
+
+The JSON bodies a worker is still receiving hold at most MAX_HELD bytes together (`Held`): past it the guard
+answers 503, so many slow senders of big bodies cannot fill its memory.
 """
 
 from __future__ import annotations
@@ -31,3 +34,27 @@ def too_deep(raw: bytes, limit: int = MAX_DEPTH) -> bool:
         return False
     brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > limit
+
+
+HELD_ENV = "SAWBONES_BODIES_HELD"  # (tests lower it)
+MAX_HELD = 64_000_000  # bytes of unfinished JSON bodies a worker holds at once, all clients together
+
+
+class Held:
+    """The bytes of JSON bodies this worker is still receiving (guard.py reads them whole before the route): past
+    MAX_HELD a new part is refused (503), so slow senders cannot fill the worker's memory."""
+
+    total = 0
+
+    @classmethod
+    def room_for(cls, size: int) -> bool:
+        return cls.total + size <= held_limit()
+
+
+def held_limit() -> int:
+    import os
+
+    from ....numbers import parse_int
+
+    value = parse_int(os.environ.get(HELD_ENV, ""), 1, 10**12)
+    return MAX_HELD if value is None else value

@@ -37,8 +37,12 @@ HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "n
               415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_requests"}
 
 
-MAYBE_APPLIED = N_("{cause}; the write may have been applied: retrying with the same Idempotency-Key is safe (it "
-                 "applies once); without a key, read the log before trying again")
+# A database's 503 says one of these, never its cause (which may name the database's file, or a PostgreSQL URL's
+# user, host and database: the server's log has it), nor where (the request instead).
+UNAVAILABLE = N_("the database is unavailable for now: try again in a few seconds")
+BUSY_WRITE = N_("the database is busy: nothing was written; try again in a few seconds")
+MAYBE_APPLIED = N_("the database became unavailable during this write: it may have been applied; retrying with the same "
+                   "Idempotency-Key is safe (it applies once); without a key, read the log before trying again")
 
 
 def status_of(exc: SawbonesError) -> int:
@@ -177,17 +181,21 @@ def answer(request: Request, exc: SawbonesError) -> Response:
     more: dict[str, Any] = {}
     headers = getattr(exc, "headers", None) or None
     message: str | Message = exc.text
-    if status == 503 and isinstance(exc, StoreError) and exc.code != "busy" \
-            and request.method not in ("GET", "HEAD", "OPTIONS"):
-        # cut off around its commit, a write may have been applied while its client gets this answer
-        message = msg(MAYBE_APPLIED, cause=exc.text)
-        more["outcome"] = "unknown"
+    where = exc.where or _where(request)
+    if status == 503 and isinstance(exc, StoreError):
+        where = _where(request)
         headers = {**(headers or {}), "Retry-After": "2"}
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            message = msg(UNAVAILABLE)
+        elif exc.code == "busy":  # the writer's turn never came: nothing was written
+            message = msg(BUSY_WRITE)
+        else:  # cut off around its commit, a write may have been applied while its client gets this answer
+            message = msg(MAYBE_APPLIED)
+            more["outcome"] = "unknown"
     if getattr(exc, "current_version", None) is not None:  # a stale If-Match: the version to reload at
         more["current_version"] = exc.current_version
         headers = {**(headers or {}), "ETag": f'"{exc.current_version}"'}
-    return _respond(request, status, exc.code, message, exc.where or _where(request), headers,
-                    getattr(exc, "heading", None), **more)
+    return _respond(request, status, exc.code, message, where, headers, getattr(exc, "heading", None), **more)
 
 
 def respond(request: Request, status: int, code: str, message: str | Message, where: str,

@@ -3,7 +3,9 @@ the size of the body (413 before anything is read), and, on routes that need a s
 itself (401/403 before the body is parsed: an anonymous client gets nothing read or validated).
 
 A body is counted while it is read as well, so a chunked body without Content-Length is cut at the
-limit too. Errors have the app's one shape (a JSON error, or an HTML page for the pages).
+limit too. A JSON body is read whole (and checked for depth) only for a route that exists, once its access
+is granted: nothing is buffered for a request the app would refuse anyway. Errors have the app's one shape (a
+JSON error, or an HTML page for the pages).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from fastapi.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.routing import Match
 
 from ....errors import SawbonesError
 from ....message import Message, msg
@@ -76,6 +79,15 @@ def refused(headers: dict[str, str], allowed: frozenset[str] | None,
     return None
 
 
+def routed(scope: dict) -> bool:
+    """Whether a route of the app answers this path and method (else it answers 404/405 without the body)."""
+    app = scope.get("app")
+    router = getattr(app, "router", None)
+    if router is None:
+        return True
+    return any(route.matches(scope)[0] == Match.FULL for route in router.routes)
+
+
 def allow_list(allowed_hosts: tuple[str, ...] | None) -> frozenset[str] | None:
     return frozenset(host_name(h) for h in allowed_hosts) if allowed_hosts else None
 
@@ -99,7 +111,8 @@ class Guard:
             return
         started = False
         size = 0
-        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD"):
+        if bodies.json_type(headers.get("content-type")) and scope.get("method") not in ("GET", "HEAD") \
+                and routed(scope):
             read = await self._json_body(scope, receive, send)
             if read is None:
                 return
@@ -131,19 +144,29 @@ class Guard:
         to the app, or None once the refusal is answered."""
         parts: list[bytes] = []
         size, more, last = 0, True, None
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                last = message
-                break
-            parts.append(message.get("body", b""))
-            size += len(parts[-1])
-            if size > self.max_body:
-                await self._answer(scope, receive, send, 413, "too_large", msg(
-                    "The request is larger than this server accepts ({limit} bytes at most).", limit=self.max_body))
-                return None
-            more = message.get("more_body", False)
-        body = b"".join(parts)
+        try:
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    last = message
+                    break
+                parts.append(message.get("body", b""))
+                if not bodies.Held.room_for(len(parts[-1])):
+                    await self._answer(scope, receive, send, 503, "busy", msg(
+                        "The server is receiving too many request bodies at once: try again in a few seconds."))
+                    return None
+                size += len(parts[-1])
+                bodies.Held.total += len(parts[-1])
+                if size > self.max_body:
+                    await self._answer(scope, receive, send, 413, "too_large", msg(
+                        "The request is larger than this server accepts ({limit} bytes at most).",
+                        limit=self.max_body))
+                    return None
+                more = message.get("more_body", False)
+            body = b"".join(parts)
+        finally:
+            bodies.Held.total -= size
+            parts.clear()
         if bodies.too_deep(body):
             await self._answer(scope, receive, send, 422, "invalid_request",
                                msg("The JSON body nests arrays and objects more than {limit} deep.",
@@ -215,8 +238,8 @@ class Guard:
         """The error, in the request's language (language.py)."""
         request = Request(scope, receive)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-        if status == 413:
-            headers = {"Connection": "close"}
+        if status in (413, 503):
+            headers = {"Connection": "close", **({"Retry-After": "5"} if status == 503 else {})}
         response = errors.respond(request, status, code, message, f"{scope.get('method')} {scope.get('path')}",
                                   headers)
         await response(scope, receive, send)

@@ -20,8 +20,17 @@ from starlette.requests import cookie_parser
 from ....presentation.locale import addressing, languages, speaking
 
 LANG_COOKIE = "sawbones_lang"
+def _spoken_in_schema(schema: dict[str, Any]) -> None:
+    """The OpenAPI schema of `?lang=` names exactly the languages the server speaks when it is asked (a catalog
+    on $SAWBONES_LOCALE_PATH counts): any other value, the empty one too, is answered 422."""
+    for part in schema.get("anyOf", [schema]):
+        if part.get("type") == "string":
+            part["enum"] = list(languages())
+
+
 LangQuery = Query(alias="lang", description="Language of rule text: en, or a language sawbones has a catalog "
-                  "for (fr; $SAWBONES_LOCALE_PATH adds others). Default: Accept-Language, else en.")
+                  "for (fr; $SAWBONES_LOCALE_PATH adds others). Default: Accept-Language, else en.",
+                  json_schema_extra=_spoken_in_schema)
 
 
 def spoken(asked: str | None) -> str | None:

@@ -8,7 +8,8 @@ links /p/{token} (access.py; their pages in pages_player.py). Query parameters a
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import re
+
 from typing import Any, Literal, TYPE_CHECKING
 
 from fastapi import APIRouter, Query, Request
@@ -26,7 +27,7 @@ from ..live import live
 from . import odds_charts
 from ..api import reports
 from ..api.actions import ACTIONS
-from ..http.costly import page_turn
+from ..http.costly import panels
 from ..http.deps import open_service, run_action, web
 from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
@@ -135,6 +136,7 @@ def form_to_fields(form: Any, names: tuple[str, ...]) -> dict[str, Any]:
 
 
 @router.get("/c/{campaign}")
+@panels("odds", "itype", "whatif")  # costly panels wait for their turn on the event loop (costly.py)
 def dashboard(request: Request, campaign: str, code: str | None = Query(None, max_length=64),
               key: str | None = Query(None, max_length=200), mods: str | None = Query(None, max_length=80),
               roll: str | None = Query(None, max_length=40), hand: Literal["left", "right", "both", ""] | None = None,
@@ -164,13 +166,12 @@ def dashboard(request: Request, campaign: str, code: str | None = Query(None, ma
         system = loaded.state.system
         answer, problem = (_roll_query(service, campaign, asked, rules, system) if mods and roll
                            else (None, None))
-        with page_turn() if (odds or itype or whatif) else nullcontext():  # costly panels: one at a time
-            chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value) if odds
+        chart, chart_error = (_odds_chart(rules, options, loaded.state.system, odds, bonus_value) if odds
+                              else (None, None))
+        injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait)
+                                      if itype else (None, None))
+        what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus) if whatif
                                   else (None, None))
-            injury_chart, injury_error = (odds_charts.injury_panel(rules, options, itype, id20, ibonus, iwait)
-                                          if itype else (None, None))
-            what_if, what_if_error = (odds_charts.what_if_panel(rules, options, wdrops, wbonus) if whatif
-                                      else (None, None))
         undo, answers = undo_preview(loaded, doc["log"]), player_answers(service, loaded)
         mark_known(doc, loaded, options)
     areas = web(request).areas
@@ -243,12 +244,16 @@ def choices(rules: Rules, options: dict[str, Any], system: str | None = None) ->
     }
 
 
+BACK = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
 @router.post("/c/{campaign}/act/{name}")
 async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
     form = await checked_form(request)
     session = session_of(request)
     action = ACTIONS.get(name)
-    back = campaign_url(campaign, "#" + (form.get("back") if isinstance(form.get("back"), str) else "party"))
+    asked = form.get("back")  # a section of the dashboard (its id), else the party: never more in the Location
+    back = campaign_url(campaign, "#" + (asked if isinstance(asked, str) and BACK.fullmatch(asked) else "party"))
 
     def run() -> dict[str, Any] | None:
         with open_service(web(request)) as service:

@@ -73,7 +73,7 @@ def finish(request: Request, response: Response) -> Response:
     """Write back the session and the chosen language as cookies (HttpOnly, SameSite=Lax)."""
     secure = request.url.scheme == "https"
     session = getattr(request.state, "session", None)
-    if session is not None and session.pending_flash is not None:
+    if session is not None and session.keep_flash(web(request).closed):
         with open_service(web(request)) as service:
             access.put_flash(service.store, session.sid, session.pending_flash)
         session.pending_flash = None
@@ -93,8 +93,10 @@ def take_flash(request: Request) -> dict[str, Any] | None:
     session = session_of(request)
     if not session.flash_waits():
         return None
-    with open_service(web(request)) as service:
-        flash = access.take_flash(service.store, session.sid)
+    flash = session.cookie_flash()
+    if flash is None:
+        with open_service(web(request)) as service:
+            flash = access.take_flash(service.store, session.sid)
     session.flash_taken()
     return flash
 

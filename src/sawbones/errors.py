@@ -76,6 +76,13 @@ class StoreError(SawbonesError):
     exit_code = 1
 
 
+class StorePlaceError(StoreError):
+    """The database's place, as given, can't hold one (a folder that doesn't exist, a directory named as the file):
+    on the command line a usage error (exit 2); to a running server's clients, like any store fault, a 503."""
+
+    exit_code = 2
+
+
 class ConflictError(StoreError):
     """Someone else appended to the campaign first."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 
-from ..errors import StoreError, UsageError
+from ..errors import StoreError, StorePlaceError, UsageError
 from ..message import msg
 from . import integrity, locks
 from .faults import wal_replaced
@@ -115,7 +115,7 @@ class SqliteEventStore(SqlEventStore):
 
 def _sqlite_database(path: str) -> Database:
     if path != ":memory:" and Path(path).is_dir():
-        raise UsageError(msg("cannot open the database: this is a directory"), path)  # (a usage error: exit 2)
+        raise StorePlaceError(msg("cannot open the database: this is a directory"), path)
     return Database("sqlite", path, lambda: sqlite_connect(path), path=path)
 
 

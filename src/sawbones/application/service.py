@@ -32,7 +32,7 @@ from ..domain.engine.evolve import Event, evolve
 from ..domain.engine.options import effective_options
 from ..domain.engine.rolls import Roller
 from ..domain.engine.state import Campaign
-from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, UsageError
+from ..errors import ConflictError, NoDatabase, PackMissing, RuleViolation, StoreError, StorePlaceError, UsageError
 from ..message import Option, PerAudience, msg
 from . import requests
 from .memory import MEMORY, _Base, _writer_turn
@@ -95,8 +95,8 @@ class Service:
             path = os.path.expanduser(target.removeprefix("sqlite:///"))
             folder = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(folder):
-                raise UsageError(msg("cannot open the database: the folder {folder} does not exist (create it, or choose "
-                                     "another {option})", folder=folder, option=Option("db")))  # (a usage error: exit 2)
+                raise StorePlaceError(msg("cannot open the database: the folder {folder} does not exist (create it, or choose "
+                                     "another {option})", folder=folder, option=Option("db")))
             if not create and not os.path.exists(path):
                 raise NoDatabase(msg("no database at {path} yet: create a campaign first (`sawbones campaign create NAME`), "
                                      "or choose another {option}", path=path, option=Option("db")))

@@ -8,18 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import threading
 import time
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Header, Path, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..access import security
-from ....adapters import locks
 from ....errors import NotFound, SawbonesError, UsageError
 from ....message import msg
 from ....numbers import parse_int
@@ -71,7 +72,8 @@ class WebState:
     kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
     keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
     secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
-    local_writes: bool = False  # the store is local (SQLite): a GM action may run on the event loop (run_action)
+    local_writes: bool = False  # the store is local (SQLite): the live hub reads it on the event loop (live/hub.py)
+    lane: WritersLane = field(default_factory=lambda: WritersLane())  # the threads GM actions run in (run_action)
     public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
     listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
 
@@ -91,9 +93,6 @@ def open_service(state: WebState) -> Iterator[Any]:
     state.kept.service = None
     try:
         yield service
-    except locks.WouldWait:  # nothing was done (run_action): the service is as good as it was
-        _keep(state, service, spare)
-        raise
     except BaseException:
         _close(service)
         raise
@@ -112,29 +111,41 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 
 T = TypeVar("T")
 
+LANE = 4  # threads per worker process that run GM actions (the writers' lane): see run_action
 
-async def run_action(state: WebState, work: Callable[[], T], on_loop: bool = True) -> T:
-    """A GM's action (`work` opens its own service): on the event loop itself when the store is local (SQLite)
-    and no other writer holds a lock it needs for more than a moment, else in a worker thread, where it waits
-    its turn.
 
-    On SQLite an action is about a millisecond of Python: handing it to a thread and back (anyio's hop, and the
-    loop and the thread taking the interpreter's lock from each other) cost a worker a third of its CPU per
-    action. Inside `locks.waiting_briefly`, a lock another writer holds for longer than one write does raises
-    `WouldWait` before anything is written (once the action wrote, it waits as anywhere else), and the action
-    runs again from the start in a thread. The loop
-    yields once first, so that requests that arrived meanwhile are read and served in the order they came
-    (without it, under load, a few connections were served a round late every time: twice the others' latency).
-    An action whose work grows with what the client sent (`on_loop=False`: reading imported files) always runs
-    in a thread: the loop keeps serving everyone else meanwhile."""
-    if state.local_writes and on_loop:
-        await asyncio.sleep(0)
-        try:
-            with locks.waiting_briefly():
-                return work()
-        except locks.WouldWait:
-            pass
-    return await run_in_threadpool(work)
+class WritersLane:
+    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: however many
+    GMs write at once, at most LANE actions run (the others wait their turn in the lane's queue, not in a thread),
+    so that writers can neither take every thread of the pool from the reads nor hold the interpreter for more
+    than LANE threads' share. Made on first use (a worker that only reads starts no thread)."""
+
+    def __init__(self, size: int = LANE) -> None:
+        self.size = size
+        self._pool: ThreadPoolExecutor | None = None
+        self._making = threading.Lock()
+
+    def pool(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            with self._making:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="sawbones-lane")
+        return self._pool
+
+
+async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = True) -> T:
+    """A GM's action (`work` opens its own service), off the event loop: the loop only routes, streams and waits.
+
+    On the writers' lane (WritersLane): a few threads of its own, whatever the number of writers, so that the
+    reads, served by the thread pool, never queue behind writes, and the decisions, folds and COMMITs (an fsync
+    on SQLite) never hold up the loop. An action waits for its campaign's writer turn and for the database's
+    lock in its lane thread. An action whose work grows with what the client sent (`on_lane=False`: reading
+    imported files) runs in the thread pool instead: it holds no lane thread from the other GMs for its
+    length. The request's context (its language) goes with the work."""
+    if not on_lane:
+        return await run_in_threadpool(work)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(state.lane.pool(), contextvars.copy_context().run, work)
 
 
 def _close(service: Any) -> None:
@@ -186,6 +197,15 @@ class GmAccess:
                     self.state.secrets.remember(self.campaign, self.secret)
                 self.campaign = name
             yield service
+
+    async def read(self, read: Callable[[Any], T]) -> T:
+        """A GM's read in one hop: the secret checked and `read(service)` done in one thread of the pool (an
+        async route that awaits this has its answer validated on the event loop: no second hop for that)."""
+        def work() -> T:
+            with self.open() as service:
+                return read(service)
+
+        return await run_in_threadpool(work)
 
 
 CLOSED_REFUSAL = "no campaign of that name opens with this API secret"

@@ -106,9 +106,10 @@ def test_an_action_runs_on_the_writers_lane_not_on_the_event_loop(db, writers, m
 
 
 @pytest.mark.parametrize("holder", ["campaign turn", "whole database"])
-def test_an_action_behind_another_writer_waits_on_its_lane_and_applies_once(db, writers, holder):
+def test_an_action_behind_another_program_waits_in_the_pool_and_applies_once(db, writers, holder):
     client = _table(db)
     before = _hp(client)
+    writers.clear()
     script, args = ((TURN_HOLDER, [db, "Alpha"]) if holder == "campaign turn" else (FILE_HOLDER, [locks.lock_path(db)]))
     other = subprocess.Popen([sys.executable, "-c", script, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True)
@@ -118,7 +119,7 @@ def test_an_action_behind_another_writer_waits_on_its_lane_and_applies_once(db, 
         acting = threading.Thread(target=lambda: answers.append(_damage(client, 5)))
         acting.start()
         time.sleep(0.5)
-        # the action waits for the other writer, the app does not: it answers meanwhile, the campaign's own
+        # the action waits for the other program, the app does not: it answers meanwhile, the campaign's own
         # reads too (a blocked event loop would answer nothing until the lock is free)
         assert client.get("/api/tables").status_code == 200
         assert _hp(client) == before
@@ -129,8 +130,8 @@ def test_an_action_behind_another_writer_waits_on_its_lane_and_applies_once(db, 
         acting.join(timeout=30)
         assert not acting.is_alive()
         assert answers[0].status_code == 200, answers[0].text
-        assert _lane(writers) == writers and writers, writers
-        assert _hp(client) == before - 5  # applied once
+        assert len(writers) == 1 and not _lane(writers), writers  # it waited in the pool: the lane stayed free
+        assert _hp(client) == before - 5  # applied once: the try in the lane wrote nothing
         assert [e["type"] for e in client.get("/api/campaigns/Alpha/log").json()["events"]].count("damage_taken") == 1
     finally:
         if other.poll() is None:
@@ -139,10 +140,41 @@ def test_an_action_behind_another_writer_waits_on_its_lane_and_applies_once(db, 
         client.__exit__(None, None, None)
 
 
+def test_a_campaign_whose_turn_another_program_holds_does_not_hold_up_the_others_in_its_lane_thread(db, writers):
+    client = _table(db)
+    client.app.state.sawbones.lane = deps.WritersLane(1)  # one thread: Alpha's and Beta's actions share it
+    made = client.post("/api/campaigns", json={"name": "Beta", "seed": 3})
+    beta = {"Authorization": f"Bearer {made.json()['gm_secret']}"}
+    assert client.post("/api/campaigns/Beta/characters", json={"name": "Bo", "max_hp": 40}, headers=beta).status_code == 201
+    other = subprocess.Popen([sys.executable, "-c", TURN_HOLDER, db, "Alpha"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    answers: list = []
+    try:
+        assert other.stdout.readline().strip() == "held"
+        acting = threading.Thread(target=lambda: answers.append(_damage(client, 5)))
+        acting.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        done = client.post("/api/campaigns/Beta/damage", json={"character": "Bo", "parts": [
+            {"amount": 3, "type": "fire"}]}, headers=beta)
+        assert done.status_code == 200, done.text
+        assert time.monotonic() - started < 5  # not after Alpha's turn (held until told, up to the 10 s bound)
+        assert acting.is_alive() and not answers
+        other.stdin.write("\n")
+        other.stdin.flush()
+        acting.join(timeout=30)
+        assert answers[0].status_code == 200, answers[0].text
+    finally:
+        if other.poll() is None:
+            other.kill()
+        other.wait()
+        client.__exit__(None, None, None)
+
+
 def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers):
-    """Twice as many GMs as the lane has threads act while another process holds the campaign's turn: at most
-    LANE of them hold a thread meanwhile (the others wait in the lane's queue), a read is answered at once, and
-    once the turn is free every action is applied, each once."""
+    """Twice as many GMs as the lane has threads act on one campaign while another process holds its turn: the
+    lane keeps at most LANE threads, reads are answered meanwhile, and once the turn is free every action is
+    applied, each once."""
     client = _table(db)
     before = _hp(client)
     writers.clear()
@@ -166,7 +198,7 @@ def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers)
             thread.join(timeout=30)
         assert [a.status_code for a in answers] == [200] * many
         assert _hp(client) == before - many
-        assert len(writers) == many and _lane(writers) == writers
+        assert len(writers) == many
     finally:
         if other.poll() is None:
             other.kill()

@@ -59,15 +59,15 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
 
     if act.body is None:  # (the language is the request's: language.py; the route declares `?lang=`)
         async def endpoint(request: Request, gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, None), act.on_lane)
+            return await run_action(gm.state, partial(run, gm, None), act.on_lane, gm.campaign)
     elif act.body_optional:
         async def endpoint(request: Request, body: Optional[act.body] = Body(None),  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, body), act.on_lane)
+            return await run_action(gm.state, partial(run, gm, body), act.on_lane, gm.campaign)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, body), act.on_lane)
+            return await run_action(gm.state, partial(run, gm, body), act.on_lane, gm.campaign)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 

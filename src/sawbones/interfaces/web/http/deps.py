@@ -14,6 +14,7 @@ import json
 import threading
 import time
 import weakref
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Header, Path, Request
@@ -21,6 +22,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from ..access import security
+from ....adapters import locks
 from ....errors import NotFound, SawbonesError, UsageError
 from ....message import msg
 from ....numbers import parse_int
@@ -93,6 +95,9 @@ def open_service(state: WebState) -> Iterator[Any]:
     state.kept.service = None
     try:
         yield service
+    except locks.WouldWait:  # nothing was done (run_action): the service is as good as it was
+        _keep(state, service, spare)
+        raise
     except BaseException:
         _close(service)
         raise
@@ -112,40 +117,60 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 T = TypeVar("T")
 
 LANE = 4  # threads per worker process that run GM actions (the writers' lane): see run_action
+LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
 
 
 class WritersLane:
-    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: however many
-    GMs write at once, at most LANE actions run (the others wait their turn in the lane's queue, not in a thread),
-    so that writers can neither take every thread of the pool from the reads nor hold the interpreter for more
-    than LANE threads' share. Made on first use (a worker that only reads starts no thread)."""
+    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: LANE threads
+    however many GMs write at once (the others wait in a thread's queue, holding no thread), so that writers can
+    neither take every thread of the pool from the reads nor hold the interpreter for more than LANE threads'
+    share. A campaign's actions all go to one of them, in the order they came: they follow each other without
+    waiting for the campaign's writer turn in several threads at once (each turn handed over is a thread woken),
+    and a campaign whose turn another program holds keeps one thread waiting, not the whole lane. Threads are
+    made on first use (a worker that only reads starts none)."""
 
     def __init__(self, size: int = LANE) -> None:
         self.size = size
-        self._pool: ThreadPoolExecutor | None = None
+        self._threads: list[ThreadPoolExecutor] = []
         self._making = threading.Lock()
+        self._next = 0
 
-    def pool(self) -> ThreadPoolExecutor:
-        if self._pool is None:
+    def thread(self, campaign: str | None) -> ThreadPoolExecutor:
+        """The campaign's thread (None: a campaign not known yet, as a player's link: each in turn)."""
+        if not self._threads:
             with self._making:
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(self.size, thread_name_prefix="sawbones-lane")
-        return self._pool
+                if not self._threads:
+                    self._threads = [ThreadPoolExecutor(1, thread_name_prefix=f"sawbones-lane-{i}")
+                                     for i in range(self.size)]
+        if campaign is None:
+            self._next += 1
+            return self._threads[self._next % self.size]
+        return self._threads[zlib.crc32(campaign.encode()) % self.size]
 
 
-async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = True) -> T:
+async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = True, campaign: str | None = None) -> T:
     """A GM's action (`work` opens its own service), off the event loop: the loop only routes, streams and waits.
 
-    On the writers' lane (WritersLane): a few threads of its own, whatever the number of writers, so that the
-    reads, served by the thread pool, never queue behind writes, and the decisions, folds and COMMITs (an fsync
-    on SQLite) never hold up the loop. An action waits for its campaign's writer turn and for the database's
-    lock in its lane thread. An action whose work grows with what the client sent (`on_lane=False`: reading
-    imported files) runs in the thread pool instead: it holds no lane thread from the other GMs for its
-    length. The request's context (its language) goes with the work."""
+    On the writers' lane (WritersLane), in the thread of the `campaign` acted on: the reads, served by the thread
+    pool, never queue behind writes, and the decisions, folds and COMMITs (an fsync on SQLite) never hold up the
+    loop. A lock held longer than LANE_WAIT (another program's: the CLI, another worker, a long import) is not
+    waited for in the lane, where it would hold up the other campaigns of the thread: the action gives up before
+    writing anything (`locks.waiting_briefly`) and runs again from the start in the thread pool, where it waits
+    its turn (once it wrote, it waits where it is: nothing is ever written twice). An action whose work grows with what the client sent (`on_lane=False`: reading imported files) runs in the
+    thread pool instead: it holds no lane thread from the other GMs for its length. The request's context (its
+    language) goes with the work."""
     if not on_lane:
         return await run_in_threadpool(work)
+
+    def first() -> T:
+        with locks.waiting_briefly(LANE_WAIT):
+            return work()
+
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(state.lane.pool(), contextvars.copy_context().run, work)
+    try:
+        return await loop.run_in_executor(state.lane.thread(campaign), contextvars.copy_context().run, first)
+    except locks.WouldWait:  # another program holds a lock it needs: it waits in the pool, not in the lane
+        return await run_in_threadpool(work)
 
 
 def _close(service: Any) -> None:

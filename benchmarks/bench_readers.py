@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_readers.py [--seconds 10] [--writers 0,8,32] [--backends sqlite,postgresql]
                                                  [--checkout before=/tmp/before] [--workers 1]
+                                                 [--read-rate 50]
 
 A real `sawbones serve` (one worker unless --workers) of each checkout given (`--checkout NAME=ROOT`, repeatable:
 its src/ on PYTHONPATH, this venv's Python; this checkout as "after" always), one row per backend, checkout,
@@ -11,8 +12,10 @@ number of writers and where they write:
 - same: the writers POST damage to the reader's own campaign (its characters, the reader's table);
 
 Meanwhile one reader (a process of its own, so that the writers' client threads never hold its interpreter)
-cycles through the hot reads on its keep-alive connection: a character, the campaign, pending, the player's
-view, and the events stream's catch-up (opened 5 events back, timed to its last caught-up frame). Prints the
+cycles through the hot reads on its keep-alive connection, paced at --read-rate requests a second at most (the
+same read load on every tree: a reader starved by the writers would leave them its share of the CPU): a
+character, the campaign, pending, the player's view, and the events stream's catch-up (opened 5 events back,
+timed to its last caught-up frame). Prints the
 reader's p50/p99 per route and over all, the writers' acknowledged actions per second, and the load average
 (`os.getloadavg`, the machine is shared) next to every row. PostgreSQL as bench_store.py finds or starts it.
 """
@@ -113,15 +116,18 @@ def catch_up(port: int, table: dict) -> None:
     conn.close()
 
 
-def read(port: int, table: dict, seconds: float) -> dict[str, list[float]]:
+def read(port: int, table: dict, seconds: float, rate: float) -> dict[str, list[float]]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     name, secret = table["name"], table["secret"]
     paths = {"character": f"/api/campaigns/{name}/characters/{PARTY[1]}", "campaign": f"/api/campaigns/{name}",
              "pending": f"/api/campaigns/{name}/pending", "player": f"/api/player/{table['token']}"}
     times: dict[str, list[float]] = {route: [] for route in ROUTES}
     stop_at = time.perf_counter() + seconds
+    next_at = time.perf_counter()
     while time.perf_counter() < stop_at:
         for route in ROUTES:
+            next_at += 1 / rate  # paced: the same read load on every tree (a starved reader would leave its
+            time.sleep(max(0.0, next_at - time.perf_counter()))  # share of the CPU to the writers)
             start = time.perf_counter()
             if route == "catch-up":
                 catch_up(port, table)
@@ -134,10 +140,10 @@ def read(port: int, table: dict, seconds: float) -> dict[str, list[float]]:
     return times
 
 
-def reader_main(port: int, table: dict, seconds: float) -> None:
+def reader_main(port: int, table: dict, seconds: float, rate: float) -> None:
     call(http.client.HTTPConnection("127.0.0.1", port), "GET", f"/api/campaigns/{table['name']}")
     table.setdefault("head", 10)
-    print(json.dumps(read(port, table, seconds)), flush=True)
+    print(json.dumps(read(port, table, seconds, rate)), flush=True)
 
 
 def _pct(values: list[float], p: float) -> float:
@@ -145,25 +151,25 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))] * 1000
 
 
-def row(port: int, reader_table: dict, writer_tables: list[dict], seconds: float) -> dict:
+def row(port: int, reader_table: dict, writer_tables: list[dict], seconds: float, rate: float) -> dict:
     me = [sys.executable, __file__]
     procs = []
     if writer_tables:
         procs.append(subprocess.Popen(me + ["--as-writers", json.dumps([port, writer_tables, seconds])],
                                       stdout=subprocess.PIPE, text=True))
         time.sleep(min(1.0, seconds / 10))  # the writers under way before the first read
-    reader = subprocess.Popen(me + ["--as-reader", json.dumps([port, reader_table, seconds])], stdout=subprocess.PIPE,
+    reader = subprocess.Popen(me + ["--as-reader", json.dumps([port, reader_table, seconds, rate])], stdout=subprocess.PIPE,
                               text=True)
     times = json.loads(reader.communicate(timeout=seconds * 6 + 60)[0])
     wrote = json.loads(procs[0].communicate(timeout=seconds * 6 + 60)[0]) if procs else {"ok": 0, "wall": 1}
     everything = [t for route in ROUTES for t in times[route]]
     return {"routes": {route: (statistics.median(times[route]) * 1000, _pct(times[route], 0.99)) for route in ROUTES},
-            "p50": statistics.median(everything) * 1000, "p99": _pct(everything, 0.99), "reads": len(everything),
+            "p50": statistics.median(everything) * 1000, "p99": _pct(everything, 0.99), "reads": len(everything) / seconds,
             "writes_s": wrote["ok"] / wrote["wall"], "load": os.getloadavg()[0]}
 
 
 def run_checkout(label: str, root: Path, backend: str, url: str, counts: list[int], seconds: float, workers: int,
-                 prefix: str) -> list[tuple]:
+                 prefix: str, rate: float) -> list[tuple]:
     port = free_port()
     server = start_server(root, url, port, workers)
     rows = []
@@ -173,7 +179,7 @@ def run_checkout(label: str, root: Path, backend: str, url: str, counts: list[in
         for n in counts:
             for spread in (("own", "same") if n else ("idle",)):
                 writers = own[:n] if spread == "own" else [table] * n
-                r = row(port, table, writers, seconds)
+                r = row(port, table, writers, seconds, rate)
                 rows.append((backend, n, spread, label, r))
                 print(_line(rows[-1]), flush=True)
     finally:
@@ -186,7 +192,7 @@ def _line(entry: tuple) -> str:
     backend, n, spread, label, r = entry
     per_route = " | ".join(f"{r['routes'][route][0]:.0f} / {r['routes'][route][1]:.0f}" for route in ROUTES)
     return (f"| {backend} | {n} {spread} | {label} | **{r['p50']:.1f} / {r['p99']:.0f}** | {per_route} | "
-            f"{r['writes_s']:,.0f} | {r['load']:.1f} |")
+            f"{r['reads']:,.0f} | {r['writes_s']:,.0f} | {r['load']:.1f} |")
 
 
 def main() -> None:
@@ -195,6 +201,7 @@ def main() -> None:
     parser.add_argument("--writers", default="0,8,32")
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--read-rate", type=float, default=50.0, help="The reader's requests per second at most.")
     parser.add_argument("--checkout", action="append", default=[], help="NAME=ROOT of another checkout to compare.")
     parser.add_argument("--as-writers", help=argparse.SUPPRESS)
     parser.add_argument("--as-reader", help=argparse.SUPPRESS)
@@ -214,9 +221,10 @@ def main() -> None:
     wanted = args.backends.split(",")
     pg_url, stop = start_postgres() if "postgresql" in wanted else ("", lambda: None)
     print(f"A reader's p50 / p99 in ms while GMs write (POST damage), {args.seconds:g} s per row, "
-          f"{args.workers} worker(s); load = 1-minute load average at the row's end\n")
-    print("| backend | writers | checkout | all reads | " + " | ".join(ROUTES) + " | writes/s | load |")
-    print("|---|---|---|---:|" + "---:|" * len(ROUTES) + "---:|---:|", flush=True)
+          f"{args.workers} worker(s), reads paced at {args.read_rate:g}/s at most; load = 1-minute load average "
+          f"at the row's end\n")
+    print("| backend | writers | checkout | all reads | " + " | ".join(ROUTES) + " | reads/s | writes/s | load |")
+    print("|---|---|---|---:|" + "---:|" * len(ROUTES) + "---:|---:|---:|", flush=True)
     i = 0
     try:
         for backend in ("sqlite", "postgresql"):
@@ -225,7 +233,7 @@ def main() -> None:
             for label, root in checkouts:
                 i += 1
                 url = f"sqlite:///{tmp}/readers{i}.db" if backend == "sqlite" else _pg_schema(pg_url, i)
-                run_checkout(label, root, backend, url, counts, args.seconds, args.workers, f"R{i}")
+                run_checkout(label, root, backend, url, counts, args.seconds, args.workers, f"R{i}", args.read_rate)
     finally:
         if pg_url:
             _drop_schemas(pg_url)

@@ -156,9 +156,10 @@ async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = Tru
     loop. A lock held longer than LANE_WAIT (another program's: the CLI, another worker, a long import) is not
     waited for in the lane, where it would hold up the other campaigns of the thread: the action gives up before
     writing anything (`locks.waiting_briefly`) and runs again from the start in the thread pool, where it waits
-    its turn (once it wrote, it waits where it is: nothing is ever written twice). An action whose work grows with what the client sent (`on_lane=False`: reading imported files) runs in the
-    thread pool instead: it holds no lane thread from the other GMs for its length. The request's context (its
-    language) goes with the work."""
+    its turn (once it wrote, it waits where it is: nothing is ever written twice). An action whose work grows
+    with what the client sent (`on_lane=False`: reading imported files) runs in the thread pool too: it holds
+    no lane thread from the other GMs for its length. The request's context (its language) goes with the
+    work."""
     if not on_lane:
         return await run_in_threadpool(work)
 

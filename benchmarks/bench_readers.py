@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_web import PARTY, call, free_port  # noqa: E402
+from bench_web import PARTY, call, free_port, setup_campaign  # noqa: E402
 
 ROUTES = ("character", "campaign", "pending", "player", "catch-up")
 
@@ -59,13 +59,8 @@ def start_server(root: Path, db: str, port: int, workers: int) -> subprocess.Pop
 
 
 def campaign(port: int, name: str) -> dict:
+    secret = setup_campaign(port, name)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    status, doc = call(conn, "POST", "/api/campaigns", {"name": name, "seed": 1})
-    assert status == 201, (status, doc)
-    secret = doc["gm_secret"]
-    for who in PARTY:
-        status, doc = call(conn, "POST", f"/api/campaigns/{name}/characters", {"name": who, "max_hp": 10000}, secret)
-        assert status == 201, (status, doc)
     for _ in range(6):  # a few events for the stream to catch up on
         call(conn, "POST", f"/api/campaigns/{name}/damage", {"character": PARTY[0], "parts": [
             {"amount": 1, "type": "fire"}]}, secret)

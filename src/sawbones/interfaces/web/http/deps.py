@@ -75,7 +75,11 @@ class WebState:
     keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
     secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
     local_writes: bool = False  # the store is local (SQLite): the live hub reads it on the event loop (live/hub.py)
-    lane: WritersLane = field(default_factory=lambda: WritersLane())  # the threads GM actions run in (run_action)
+    lane: "WritersLane | None" = None  # the threads GM actions run in (run_action): LANE, LOCAL_LANE on SQLite
+
+    def __post_init__(self) -> None:
+        if self.lane is None:
+            self.lane = WritersLane(LOCAL_LANE if self.local_writes else LANE)
     public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
     listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
 
@@ -116,14 +120,15 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 
 T = TypeVar("T")
 
-LANE = 4  # threads per worker process that run GM actions (the writers' lane): see run_action
+LANE = 4  # threads per worker process that run GM actions (the writers' lane, see run_action) on PostgreSQL,
+LOCAL_LANE = 2  # on SQLite: its writes take the whole file in turn, more threads only wait for each other
 LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
 
 
 class WritersLane:
-    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: LANE threads
+    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: `size` threads
     however many GMs write at once (the others wait in a thread's queue, holding no thread), so that writers can
-    neither take every thread of the pool from the reads nor hold the interpreter for more than LANE threads'
+    neither take every thread of the pool from the reads nor hold the interpreter for more than those threads'
     share. A campaign's actions all go to one of them, in the order they came: they follow each other without
     waiting for the campaign's writer turn in several threads at once (each turn handed over is a thread woken),
     and a campaign whose turn another program holds keeps one thread waiting, not the whole lane. Threads are

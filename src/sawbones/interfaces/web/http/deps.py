@@ -76,12 +76,12 @@ class WebState:
     secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
     local_writes: bool = False  # the store is local (SQLite): the live hub reads it on the event loop (live/hub.py)
     lane: "WritersLane | None" = None  # the threads GM actions run in (run_action): LANE, LOCAL_LANE on SQLite
+    public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
+    listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
 
     def __post_init__(self) -> None:
         if self.lane is None:
             self.lane = WritersLane(LOCAL_LANE if self.local_writes else LANE)
-    public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
-    listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
 
 
 def web(request: Request) -> WebState:

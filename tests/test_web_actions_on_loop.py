@@ -1,9 +1,10 @@
-"""A GM's action on SQLite runs on the web app's event loop, and never makes that loop wait for a lock.
+"""A GM's action runs off the web app's event loop, on the writers' lane: a few threads of its own, so that
+neither its work nor its wait for a lock ever holds up the loop, and writers never take the threads reads use.
 
 The GM's steps: a campaign is open in the browser while another writer (the CLI, another worker, a
 suspended process) holds a lock the action needs. The action must still be applied, once, when the
-lock is free; meanwhile the app goes on answering everyone else. Without another writer, the action
-costs no hand-over to a thread.
+lock is free; meanwhile the app goes on answering everyone else, the campaign's own reads included. However
+many GMs write at once, at most deps.LANE actions run at a time.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ with warnings.catch_warnings():
 
 from sawbones.adapters import locks
 from sawbones.adapters.backends import SqliteEventStore
+from sawbones.adapters.store import APPENDED
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
 from sawbones.interfaces.web.http import deps
@@ -50,17 +52,16 @@ FILE_HOLDER = textwrap.dedent("""
 
 
 @pytest.fixture
-def threads_used(monkeypatch):
-    """How many pieces of work the app handed to a worker thread (deps.run_in_threadpool)."""
-    count = {"n": 0}
-    handed = deps.run_in_threadpool
+def writers():
+    """The names of the threads every append committed in (store.APPENDED is told in the writer's thread)."""
+    seen: list[str] = []
 
-    async def counted(*args, **kwargs):
-        count["n"] += 1
-        return await handed(*args, **kwargs)
+    def told(*_args) -> None:
+        seen.append(threading.current_thread().name)
 
-    monkeypatch.setattr(deps, "run_in_threadpool", counted)
-    return count
+    APPENDED.append(told)
+    yield seen
+    APPENDED.remove(told)
 
 
 def _table(db: str):
@@ -80,50 +81,48 @@ def _hp(client) -> int:
     return found.json()["hp"]
 
 
-def test_without_another_writer_an_action_takes_no_thread(db, threads_used):
+def _damage(client, amount: int = 2):
+    return client.post("/api/campaigns/Alpha/damage", json={"character": "Aria", "parts": [
+        {"amount": amount, "type": "fire"}]})
+
+
+def _lane(names: list[str]) -> list[str]:
+    return [name for name in names if name.startswith("sawbones-lane")]
+
+
+@pytest.mark.parametrize("local", [True, False], ids=["sqlite", "a store that is not local (as PostgreSQL)"])
+def test_an_action_runs_on_the_writers_lane_not_on_the_event_loop(db, writers, monkeypatch, local):
+    monkeypatch.setattr(SqliteEventStore, "local", local)
     client = _table(db)
     try:
-        threads_used["n"] = 0
+        writers.clear()
         for _ in range(3):
-            done = client.post("/api/campaigns/Alpha/damage", json={"character": "Aria", "parts": [
-                {"amount": 2, "type": "fire"}]})
+            done = _damage(client)
             assert done.status_code == 200, done.text
-        assert threads_used["n"] == 0
+        assert len(writers) == 3 and _lane(writers) == writers, writers
         assert _hp(client) == 34
     finally:
         client.__exit__(None, None, None)
 
 
-def test_a_store_that_is_not_local_acts_in_a_thread(db, threads_used, monkeypatch):
-    monkeypatch.setattr(SqliteEventStore, "local", False)  # as PostgreSQL: every statement a round trip
-    client = _table(db)
-    try:
-        threads_used["n"] = 0
-        done = client.post("/api/campaigns/Alpha/damage", json={"character": "Aria", "parts": [
-            {"amount": 2, "type": "fire"}]})
-        assert done.status_code == 200, done.text
-        assert threads_used["n"] == 1
-    finally:
-        client.__exit__(None, None, None)
-
-
 @pytest.mark.parametrize("holder", ["campaign turn", "whole database"])
-def test_an_action_behind_another_writer_waits_in_a_thread_and_applies_once(db, threads_used, holder):
+def test_an_action_behind_another_program_waits_in_the_pool_and_applies_once(db, writers, holder):
     client = _table(db)
     before = _hp(client)
+    writers.clear()
     script, args = ((TURN_HOLDER, [db, "Alpha"]) if holder == "campaign turn" else (FILE_HOLDER, [locks.lock_path(db)]))
     other = subprocess.Popen([sys.executable, "-c", script, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              text=True)
     answers: list = []
     try:
         assert other.stdout.readline().strip() == "held"
-        acting = threading.Thread(target=lambda: answers.append(client.post(
-            "/api/campaigns/Alpha/damage", json={"character": "Aria", "parts": [{"amount": 5, "type": "fire"}]})))
+        acting = threading.Thread(target=lambda: answers.append(_damage(client, 5)))
         acting.start()
         time.sleep(0.5)
-        # the action waits for the other writer, the app does not: it answers meanwhile (a blocked event loop
-        # would answer nothing until the lock is free)
+        # the action waits for the other program, the app does not: it answers meanwhile, the campaign's own
+        # reads too (a blocked event loop would answer nothing until the lock is free)
         assert client.get("/api/tables").status_code == 200
+        assert _hp(client) == before
         assert acting.is_alive() and not answers
         other.stdin.write("\n")
         other.stdin.flush()
@@ -131,9 +130,75 @@ def test_an_action_behind_another_writer_waits_in_a_thread_and_applies_once(db, 
         acting.join(timeout=30)
         assert not acting.is_alive()
         assert answers[0].status_code == 200, answers[0].text
-        assert threads_used["n"] >= 1  # it went on in a thread
-        assert _hp(client) == before - 5  # applied once: the try on the loop wrote nothing
+        assert len(writers) == 1 and not _lane(writers), writers  # it waited in the pool: the lane stayed free
+        assert _hp(client) == before - 5  # applied once: the try in the lane wrote nothing
         assert [e["type"] for e in client.get("/api/campaigns/Alpha/log").json()["events"]].count("damage_taken") == 1
+    finally:
+        if other.poll() is None:
+            other.kill()
+        other.wait()
+        client.__exit__(None, None, None)
+
+
+def test_a_campaign_whose_turn_another_program_holds_does_not_hold_up_the_others_in_its_lane_thread(db, writers):
+    client = _table(db)
+    client.app.state.sawbones.lane = deps.WritersLane(1)  # one thread: Alpha's and Beta's actions share it
+    made = client.post("/api/campaigns", json={"name": "Beta", "seed": 3})
+    beta = {"Authorization": f"Bearer {made.json()['gm_secret']}"}
+    assert client.post("/api/campaigns/Beta/characters", json={"name": "Bo", "max_hp": 40}, headers=beta).status_code == 201
+    other = subprocess.Popen([sys.executable, "-c", TURN_HOLDER, db, "Alpha"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    answers: list = []
+    try:
+        assert other.stdout.readline().strip() == "held"
+        acting = threading.Thread(target=lambda: answers.append(_damage(client, 5)))
+        acting.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        done = client.post("/api/campaigns/Beta/damage", json={"character": "Bo", "parts": [
+            {"amount": 3, "type": "fire"}]}, headers=beta)
+        assert done.status_code == 200, done.text
+        assert time.monotonic() - started < 5  # not after Alpha's turn (held until told, up to the 10 s bound)
+        assert acting.is_alive() and not answers
+        other.stdin.write("\n")
+        other.stdin.flush()
+        acting.join(timeout=30)
+        assert answers[0].status_code == 200, answers[0].text
+    finally:
+        if other.poll() is None:
+            other.kill()
+        other.wait()
+        client.__exit__(None, None, None)
+
+
+def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers):
+    """Twice as many GMs as the lane has threads act on one campaign while another process holds its turn: the
+    lane keeps at most LANE threads, reads are answered meanwhile, and once the turn is free every action is
+    applied, each once."""
+    client = _table(db)
+    before = _hp(client)
+    writers.clear()
+    other = subprocess.Popen([sys.executable, "-c", TURN_HOLDER, db, "Alpha"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    answers: list = []
+    many = 2 * deps.LANE
+    try:
+        assert other.stdout.readline().strip() == "held"
+        acting = [threading.Thread(target=lambda: answers.append(_damage(client, 1))) for _ in range(many)]
+        for thread in acting:
+            thread.start()
+        time.sleep(0.5)
+        lane = [t for t in threading.enumerate() if t.name.startswith("sawbones-lane")]
+        assert 0 < len(lane) <= deps.LANE, [t.name for t in lane]
+        assert _hp(client) == before and not answers
+        other.stdin.write("\n")
+        other.stdin.flush()
+        assert other.wait(timeout=30) == 0
+        for thread in acting:
+            thread.join(timeout=30)
+        assert [a.status_code for a in answers] == [200] * many
+        assert _hp(client) == before - many
+        assert len(writers) == many
     finally:
         if other.poll() is None:
             other.kill()

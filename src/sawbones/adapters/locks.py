@@ -19,7 +19,8 @@ what was busy and that nothing was written. The bound is `lock_wait()` seconds: 
 else LOCK_WAIT.
 
 Inside `waiting_briefly()` a lock that another writer holds is waited for at most BRIEF seconds, then
-`WouldWait` (the web app's event loop runs a GM action itself only while no lock holds it up, web/http/deps.py),
+`WouldWait` (the web app's writers' lane runs a GM action only while no other program's lock holds it up,
+web/http/deps.py),
 until the work writes (`wrote`): from then on it waits as anywhere else.
 """
 

@@ -43,7 +43,7 @@ class EventStore(ABC):
     backend: str  # "sqlite" | "postgresql"
     where: str  # a path or a URL without its password, for messages
     # True: reading and writing are file I/O on this machine, and a wait for a writer's lock can be cut short
-    # (locks.waiting_briefly): the web app may run a GM action on its event loop (web/http/deps.py)
+    # (locks.waiting_briefly); the web app's live hub reads it on its event loop (web/live/hub.py)
     local: bool = False
 
     # campaigns

@@ -51,7 +51,7 @@ def load_areas() -> list[Any]:
 
 
 def _action_endpoint(act: Action) -> Callable[..., Any]:
-    """The action's route: its work in one piece, on the event loop or in one thread (deps.run_action); the
+    """The action's route: its work in one piece, on the writers' lane or in the thread pool (deps.run_action); the
     response is validated on the event loop."""
     def run(gm: GmAccess, body: Any) -> Any:
         with gm.open() as service:
@@ -59,15 +59,15 @@ def _action_endpoint(act: Action) -> Callable[..., Any]:
 
     if act.body is None:  # (the language is the request's: language.py; the route declares `?lang=`)
         async def endpoint(request: Request, gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, None), act.on_loop)
+            return await run_action(gm.state, partial(run, gm, None), act.on_lane, gm.campaign)
     elif act.body_optional:
         async def endpoint(request: Request, body: Optional[act.body] = Body(None),  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
+            return await run_action(gm.state, partial(run, gm, body), act.on_lane, gm.campaign)
     else:
         async def endpoint(request: Request, body: act.body,  # type: ignore[name-defined]
                            gm: GmAccess = Depends(gm_access)):
-            return await run_action(gm.state, partial(run, gm, body), act.on_loop)
+            return await run_action(gm.state, partial(run, gm, body), act.on_lane, gm.campaign)
     endpoint.__name__ = f"action_{act.name}"
     return endpoint
 

@@ -69,7 +69,9 @@ register(Action("recover", RecoverIn, m.ActionOut, summary="Rest recovery from p
 
 @router.get("/campaigns/{campaign}/pending", dependencies=[Language], response_model=PendingList, tags=["campaign state"],
             summary="Saves waiting for a player's die (an advance stopped there)")
-def pending(gm: GmAccess = Depends(gm_read)):
-    with gm.open() as service:
+async def pending(gm: GmAccess = Depends(gm_read)):
+    def read(service):
         state = service.load(gm.campaign).state
         return {"pending": pending_list(state, service.rules_for(state))}
+
+    return await gm.read(read)

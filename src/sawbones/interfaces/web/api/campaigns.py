@@ -68,10 +68,12 @@ def create_campaign(body: m.CampaignIn, response: Response, admin: AdminAccess =
 
 
 @router.get("/{campaign}", response_model=m.CampaignOut, tags=["campaigns"], summary="Show a campaign")
-def show_campaign(gm: GmAccess = Depends(gm_read)):
-    with gm.open() as service:
+async def show_campaign(gm: GmAccess = Depends(gm_read)):
+    def read(service):
         state = service.load(gm.campaign).state
         return views.campaign_doc(state, service.rules_for(state))
+
+    return await gm.read(read)
 
 
 @router.post("/{campaign}/gm-secret", response_model=m.GmSecretOut, tags=["campaigns"],
@@ -201,7 +203,7 @@ def _import(body) -> object:
 
 
 register(Action(
-    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_loop=False,
+    "import_characters", m.ImportIn, m.ImportOut, path="/characters/import", tags=("characters",), on_lane=False,
     summary="Add or update characters from Foundry VTT actor exports (dnd5e, pf1) or party files (YAML, CSV)",
     run=decided(_import, lambda service, state, events: views.import_report(
         state, events, service.rules_for(state)))))
@@ -220,11 +222,12 @@ def list_characters(gm: GmAccess = Depends(gm_read), external: str | None = Quer
 
 @router.get("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],
             summary="One character's sheet, injuries, wounds and afflictions")
-def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
-    with gm.open() as service:
+async def show_character(character: str = CharacterKey, gm: GmAccess = Depends(gm_read)):
+    def read(service):
         state = service.load(gm.campaign).state
-        found = decisions.find_character(state, character)
-        return views.character_doc(found, state, service.rules_for(state))
+        return views.character_doc(decisions.find_character(state, character), state, service.rules_for(state))
+
+    return await gm.read(read)
 
 
 @router.patch("/{campaign}/characters/{character}", dependencies=[Language], response_model=m.CharacterOut, tags=["characters"],

@@ -8,11 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import threading
 import time
 import weakref
+import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Header, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -71,9 +74,14 @@ class WebState:
     kept: threading.local = field(default_factory=threading.local)  # each thread's service (open_service)
     keeping: weakref.WeakSet[Any] = field(default_factory=weakref.WeakSet)  # the services threads keep
     secrets: KnownSecrets = field(default_factory=KnownSecrets)  # GM secrets found right lately (guard.py)
-    local_writes: bool = False  # the store is local (SQLite): a GM action may run on the event loop (run_action)
+    local_writes: bool = False  # the store is local (SQLite): the live hub reads it on the event loop (live/hub.py)
+    lane: "WritersLane | None" = None  # the threads GM actions run in (run_action): LANE, LOCAL_LANE on SQLite
     public_base: str | None = None  # serve --base: the address players reach the server at (links.page_base)
     listening_base: str | None = None  # where serve listens on the network (its LAN address and port)
+
+    def __post_init__(self) -> None:
+        if self.lane is None:
+            self.lane = WritersLane(LOCAL_LANE if self.local_writes else LANE)
 
 
 def web(request: Request) -> WebState:
@@ -112,29 +120,63 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 
 T = TypeVar("T")
 
+LANE = 4  # threads per worker process that run GM actions (the writers' lane, see run_action) on PostgreSQL,
+LOCAL_LANE = 2  # on SQLite: its writes take the whole file in turn, more threads only wait for each other
+LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
 
-async def run_action(state: WebState, work: Callable[[], T], on_loop: bool = True) -> T:
-    """A GM's action (`work` opens its own service): on the event loop itself when the store is local (SQLite)
-    and no other writer holds a lock it needs for more than a moment, else in a worker thread, where it waits
-    its turn.
 
-    On SQLite an action is about a millisecond of Python: handing it to a thread and back (anyio's hop, and the
-    loop and the thread taking the interpreter's lock from each other) cost a worker a third of its CPU per
-    action. Inside `locks.waiting_briefly`, a lock another writer holds for longer than one write does raises
-    `WouldWait` before anything is written (once the action wrote, it waits as anywhere else), and the action
-    runs again from the start in a thread. The loop
-    yields once first, so that requests that arrived meanwhile are read and served in the order they came
-    (without it, under load, a few connections were served a round late every time: twice the others' latency).
-    An action whose work grows with what the client sent (`on_loop=False`: reading imported files) always runs
-    in a thread: the loop keeps serving everyone else meanwhile."""
-    if state.local_writes and on_loop:
-        await asyncio.sleep(0)
-        try:
-            with locks.waiting_briefly():
-                return work()
-        except locks.WouldWait:
-            pass
-    return await run_in_threadpool(work)
+class WritersLane:
+    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: `size` threads
+    however many GMs write at once (the others wait in a thread's queue, holding no thread), so that writers can
+    neither take every thread of the pool from the reads nor hold the interpreter for more than those threads'
+    share. A campaign's actions all go to one of them, in the order they came: they follow each other without
+    waiting for the campaign's writer turn in several threads at once (each turn handed over is a thread woken),
+    and a campaign whose turn another program holds keeps one thread waiting, not the whole lane. Threads are
+    made on first use (a worker that only reads starts none)."""
+
+    def __init__(self, size: int = LANE) -> None:
+        self.size = size
+        self._threads: list[ThreadPoolExecutor] = []
+        self._making = threading.Lock()
+        self._next = 0
+
+    def thread(self, campaign: str | None) -> ThreadPoolExecutor:
+        """The campaign's thread (None: a campaign not known yet, as a player's link: each in turn)."""
+        if not self._threads:
+            with self._making:
+                if not self._threads:
+                    self._threads = [ThreadPoolExecutor(1, thread_name_prefix=f"sawbones-lane-{i}")
+                                     for i in range(self.size)]
+        if campaign is None:
+            self._next += 1
+            return self._threads[self._next % self.size]
+        return self._threads[zlib.crc32(campaign.encode()) % self.size]
+
+
+async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = True, campaign: str | None = None) -> T:
+    """A GM's action (`work` opens its own service), off the event loop: the loop only routes, streams and waits.
+
+    On the writers' lane (WritersLane), in the thread of the `campaign` acted on: the reads, served by the thread
+    pool, never queue behind writes, and the decisions, folds and COMMITs (an fsync on SQLite) never hold up the
+    loop. A lock held longer than LANE_WAIT (another program's: the CLI, another worker, a long import) is not
+    waited for in the lane, where it would hold up the other campaigns of the thread: the action gives up before
+    writing anything (`locks.waiting_briefly`) and runs again from the start in the thread pool, where it waits
+    its turn (once it wrote, it waits where it is: nothing is ever written twice). An action whose work grows
+    with what the client sent (`on_lane=False`: reading imported files) runs in the thread pool too: it holds
+    no lane thread from the other GMs for its length. The request's context (its language) goes with the
+    work."""
+    if not on_lane:
+        return await run_in_threadpool(work)
+
+    def first() -> T:
+        with locks.waiting_briefly(LANE_WAIT):
+            return work()
+
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(state.lane.thread(campaign), contextvars.copy_context().run, first)
+    except locks.WouldWait:  # another program holds a lock it needs: it waits in the pool, not in the lane
+        return await run_in_threadpool(work)
 
 
 def _close(service: Any) -> None:
@@ -186,6 +228,15 @@ class GmAccess:
                     self.state.secrets.remember(self.campaign, self.secret)
                 self.campaign = name
             yield service
+
+    async def read(self, read: Callable[[Any], T]) -> T:
+        """A GM's read in one hop: the secret checked and `read(service)` done in one thread of the pool (an
+        async route that awaits this has its answer validated on the event loop: no second hop for that)."""
+        def work() -> T:
+            with self.open() as service:
+                return read(service)
+
+        return await run_in_threadpool(work)
 
 
 CLOSED_REFUSAL = "no campaign of that name opens with this API secret"

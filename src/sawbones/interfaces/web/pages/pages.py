@@ -279,7 +279,7 @@ async def act(request: Request, campaign: PageCampaign, name: str) -> Response:
             return action.run(service, campaign, body)
 
     try:
-        doc = await run_action(web(request), run, action is None or action.on_loop)
+        doc = await run_action(web(request), run, action is None or action.on_lane)
     except Forbidden:
         raise
     except SawbonesError as exc:

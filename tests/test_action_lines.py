@@ -34,6 +34,8 @@ SESSION = [
     ("Alpha", "turn", {"character": "Aria"}),
     ("Alpha", "dash", {"character": "Aria"}),
     ("Alpha", "action", {"character": "Aria"}),
+    ("Alpha", "prone", {"character": "Aria"}),
+    ("Alpha", "stand", {"character": "Aria"}),
     ("Alpha", "combat_end", None),
     ("Alpha", "expose", {"character": "Cora", "affliction": "filth_fever", "rolls": "players"}),
     ("Alpha", "answer", {"pending": "{pending}", "total": 1}),

@@ -75,12 +75,12 @@ async def test_a_drop_to_zero_with_an_injury_the_gm_sees_it_and_the_table_gets_t
         result = await t.gm.slash(t.channel, "damage", character="Brena", amount=30, type="fire", d20=4)
         assert result.ephemeral
         lines = said(result)[0].splitlines()
-        assert lines[0] == "Brena: 30 Fire = 30 damage → 0 HP"
+        assert lines[0] == "Brena: 30 Fire = 30 damage → 0 HP, unconscious and prone"
         assert lines[1].startswith("Brena: new injury i1 — ")
         answer = c.get("/log", limit=50)["events"]
         assert [e["type"] for e in answer if not e["undone"]].count("damage_taken") == 1
         posted = await until(t.env, lambda: [m for m in contents(t.channel) if "0 HP" in m], "the feed")
-        assert posted[0].splitlines()[0] == "Brena: 30 Fire = 30 damage → 0 HP"
+        assert posted[0].splitlines()[0] == "Brena: 30 Fire = 30 damage → 0 HP, unconscious and prone"
         # more damage parts, and the injury's own command
         result = await t.gm.slash(t.channel, "damage", character="Aria", amount=3, type="fire", more="2 cold, 1 acid")
         assert said(result)[0].startswith("Aria: 3 Fire + 2 Cold + 1 Acid = 6")

@@ -63,7 +63,7 @@ async def test_a_session_at_the_discord_table(server):
         # a drop to 0 with an injury
         hit = log.typed("GM", "/damage character:Brena amount:30 type:fire d20:4",
                         await t.gm.slash(t.channel, "damage", character="Brena", amount=30, type="fire", d20=4))
-        assert hit[0].startswith("Brena: 30 Fire = 30 damage → 0 HP\nBrena: new injury i1 — ")
+        assert hit[0].startswith("Brena: 30 Fire = 30 damage → 0 HP, unconscious and prone\nBrena: new injury i1 — ")
         await until(t.env, lambda: any("→ 0 HP" in m for m in contents(t.channel)), "the drop in the feed")
 
         # a disease, its save routed to the player, answered with the button
@@ -92,7 +92,7 @@ async def test_a_session_at_the_discord_table(server):
         assert mine[0].startswith("**Brena** 0/20 HP · dying")
         hers = log.typed("aria_joueuse (Discord in French)", "/etat",
                          await t.french.slash(t.channel, "status"))
-        assert hers[0].startswith("**Aria** 0/24 PV · mourant\n__Blessures__")
+        assert hers[0].startswith("**Aria** 0/24 PV · mourant\nÉtats : À terre (par la posture du personnage)\n__Blessures__")
         party = log.typed("GM", "/status", await t.gm.slash(t.channel, "status"))
         assert "Brena 0/20 HP" in party[0] and "Aria 0/24 HP" in party[0]
         log.feed()

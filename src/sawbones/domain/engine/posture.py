@@ -126,7 +126,8 @@ def _next_turn(ctx: Context) -> Iterable[tuple[int, str, Any]]:
 def _posture(character: Character, rules: Rules, options: dict[str, Any]) -> Iterable[ActiveEffect]:
     known = rules.conditions.get(PRONE)
     if character.prone and not character.dead and known is not None:
-        yield ActiveEffect(s.ConditionEffect(type="condition", condition=PRONE), "posture", PRONE, PRONE, known.name)
+        yield ActiveEffect(s.ConditionEffect(type="condition", condition=PRONE), "posture", PRONE, PRONE,
+                           msg("the character's posture"))  # ("Prone (from the character's posture)", not "from Prone")
     lost = character.lost
     if lost is not None and not lost.next_turn:  # (the next turn's loss is not in force yet)
         name = s.Text(fr=lost.name_fr or lost.name_en, en=lost.name_en)

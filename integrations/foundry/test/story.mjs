@@ -92,7 +92,7 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   await t.gmClient.run("idle");
   const [pending] = (await t.gm.call("GET", "/pending")).pending;
   assert.ok(pending, "the disease's save falls due after one more hour");
-  const cards = (await t.player.run("state")).messages.filter(m => m.flags.sawbones?.pending === pending.id);
+  const cards = (await t.player.run("state")).messages.filter(m => m.flags?.sawbones?.pending === pending.id);
   assert.equal(cards.length, 1, "the player gets one card");
   assert.ok(cards[0].whisper.includes("pl"), "whispered to the actor's owner");
   assert.ok(cards[0].content.includes(button), `the card has the system's save button ${button}`);
@@ -113,7 +113,7 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   assert.deepEqual((await t.gm.call("GET", "/pending")).pending, []);
   const version = await t.gm.version();
   await t.gmClient.run("caughtUp", version);
-  const closed = (await t.gmClient.run("state")).messages.find(m => m.flags.sawbones?.pending === pending.id);
+  const closed = (await t.gmClient.run("state")).messages.find(m => m.flags?.sawbones?.pending === pending.id);
   assert.equal(closed.flags.sawbones.closed, true, "the card says it is answered");
 
   // 5. a secret affliction: the card names nothing and shows no DC
@@ -128,7 +128,7 @@ export async function story(server, { system, sawbonesSystem, type, amount, save
   await t.gmClient.run("idle");
   const secret = (await t.gm.call("GET", "/pending")).pending.find(p => p.affliction !== pending.affliction);
   assert.ok(secret, "the secret disease's save falls due");
-  const card = (await t.player.run("state")).messages.find(m => m.flags.sawbones?.pending === secret.id);
+  const card = (await t.player.run("state")).messages.find(m => m.flags?.sawbones?.pending === secret.id);
   assert.ok(card, "its card reaches the player");
   assert.ok(!card.content.includes("Mindfire"), "no name");
   assert.ok(!/dc=|DC/.test(card.content), "no DC");

@@ -13,16 +13,20 @@ export const USERS = [{ id: "gm", name: "Gamemaster", isGM: true }, { id: "pl", 
 export const ACTOR = "Xb3kQ9fLmN2pR7sT";
 
 /** A world of `system` with one player character, a sawbones campaign, and the GM's and the player's clients. */
-export async function table(server, { system, sawbonesSystem, seed, name, hp = 20, lang = "en", origin }) {
+export async function table(server, { system, sawbonesSystem, seed, name, hp = 20, lang = "en", origin, systemVersion,
+                                     actors, start = true }) {
   const gm = await Gm.create(server.base, name, sawbonesSystem, seed);
   await gm.option("who_rolls", "players");
-  const world = new World({ system, users: USERS, actors: [SYSTEMS[system].actor(ACTOR, "Brena", hp, "pl")],
+  const world = new World({ system, systemVersion, users: USERS,
+                            actors: actors ?? [SYSTEMS[system].actor(ACTOR, "Brena", hp, "pl")],
                             worldSettings: { "sawbones.serverUrl": server.base, "sawbones.campaign": name },
                             ...(origin ? { origin } : {}) });
   const gmClient = await world.connect("gm", { lang, clientSettings: { "sawbones.apiSecret": gm.secret } });
   const player = await world.connect("pl", { lang });
-  await gmClient.run("start");
-  await player.run("start");
+  if (start) {
+    await gmClient.run("start");
+    await player.run("start");
+  }
   return { gm, world, gmClient, player, async close() { await gmClient.close(); await player.close(); } };
 }
 

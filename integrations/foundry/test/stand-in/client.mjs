@@ -73,6 +73,15 @@ const commands = {
   dialog(answers) {
     globalThis.nextDialog.push(...answers);
   },
+  /** The module's own step that turns sawbones' conditions into the actor's status effects. */
+  async syncConditions(actorId, conditions) {
+    const { syncConditions } = await import("../../scripts/actors.js");
+    await api().serial(() => syncConditions(game.actors.get(actorId), conditions));
+  },
+  /** Another module's listener that vetoes the next `name` hook (returns false), once. */
+  veto(name) {
+    Hooks.once(name, () => false);
+  },
   answerDialog(answer) {
     held?.(answer);
     held = null;

@@ -526,6 +526,9 @@ export function receive(message) {
   } else if (message.op === "time") {
     game.time.worldTime = message.worldTime;
     Hooks.callAll("updateWorldTime", message.worldTime, message.delta, {}, message.userId);
+  } else if (message.op === "userActivity") {
+    const user = game.users.get(message.userId);
+    if (user) user.active = message.active;
   } else if (message.op === "setting") {
     game.settings.world[message.id] = message.value;
     game.settings.settings.get(message.id)?.onChange?.(message.value);

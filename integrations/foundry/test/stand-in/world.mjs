@@ -25,7 +25,8 @@ export class World {
     const stored = { ...(this.storage.get(userId) ?? {}), ...clientSettings };
     this.storage.set(userId, stored);
     const worker = new Worker(new URL("./client.mjs", import.meta.url), { workerData: {
-      userId, system: this.system, systemVersion: this.systemVersion, users: this.users, lang, origin: this.origin, worldTime: this.worldTime,
+      userId, system: this.system, systemVersion: this.systemVersion,
+      users: this.users.map(u => ({ ...u, active: u.id === userId || this.clients.has(u.id) })), lang, origin: this.origin, worldTime: this.worldTime,
       actors: [...this.actors.values()], messages: this.visibleMessages(userId), worldSettings: this.worldSettings,
       clientSettings: stored } });
     worker.unref();  // a failed test never keeps node waiting for its clients
@@ -38,12 +39,15 @@ export class World {
         else this.handle(client, message);
       });
     });
+    // Foundry's userActivity: every other client learns who is connected (User#active, game.users.activeGM)
+    this.broadcast({ op: "userActivity", userId, active: true }, id => id !== userId);
     return {
       run: (name, ...args) => this.command(client, name, args),
       close: async () => {
         await this.command(client, "stop", []).catch(() => null);
         this.clients.delete(userId);
         await worker.terminate();
+        this.broadcast({ op: "userActivity", userId, active: false });
       },
     };
   }

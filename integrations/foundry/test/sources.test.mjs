@@ -16,6 +16,7 @@ before(async () => { server = await startServer(); });
 after(async () => { await server?.stop(); });
 
 const PF1 = { system: "pf1", sawbonesSystem: "pf1e" };
+const LIMIT = { timeout: 60_000 };  // a module that waits forever fails instead of holding the run up
 const DND5E = { system: "dnd5e", sawbonesSystem: "dnd5e" };
 
 async function linked(t) {
@@ -23,7 +24,8 @@ async function linked(t) {
   return (await t.gm.character(`foundry:Actor.${ACTOR}`)).id;
 }
 
-test("pf1: the HP live in hp.offset; a hit and a sheet edit are told, and sawbones' HP are the derived ones", async () => {
+test("pf1: the HP live in hp.offset; a hit and a sheet edit are told, and sawbones' HP are the derived ones",
+     LIMIT, async () => {
   // 5 damage taken before linking: the source holds offset −5 and neither value nor max
   const actor = SYSTEMS.pf1.actor(ACTOR, "Sorn", 30, "pl", { offset: -5 });
   const t = await table(server, { ...PF1, seed: 4, name: "pf1 offset", actors: [actor] });
@@ -49,6 +51,7 @@ test("pf1: the HP live in hp.offset; a hit and a sheet edit are told, and sawbon
 });
 
 test("pf1 11.x: the player clicks the card's save (as=speaker) and the roll, its subject in message.system, answers it",
+     LIMIT,
      async () => {
   const t = await table(server, { ...PF1, seed: 6, name: "pf1 save" });
   const character = await linked(t);
@@ -68,6 +71,7 @@ test("pf1 11.x: the player clicks the card's save (as=speaker) and the roll, its
 });
 
 test("offline: a hit made while no GM's client runs is told when it starts, before sawbones' HP come back, once",
+     LIMIT,
      async () => {
   const t = await table(server, { ...DND5E, seed: 9, name: "offline", hp: 30, start: false });
   await t.gmClient.run("start");
@@ -93,7 +97,7 @@ test("offline: a hit made while no GM's client runs is told when it starts, befo
   await t.player.close();
 });
 
-test("Link actors' lines go to chat escaped; a no-op HP write writes nothing", async () => {
+test("Link actors' lines go to chat escaped; a no-op HP write writes nothing", LIMIT, async () => {
   const name = "<img src=x onerror=alert(1)>";
   const t = await table(server, { ...DND5E, seed: 2, name: "escaped",
                                   actors: [SYSTEMS.dnd5e.actor(ACTOR, name, 20, "pl")] });
@@ -112,7 +116,7 @@ test("Link actors' lines go to chat escaped; a no-op HP write writes nothing", a
   await t.close();
 });
 
-test("dnd5e: a vetoed application leaves no types behind for the next HP change", async () => {
+test("dnd5e: a vetoed application leaves no types behind for the next HP change", LIMIT, async () => {
   const t = await table(server, { ...DND5E, seed: 12, name: "vetoed", hp: 30 });
   await linked(t);
   await t.player.run("veto", "dnd5e.preApplyDamage");  // another module refuses this one
@@ -124,7 +128,7 @@ test("dnd5e: a vetoed application leaves no types behind for the next HP change"
   await t.close();
 });
 
-test("the sawbones header control is on characters' sheets only", async () => {
+test("the sawbones header control is on characters' sheets only", LIMIT, async () => {
   const npc = { ...SYSTEMS.dnd5e.actor("Npc0000000000001", "Goblin", 7, "gm", { type: "npc" }) };
   const t = await table(server, { ...DND5E, seed: 2, name: "header",
                                   actors: [SYSTEMS.dnd5e.actor(ACTOR, "Brena", 20, "pl"), npc] });
@@ -133,7 +137,7 @@ test("the sawbones header control is on characters' sheets only", async () => {
   await t.close();
 });
 
-test("an untyped drop to 0 asks the GM without holding up what comes after", async () => {
+test("an untyped drop to 0 asks the GM without holding up what comes after", LIMIT, async () => {
   const t = await table(server, { ...DND5E, seed: 5, name: "dialog", hp: 20 });
   const character = await linked(t);
   await t.gmClient.run("dialog", [{ hold: true }]);
@@ -150,7 +154,7 @@ test("an untyped drop to 0 asks the GM without holding up what comes after", asy
   await t.close();
 });
 
-test("pf1's toggleStatusEffect answers {id: state}, not the effect: sawbones' status is flagged all the same",
+test("pf1's toggleStatusEffect answers {id: state}, not the effect: sawbones' status is flagged all the same", LIMIT,
      async () => {
   const t = await table(server, { ...PF1, seed: 2, name: "pf1 toggle" });
   assert.deepEqual(await t.gmClient.run("toggleStatusReturn", ACTOR, "sickened", false), {}, "nothing to remove");
@@ -162,7 +166,7 @@ test("pf1's toggleStatusEffect answers {id: state}, not the effect: sawbones' st
   await t.close();
 });
 
-test("dnd5e 5.1: the exhaustion sawbones imposes sets the actor's level (the penalties read it)", async () => {
+test("dnd5e 5.1: the exhaustion sawbones imposes sets the actor's level (the penalties read it)", LIMIT, async () => {
   const system = systemOf("dnd5e", "5.1");
   const t = await table(server, { ...DND5E, seed: 2, name: "exhaustion 5.1", systemVersion: "5.1",
                                   actors: [system.actor(ACTOR, "Brena", 20, "pl")] });

@@ -118,3 +118,77 @@ def test_an_external_reference_names_one_character(campaign):
     assert campaign("character", "import", _file("party.yaml")).code == 0
     taken = campaign("character", "add", "Other", "--external", "discord:184467440737")
     assert taken.code == 2 and "Ilse already has the external reference" in taken.err
+
+
+# ------------------------------------------------------------------ Foundry worlds as the systems store them
+# tests/fixtures/foundry: dnd5e's twelve pack heroes (packs/_source/heroes, release-5.3.3) reduced to the fields the
+# importer reads, in the shape a 5.x world exports them (class `hd.denomination` / `hd.spent`, `hp.max` null), and
+# pf1's bestiary Poacher (packs/basic-monsters, v10.8) after a hit of 9 (pf1 keeps only the offset). See the README.
+
+WORLD = Path(__file__).parent / "fixtures" / "foundry"
+
+# name: (hit die, max HP, HP, hit dice left), as dnd5e derives them: level 1 at the die's maximum + Con modifier,
+# + hp.bonuses.level per level (Morthos' Draconic Resilience, @classes.sorcerer.levels)
+HEROES = {
+    "akra-dragonborn-cleric": (8, 9, 9, 1), "aoth-human-druid": (8, 10, 10, 1), "beiro-half-elf-bard": (8, 10, 10, 1),
+    "krusk-half-orc-paladin": (10, 12, 12, 1), "merric-halfling-barbarian": (12, 14, 14, 1),
+    "morthos-tiefling-sorcerer": (6, 6 + 2 + 1, 9, 1), "perrin-halfling-monk": (8, 9, 9, 1),
+    "quillathe-elf-ranger": (10, 12, 12, 1), "randal-human-fighter": (10, 12, 12, 1),
+    "riswynn-dwarf-rogue": (8, 11, 11, 1), "sefris-half-elf-warlock": (8, 10, 10, 1),
+    "zanna-gnome-wizard": (6, 8, 8, 1),
+}
+
+
+def test_the_dnd5e_heroes_of_a_5x_world(campaign):
+    files = [str(WORLD / f"dnd5e-hero-{name}.json") for name in HEROES]
+    result = campaign("--json", "character", "import", *files)
+    assert result.code == 0, result.err
+    for name, expected in HEROES.items():
+        actor = json.loads((WORLD / f"dnd5e-hero-{name}.json").read_text("utf-8"))
+        hero = _character(campaign, actor["name"])
+        got = (hero["hit_die"], hero["max_hp"], hero["hp"], hero["hit_dice"])
+        assert got == expected, f"{name}: hit die, max HP, HP, hit dice left {got}, dnd5e says {expected}"
+        assert hero["external"] == [f"foundry:Actor.{actor['_id']}"]
+
+
+def test_a_dnd5e_5x_fighter_3_with_hit_dice_spent(campaign, tmp_path):
+    """The fighter of a 5.x world at level 3, two hit dice spent: d10, 28/28 (10 + 2, then 6 + 2 twice), 1 left."""
+    actor = json.loads((WORLD / "dnd5e-hero-randal-human-fighter.json").read_text("utf-8"))
+    fighter = next(i for i in actor["items"] if i["type"] == "class")
+    fighter["system"]["levels"] = 3
+    fighter["system"]["hd"]["spent"] = 2
+    fighter["system"]["advancement"][0]["value"] = {"1": "max", "2": "avg", "3": "avg"}
+    actor["system"]["attributes"]["hp"]["value"] = 28
+    path = tmp_path / "randal-3.json"
+    path.write_text(json.dumps(actor), "utf-8")
+    assert campaign("character", "import", str(path)).code == 0
+    randal = _character(campaign, actor["name"])
+    assert (randal["hit_die"], randal["max_hp"], randal["hp"], randal["hit_dice"], randal["hit_dice_max"]) == \
+        (10, 28, 28, 1, 3)
+
+
+def test_a_pf1_actor_with_an_offset(cli):
+    """pf1 stores no HP value nor maximum: max = class hp 21 + favoured-class 3 + Con +2 × 3 levels = 30; the hit
+    of 9 taken is the offset: 21 HP."""
+    assert cli("campaign", "create", "Bestiary", "--system", "pf1e").code == 0
+    assert cli("character", "import", str(WORLD / "pf1-poacher.json")).code == 0
+    poacher = _character(cli, "Poacher")
+    assert (poacher["max_hp"], poacher["hp"], poacher["hit_die"]) == (30, 21, 10)
+
+
+def test_the_live_hp_the_foundry_module_sends_win(campaign, tmp_path):
+    """`Link actors` sends the HP the system derived on the live actor (flags.sawbones.live.hp): taken as they are."""
+    actor = json.loads((WORLD / "dnd5e-hero-morthos-tiefling-sorcerer.json").read_text("utf-8"))
+    actor["system"]["attributes"]["hp"]["bonuses"]["level"] = "@scale.draconic.resilience"  # not worked out here
+    actor["flags"] = {"sawbones": {"live": {"hp": {"value": 7, "max": 9}}}}
+    path = tmp_path / "morthos.json"
+    path.write_text(json.dumps(actor), "utf-8")
+    result = campaign("character", "import", str(path))
+    assert result.code == 0, result.err
+    morthos = _character(campaign, actor["name"])
+    assert (morthos["max_hp"], morthos["hp"]) == (9, 7)
+    del actor["flags"]
+    path.write_text(json.dumps(actor), "utf-8")
+    refused = campaign("character", "import", str(path))
+    assert refused.code == 2 and len(refused.err.splitlines()) == 1
+    assert "attributes.hp.bonuses.level is a formula the importer cannot work out" in refused.err

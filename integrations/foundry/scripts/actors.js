@@ -3,9 +3,7 @@
 // character (injuries, wounds, afflictions, in English and French) kept on the actor for its window.
 
 import { MODULE } from "./settings.js";
-import { hpOf, statusOf } from "./systems.js";
-
-const HP_PATH = "system.attributes.hp.value";
+import { hpOf, hpUpdate, statusOf, systemId } from "./systems.js";
 
 /** The status effects sawbones put on the actor: status id → the effect. */
 export function ownStatuses(actor) {
@@ -17,9 +15,17 @@ export function ownStatuses(actor) {
   return out;
 }
 
+/** Wait (a little) for what a system does after an update of ours, on this same client (dnd5e's _onUpdate). */
+async function settle(done, tries = 50) {
+  for (let i = 0; i < tries && !done(); i++) await new Promise(resolve => setTimeout(resolve, 20));
+}
+
 function hasStatus(actor, id) {
   return actor.statuses?.has?.(id) ?? [...(actor.effects ?? [])].some(e => e.statuses?.has?.(id));
 }
+
+const EXHAUSTION = "exhaustion";
+const EXHAUSTION_LEVEL = "system.attributes.exhaustion";
 
 /** Make the actor's sawbones status effects those of `conditions` (sawbones condition documents). */
 export async function syncConditions(actor, conditions) {
@@ -27,11 +33,24 @@ export async function syncConditions(actor, conditions) {
   const wanted = new Set(conditions.map(c => statusOf(c.id)).filter(id => id && known.has(id)));
   const own = ownStatuses(actor);
   for (const [id] of own) {
-    if (!wanted.has(id)) await actor.toggleStatusEffect(id, { active: false });
+    if (wanted.has(id)) continue;
+    if (id === EXHAUSTION && systemId() === "dnd5e") {
+      await actor.update({ [EXHAUSTION_LEVEL]: 0 });  // dnd5e removes its effect itself
+      await settle(() => !hasStatus(actor, id));
+    }
+    if (hasStatus(actor, id)) await actor.toggleStatusEffect(id, { active: false });
   }
   for (const id of wanted) {
     if (own.has(id) || hasStatus(actor, id)) continue;  // a status the GM set stays the GM's
-    const effect = await actor.toggleStatusEffect(id, { active: true });
+    if (id === EXHAUSTION && systemId() === "dnd5e") {
+      // dnd5e's penalties read the level, not the effect; before 5.2 toggling the effect left the level at 0.
+      // Setting the level makes dnd5e create the effect itself (every 5.x).
+      await actor.update({ [EXHAUSTION_LEVEL]: 1 });
+      await settle(() => hasStatus(actor, id));
+    }
+    if (!hasStatus(actor, id)) await actor.toggleStatusEffect(id, { active: true });
+    // the effect as the actor now has it: pf1's toggleStatusEffect answers {id: state}, not the effect
+    const effect = [...(actor.effects ?? [])].find(e => e.statuses?.has?.(id));
     if (effect && typeof effect.setFlag === "function") await effect.setFlag(MODULE, "condition", id);
   }
 }
@@ -40,7 +59,7 @@ export async function syncConditions(actor, conditions) {
 export async function followHp(actor, hp) {
   const now = hpOf(actor);
   if (!now || hp == null || now.value === hp) return false;
-  await actor.update({ [HP_PATH]: hp }, { [MODULE]: { echo: true } });
+  await actor.update(hpUpdate(hp), { [MODULE]: { echo: true } });
   return true;
 }
 

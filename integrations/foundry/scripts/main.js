@@ -5,12 +5,13 @@ import { followHp, keepView, syncConditions } from "./actors.js";
 import { Client, SawbonesError } from "./client.js";
 import { Hits, registerHitHooks } from "./hits.js";
 import { cardFor, syncPrompts } from "./prompts.js";
-import { MODULE, isActiveGM, language, registerSettings, setSetting, setting, t } from "./settings.js";
+import { MODULE, escape, isActiveGM, language, registerSettings, setSetting, setting, t } from "./settings.js";
 import { EventStream } from "./stream.js";
-import { isSupported, loadMapping } from "./systems.js";
+import { hpOf, isSupported, loadMapping } from "./systems.js";
 import { windowClass } from "./window.js";
 
 const EXTERNAL = "foundry:Actor.";
+const LINKED_TYPES = ["character"];  // the actor types "Link actors" sends to sawbones
 const ROUND = 6;
 
 /** A world-time delta in seconds as a sawbones duration ("1d2h3min4r") and the seconds left over. */
@@ -26,11 +27,15 @@ export function duration(seconds) {
 }
 
 /** An actor's export without what the sheet importer never reads (descriptions, biography, effects, token):
- * a request stays under the server's body limit (serve --max-body, 1 MB by default). */
+ * a request stays under the server's body limit (serve --max-body, 1 MB by default). Its HP as the system
+ * derived them go with it (flags.sawbones.live.hp): the export holds only their source (pf1: an offset; dnd5e
+ * 5.x: a null max), and the importer takes these rather than deriving them again. */
 export function slim(actor) {
   const data = actor.toObject();
   delete data.effects;
   delete data.prototypeToken;
+  const hp = hpOf(actor);
+  data.flags = { ...(data.flags ?? {}), [MODULE]: hp ? { live: { hp } } : {} };
   if (data.system?.details) delete data.system.details.biography;
   for (const item of data.items ?? []) {
     delete item.effects;
@@ -97,7 +102,6 @@ export class SawbonesModule {
   async ready() {
     if (!isSupported()) return;
     await loadMapping();
-    for (const actor of game.actors ?? []) this.hits.remember(actor);
     if (!isActiveGM()) return;
     if (!this.client.configured()) {
       ui.notifications?.info(t("Setup.Missing"));
@@ -105,6 +109,7 @@ export class SawbonesModule {
     }
     await this.serial(async () => {
       await this.loadLinks();
+      await this.hits.tellOffline();  // what changed while no GM's client ran, before sawbones' HP come back
       await this.client.flush();
       await this.sync([...this.links.values()]);
     });
@@ -150,7 +155,7 @@ export class SawbonesModule {
       ui.notifications?.warn(t("Link.OnlyGM"));
       return null;
     }
-    const actors = (game.actors?.contents ?? [...game.actors]).filter(a => a.type === "character");
+    const actors = (game.actors?.contents ?? [...game.actors]).filter(a => LINKED_TYPES.includes(a.type));
     const lines = [];
     for (const files of batches(actors.map(a => ({ filename: `${a.id}.json`, content: JSON.stringify(slim(a)) })))) {
       const answer = await this.client.request("POST", this.client.campaignPath("/characters/import"), { files });
@@ -279,7 +284,7 @@ function linkMenu() {
     async render() {
       try {
         const lines = await sawbones.linkActors();
-        if (lines?.length) ChatMessage.create({ content: lines.map(l => `<p>${l}</p>`).join(""),
+        if (lines?.length) ChatMessage.create({ content: lines.map(l => `<p>${escape(l)}</p>`).join(""),
                                                whisper: ChatMessage.getWhisperRecipients("GM").map(u => u.id) });
       } catch (error) {
         ui.notifications?.error(t("Faults.Refused", { message: error.message }));
@@ -296,12 +301,17 @@ Hooks.once("init", () => {
   registerHitHooks(sawbones);
   Hooks.on("updateWorldTime", (worldTime, delta) => sawbones.serial(() => sawbones.onWorldTime(worldTime, delta)));
   Hooks.on("createChatMessage", message => sawbones.serial(() => sawbones.onChatMessage(message)));
-  Hooks.on("getHeaderControlsActorSheetV2", (app, controls) => controls.push({
-    icon: "fas fa-skull-crossbones", label: "SAWBONES.Window.Open", action: "sawbones",
-    onClick: () => sawbones.openWindow(app.document) }));
-  Hooks.on("getActorSheetHeaderButtons", (app, buttons) => buttons.unshift({
-    label: "SAWBONES.Window.Open", class: "sawbones", icon: "fas fa-skull-crossbones",
-    onclick: () => sawbones.openWindow(app.actor) }));
+  // only on the sheets of the actors "Link actors" sends (characters): an NPC's, a vehicle's get nothing
+  Hooks.on("getHeaderControlsActorSheetV2", (app, controls) => {
+    if (LINKED_TYPES.includes(app.document?.type)) controls.push({
+      icon: "fas fa-skull-crossbones", label: "SAWBONES.Window.Open", action: "sawbones",
+      onClick: () => sawbones.openWindow(app.document) });
+  });
+  Hooks.on("getActorSheetHeaderButtons", (app, buttons) => {
+    if (LINKED_TYPES.includes(app.actor?.type)) buttons.unshift({
+      label: "SAWBONES.Window.Open", class: "sawbones", icon: "fas fa-skull-crossbones",
+      onclick: () => sawbones.openWindow(app.actor) });
+  });
 });
 
 Hooks.once("ready", () => {

@@ -3,13 +3,8 @@
 // its total to sawbones as the player's answer. A secret affliction's card names nothing and shows no DC
 // (the server's player prompts already leave them out).
 
-import { MODULE, t } from "./settings.js";
+import { MODULE, escape, t } from "./settings.js";
 import { mapping, saveButton, savingThrowOf } from "./systems.js";
-
-function escape(text) {
-  return String(text ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                                                       "'": "&#39;" })[c]);
-}
 
 export function cards(actor) {
   return (game.messages?.contents ?? [...(game.messages ?? [])])

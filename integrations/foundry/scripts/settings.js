@@ -46,3 +46,9 @@ export function t(key, data) {
 export function language() {
   return game.i18n?.lang === "fr" ? "fr" : "en";
 }
+
+/** Text as HTML text: what sawbones or an actor's name says is never markup. */
+export function escape(text) {
+  return String(text ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                                       "'": "&#39;" })[c]);
+}

@@ -2,12 +2,7 @@
 // (the player view the GM's client keeps on the actor, in the user's language). Players see it too: nothing
 // in it comes from their browser talking to sawbones.
 
-import { MODULE, language, t } from "./settings.js";
-
-function escape(text) {
-  return String(text ?? "").replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
-                                                       "'": "&#39;" })[c]);
-}
+import { MODULE, escape, language, t } from "./settings.js";
 
 function list(title, items, line) {
   const body = items.length ? `<ul>${items.map(i => `<li>${line(i)}</li>`).join("")}</ul>` : `<p>${t("Window.None")}</p>`;

@@ -68,7 +68,7 @@ test("a 409 reads again; the events stream resumes with Last-Event-ID", async ()
   await t.gmClient.run("idle");
   let state = await t.gmClient.run("state");
   assert.equal(state.notices.filter(n => n.type === "error").length, 0, "a 409 is not an error for the GM");
-  let card = state.messages.find(m => m.flags.sawbones?.pending === pending.id);
+  let card = state.messages.find(m => m.flags?.sawbones?.pending === pending.id);
   assert.equal(card.flags.sawbones.closed, true, "re-read: the card is closed");
   assert.equal((await t.gm.log()).filter(e => e.type === "affliction_saved").length, 1, "the dashboard's answer only");
 
@@ -79,7 +79,7 @@ test("a 409 reads again; the events stream resumes with Last-Event-ID", async ()
   await t.gmClient.run("caughtUp", undone.version);
   state = await t.gmClient.run("state");
   assert.equal((await t.gm.call("GET", "/pending")).pending.length, 1, "the undo brought the save back");
-  card = state.messages.filter(m => m.flags.sawbones?.pending === pending.id);
+  card = state.messages.filter(m => m.flags?.sawbones?.pending === pending.id);
   assert.equal(card.length, 1);
   assert.equal(card[0].flags.sawbones.closed, false, "its card is open again");
   await t.close();

@@ -9,5 +9,5 @@ after(async () => { await server?.stop(); });
 
 test("pf1: hit to 0, conditions, undo, an hour of world time, the player's roll, a secret card", async () => {
   await story(server, { system: "pf1", sawbonesSystem: "pf1e", type: "fire", amount: 20, save: "fort",
-                        button: "@Save[fort;dc=12]", secretButton: "@Save[fort]" });
+                        button: "@Save[fort;dc=12;as=speaker]", secretButton: "@Save[fort;as=speaker]" });
 });

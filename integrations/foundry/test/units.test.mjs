@@ -76,6 +76,6 @@ test("Link actors sends the actors in requests under the server's body limit, wi
   const actor = { toObject: () => ({ _id: "a", effects: [{}], prototypeToken: {},
                                      system: { details: { biography: "long", originalClass: "c" } },
                                      items: [{ type: "class", system: { description: { value: "<p>…</p>" }, levels: 3 } }] }) };
-  assert.deepEqual(slim(actor), { _id: "a", system: { details: { originalClass: "c" } },
+  assert.deepEqual(slim(actor), { _id: "a", system: { details: { originalClass: "c" } }, flags: { sawbones: {} },
                                   items: [{ type: "class", system: { levels: 3 } }] });
 });

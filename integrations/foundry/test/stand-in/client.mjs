@@ -3,8 +3,10 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 
+if (!parentPort) process.exit(0);  // only ever run as a worker of world.mjs (node --test on the folder loads it too)
+
 import { install, receive } from "./foundry.mjs";
-import { SYSTEMS } from "./systems.mjs";
+import { systemOf } from "./systems.mjs";
 
 let next = 0;
 const waiting = new Map();
@@ -20,10 +22,15 @@ const link = {
   },
 };
 
-const system = SYSTEMS[workerData.system];
-const seen = await install(link, { ...workerData, statusEffects: system.statusEffects });
-Object.assign(game.system, system.hooks);
-globalThis.dialogAnswer = () => (globalThis.nextDialog ? globalThis.nextDialog.shift() : null);
+const system = systemOf(workerData.system, workerData.systemVersion);
+const seen = await install(link, { ...workerData, statusEffects: system.statusEffects, systemHooks: system.hooks });
+// The GM's answers to dialogs, in order; {hold: true} leaves the dialog open until `answerDialog`.
+let held = null;
+globalThis.dialogAnswer = () => {
+  const next = globalThis.nextDialog.shift() ?? null;
+  if (!next?.hold) return next;
+  return new Promise(resolve => { held = resolve; });
+};
 globalThis.nextDialog = [];
 await import("../../scripts/main.js");
 const api = () => game.modules.get("sawbones").api;
@@ -66,6 +73,37 @@ const commands = {
   dialog(answers) {
     globalThis.nextDialog.push(...answers);
   },
+  /** The module's own step that turns sawbones' conditions into the actor's status effects. */
+  async syncConditions(actorId, conditions) {
+    const { syncConditions } = await import("../../scripts/actors.js");
+    await api().serial(() => syncConditions(game.actors.get(actorId), conditions));
+  },
+  /** Another module's listener that vetoes the next `name` hook (returns false), once. */
+  veto(name) {
+    Hooks.once(name, () => false);
+  },
+  answerDialog(answer) {
+    held?.(answer);
+    held = null;
+  },
+  /** The player clicks the save button of a chat card (pf1: @Save[…]); each actor it rolls for gets its save. */
+  async clickSave(messageId, total) {
+    for (const { actor, save } of system.clickSave(game.messages.get(messageId))) {
+      await ChatMessage.create(system.saveMessage(actor, save, total));
+    }
+  },
+  /** Configure Settings → sawbones → Link actors (the settings menu's application). */
+  linkMenu: () => new (game.settings.menus.get("sawbones.linkActors").type)().render().then(() => null),
+  /** The header controls a sheet of this actor gets (getHeaderControlsActorSheetV2). */
+  headerControls(actorId) {
+    const controls = [];
+    Hooks.callAll("getHeaderControlsActorSheetV2", { document: game.actors.get(actorId) }, controls);
+    return controls.map(c => c.action);
+  },
+  async toggleStatusReturn(actorId, id, active) {
+    const result = await game.actors.get(actorId).toggleStatusEffect(id, { active });
+    return typeof result?.setFlag === "function" ? "effect" : result;
+  },
   setSetting: (key, value) => game.settings.set("sawbones", key, value),
   stopStream: () => api().stream?.stop(),
   startStream() {
@@ -84,13 +122,16 @@ const commands = {
   state() {
     return {
       actors: game.actors.map(a => ({ id: a.id, name: a.name, hp: a.system.attributes.hp.value,
+                                      max: a.system.attributes.hp.max, source: a._source.system.attributes.hp,
+                                      exhaustion: a.system.attributes.exhaustion ?? null,
+                                      flags: a._source.flags ?? {},
                                       statuses: [...a.statuses],
                                       sawbones: a.effects.filter(e => e.getFlag("sawbones", "condition")).map(e => [...e.statuses][0]),
                                       view: a.getFlag("sawbones", "view") ?? null })),
       messages: game.messages.map(m => ({ id: m.id, content: m.content, whisper: m.whisper, flags: m.flags,
                                          rolls: m.rolls ?? [] })),
       notices: seen.notices, dialogs: seen.dialogs.length, requests: seen.requests.length,
-      queue: game.settings.get("sawbones", "queue"), hooks: Hooks.fired,
+      queue: game.settings.get("sawbones", "queue"), hooks: Hooks.fired, writes: seen.writes,
     };
   },
 };

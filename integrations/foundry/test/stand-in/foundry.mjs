@@ -152,17 +152,46 @@ class ActiveEffect extends FlagsMixin {
   }
 }
 
+// Foundry core v13's update pipeline, as ClientDatabaseBackend#preUpdateDocumentArray and
+// #handleUpdateDocuments (client/data/client-backend.mjs) run it: the change is expanded (expandObject), the
+// document's own _preUpdate runs (the system's: pf1 rewrites HP there), then the preUpdateActor hook, then the
+// change is diffed against the document's source (options.diff, true by default) — keys that change nothing
+// are dropped, and an update left empty is never sent: no write, no updateActor anywhere. Each client that
+// receives the change updates the source, prepares the derived data again (ClientDocumentMixin#_initialize),
+// runs the document's _onUpdate, then the updateActor hook. Core is not a public repository: the order was read
+// from a copy of client-backend.mjs through the code search, not at a tag, and is not line-checked.
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** What of `changed` differs from `source` (DataModel#updateSource with dryRun: the diff core keeps). */
+export function diffAgainst(source, changed) {
+  const out = {};
+  for (const [key, value] of Object.entries(changed)) {
+    const before = source?.[key];
+    if (isObject(value) && isObject(before)) {
+      const inner = diffAgainst(before, value);
+      if (Object.keys(inner).length) out[key] = inner;
+    } else if (JSON.stringify(before) !== JSON.stringify(value)) out[key] = structuredClone(value);
+  }
+  return out;
+}
+
 class Actor extends FlagsMixin {
   constructor(data) {
     super();
-    this._apply(data);
+    this._source = structuredClone(data);
+    this._initialize();
   }
 
-  _apply(data) {
-    const effects = data.effects ?? [];
-    Object.assign(this, structuredClone({ ...data, effects: undefined }));
-    this.id = data._id;
+  /** The source's fields, then the system's derived data (the system's prepareActor: pf1's HP from offset). */
+  _initialize() {
+    const { effects = [], ...rest } = this._source;
+    Object.assign(this, structuredClone(rest));
+    this.id = this._source._id;
     this.effects = new Collection(effects.map(e => [e._id, new ActiveEffect(e, this)]));
+    game.system.prepareActor?.(this);
   }
 
   get uuid() {
@@ -185,10 +214,10 @@ class Actor extends FlagsMixin {
     return this.testUserPermission(game.user, "OWNER");
   }
 
+  /** Document#toObject: the source data (never the derived data), as "Export Data" gives it. */
   toObject() {
-    const { effects, ...rest } = this;
-    const out = structuredClone(Object.fromEntries(Object.entries(rest).filter(([k]) => !["id"].includes(k))));
-    out.effects = effects.contents.map(e => ({ _id: e.id, name: e.name, statuses: [...e.statuses], flags: e.flags }));
+    const out = structuredClone(this._source);
+    out.effects = this.effects.contents.map(e => ({ _id: e.id, name: e.name, statuses: [...e.statuses], flags: e.flags }));
     return out;
   }
 
@@ -196,17 +225,27 @@ class Actor extends FlagsMixin {
     return this.update({ [`flags.${scope}.${key}`]: value });
   }
 
-  /** Document#update: pre-hook here (it may change `changed`), the change through the world, post-hooks everywhere. */
+  /** Document#update through core's pipeline (above). */
   async update(data, options = {}) {
     const changed = expandObject(data);
-    game.system.preUpdateActor?.(this, changed, options);
+    options = { diff: true, recursive: true, ...options };
+    if ((await game.system.preUpdateActor?.(this, changed, options, game.user)) === false) return undefined;
     if (Hooks.call("preUpdateActor", this, changed, options, game.user.id) === false) return undefined;
-    await world.request({ op: "update", collection: "actors", id: this.id, changed, options });
+    const diff = options.diff ? diffAgainst(this._source, changed) : changed;
+    writes.push({ actor: this.id, changed: diff, empty: !Object.keys(diff).length });
+    if (!Object.keys(diff).length) return this;
+    await world.request({ op: "update", collection: "actors", id: this.id, changed: diff, options });
     return this;
   }
 
-  /** Actor#toggleStatusEffect (v13): the status effect's ActiveEffect created, or deleted. */
+  /** Actor#toggleStatusEffect (core v13): the status effect's ActiveEffect created (returned), or deleted (false).
+   * A system may replace it (game.system.toggleStatusEffect: pf1). */
   async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+    if (game.system.toggleStatusEffect) return game.system.toggleStatusEffect(this, statusId, { active, overlay });
+    return this._toggleStatusEffect(statusId, { active });
+  }
+
+  async _toggleStatusEffect(statusId, { active, flags = {} } = {}) {
     const status = CONFIG.statusEffects.find(e => e.id === statusId);
     if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
     const existing = this.effects.filter(e => e.statuses.has(statusId));
@@ -216,9 +255,9 @@ class Actor extends FlagsMixin {
       return false;
     }
     if (state && !existing.length) {
-      const id = randomID();
+      const id = status._id ?? randomID();
       await world.request({ op: "embedded", action: "create", actorId: this.id,
-                            data: { _id: id, name: status.name, img: status.img, statuses: [statusId], flags: {} } });
+                            data: { _id: id, name: status.name, img: status.img, statuses: [statusId], flags } });
       return this.effects.get(id);
     }
     return state ? true : undefined;
@@ -355,6 +394,7 @@ class ClientSettings {
 }
 
 const notices = [];
+const writes = [];  // every Actor#update that reached the diff: what it would write (empty: nothing)
 const dialogs = [];
 const applications = [];
 
@@ -427,7 +467,6 @@ export async function install(link, state) {
     user, userId: user.id, users,
     system: { id: state.system, ...(state.systemHooks ?? {}) },
     modules: new Map([["sawbones", { id: "sawbones", active: true }]]),
-    actors: new Collection(state.actors.map(a => [a._id, new Actor(a)])),
     messages: new Collection(state.messages.map(m => [m._id, new ChatMessage(m)])),
     settings: new ClientSettings(state.worldSettings, state.clientSettings),
     time: { worldTime: state.worldTime, advance: delta => world.request({ op: "time", delta }) },
@@ -437,19 +476,21 @@ export async function install(link, state) {
       format: (key, data = {}) => String(getProperty(lang, key) ?? key).replace(/\{(\w+)\}/g, (m, k) => data[k] ?? m),
     },
   };
+  game.actors = new Collection(state.actors.map(a => [a._id, new Actor(a)]));  // prepared with the system's hooks
   Object.defineProperty(game.users, "activeGM", {
     get: () => game.users.filter(u => u.isGM && u.active).sort((a, b) => a.id.localeCompare(b.id))[0] ?? null });
-  return { notices, dialogs, applications, requests };
+  return { notices, dialogs, applications, requests, writes };
 }
 
 /** A change the world broadcast: the replica changes, then the post-hooks fire (as on every Foundry client). */
 export function receive(message) {
   if (message.op === "update" && message.collection === "actors") {
     const actor = game.actors.get(message.id);
-    mergeObject(actor, message.changed);
-    actor._stats = { ...(actor._stats ?? {}), modifiedTime: message.time };
+    mergeObject(actor._source, message.changed);
+    actor._source._stats = { ...(actor._source._stats ?? {}), modifiedTime: message.time };
+    actor._initialize();  // the derived data are prepared before any hook sees the update
+    game.system.onUpdateActor?.(actor, message.changed, message.options, message.userId);
     Hooks.callAll("updateActor", actor, message.changed, message.options, message.userId);
-    game.system.updateActor?.(actor, message.changed, message.options, message.userId);
   } else if (message.op === "update" && message.collection === "messages") {
     const chat = game.messages.get(message.id);
     if (!chat) return;
@@ -463,22 +504,31 @@ export function receive(message) {
     const actor = game.actors.get(message.actorId);
     if (message.action === "create") {
       const effect = new ActiveEffect(message.data, actor);
+      actor._source.effects = [...(actor._source.effects ?? []), structuredClone(message.data)];
       actor.effects.set(effect.id, effect);
       Hooks.callAll("createActiveEffect", effect, {}, message.userId);
+      game.system.onCreateEffect?.(actor, effect, message.userId);
     } else if (message.action === "delete") {
+      actor._source.effects = (actor._source.effects ?? []).filter(e => !message.ids.includes(e._id));
       for (const id of message.ids) {
         const effect = actor.effects.get(id);
         actor.effects.delete(id);
         if (effect) Hooks.callAll("deleteActiveEffect", effect, {}, message.userId);
+        if (effect) game.system.onDeleteEffect?.(actor, effect, message.userId);
       }
     } else {
       const effect = actor.effects.get(message.id);
+      const source = (actor._source.effects ?? []).find(e => e._id === message.id);
+      if (source) mergeObject(source, message.changed);
       mergeObject(effect, message.changed);
       Hooks.callAll("updateActiveEffect", effect, message.changed, {}, message.userId);
     }
   } else if (message.op === "time") {
     game.time.worldTime = message.worldTime;
     Hooks.callAll("updateWorldTime", message.worldTime, message.delta, {}, message.userId);
+  } else if (message.op === "userActivity") {
+    const user = game.users.get(message.userId);
+    if (user) user.active = message.active;
   } else if (message.op === "setting") {
     game.settings.world[message.id] = message.value;
     game.settings.settings.get(message.id)?.onChange?.(message.value);

@@ -6,8 +6,9 @@ import { Worker } from "node:worker_threads";
 export const ORIGIN = "http://localhost:30000";  // where the Foundry pages come from (serve --cors-origin)
 
 export class World {
-  constructor({ system, actors, users, worldSettings = {}, origin = ORIGIN }) {
+  constructor({ system, systemVersion, actors, users, worldSettings = {}, origin = ORIGIN }) {
     this.system = system;
+    this.systemVersion = systemVersion;
     this.origin = origin;
     this.actors = new Map(actors.map(a => [a._id, structuredClone(a)]));
     this.messages = new Map();
@@ -24,9 +25,11 @@ export class World {
     const stored = { ...(this.storage.get(userId) ?? {}), ...clientSettings };
     this.storage.set(userId, stored);
     const worker = new Worker(new URL("./client.mjs", import.meta.url), { workerData: {
-      userId, system: this.system, users: this.users, lang, origin: this.origin, worldTime: this.worldTime,
+      userId, system: this.system, systemVersion: this.systemVersion,
+      users: this.users.map(u => ({ ...u, active: u.id === userId || this.clients.has(u.id) })), lang, origin: this.origin, worldTime: this.worldTime,
       actors: [...this.actors.values()], messages: this.visibleMessages(userId), worldSettings: this.worldSettings,
       clientSettings: stored } });
+    worker.unref();  // a failed test never keeps node waiting for its clients
     const client = { userId, worker, pending: new Map() };
     this.clients.set(userId, client);
     await new Promise((resolve, reject) => {
@@ -36,12 +39,15 @@ export class World {
         else this.handle(client, message);
       });
     });
+    // Foundry's userActivity: every other client learns who is connected (User#active, game.users.activeGM)
+    this.broadcast({ op: "userActivity", userId, active: true }, id => id !== userId);
     return {
       run: (name, ...args) => this.command(client, name, args),
       close: async () => {
         await this.command(client, "stop", []).catch(() => null);
         this.clients.delete(userId);
         await worker.terminate();
+        this.broadcast({ op: "userActivity", userId, active: false });
       },
     };
   }

@@ -158,6 +158,6 @@ def test_the_module_tests_run_with_node(tmp_path):
     files = sorted(str(p.relative_to(MODULE)) for p in (MODULE / "test").glob("*.test.mjs"))
     assert len(files) >= 5
     env = dict(os.environ, SAWBONES_PYTHON=sys.executable, TMPDIR=str(tmp_path))
-    run = subprocess.run([node, "--test", *files], cwd=MODULE, env=env, capture_output=True, text=True, timeout=900)
+    run = subprocess.run([node, "--test", *files], cwd=MODULE, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert "# fail 0" in run.stdout

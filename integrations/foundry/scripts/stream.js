@@ -32,6 +32,7 @@ export class EventStream {
     this.controller = null;
     this.running = false;
     this.failures = 0;
+    this.open = false;  // the server answered and the stream is being read (from where lastEventId says)
   }
 
   start() {
@@ -42,6 +43,7 @@ export class EventStream {
 
   stop() {
     this.running = false;
+    this.open = false;
     this.controller?.abort();
   }
 
@@ -51,6 +53,7 @@ export class EventStream {
         await this.readOnce();
         this.failures = 0;
       } catch (error) {
+        this.open = false;
         if (!this.running) break;
         if (error?.status === 401 || error?.status === 403 || error?.status === 404) this.client.unreachable(error);
         else if (error?.name !== "AbortError") this.client.unreachable(error);
@@ -73,6 +76,7 @@ export class EventStream {
       throw error;
     }
     this.client.reachable();
+    this.open = true;
     const reader = answer.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";

@@ -35,12 +35,21 @@ globalThis.nextDialog = [];
 await import("../../scripts/main.js");
 const api = () => game.modules.get("sawbones").api;
 
+/** Wait (at most 5 s) until the GM's events stream is open, as a GM's browser is before the table plays: an action
+ * sent before the first stream of a client with no Last-Event-ID is not told to it (the stream starts "now"). */
+async function streamOpen() {
+  for (let i = 0; i < 200 && api().stream && !api().stream.open; i++) {
+    await new Promise(resolve => setTimeout(resolve, 25));
+  }
+}
+
 const commands = {
   async start() {
     Hooks.callAll("init");
     Hooks.callAll("setup");
     Hooks.callAll("ready");
     await api().starting;
+    await streamOpen();
     await api().idle();
   },
   async idle() {
@@ -106,9 +115,10 @@ const commands = {
   },
   setSetting: (key, value) => game.settings.set("sawbones", key, value),
   stopStream: () => api().stream?.stop(),
-  startStream() {
+  async startStream() {
     api().stream.running = false;
     api().stream.start();
+    await streamOpen();
   },
   flush: () => api().client.flush(),
   async openWindow(actorId) {

@@ -188,7 +188,8 @@ def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers)
         for thread in acting:
             thread.start()
         time.sleep(0.5)
-        lane = [t for t in threading.enumerate() if t.name.startswith("sawbones-lane")]
+        prefix = client.app.state.sawbones.lane.prefix  # (this app's lane: other tests' apps keep theirs)
+        lane = [t for t in threading.enumerate() if t.name.startswith(prefix)]
         assert 0 < len(lane) <= deps.LANE, [t.name for t in lane]
         assert _hp(client) == before and not answers
         other.stdin.write("\n")

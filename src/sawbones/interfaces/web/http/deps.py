@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator, TypeVar
 import asyncio
 import contextvars
 import hashlib
+import itertools
 import json
 import threading
 import time
@@ -125,6 +126,9 @@ LOCAL_LANE = 2  # on SQLite: its writes take the whole file in turn, more thread
 LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
 
 
+_LANES = itertools.count()
+
+
 class WritersLane:
     """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: `size` threads
     however many GMs write at once (the others wait in a thread's queue, holding no thread), so that writers can
@@ -136,6 +140,7 @@ class WritersLane:
 
     def __init__(self, size: int = LANE) -> None:
         self.size = size
+        self.prefix = f"sawbones-lane{next(_LANES)}-"  # its threads' names (an app of its own, a lane of its own)
         self._threads: list[ThreadPoolExecutor] = []
         self._making = threading.Lock()
         self._next = 0
@@ -145,7 +150,7 @@ class WritersLane:
         if not self._threads:
             with self._making:
                 if not self._threads:
-                    self._threads = [ThreadPoolExecutor(1, thread_name_prefix=f"sawbones-lane-{i}")
+                    self._threads = [ThreadPoolExecutor(1, thread_name_prefix=f"{self.prefix}{i}")
                                      for i in range(self.size)]
         if campaign is None:
             self._next += 1

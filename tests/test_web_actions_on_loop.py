@@ -4,7 +4,7 @@ neither its work nor its wait for a lock ever holds up the loop, and writers nev
 The GM's steps: a campaign is open in the browser while another writer (the CLI, another worker, a
 suspended process) holds a lock the action needs. The action must still be applied, once, when the
 lock is free; meanwhile the app goes on answering everyone else, the campaign's own reads included. However
-many GMs write at once, at most deps.LANE actions run at a time.
+many GMs write at once, at most writers_lane.LANE actions run at a time.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sawbones.adapters.backends import SqliteEventStore
 from sawbones.adapters.store import APPENDED
 from sawbones.application.service import Service
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.http import deps
+from sawbones.interfaces.web.http import deps, writers_lane
 from sawbones.interfaces.web.app import load_areas
 
 load_areas()
@@ -142,7 +142,7 @@ def test_an_action_behind_another_program_waits_in_the_pool_and_applies_once(db,
 
 def test_a_campaign_whose_turn_another_program_holds_does_not_hold_up_the_others_in_its_lane_thread(db, writers):
     client = _table(db)
-    client.app.state.sawbones.lane = deps.WritersLane(1)  # one thread: Alpha's and Beta's actions share it
+    client.app.state.sawbones.lane = writers_lane.WritersLane(1)  # one thread: Alpha's and Beta's actions share it
     made = client.post("/api/campaigns", json={"name": "Beta", "seed": 3})
     beta = {"Authorization": f"Bearer {made.json()['gm_secret']}"}
     assert client.post("/api/campaigns/Beta/characters", json={"name": "Bo", "max_hp": 40}, headers=beta).status_code == 201
@@ -181,7 +181,7 @@ def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers)
     other = subprocess.Popen([sys.executable, "-c", TURN_HOLDER, db, "Alpha"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     answers: list = []
-    many = 2 * deps.LANE
+    many = 2 * writers_lane.LANE
     try:
         assert other.stdout.readline().strip() == "held"
         acting = [threading.Thread(target=lambda: answers.append(_damage(client, 1))) for _ in range(many)]
@@ -190,7 +190,7 @@ def test_many_writers_at_once_take_at_most_the_lane_and_reads_go_on(db, writers)
         time.sleep(0.5)
         prefix = client.app.state.sawbones.lane.prefix  # (this app's lane: other tests' apps keep theirs)
         lane = [t for t in threading.enumerate() if t.name.startswith(prefix)]
-        assert 0 < len(lane) <= deps.LANE, [t.name for t in lane]
+        assert 0 < len(lane) <= writers_lane.LANE, [t.name for t in lane]
         assert _hp(client) == before and not answers
         other.stdin.write("\n")
         other.stdin.flush()

@@ -23,6 +23,7 @@ from ..errors import StoreError, StorePlaceError, UsageError
 from ..message import msg
 from . import integrity, locks
 from .faults import wal_replaced
+from .group_commit import Batch
 from .engines import (Conn, Database, _guarded, _message, _shared, _sqlite_key, _store_error, db_errors, pg_connect,
                       sqlite_connect)
 from .store import EventStore, SqlEventStore
@@ -47,7 +48,13 @@ class SqliteEventStore(SqlEventStore):
         SQLite's own busy handler sleeps and polls (up to 100 ms a turn), so under many concurrent
         writers from several worker processes a write could wait far longer than the writes before it
         took. wait=False: yields None at once when another writer holds the lock (snapshots: a read
-        never waits on the writer)."""
+        never waits on the writer). In a group commit (group_commit.py) the first write takes the lock for the
+        whole batch and each write is a SAVEPOINT of its transaction."""
+        batch = self.db.batches.current()
+        if batch is not None and (wait or batch.conn is not None):
+            with self._batched_write(batch) as conn:
+                yield conn
+            return
         deadline = time.monotonic() + locks.lock_wait()
         with locks.database_lock(self.path, self.db.real_path, deadline, wait=wait) as held:
             if not held:
@@ -61,6 +68,21 @@ class SqliteEventStore(SqlEventStore):
                 integrity.mark(conn, damaged)
                 yield conn
             integrity.after_write(self, damaged)
+
+    @contextmanager
+    def _batched_write(self, batch: Batch) -> Iterator[Conn]:
+        first, damaged = batch.conn is None, {}
+        if first:  # the batch's first write: the write lock, kept until the batch's COMMIT
+            deadline = time.monotonic() + locks.lock_wait()
+            batch.held.enter_context(locks.database_lock(self.path, self.db.real_path, deadline))
+            damaged = integrity.before_write(self)
+            batch.committed.append(lambda: integrity.after_write(self, damaged))
+        locks.wrote()
+        with super()._write() as conn:
+            if first:
+                self._check_wal(conn)
+                integrity.mark(conn, damaged)
+            yield conn
 
     def _check_wal(self, conn: Conn) -> None:
         if self.db.stopped:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 from ..errors import SawbonesError, StoreError
 from ..message import Message, msg
 from . import integrity, locks
+from .group_commit import Batch, Batches
 from .faults import space_problem
 from .records import HEAD
 
@@ -224,6 +225,7 @@ class Database:
         held = self.HELD if backend == "postgresql" else 0
         self._pool = _Pool(self, 1 if path == ":memory:" else self.LIMIT - held)
         self._held = _Pool(self, max(held, 1))  # a thread waiting for one of these holds no other connection
+        self.batches = Batches()  # each thread's group commit, when it runs one (SQLite: group_commit.py)
 
     def dispose(self) -> None:
         """Close the idle connections; those in use close when they come back. A later use reconnects."""
@@ -252,6 +254,13 @@ class Database:
         """BEGIN (SQLite writes: BEGIN IMMEDIATE) ... COMMIT; ROLLBACK on any error. `then` (PostgreSQL):
         statements sent with the BEGIN, in the same round trip (no parameters: their values are written in)."""
         pool = self._held if held else self._pool
+        batch = self.batches.current()
+        if batch is not None and (write or batch.conn is not None):  # a write of a group commit: a SAVEPOINT
+            if batch.conn is None:
+                batch.pool, batch.conn = pool, self._begin(pool, "BEGIN IMMEDIATE")
+            with self.batches.savepoint(batch) as conn:
+                yield conn
+            return
         begin = "BEGIN IMMEDIATE" if write and self.backend == "sqlite" else "BEGIN"
         conn = self._begin(pool, f"{begin}; {then}" if then else begin)
         try:
@@ -262,6 +271,16 @@ class Database:
             raise
         pool.checkin(conn, True)
 
+    @contextmanager
+    def batch(self) -> Iterator[Batch | None]:
+        """The thread's writes within, in one transaction and one COMMIT (group_commit.py); SQLite only (on
+        PostgreSQL each write stays its own transaction: yields None)."""
+        if self.backend != "sqlite":
+            yield None
+            return
+        with self.batches.batch(self) as batch:
+            yield batch
+
     def _begin(self, pool: _Pool, begin: str) -> Conn:
         """A connection in a new transaction (see `_first`)."""
         return self._first(pool, lambda conn: conn.raw.execute(begin))[0]
@@ -269,7 +288,10 @@ class Database:
     def read(self, sql: str, params: Any = ()) -> list[Any]:
         """The rows of one read statement, outside any transaction: a statement is its own snapshot, so it
         needs no BEGIN and COMMIT around it (on PostgreSQL one round trip instead of three). Reads of several
-        statements that must agree take `transaction()`."""
+        statements that must agree take `transaction()`. In a group commit that wrote, on its connection."""
+        writing = self.batches.writing()
+        if writing is not None:
+            return writing.execute(sql, params).fetchall()
         conn, rows = self._first(self._pool, lambda conn: conn.execute(sql, params).fetchall())
         self._pool.checkin(conn, True)
         return rows

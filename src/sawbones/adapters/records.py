@@ -158,3 +158,10 @@ def check_sequence(events: Sequence[StoredEvent]) -> None:
             raise UsageError(msg("event {version}: action numbers must never go down (found {action})",
                                  version=ev.version, action=ev.action))
         last_action = ev.action
+
+
+def event_row(cid: int, version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
+              created_at: float) -> tuple[Any, ...]:
+    """An events row as written (the columns of _INSERT_EVENT), with its checksum."""
+    return (cid, version, action, etype, data, schema_version, content_version, created_at,
+            checksum(version, action, etype, data, schema_version, content_version, created_at))

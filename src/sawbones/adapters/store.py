@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
 from ..message import Listed, msg
 from . import integrity
-from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, checksum, damaged_message, read_events,
+from .group_commit import after_commit
+from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, damaged_message, event_row, read_events,
                       snapshot_infos, undo_pairs)
 from . import upcast as _upcasting
 from .engines import Conn, Database, _forget, _guarded, _message, db_errors, is_integrity_error
@@ -113,6 +114,10 @@ class EventStore(ABC):
     @abstractmethod
     def check(self) -> list[str]:
         """Problems found (empty: healthy): the engine's integrity check, gaps in any log, damaged events."""
+
+    def batch(self) -> Any:
+        """A context in which this thread's writes share one transaction and one COMMIT (SqlEventStore)."""
+        return nullcontext()
 
     @abstractmethod
     def close(self) -> None: ...
@@ -235,7 +240,7 @@ class SqlEventStore(EventStore):
             if is_integrity_error(exc):
                 raise UsageError(msg("a campaign named {name} already exists", name=repr(name))) from None
             raise
-        self._told(campaign_id, expected_version, rows)
+        after_commit(self.db, lambda: self._told(campaign_id, expected_version, rows))
 
     @_guarded
     def get_meta(self, key: str) -> str | None:  # (a value that is not text, as SQLite may hold, is none)
@@ -254,7 +259,7 @@ class SqlEventStore(EventStore):
         version = expected_version
         for ev in events:
             version += 1
-            rows.append(_row(cid, version, action, ev["type"], dump_data(ev["data"]),
+            rows.append(event_row(cid, version, action, ev["type"], dump_data(ev["data"]),
                              _upcasting.EVENT_SCHEMA_VERSION, content_version, now))
         if rows:
             conn.executemany(_INSERT_EVENT, rows)
@@ -296,7 +301,7 @@ class SqlEventStore(EventStore):
             if is_integrity_error(exc):
                 raise ConflictError(msg("another write reached the campaign first; nothing was written, try again")) from None
             raise
-        self._told(campaign_id, expected_version, rows)
+        after_commit(self.db, lambda: self._told(campaign_id, expected_version, rows))
         return expected_version + len(rows)
 
     @staticmethod
@@ -321,7 +326,7 @@ class SqlEventStore(EventStore):
                 raise
             self._undecodable(campaign_id, after)  # SQLite text that is not UTF-8: Damaged, naming the event
             raise  # (not reached: _undecodable always raises)
-        return read_events(rows, after, _upcast if upcast else None, lambda: self._name(campaign_id), self.where)
+        return read_events(rows, after, _upcasting.upcast if upcast else None, lambda: self._name(campaign_id), self.where)
 
     def _name(self, campaign_id: int) -> str:
         name = self._value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
@@ -366,7 +371,7 @@ class SqlEventStore(EventStore):
         try:
             with self._write() as conn:
                 cid = self._insert_campaign(conn, name, events[0].created_at if events else time.time())
-                rows = [_row(cid, ev.version, ev.action, ev.type, dump_data(ev.data), ev.schema_version,
+                rows = [event_row(cid, ev.version, ev.action, ev.type, dump_data(ev.data), ev.schema_version,
                              ev.content_version, ev.created_at) for ev in events]
                 for start in range(0, len(rows), 5000):
                     conn.executemany(_INSERT_EVENT, rows[start:start + 5000])
@@ -431,20 +436,12 @@ class SqlEventStore(EventStore):
         return [f"campaign {name!r}: {n} events but head {head} (a gap in the log)" for name, n, head in rows
                 if n != head]
 
+    def batch(self) -> Any:
+        return self.db.batch()
+
     def close(self) -> None:
         """Nothing to release: the connection pool is shared by this process's stores."""
 
     def dispose(self) -> None:
         """Close this database's pooled connections (tests, shutdown); a later use reconnects."""
         _forget(self.db)
-
-
-def _row(cid: int, version: int, action: int, etype: str, data: str, schema_version: int, content_version: str,
-         created_at: float) -> tuple[Any, ...]:
-    """An events row as written (the columns of _INSERT_EVENT), with its checksum."""
-    return (cid, version, action, etype, data, schema_version, content_version, created_at,
-            checksum(version, action, etype, data, schema_version, content_version, created_at))
-
-
-def _upcast(etype: str, schema_version: int, data: dict[str, Any]) -> tuple[str, int, dict[str, Any]]:
-    return _upcasting.upcast(etype, schema_version, data)

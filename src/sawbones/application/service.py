@@ -104,6 +104,10 @@ class Service:
 
         return cls(open_store(target), packs)
 
+    def group_commit(self) -> Any:
+        """A context in which this thread's writes share one transaction and one COMMIT (the store's batch)."""
+        return self.store.batch()
+
     def close(self) -> None:
         self.store.close()
 

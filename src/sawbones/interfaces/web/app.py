@@ -19,7 +19,8 @@ from .http import errors, guard
 from .access import security
 from .http.action_route import ActionRoute
 from .api.actions import ACTIONS, Action
-from .http.deps import GmAccess, WebState, gm_access, open_service, run_action
+from .http.deps import GmAccess, WebState, gm_access, open_service
+from .http.writers_lane import run_action
 from .http.language import asked_language, reading
 from .api.models import ErrorResponse
 

@@ -20,7 +20,8 @@ from . import models as m
 from .actions import Action, decided, register
 from ..http.language import Language
 from ....message import msg
-from ..http.deps import IdempotencyKey, client_request, open_service, run_action, web
+from ..http.deps import IdempotencyKey, client_request, open_service, web
+from ..http.writers_lane import run_action
 from ..access.access_errors import NO_PLAYER_LINK, Forbidden
 from .player_secrets import about_unknown, mask, player_line, unknown_afflictions
 from .player_view import player_view, prompts_doc

@@ -3,20 +3,15 @@ the GM's access to a campaign (API: `Authorization: Bearer <secret>`)."""
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
-import asyncio
-import contextvars
 import hashlib
-import itertools
 import json
 import threading
 import time
 import weakref
-import zlib
-from concurrent.futures import ThreadPoolExecutor
 
 from fastapi import Depends, Header, Path, Request
 from fastapi.concurrency import run_in_threadpool
@@ -29,6 +24,7 @@ from ....message import msg
 from ....numbers import parse_int
 from ..access.access_errors import Forbidden, Unauthorized
 from .params import WholeQuery
+from .writers_lane import LANE, LOCAL_LANE, WritersLane
 
 KEEP = 8  # threads that keep their service between requests at most (each holds its database connections)
 
@@ -82,7 +78,12 @@ class WebState:
 
     def __post_init__(self) -> None:
         if self.lane is None:
-            self.lane = WritersLane(LOCAL_LANE if self.local_writes else LANE)
+            self.lane = WritersLane(LOCAL_LANE, self.group_commit) if self.local_writes else WritersLane(LANE)
+
+    def group_commit(self) -> AbstractContextManager[Any]:
+        """A batch of the store's writes in one COMMIT (writers_lane.LaneThread; SQLite)."""
+        with open_service(self) as service:
+            return service.group_commit()
 
 
 def web(request: Request) -> WebState:
@@ -120,68 +121,6 @@ def _keep(state: WebState, service: Any, spare: Any) -> None:
 
 
 T = TypeVar("T")
-
-LANE = 4  # threads per worker process that run GM actions (the writers' lane, see run_action) on PostgreSQL,
-LOCAL_LANE = 2  # on SQLite: its writes take the whole file in turn, more threads only wait for each other
-LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
-
-
-_LANES = itertools.count()
-
-
-class WritersLane:
-    """The threads GM actions run in, a lane of their own beside the thread pool that serves reads: `size` threads
-    however many GMs write at once (the others wait in a thread's queue, holding no thread), so that writers can
-    neither take every thread of the pool from the reads nor hold the interpreter for more than those threads'
-    share. A campaign's actions all go to one of them, in the order they came: they follow each other without
-    waiting for the campaign's writer turn in several threads at once (each turn handed over is a thread woken),
-    and a campaign whose turn another program holds keeps one thread waiting, not the whole lane. Threads are
-    made on first use (a worker that only reads starts none)."""
-
-    def __init__(self, size: int = LANE) -> None:
-        self.size = size
-        self.prefix = f"sawbones-lane{next(_LANES)}-"  # its threads' names (an app of its own, a lane of its own)
-        self._threads: list[ThreadPoolExecutor] = []
-        self._making = threading.Lock()
-        self._next = 0
-
-    def thread(self, campaign: str | None) -> ThreadPoolExecutor:
-        """The campaign's thread (None: a campaign not known yet, as a player's link: each in turn)."""
-        if not self._threads:
-            with self._making:
-                if not self._threads:
-                    self._threads = [ThreadPoolExecutor(1, thread_name_prefix=f"{self.prefix}{i}")
-                                     for i in range(self.size)]
-        if campaign is None:
-            self._next += 1
-            return self._threads[self._next % self.size]
-        return self._threads[zlib.crc32(campaign.encode()) % self.size]
-
-
-async def run_action(state: WebState, work: Callable[[], T], on_lane: bool = True, campaign: str | None = None) -> T:
-    """A GM's action (`work` opens its own service), off the event loop: the loop only routes, streams and waits.
-
-    On the writers' lane (WritersLane), in the thread of the `campaign` acted on: the reads, served by the thread
-    pool, never queue behind writes, and the decisions, folds and COMMITs (an fsync on SQLite) never hold up the
-    loop. A lock held longer than LANE_WAIT (another program's: the CLI, another worker, a long import) is not
-    waited for in the lane, where it would hold up the other campaigns of the thread: the action gives up before
-    writing anything (`locks.waiting_briefly`) and runs again from the start in the thread pool, where it waits
-    its turn (once it wrote, it waits where it is: nothing is ever written twice). An action whose work grows
-    with what the client sent (`on_lane=False`: reading imported files) runs in the thread pool too: it holds
-    no lane thread from the other GMs for its length. The request's context (its language) goes with the
-    work."""
-    if not on_lane:
-        return await run_in_threadpool(work)
-
-    def first() -> T:
-        with locks.waiting_briefly(LANE_WAIT):
-            return work()
-
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(state.lane.thread(campaign), contextvars.copy_context().run, first)
-    except locks.WouldWait:  # another program holds a lock it needs: it waits in the pool, not in the lane
-        return await run_in_threadpool(work)
 
 
 def _close(service: Any) -> None:

@@ -28,7 +28,8 @@ from . import odds_charts
 from ..api import reports
 from ..api.actions import ACTIONS
 from ..http.costly import panels
-from ..http.deps import open_service, run_action, web
+from ..http.deps import open_service, web
+from ..http.writers_lane import run_action
 from ..access.access_errors import Forbidden
 from ..api.models import CampaignIn
 from ..access.pages_access import gm_check, is_admin, is_gm, may_create, sign_in

@@ -22,7 +22,8 @@ from ....presentation.locale import _
 from ..access import access
 from ..live import live
 from ..access.access_errors import NO_PLAYER_LINK
-from ..http.deps import open_service, run_action, web
+from ..http.deps import open_service, web
+from ..http.writers_lane import run_action
 from .pages_common import checked_form, query_int, redirect, render, session_of
 from .pages_gm import stale_or
 from ..api.player_view import player_view

@@ -1,0 +1,107 @@
+"""Group commit: several pieces of work of one thread written in one transaction, made durable by one COMMIT.
+
+On SQLite under `synchronous=FULL` every COMMIT waits for an fsync of the write-ahead log; a web worker's
+writers' lane that has several GM actions queued runs them one after the other inside one `batch()`
+(interfaces/web/http/writers_lane.py). Within a batch, on its thread:
+
+- the first write takes the database's write lock as any write does (the store's `_write`: this process's
+  turn, the file lock, BEGIN IMMEDIATE) and keeps it, and the transaction, until the batch ends;
+- each write after it is a SAVEPOINT inside that transaction: a write that fails is rolled back alone, the
+  others stay;
+- reads of the thread go to the batch's connection, so a piece of work sees what the ones before it wrote
+  (two actions on one campaign in a row);
+- what must follow a durable write (telling the live streams, stamping the files) waits for the COMMIT:
+  `after_commit` runs it then, or at once outside a batch.
+
+Nothing of a batch is durable before its COMMIT; the lane answers none of its clients before then, so an
+acknowledged write survives a power cut as it does one COMMIT at a time. When the COMMIT fails, nothing of
+the batch was written and every piece of work in it gets the error.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+
+@dataclass
+class Batch:
+    """The open batch of one thread on one database."""
+
+    conn: Any = None  # the connection in the batch's transaction, once its first write began it
+    pool: Any = None  # the pool it came from (it goes back there at the end)
+    held: ExitStack = field(default_factory=ExitStack)  # the write lock, taken by the first write
+    committed: list[Callable[[], None]] = field(default_factory=list)  # after the COMMIT, the lock still held
+    released: list[Callable[[], None]] = field(default_factory=list)  # after the lock is given back
+    savepoints: int = 0
+    writes: int = 0  # writes made in the batch (each a SAVEPOINT)
+
+
+class Batches:
+    """The batches of a database's threads (one at most per thread)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def current(self) -> Batch | None:
+        return getattr(self._local, "batch", None)
+
+    def writing(self) -> Any:
+        """The connection of this thread's batch once it wrote (reads go there), else None."""
+        batch = self.current()
+        return batch.conn if batch is not None else None
+
+    @contextmanager
+    def batch(self, db: Any) -> Iterator[Batch]:
+        """Run the body's writes in one transaction (see the module). A batch inside a batch is part of it."""
+        found = self.current()
+        if found is not None:
+            yield found
+            return
+        batch = self._local.batch = Batch()
+        try:
+            try:
+                yield batch
+                if batch.conn is not None:
+                    batch.conn.raw.execute("COMMIT")
+            except BaseException:
+                if batch.conn is not None:
+                    batch.pool.checkin(batch.conn, db._rollback(batch.conn))
+                    batch.conn = None
+                raise
+            if batch.conn is not None:
+                batch.pool.checkin(batch.conn, True)
+                batch.conn = None
+            for then in batch.committed:
+                then()
+        finally:
+            self._local.batch = None
+            batch.held.close()  # the write lock given back (also when the COMMIT failed)
+        for then in batch.released:
+            then()
+
+    @contextmanager
+    def savepoint(self, batch: Batch) -> Iterator[Any]:
+        """One write (or a read of several statements) inside the batch's transaction."""
+        batch.savepoints += 1
+        name = f"sawbones_{batch.savepoints}"
+        raw = batch.conn.raw
+        raw.execute(f"SAVEPOINT {name}")
+        try:
+            yield batch.conn
+        except BaseException:
+            raw.execute(f"ROLLBACK TO {name}")
+            raw.execute(f"RELEASE {name}")
+            raise
+        raw.execute(f"RELEASE {name}")
+
+
+def after_commit(db: Any, then: Callable[[], None]) -> None:
+    """Run `then` once what this thread wrote is durable: at once, or after its batch's COMMIT."""
+    batch = db.batches.current()
+    if batch is not None and batch.conn is not None:
+        batch.released.append(then)
+    else:
+        then()

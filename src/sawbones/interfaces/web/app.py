@@ -52,7 +52,7 @@ def load_areas() -> list[Any]:
 
 
 def _action_endpoint(act: Action) -> Callable[..., Any]:
-    """The action's route: its work in one piece, on the writers' lane or in the thread pool (deps.run_action); the
+    """The action's route: its work in one piece, on the writers' lane or in the thread pool (writers_lane.run_action); the
     response is validated on the event loop."""
     def run(gm: GmAccess, body: Any) -> Any:
         with gm.open() as service:

@@ -32,7 +32,7 @@ class Action:
     tags: tuple[str, ...] = ("actions",)
     form_lists: tuple[str, ...] = field(default=())  # form fields that are comma-separated lists
     body_optional: bool = False  # the JSON body may be left out (`undo`: the action meant is optional)
-    on_lane: bool = True  # False: in the thread pool (reading files the client sent: deps.run_action)
+    on_lane: bool = True  # False: in the thread pool (reading files the client sent: writers_lane.run_action)
 
 
 ACTIONS: dict[str, Action] = {}

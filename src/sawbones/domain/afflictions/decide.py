@@ -21,7 +21,7 @@ from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, e
 from ..engine.campaign import find_character
 from ..engine.damage import injury_if_dropped
 from ..engine.evolve import fold
-from ..engine.state import UNIT_SECONDS, Campaign, Character
+from ..engine.state import UNIT_SECONDS, Campaign, Character, id_number
 from ..engine.player_rolls import PENDING_EVENT
 from ..engine.timeline import Due, advance_to, scheduler
 from ..engine.context import Context
@@ -353,7 +353,7 @@ def _affliction_saves(ctx: Context) -> Iterator[Due]:
             continue
         for a in character.afflictions:
             if a.status == ACTIVE and a.next_save_at is not None and (character.id, a.id) not in waiting:
-                key = f"affliction:{index:06d}:{int(a.id.lstrip('a') or 0):08d}"
+                key = f"affliction:{index:06d}:{id_number(a.id):08d}"
                 yield a.next_save_at, key, partial(_due_save, character.id, a.id)
 
 

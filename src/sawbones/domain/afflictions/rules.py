@@ -21,7 +21,7 @@ from ...content import schema as s
 from ...message import Message, N_, msg
 from ..engine.effects import ActiveEffect, option_matches, provider
 from ..engine.evolve import _character, handles
-from ..engine.state import UNIT_SECONDS, Campaign
+from ..engine.state import UNIT_SECONDS, Campaign, id_number
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -370,7 +370,7 @@ def _store(state: Campaign, character_id: str, data: dict[str, Any]) -> Campaign
     if not (new.status == CURED and not new.leftovers()):
         index = next((i for i, a in enumerate(character.afflictions) if a.id == new.id), len(kept))
         kept.insert(index, new)
-    counter = max(state.counter, int(new.id.lstrip("a") or 0))
+    counter = max(state.counter, id_number(new.id))
     return replace(state.with_character(replace(character, afflictions=tuple(kept))), counter=counter)
 
 

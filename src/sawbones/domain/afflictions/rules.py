@@ -48,7 +48,7 @@ class Permanent:
 
 @frozen
 class AfflictionState:
-    id: str  # a1, a2 ... on the character
+    id: str  # d1 (a disease), t2 (a poison), a3 (an affliction stored before ids said the kind): new_id
     affliction: str  # content id
     kind: str  # disease | poison
     dc: int
@@ -70,6 +70,15 @@ class AfflictionState:
 
     def leftovers(self) -> bool:
         return bool(self.permanent or self.ability_damage)
+
+
+PREFIX = {"disease": "d", "poison": "t"}  # t for toxin; before, every affliction got `a<n>` (those keep it)
+
+
+def new_id(state: Campaign, kind: str) -> str:
+    """The id of a new affliction: its kind's letter and the campaign's next number (ids never lie:
+    an `a<n>` stored before keeps its id and its number stays spent)."""
+    return f"{PREFIX[kind]}{state.counter + 1}"
 
 
 # ---------------------------------------------------------------- serialization (events carry whole states)

@@ -40,7 +40,7 @@ def test_status_shows_the_wound_and_the_poison_in_both_languages(tmp_path):
     french = _fresh(db, "--lang", "fr", "status")
     assert "w1 Main (côté gauche)" in french and "Venin de scorpion géant" in french
     aria = _aria(json.loads(_fresh(db, "--json", "status"))["characters"])
-    assert [w["id"] for w in aria["wounds"]] == ["w1"] and [a["id"] for a in aria["afflictions"]] == ["a2"]
+    assert [w["id"] for w in aria["wounds"]] == ["w1"] and [a["id"] for a in aria["afflictions"]] == ["t2"]
 
 
 def test_every_command_that_shows_a_character_shows_all_of_it(tmp_path):
@@ -71,4 +71,4 @@ with TestClient(create_app(lambda: Service.open({db!r})), base_url="http://tests
     status, _, doc = out.stdout.partition(" ")
     assert status == "200", out.stdout + out.stderr
     aria = _aria(json.loads(doc)["characters"])
-    assert [w["id"] for w in aria["wounds"]] == ["w1"] and [a["id"] for a in aria["afflictions"]] == ["a2"]
+    assert [w["id"] for w in aria["wounds"]] == ["w1"] and [a["id"] for a in aria["afflictions"]] == ["t2"]

@@ -313,6 +313,40 @@ def test_sqlite_words_in_french(tmp_path, capsys):
     assert "file is not a database" not in err and "n'est pas une base de données" in err
 
 
+def test_the_apis_errors_say_the_systems_words_in_french(tmp_path, db, cli, monkeypatch):
+    """A campaign's content pack the server cannot read: the API's JSON error carries the system's reason, in the
+    client's language (Accept-Language: fr) and never in English. (Root reads any file: the read fails as the system
+    says it, `PermissionError(EACCES, "Permission denied")`, whoever runs the test.)"""
+    import builtins
+    import errno
+
+    from sawbones.content import loader
+    from sawbones.presentation.system_words import PHRASES
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "extra.yaml").write_text("{}\n", encoding="utf-8")
+    assert cli("campaign", "create", "Five").code == 0
+    assert cli("campaign", "set", "--pack", str(pack)).code == 0
+    secret = cli("--json", "gm-link", "--api-secret").json["gm_secret"]
+    (pack / "extra.yaml").write_text("# edited since: read again\n{}\n", encoding="utf-8")
+
+    def unreadable(path, *args, **kwargs):
+        if str(path).startswith(str(pack)):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return builtins.open(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "open", unreadable, raising=False)
+    api = TestClient(create_app(lambda: Service.open(db)), base_url="http://testserver")
+    gm = {"Authorization": f"Bearer {secret}"}
+    english = api.get("/api/campaigns/Five/status", headers=gm).json()["error"]
+    french = api.get("/api/campaigns/Five/status", headers={**gm, "Accept-Language": "fr"}).json()["error"]
+    assert english["code"] == french["code"] == "bad_content", (english, french)
+    assert "Permission denied" in english["message"]  # (the test can fail)
+    assert "lecture impossible" in french["message"] and "Permission refusée" in french["message"], french
+    assert not [phrase for phrase in PHRASES if phrase in french["message"]], french
+
+
 def test_click_words_in_french(cli):
     helped = cli("--lang", "fr", "damage", "--help").out
     for english in ("INTEGER", "TEXT", "NAME", "DAMAGE", "RANGE"):

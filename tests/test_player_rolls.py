@@ -88,7 +88,7 @@ def test_reveal_is_undone_like_any_action(table, db):
     def known():
         service = Service.open(db)
         state = service.load("Table").state
-        return is_known(state, effective_options(service.rules_for(state), state.option_overrides()), "cora", "a1")
+        return is_known(state, effective_options(service.rules_for(state), state.option_overrides()), "cora", "d1")
 
     assert known() is True
     cli("undo")

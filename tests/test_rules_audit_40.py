@@ -285,7 +285,7 @@ def test_exhausted_made_permanent_is_lifted_by_restoration_while_the_disease_run
     sheet = _sheet(cli, "Bo")["afflictions"][0]
     assert sheet["status"] == "active" and [p["condition"] for p in sheet["permanent"]] == ["exhausted"]
     assert not sheet["permanent"][0]["once_gone"]
-    cured = ok(cli("--lang", "fr", "cure", "Bo", "a1", "--spell", spell))
+    cured = ok(cli("--lang", "fr", "cure", "Bo", "d1", "--spell", spell))
     assert "Épuisé levé (définitif)" in cured.out
     after = _sheet(cli, "Bo")["afflictions"][0]
     assert after["permanent"] == [] and after["status"] == "active"
@@ -300,10 +300,10 @@ def test_blinding_sickness_keeps_its_own_rule_and_status_says_so(cli):
     assert "(removed by Heal, Regenerate, Remove Blindness/Deafness, once the affliction is gone)" in \
         ok(cli("status", "Bo")).out
     assert "une fois l'affection disparue" in ok(cli("--lang", "fr", "status", "Bo")).out
-    refused = cli("--lang", "fr", "cure", "Bo", "a1", "--spell", "regenerate")
+    refused = cli("--lang", "fr", "cure", "Bo", "d1", "--spell", "regenerate")
     assert refused.code == 1 and "Régénération ne lève les effets définitifs de Mal aveuglant" in refused.err
-    ok(cli("cure", "Bo", "a1", "--spell", "remove_disease", "--cl-check", "30"))
-    assert "Blinded lifted (permanent)" in ok(cli("cure", "Bo", "a1", "--spell", "regenerate")).out
+    ok(cli("cure", "Bo", "d1", "--spell", "remove_disease", "--cl-check", "30"))
+    assert "Blinded lifted (permanent)" in ok(cli("cure", "Bo", "d1", "--spell", "regenerate")).out
 
 
 def test_ungol_dust_restoration_returns_to_healthy_while_the_poison_runs(cli):
@@ -313,7 +313,7 @@ def test_ungol_dust_restoration_returns_to_healthy_while_the_poison_runs(cli):
     _campaign(cli, "pf1e")
     _add(cli, "Cy", "pf1e", 60)
     ok(cli("expose", "Cy", "ungol_dust", "--save", "1", "--deadly", "pliable"))
-    ok(cli("cure", "Cy", "a1", "--spell", "restoration"))
+    ok(cli("cure", "Cy", "t1", "--spell", "restoration"))
     a = _sheet(cli, "Cy")["afflictions"][0]
     assert a["status"] == "active" and a["tracks"][0]["stage"] == "healthy"
     doc = ok(cli("--json", "advance", "1r")).json
@@ -328,10 +328,10 @@ def test_dementia_dust_keeps_its_own_rule(cli):
     _campaign(cli, "pf1e")
     _add(cli, "Di", "pf1e", 60)
     ok(cli("expose", "Di", "dementia_dust", "--save", "1", "--deadly", "impaired"))
-    refused = cli("cure", "Di", "a1", "--spell", "greater_restoration")
+    refused = cli("cure", "Di", "d1", "--spell", "greater_restoration")
     assert refused.code == 1 and "only once it no longer runs" in refused.err
-    ok(cli("cure", "Di", "a1", "--spell", "remove_disease", "--cl-check", "30"))
-    cured = ok(cli("cure", "Di", "a1", "--spell", "greater_restoration")).out
+    ok(cli("cure", "Di", "d1", "--spell", "remove_disease", "--cl-check", "30"))
+    cured = ok(cli("cure", "Di", "d1", "--spell", "greater_restoration")).out
     assert "→ Healthy" in cured and "cured" in cured and _sheet(cli, "Di")["afflictions"] == []
 
 
@@ -344,20 +344,20 @@ def test_french_refusals_of_afflictions_name_them_in_french(cli):
     _campaign(cli, "pf1e")
     _add(cli, "Le", "pf1e", 60)
     ok(cli("expose", "Le", "leprosy", "--save", "1", "--deadly", "stiffened"))
-    said = cli("--lang", "fr", "cure", "Le", "a1", "--spell", "remove_disease", "--cl-check", "30").err
-    assert "Lèpre (a1) a atteint son état final : seuls Miracle ou Souhait en lèvent les effets" in said
-    assert "Le a déjà Lèpre (a1)" in cli("--lang", "fr", "expose", "Le", "leprosy", "--save", "1").err
+    said = cli("--lang", "fr", "cure", "Le", "d1", "--spell", "remove_disease", "--cl-check", "30").err
+    assert "Lèpre (d1) a atteint son état final : seuls Miracle ou Souhait en lèvent les effets" in said
+    assert "Le a déjà Lèpre (d1)" in cli("--lang", "fr", "expose", "Le", "leprosy", "--save", "1").err
     _add(cli, "Di", "pf1e", 60)
     ok(cli("expose", "Di", "dementia_dust", "--save", "1", "--deadly", "impaired"))
-    ok(cli("cure", "Di", "a2", "--spell", "remove_disease", "--cl-check", "30"))
-    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "remove_disease", "--cl-check", "30").err
-    assert "Poussière de démence (a2) est déjà enrayée ; son cran ne s'améliore qu'avec Restauration suprême" in said
-    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "neutralize_poison", "--cl-check", "30").err
+    ok(cli("cure", "Di", "d2", "--spell", "remove_disease", "--cl-check", "30"))
+    said = cli("--lang", "fr", "cure", "Di", "d2", "--spell", "remove_disease", "--cl-check", "30").err
+    assert "Poussière de démence (d2) est déjà enrayée ; son cran ne s'améliore qu'avec Restauration suprême" in said
+    said = cli("--lang", "fr", "cure", "Di", "d2", "--spell", "neutralize_poison", "--cl-check", "30").err
     assert "Neutralisation du poison n'agit que sur les poisons ; Poussière de démence est une maladie" in said
-    said = cli("--lang", "fr", "cure", "Di", "a2", "--spell", "restoration").err
-    assert "Restauration n'a aucun effet sur Poussière de démence (a2, enrayée). Les états" in said
+    said = cli("--lang", "fr", "cure", "Di", "d2", "--spell", "restoration").err
+    assert "Restauration n'a aucun effet sur Poussière de démence (d2, enrayée). Les états" in said
     said = cli("--lang", "fr", "recover", "Di", "--night").err
-    assert "a2 Poussière de démence : une maladie ne se guérit pas par le repos" in said
+    assert "d2 Poussière de démence : une maladie ne se guérit pas par le repos" in said
     said = cli("--lang", "fr", "expose", "Di", "filth_fever", "--save", "1", "--deadly", "nowhere").err
     assert "Fièvre des marais : pas de cran 'nowhere' sur l'Échelle de progression des maladies physiques" in said
     for text in (said,):

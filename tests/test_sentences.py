@@ -67,7 +67,7 @@ PF = [
     "answer {pending} 5",
     "advance 1d --auto",
     "expose Val filth_fever --save 2",
-    "cure Val a{val} --spell remove_disease --cl-check 30",
+    "cure Val {val} --spell remove_disease --cl-check 30",
     "expose Zed deathblade --save 1",
     "advance 2d --auto",
     "recover Kyra --night",
@@ -117,7 +117,7 @@ def play(cli, script, player=None):
             line = line.format(pack=pack)
         if "{val}" in line:
             val = cli("--json", "status", "Val").json["characters"][0]["afflictions"]
-            line = line.format(val=val[-1]["id"].lstrip("a"))
+            line = line.format(val=val[-1]["id"])
         if line.startswith("@player"):  # the character's player answers from their page (the player API)
             player(*line.split()[1:])
             continue

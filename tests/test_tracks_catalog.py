@@ -74,12 +74,12 @@ def test_blinding_sickness_permanent_blindness(cli):
     saves(cli, [F, F], "2d")
     a = affliction(cli)
     assert stages(a) == ["impaired"] and [p["condition"] for p in a["permanent"]] == ["blinded"]
-    r = cli("cure", "Aria", "a1", "--spell", "remove_blindness_deafness")
+    r = cli("cure", "Aria", "d1", "--spell", "remove_blindness_deafness")
     assert r.code == 1 and "once the affliction is gone" in r.err
     saves(cli, [S] * 6, "6d")
     a = affliction(cli)
     assert a["status"] == "cured" and stages(a) == ["healthy"] and a["permanent"][0]["condition"] == "blinded"
-    ok(cli("cure", "Aria", "a1", "--spell", "remove_blindness_deafness"))
+    ok(cli("cure", "Aria", "d1", "--spell", "remove_blindness_deafness"))
     assert affliction(cli) is None
 
 
@@ -93,7 +93,7 @@ def test_red_ache_strength_damage_on_failed_saves(cli):
     saves(cli, [S] * 4, "4d")
     a = affliction(cli)
     assert a["status"] == "cured" and a["ability_damage"] == {"str": damage}
-    ok(cli("cure", "Aria", "a1", "--spell", "restoration"))
+    ok(cli("cure", "Aria", "d1", "--spell", "restoration"))
     assert affliction(cli) is None
 
 
@@ -119,7 +119,7 @@ def test_slimy_doom_exhausted_becomes_permanent(cli):
     saves(cli, [S] * 6, "6d")
     a = affliction(cli)
     assert a["status"] == "cured" and [p["condition"] for p in a["permanent"]] == ["exhausted"]
-    ok(cli("cure", "Aria", "a1", "--spell", "restoration"))
+    ok(cli("cure", "Aria", "d1", "--spell", "restoration"))
     assert affliction(cli) is None
 
 
@@ -153,16 +153,16 @@ def test_dementia_dust_magic_only_and_stage_does_not_improve(cli):
     saves(cli, [F, S, S, S], "4w")
     a = affliction(cli)
     assert stages(a) == ["weakened"] and a["streak"]["needed"] is None  # successes never cure
-    r = cli("cure", "Aria", "a1", "--spell", "remove_disease")
+    r = cli("cure", "Aria", "d1", "--spell", "remove_disease")
     assert r.code == 2 and "caster level check" in r.err
-    doc = ok(cli("--json", "cure", "Aria", "a1", "--spell", "remove_disease", "--cl-check", "5")).json
+    doc = ok(cli("--json", "cure", "Aria", "d1", "--spell", "remove_disease", "--cl-check", "5")).json
     assert doc["facts"] == [{"what": "cl_check_failed"}] and affliction(cli)["status"] == "active"
-    ok(cli("cure", "Aria", "a1", "--spell", "remove_disease", "--cl-check", "20"))
+    ok(cli("cure", "Aria", "d1", "--spell", "remove_disease", "--cl-check", "20"))
     a = affliction(cli)
     assert a["status"] == "eliminated" and stages(a) == ["weakened"] and a["next_save"] is None
     assert ok(cli("--json", "advance", "4w")).json["summary"]["totals"]["saves"] == 0
     assert cli("recover", "Aria", "--bed-rest").code == 1  # a disease does not recover by rest
-    ok(cli("cure", "Aria", "a1", "--spell", "greater_restoration"))
+    ok(cli("cure", "Aria", "d1", "--spell", "greater_restoration"))
     assert affliction(cli) is None
 
 
@@ -173,22 +173,22 @@ def test_mummy_rot_both_tracks_and_the_two_spells(cli):
     saves(cli, [F, S, S], "3d")
     a = affliction(cli)
     assert stages(a) == ["impaired", "impaired"] and a["streak"]["needed"] is None
-    r = cli("cure", "Aria", "a1", "--spell", "heal")
+    r = cli("cure", "Aria", "d1", "--spell", "heal")
     assert r.code == 1
-    ok(cli("cure", "Aria", "a1", "--spell", "remove_disease", "--cl-check", "20"))
+    ok(cli("cure", "Aria", "d1", "--spell", "remove_disease", "--cl-check", "20"))
     assert affliction(cli)["status"] == "eliminated"  # halted (TRK-12)
     ok(cli("advance", "2min", "--auto"))
-    ok(cli("cure", "Aria", "a1", "--spell", "remove_curse", "--cl-check", "20"))
+    ok(cli("cure", "Aria", "d1", "--spell", "remove_curse", "--cl-check", "20"))
     assert affliction(cli)["status"] == "eliminated"  # more than a minute apart: no cure
     ok(cli("advance", "3r", "--auto"))
-    ok(cli("cure", "Aria", "a1", "--spell", "remove_disease", "--cl-check", "20"))
+    ok(cli("cure", "Aria", "d1", "--spell", "remove_disease", "--cl-check", "20"))
     assert affliction(cli) is None
 
 
 def test_mummy_rot_heal_option(cli):
     setup(cli, "pf1e", 0, "Aria", 40, "mummy_rot_heal_cures=true")
     expose(cli, "Aria", "mummy_rot", F)
-    ok(cli("cure", "Aria", "a1", "--spell", "heal"))
+    ok(cli("cure", "Aria", "d1", "--spell", "heal"))
     assert affliction(cli) is None
 
 
@@ -241,7 +241,7 @@ def test_ungol_dust_seed_rule(cli):
     ok(cli("advance", "1d", "--auto"))
     doc = ok(cli("--json", "recover", "Aria", "--bed-rest", "--care")).json
     assert stages(affliction(cli)) == ["pliable"] and doc["recovered"][0]["facts"][-1]["what"] == "floor"
-    ok(cli("cure", "Aria", "a1", "--spell", "restoration"))
+    ok(cli("cure", "Aria", "t1", "--spell", "restoration"))
     assert affliction(cli) is None
 
 
@@ -255,7 +255,7 @@ def test_ungol_dust_original_rule_floor_weakened(cli):
     ok(cli("advance", "1d", "--auto"))
     assert cli("recover", "Aria", "--bed-rest").code == 0
     assert stages(affliction(cli)) == ["weakened"]
-    ok(cli("cure", "Aria", "a1", "--spell", "heal"))
+    ok(cli("cure", "Aria", "t1", "--spell", "heal"))
     assert affliction(cli) is None
 
 
@@ -279,10 +279,10 @@ def test_green_lotus_second_pliable_end_state(cli):
     saves(cli, [F, F, F], "5min")
     a = affliction(cli)
     assert stages(a) == ["pliable_2"] and a["status"] == "end_state" and not character(cli)["dead"]
-    r = cli("cure", "Aria", "a1", "--spell", "neutralize_poison", "--cl-check", "40")
+    r = cli("cure", "Aria", "t1", "--spell", "neutralize_poison", "--cl-check", "40")
     assert r.code == 1 and "TRK-10" in r.err
     assert cli("recover", "Aria", "--bed-rest").code == 1
-    ok(cli("cure", "Aria", "a1", "--spell", "miracle"))
+    ok(cli("cure", "Aria", "t1", "--spell", "miracle"))
     assert affliction(cli) is None
 
 

@@ -41,7 +41,7 @@ def _seed() -> str:
         for name, hp in (("Aria", 24), ("Borin", 31)):
             client.post("/api/campaigns/S/characters", json={"name": name, "max_hp": hp, "proficiencies": [
                 "medicine", "herbalism_kit"]}, headers=auth)
-        for action, body in (  # an injury (i1), a poison (a2), a wound (w3); absent rule areas answer 404
+        for action, body in (  # an injury (i1), a poison (t2), a wound (w3); absent rule areas answer 404
                 ("damage", {"character": "Borin", "parts": [{"amount": 40, "type": "fire"}], "d20": 8}),
                 ("expose", {"character": "Aria", "affliction": "small_centipede_poison", "save": 1}),
                 ("wound", {"character": "Aria", "part": "hand", "side": "left", "damage": 3})):
@@ -71,7 +71,7 @@ def report():
 # a negative case must stay invalid).
 KNOWN = {"character": ("borin", "aria"), "healer": ("aria",), "type": ("fire", "cold"), "injury": ("i1",),
          "wound": ("w3",),
-         "spell": ("cure_wounds", "heal"), "affliction": ("small_centipede_poison", "a2"),
+         "spell": ("cure_wounds", "heal"), "affliction": ("small_centipede_poison", "t2"),
          "part": ("hand", "eye")}
 
 

@@ -36,8 +36,8 @@ for (const [system, sawbonesSystem, save, spell] of [["pf1", "pf1e", "fort", "re
 
     const html = await t.player.run("openWindow", ACTOR);
     assert.match(html, /Filth Fever.*Weakened/s, "the window: the disease and its stage, as the player's page says");
-    const [affliction] = (await t.gm.call("GET", `/characters/${character}`)).afflictions ?? [{ id: "a1" }];
-    const cured = await t.gm.call("POST", "/cure", { character, affliction: affliction.id ?? "a1", spell, cl_check: 40 });
+    const [affliction] = (await t.gm.call("GET", `/characters/${character}`)).afflictions ?? [];
+    const cured = await t.gm.call("POST", "/cure", { character, affliction: affliction?.id ?? "filth_fever", spell, cl_check: 40 });
     await t.gmClient.run("caughtUp", cured.version);
     await t.player.run("idle");
     [actor] = (await t.player.run("state")).actors;

@@ -192,8 +192,11 @@ def _load(packs: tuple[str, ...], signature: tuple[Any, ...] = ()) -> Rules:
         for path in found:
             relative = os.path.relpath(path, directory)
             label = _pack_label(prefix, relative) if prefix else relative
-            with open(path, "rb") as handle:
-                data = handle.read()
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:  # a file the server may not read: named, as parse_file names it
+                raise ContentError(msg("cannot read: {problem}", problem=str(exc)), label) from None
             digest.update(label.encode() + b"\0" + data)
             files.append((prefix, label, path))
     version = digest.hexdigest()[:16]

@@ -17,11 +17,11 @@ from ...errors import RuleViolation, UsageError
 from ...message import Listed, msg
 from ..engine import hit_points, player_rolls, saves
 from .rules import (ACTIVE, CURED, END_STATE, AfflictionState, advance_stages, eliminate, interval, land_onset,
-                    poison_damage, save_triggers, stage_index, status, step, to_dict)
+                    new_id, poison_damage, save_triggers, stage_index, status, step, to_dict)
 from ..engine.campaign import find_character
 from ..engine.damage import injury_if_dropped
 from ..engine.evolve import fold
-from ..engine.state import UNIT_SECONDS, Campaign, Character
+from ..engine.state import UNIT_SECONDS, Campaign, Character, id_number
 from ..engine.player_rolls import PENDING_EVENT
 from ..engine.timeline import Due, advance_to, scheduler
 from ..engine.context import Context
@@ -37,7 +37,7 @@ POISON_DAMAGE = "poison damage"  # the cause a track's poison damage gives its h
 
 
 def find_affliction(character: Character, key: str, rules: Rules | None = None) -> AfflictionState:
-    """An affliction of a character by instance id (a3) or content id (filth_fever)."""
+    """An affliction of a character by instance id (d3, t4, or a2 from before) or content id (filth_fever)."""
     mine: tuple[AfflictionState, ...] = character.afflictions  # the engine's state holds them untyped
     for a in mine:
         if a.id == key:
@@ -198,7 +198,7 @@ def _new_state(ctx: Context, defn: s.Affliction, character: Character, deadly: s
         delay = onset if (onset is not None and ctx.options.get("disease_onset") == "delay_first_save_by_core_onset") \
             else interval(defn)
         first = now + delay
-    a = AfflictionState(id=f"a{ctx.state.counter + 1}", affliction=defn.id, kind=defn.kind, dc=defn.dc,
+    a = AfflictionState(id=new_id(ctx.state, defn.kind), affliction=defn.id, kind=defn.kind, dc=defn.dc,
                         tracks=tuple(defn.tracks), stages=tuple(0 for _ in defn.tracks), contracted_at=now,
                         next_save_at=first, saves_left=saves_left, rest_at=now)
     return a, stages
@@ -353,7 +353,7 @@ def _affliction_saves(ctx: Context) -> Iterator[Due]:
             continue
         for a in character.afflictions:
             if a.status == ACTIVE and a.next_save_at is not None and (character.id, a.id) not in waiting:
-                key = f"affliction:{index:06d}:{int(a.id.lstrip('a') or 0):08d}"
+                key = f"affliction:{index:06d}:{id_number(a.id):08d}"
                 yield a.next_save_at, key, partial(_due_save, character.id, a.id)
 
 

@@ -21,7 +21,7 @@ from ...content import schema as s
 from ...message import Message, N_, msg
 from ..engine.effects import ActiveEffect, option_matches, provider
 from ..engine.evolve import _character, handles
-from ..engine.state import UNIT_SECONDS, Campaign
+from ..engine.state import UNIT_SECONDS, Campaign, id_number
 
 if TYPE_CHECKING:
     from ...content.rules import Rules
@@ -48,7 +48,7 @@ class Permanent:
 
 @frozen
 class AfflictionState:
-    id: str  # a1, a2 ... on the character
+    id: str  # d1 (a disease), t2 (a poison), a3 (an affliction stored before ids said the kind): new_id
     affliction: str  # content id
     kind: str  # disease | poison
     dc: int
@@ -70,6 +70,15 @@ class AfflictionState:
 
     def leftovers(self) -> bool:
         return bool(self.permanent or self.ability_damage)
+
+
+PREFIX = {"disease": "d", "poison": "t"}  # t for toxin; before, every affliction got `a<n>` (those keep it)
+
+
+def new_id(state: Campaign, kind: str) -> str:
+    """The id of a new affliction: its kind's letter and the campaign's next number (ids never lie:
+    an `a<n>` stored before keeps its id and its number stays spent)."""
+    return f"{PREFIX[kind]}{state.counter + 1}"
 
 
 # ---------------------------------------------------------------- serialization (events carry whole states)
@@ -370,7 +379,7 @@ def _store(state: Campaign, character_id: str, data: dict[str, Any]) -> Campaign
     if not (new.status == CURED and not new.leftovers()):
         index = next((i for i, a in enumerate(character.afflictions) if a.id == new.id), len(kept))
         kept.insert(index, new)
-    counter = max(state.counter, int(new.id.lstrip("a") or 0))
+    counter = max(state.counter, id_number(new.id))
     return replace(state.with_character(replace(character, afflictions=tuple(kept))), counter=counter)
 
 

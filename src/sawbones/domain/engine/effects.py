@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class ActiveEffect:
     effect: Any  # one of the content schema's effect models
     kind: str  # "injury" | "wound" | "affliction"
-    source_id: str  # the instance id on the character (i3, w2, a5)
+    source_id: str  # the instance id on the character (i3, w2, d5, t6)
     content_id: str  # the content entry (fire/severe_burn, hand, giant_scorpion_venom)
     name: Any  # schema.Text (the content's words) or a Message: the source's display name
     detail: dict[str, Any] = field(default_factory=dict)  # side, site, stage ...

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .state import Body, Campaign, Character, with_fields
+from .state import Body, Campaign, Character, id_number, with_fields
 
 Event = dict[str, Any]
 class UnknownEventType(KeyError):
@@ -68,8 +68,7 @@ def passed_over(state: Campaign, event: Event) -> Campaign:
     value: Any = event["data"]
     for part in (path.split(".") if path else ()):
         value = value.get(part) if isinstance(value, dict) else None
-    digits = value.lstrip("abcdefghijklmnopqrstuvwxyz") if isinstance(value, str) else ""
-    counter = max(state.counter, int(digits)) if digits.isdigit() else state.counter
+    counter = max(state.counter, id_number(value)) if isinstance(value, str) else state.counter
     if event["type"] == KEYED:
         state = _request_keyed(state, event["data"])
     return with_fields(state, version=state.version + 1, counter=counter)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ...frozen import frozen
 from ...errors import RuleViolation, UsageError
 from .evolve import handles
-from .state import Campaign
+from .state import Campaign, id_number
 from ...message import PerAudience, msg
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def _save_pending(state: Campaign, d: dict[str, Any]) -> Campaign:
     pending = PendingSave(d["id"], d["character"], d["affliction"], d["at"], d["dc"], d["target"], d["save"],
                           d.get("to", "gm"), d.get("kind", "periodic"), d.get("route", "gm"), d.get("content"),
                           d.get("deadly"), (), tuple(sorted((d.get("args") or {}).items())))
-    return replace(state, pending=state.pending + (pending,), counter=max(state.counter, int(d["id"].lstrip("p"))))
+    return replace(state, pending=state.pending + (pending,), counter=max(state.counter, id_number(d["id"])))
 
 
 @handles("pending_cleared")

@@ -180,6 +180,14 @@ class Campaign:
         return dict(self.options)
 
 
+def id_number(instance_id: str) -> int:
+    """The number in an instance id the campaign's counter handed out: letters, then digits (injury `i7`,
+    wound `w8`, disease `d9`, poison `t9`, an affliction from before the split `a9`, pending roll `p10`);
+    0 when it has none. The one parser of ids: a prefix added later reads here with no other change."""
+    digits = instance_id.lstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits) if digits.isascii() and digits.isdigit() else 0
+
+
 def slug(name: str) -> str:
     out = "".join(ch if ch.isalnum() else "_" for ch in name.casefold()).strip("_")
     while "__" in out:

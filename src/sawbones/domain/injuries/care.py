@@ -16,7 +16,7 @@ from ..engine.campaign import find_character, spell_of_system
 from ..engine.abilities import effective_abilities
 from ..engine.damage import heal_hp, magic_healing
 from ..engine.evolve import fold
-from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, with_fields
+from ..engine.state import HOUR, UNIT_SECONDS, Character, Injury, id_number, with_fields
 from ..engine.timeline import advance_folded
 from ..engine.context import Context
 from ...message import Listed, Message, PerAudience, msg, msgs
@@ -326,7 +326,7 @@ def heal(ctx: Context, name: str, spell_id: str, injury_key: str | None = None, 
     events: list[Event] = []
     able = [i for i in character.injuries if spell_heals(ctx, spell, character, i)]
     rank = {sid: sev.rank for sid, sev in ctx.rules.severities.items()}
-    able.sort(key=lambda i: (rank[i.severity], -int(i.id[1:])), reverse=True)  # the most severe first
+    able.sort(key=lambda i: (rank[i.severity], -id_number(i.id)), reverse=True)  # the most severe first
     targets = able[:max(1, int(ctx.options.get("magic_heals_per_effect", 1)))]  # INJ-11, AMB-0-8
     if injury_key is not None:
         injury = find_injury(character, injury_key)

@@ -16,7 +16,7 @@ from ..engine.damage import injury_rule
 from ..engine.effects import ActiveEffect, provider
 from ..engine.evolve import handles
 from .table import pick_row
-from ..engine.state import DAY, HOUR, Campaign, Character, Injury, with_fields
+from ..engine.state import DAY, HOUR, Campaign, Character, Injury, id_number, with_fields
 from ..engine.timeline import scheduler
 from ..engine.context import Context
 from ...message import PerAudience, msg
@@ -382,7 +382,7 @@ def _injury_from(d: dict[str, Any]) -> Injury:
 def _injury_gained(state: Campaign, d: dict[str, Any]) -> Campaign:
     character = find_character(state, d["character"])
     updated = state.with_character(with_fields(character, injuries=character.injuries + (_injury_from(d),)))
-    return with_fields(updated, counter=max(state.counter, int(d["id"][1:])))
+    return with_fields(updated, counter=max(state.counter, id_number(d["id"])))
 
 
 @handles("injury_changed")

@@ -24,7 +24,7 @@ from ..engine.campaign import find_character
 from ..engine.context import Context
 from ..engine.damage import on_magic_healing
 from ..engine.evolve import Event, _character, handles
-from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character
+from ..engine.state import DAY, HOUR, MINUTE, Campaign, Character, id_number
 from ..engine.timeline import Due, scheduler
 
 if TYPE_CHECKING:
@@ -350,7 +350,7 @@ def _wound_received(state: Campaign, d: dict[str, Any]) -> Campaign:
     )
     character = _character(state, d["character"])
     return replace(_with_wounds(state, character.id, character.wounds + (w,)),
-                   counter=max(state.counter, int(d["id"].lstrip("w") or 0)))
+                   counter=max(state.counter, id_number(d["id"])))
 
 
 @handles("wound_first_aid")

@@ -143,7 +143,8 @@ def register(cli: click.Group) -> None:
         doc = advance_doc(events, state, rules)
         env.emit(doc, partial(render_advance, doc))
 
-    @cli.command(help=N_("Cast a spell on one of NAME's afflictions (id like a3, or the affliction's id)."))
+    @cli.command(help=N_("Cast a spell on one of NAME's afflictions (id like d3 for a disease, t4 for a poison, or the "
+                         "affliction's id)."))
     @click.argument("name")
     @click.argument("affliction")
     @click.option("--spell", required=True, metavar="SPELL",

@@ -37,7 +37,7 @@ class AnswerIn(m.Strict):
 
 
 class CureIn(m.CharacterName):
-    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    affliction: m.IdStr = Field(description="The affliction on the character (d3, t4; a3 from before) or its content id.")  # type: ignore[valid-type]
     spell: m.Key = Field(description="neutralize_poison, remove_disease, heal, restoration, ...")
     cl_check: int | None = Field(None, ge=-20, le=100, description="The caster level check's total, as rolled.")
     cl: int | None = Field(None, ge=0, le=40, description="Caster level: roll the caster level check.")

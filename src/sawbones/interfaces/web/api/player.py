@@ -44,12 +44,12 @@ class PlayerAnswerIn(m.Strict):
 
 
 class RevealIn(m.CharacterName):
-    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    affliction: m.IdStr = Field(description="The affliction on the character (d3, t4; a3 from before) or its content id.")  # type: ignore[valid-type]
     known: bool = Field(True, description="Known to the player (name, DC, track, cure), or only its symptoms.")
 
 
 class DiagnoseIn(m.CharacterName):
-    affliction: m.IdStr = Field(description="The affliction on the character (a3) or its content id.")  # type: ignore[valid-type]
+    affliction: m.IdStr = Field(description="The affliction on the character (d3, t4; a3 from before) or its content id.")  # type: ignore[valid-type]
     healer: m.NameStr | None = Field(None, description="Who makes the Heal (5e: Medicine) check (default: the character).")  # type: ignore[valid-type]
     check: int | None = Field(None, ge=-20, le=80, description="The check's total, as rolled at the table.")
     d20: int | None = Field(None, ge=1, le=20, description="The natural d20 (the healer's bonus is added).")

@@ -20,6 +20,7 @@ from ....errors import (ConflictError, ContentError, NotFound, PackMissing, Rule
 
 from ....message import N_, Message, msg
 from ....presentation.locale import say
+from ....presentation.system_words import said_system
 from . import invalid
 from ..access.access_errors import WebError
 from ..pages.pages_common import render_error
@@ -76,8 +77,9 @@ def _respond(request: Request, status: int, code: str, message: str | Message, w
 
 def said(message: str | Message) -> str:
     """An error's words in the request's language and to its audience (a Message; text that has no words of its
-    own, a path or a library's message, as it is)."""
-    return say(message)
+    own, a path, as it is), the system's and the libraries' words in it too (`Permission denied`, SQLite's `file is
+    not a database`: presentation/system_words.py), once for the API's JSON and the pages alike."""
+    return said_system(say(message))
 
 
 def _allowed(request: Request) -> list[str]:

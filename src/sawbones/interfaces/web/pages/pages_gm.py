@@ -120,13 +120,12 @@ def expected_version(form: Any) -> Any:
 def stale_or(exc: Any) -> str:
     """An action's error for the page: a form shown before another action arrived says so in the page's words."""
     from ....application.requests import VersionMismatch
-    from ....presentation.system_words import said_system
     from ..http.errors import said
 
     if isinstance(exc, VersionMismatch):
         return _("Nothing was done: the campaign changed since this page was shown (another action arrived). "
                  "Look at the log, then try again if you still mean it.")
-    return said_system(said(exc.text))
+    return said(exc.text)  # (the system's words too: errors.said)
 
 
 def mark_known(doc: dict[str, Any], loaded: Any, options: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from sawbones.adapters import sheets
 from sawbones.application.service import Service
 from sawbones.errors import UsageError
 from sawbones.interfaces.web import create_app
-from sawbones.interfaces.web.http import deps
+from sawbones.interfaces.web.http import writers_lane
 from sawbones.interfaces.web.app import load_areas
 
 load_areas()
@@ -106,13 +106,13 @@ def test_a_file_nested_too_deep_is_one_line_not_a_500(gm):
 
 def test_an_import_never_runs_on_the_event_loop(gm, monkeypatch):
     handed = []
-    original = deps.run_in_threadpool
+    original = writers_lane.run_in_threadpool
 
     async def counted(work, *args, **kwargs):
         handed.append(work)
         return await original(work, *args, **kwargs)
 
-    monkeypatch.setattr(deps, "run_in_threadpool", counted)
+    monkeypatch.setattr(writers_lane, "run_in_threadpool", counted)
     done = _import(gm, "party.csv", "name,max_hp\nIlse,20\n")
     assert done.status_code == 200, done.text
     assert len(handed) == 1, "the import was handed to a thread"

@@ -59,6 +59,31 @@ def test_meta_is_a_small_key_value_table(store):
     assert store.get_meta("current_campaign") == "Beta"
 
 
+def test_a_meta_swap_is_taken_by_one_writer_of_many(store_url):
+    """Swap a key from what was read to a new value: of several writers that read the same, one wins; the others
+    write nothing and are told so (a player link made by two pages at once)."""
+    import threading
+
+    store = open_store(store_url)
+    assert store.swap_meta("link", None, "first") is True
+    assert store.swap_meta("link", None, "second") is False and store.get_meta("link") == "first"
+    assert store.swap_meta("link", "stale", "third") is False and store.get_meta("link") == "first"
+    start, won = threading.Barrier(6, timeout=10), []
+
+    def writer(n: int) -> None:
+        mine = open_store(store_url)
+        start.wait()
+        if mine.swap_meta("link", "first", f"writer {n}"):
+            won.append(n)
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1 and store.get_meta("link") == f"writer {won[0]}"
+
+
 def test_append_numbers_events_and_refuses_a_stale_write(store):
     cid = store.create_campaign("C")
     assert store.append(cid, 0, 1, [ev(n=1), ev(n=2)], "c1") == 2

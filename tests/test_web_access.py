@@ -240,6 +240,40 @@ def test_player_links_are_revoked_and_renewed(client):
     assert client.delete("/api/campaigns/Alpha/characters/Nia/player-link").status_code == 401
 
 
+def test_two_pages_drawn_at_once_show_one_player_link_that_works(client, db, monkeypatch):
+    """The GM adds a character: the dashboard and its live cards are drawn at the same moment, each finding no
+    link yet. Both must show the same link, and the player who opens it gets the page, not "unknown link"."""
+    import threading
+
+    from sawbones.interfaces.web.access import access
+
+    secret = new_campaign(client)["gm_secret"]
+    client.post("/api/campaigns/Alpha/characters", json={"name": "Borin", "max_hp": 31}, headers=bearer(secret))
+    both_looked = threading.Barrier(2, timeout=10)
+    made = access._new_token
+
+    def after_both_looked(*args):  # each drawing has found no link before either makes one
+        both_looked.wait()
+        return made(*args)
+
+    monkeypatch.setattr(access, "_new_token", after_both_looked)
+    shown: list[str] = []
+
+    def draw() -> None:
+        service = Service.open(db)
+        state = service.load("Alpha").state
+        shown.append(access.player_token(service.store, "Alpha", state, "borin"))
+
+    drawings = [threading.Thread(target=draw) for _ in range(2)]
+    for d in drawings:
+        d.start()
+    for d in drawings:
+        d.join()
+    assert len(shown) == 2 and shown[0] == shown[1]
+    page = client.get(f"/p/{shown[0]}")
+    assert page.status_code == 200 and "Borin" in page.text
+
+
 def test_a_player_link_dies_with_its_character(client):
     secret = new_campaign(client)["gm_secret"]
     client.post("/api/campaigns/Alpha/characters", json={"name": "Nia", "max_hp": 9}, headers=bearer(secret))

@@ -24,6 +24,7 @@ from ..errors import ConflictError, NotFound, UsageError
 from ..message import Listed, msg
 from . import integrity
 from .group_commit import after_commit
+from .meta_records import MetaRecords
 from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, damaged_message, event_row, read_events,
                       snapshot_infos, undo_pairs)
 from . import upcast as _upcasting
@@ -67,6 +68,10 @@ class EventStore(ABC):
 
     @abstractmethod
     def set_meta(self, key: str, value: str | None) -> None: ...
+
+    @abstractmethod
+    def swap_meta(self, key: str, expected: str | None, value: str) -> bool:
+        """Set `key` to `value` only if it still holds `expected` (None: absent); False when it moved."""
 
     # events
     @abstractmethod
@@ -137,7 +142,7 @@ _INSERT_EVENT = ("INSERT INTO events (campaign_id, version, action, type, data, 
                  "created_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-class SqlEventStore(EventStore):
+class SqlEventStore(MetaRecords, EventStore):
     """The contract in SQL written once; the backends differ in connecting, locking and a few statements."""
 
     backend = "sql"
@@ -168,11 +173,6 @@ class SqlEventStore(EventStore):
     def _write(self, wait: bool = True) -> Iterator[Conn | None]:
         with self.db.transaction(write=True) as conn:  # SQLite: BEGIN IMMEDIATE
             yield conn
-
-    @staticmethod
-    def _upsert_meta(conn: Conn, key: str, value: str) -> None:
-        conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = "
-                     "excluded.value", (key, value))
 
     def _new_campaign_id(self, conn: Conn) -> int | None:
         return None  # the database's own sequence
@@ -241,15 +241,6 @@ class SqlEventStore(EventStore):
                 raise UsageError(msg("a campaign named {name} already exists", name=repr(name))) from None
             raise
         after_commit(self.db, lambda: self._told(campaign_id, expected_version, rows))
-
-    @_guarded
-    def get_meta(self, key: str) -> str | None:  # (a value that is not text, as SQLite may hold, is none)
-        return v if isinstance(v := self._value("SELECT value FROM meta WHERE key = ?", (key,)), str) else None
-
-    @_guarded
-    def set_meta(self, key: str, value: str | None) -> None:  # (None deletes the key)
-        with self._write() as conn:
-            conn.execute("DELETE FROM meta WHERE key = ?", (key,)) if value is None else self._upsert_meta(conn, key, value)
 
     # -------------------------------------------------------- events
     def _insert_events(self, conn: Conn, cid: int, expected_version: int, action: int,

@@ -66,11 +66,21 @@ def may_end_links(documents: list[dict[str, Any]]) -> bool:
 
 
 def player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
-    """The character's current player token, made when it has none that still shows it."""
-    current = _current(store, campaign, character_id)[1]
+    """The character's current player token, made when it has none that still shows it. Two pages drawn at once
+    (the dashboard and its live cards, two workers) make one token between them: the one whose token is stored
+    first wins, the other shows that one (a token shown to the GM never stops working at once)."""
+    key, current = _current(store, campaign, character_id)
     if current and _live(store, _record(store, PLAYER_TOKEN.format(token=current)), state):
         return current
-    return renew_player_token(store, campaign, state, character_id)
+    primary = PLAYER_OF.format(campaign=by_id(store, campaign), character=character_id)
+    seen = current if key == primary else store.get_meta(primary)
+    token = _new_token(store, campaign, character_id)
+    if not store.swap_meta(primary, seen, token):  # another page made one meanwhile: that one
+        store.set_meta(PLAYER_TOKEN.format(token=token), None)
+        return _current(store, campaign, character_id)[1] or player_token(store, campaign, state, character_id)
+    if current:
+        _revoked(store, current, key if key != primary else None)
+    return token
 
 
 def _current(store: Any, campaign: str, character_id: str) -> tuple[str, str | None]:
@@ -88,6 +98,13 @@ def _current(store: Any, campaign: str, character_id: str) -> tuple[str, str | N
 def renew_player_token(store: Any, campaign: str, state: Any, character_id: str) -> str:
     """A new token for the character; its previous one stops working."""
     revoke_player_token(store, campaign, character_id)
+    token = _new_token(store, campaign, character_id)
+    store.set_meta(PLAYER_OF.format(campaign=by_id(store, campaign), character=character_id), token)
+    return token
+
+
+def _new_token(store: Any, campaign: str, character_id: str) -> str:
+    """A new token's record (what it shows, from which version of the log on); not yet the character's link."""
     cid = require_campaign(store, campaign)
     token = secrets.token_urlsafe(18)
     head = store.head(cid)
@@ -95,7 +112,6 @@ def renew_player_token(store: Any, campaign: str, state: Any, character_id: str)
     record = {"token": token, "campaign": campaign, "cid": cid, "character": character_id, "since": head,
               "action": last[-1].action if last else 0}
     store.set_meta(PLAYER_TOKEN.format(token=token), json.dumps(record))
-    store.set_meta(PLAYER_OF.format(campaign=f"#{cid}", character=character_id), token)
     return token
 
 
@@ -104,15 +120,22 @@ def revoke_player_token(store: Any, campaign: str, character_id: str) -> bool:
     key, current = _current(store, campaign, character_id)
     if not current:
         return False
-    record = _record(store, PLAYER_TOKEN.format(token=current))
+    record = _revoked(store, current, key)
+    return record is not None and not record.get("revoked")
+
+
+def _revoked(store: Any, token: str, key: str | None) -> dict[str, Any] | None:
+    """Mark the token revoked (its open streams end) and empty `key`, the link that held it; its record before."""
+    record = _record(store, PLAYER_TOKEN.format(token=token))
     if record is not None:
-        store.set_meta(PLAYER_TOKEN.format(token=current), json.dumps({**record, "revoked": True}))
-    store.set_meta(key, "")
+        store.set_meta(PLAYER_TOKEN.format(token=token), json.dumps({**record, "revoked": True}))
+    if key is not None:
+        store.set_meta(key, "")
     if record is not None and isinstance(record.get("cid"), int):
         from ....adapters.notify import access_changed
 
         access_changed(store, record["cid"])  # its open streams end
-    return record is not None and not record.get("revoked")
+    return record
 
 
 def player_target(service: Any, token: str) -> tuple[str, str] | None:

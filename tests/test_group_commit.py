@@ -79,6 +79,28 @@ def test_an_action_sees_what_the_one_before_it_wrote(table):
     assert noted(Service.open(str(path)), "Alpha") == [("gm", 0), ("gm", 1), ("gm", 2)]
 
 
+def test_the_files_are_stamped_as_a_batch_left_them(table, monkeypatch):
+    """Every write of a batch is under its lock, a snapshot's (the write that does not wait) first among them: the
+    files are stamped once the batch committed, so the next write does not check the whole file again."""
+    from sawbones.adapters import integrity
+    from sawbones.adapters.store import SqlEventStore
+
+    path, _ = table
+    whole_file_checks = []
+    real = SqlEventStore.damaged_campaigns
+    monkeypatch.setattr(SqlEventStore, "damaged_campaigns",
+                        lambda self: whole_file_checks.append(1) or real(self))
+    service = Service(open_store(str(path)), snapshot_every=1)  # a snapshot saved at each load: the first write
+    for n in range(3):
+        with service.group_commit():
+            service.act("Alpha", note("alpha", n))
+            service.act("Beta", note("beta", n))
+        assert integrity._recorded(str(path))["stamp"] == integrity.stamp(str(path))
+    service.act("Gamma", note("gamma"))
+    assert whole_file_checks == []
+    assert noted(Service.open(str(path)), "Alpha") == [("alpha", 0), ("alpha", 1), ("alpha", 2)]
+
+
 def test_the_live_streams_hear_of_a_write_only_once_it_is_durable(table):
     path, service = table
     heard: list[int] = []

@@ -51,8 +51,8 @@ class SqliteEventStore(SqlEventStore):
         never waits on the writer). In a group commit (group_commit.py) the first write takes the lock for the
         whole batch and each write is a SAVEPOINT of its transaction."""
         batch = self.db.batches.current()
-        if batch is not None and (wait or batch.conn is not None):
-            with self._batched_write(batch) as conn:
+        if batch is not None:  # every write of a batch, a snapshot's too: under the batch's lock, stamped at its end
+            with self._batched_write(batch, wait) as conn:
                 yield conn
             return
         deadline = time.monotonic() + locks.lock_wait()
@@ -70,14 +70,17 @@ class SqliteEventStore(SqlEventStore):
             integrity.after_write(self, damaged)
 
     @contextmanager
-    def _batched_write(self, batch: Batch) -> Iterator[Conn]:
+    def _batched_write(self, batch: Batch, wait: bool) -> Iterator[Conn | None]:
         first, damaged = batch.conn is None, {}
-        if first:  # the batch's first write: the write lock, kept until the batch's COMMIT
+        if first:  # the batch's first write: the write lock, kept until the batch's COMMIT (wait=False: if free)
             deadline = time.monotonic() + locks.lock_wait()
-            batch.held.enter_context(locks.database_lock(self.path, self.db.real_path, deadline))
+            if not batch.held.enter_context(locks.database_lock(self.path, self.db.real_path, deadline, wait=wait)):
+                yield None
+                return
             damaged = integrity.before_write(self)
             batch.committed.append(lambda: integrity.after_write(self, damaged))
-        locks.wrote()
+        if wait:
+            locks.wrote()
         with super()._write() as conn:
             if first:
                 self._check_wal(conn)

@@ -1,5 +1,7 @@
 // The campaign's events stream (Server-Sent Events), read with fetch so that the API secret goes as a Bearer.
 // A reconnection sends Last-Event-ID (kept in the GM's browser): every action after it comes, once, in order.
+// The very first stream (no id kept yet) starts with an id and no data, the point it starts at: kept at once,
+// so that an action made while the stream is lost before any action came is not missed.
 
 import { setSetting, setting } from "./settings.js";
 
@@ -21,6 +23,7 @@ export function parseEvents(buffer) {
       else if (field === "data") data.push(text);
     }
     if (data.length) out.push({ id, data: data.join("\n") });
+    else if (id !== null) out.push({ id, data: null });  // where the stream starts: no action, its id kept
   }
   return { events: out, rest };
 }
@@ -87,7 +90,7 @@ export class EventStream {
       const { events, rest } = parseEvents(buffer);
       buffer = rest;
       for (const event of events) {
-        await this.onEvent(JSON.parse(event.data));
+        if (event.data !== null) await this.onEvent(JSON.parse(event.data));
         if (event.id) await setSetting("lastEventId", event.id);
       }
     }

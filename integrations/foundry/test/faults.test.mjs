@@ -85,6 +85,21 @@ test("a 409 reads again; the events stream resumes with Last-Event-ID", async ()
   await t.close();
 });
 
+test("the very first events stream keeps where it starts: an action made while it is lost is still told", async () => {
+  // A GM's browser with the module for the first time (no Last-Event-ID kept): its stream starts "now". It is lost
+  // (a network blip) before any action came; the GM acts on the dashboard meanwhile; the stream comes back.
+  const t = await table(server, { system: "dnd5e", sawbonesSystem: "dnd5e", seed: 6, name: "first stream", hp: 30 });
+  const opened = await t.gm.version();
+  assert.equal(Number((await t.gmClient.run("getSetting", "lastEventId")) || -1), opened,
+               "the stream's first message is where it starts: kept before any action came");
+  await t.gmClient.run("stopStream");
+  const { version } = await t.gm.call("POST", "/characters", { name: "Ilse", max_hp: 12 });  // an action
+  assert.ok(version > opened);
+  await t.gmClient.run("startStream");
+  await t.gmClient.run("caughtUp", version);  // before: the stream came back at "now", past the action: never told
+  await t.close();
+});
+
 test("a Foundry whose origin the server does not allow (no --cors-origin for it) cannot call it", async () => {
   const t = await table(server, { system: "dnd5e", sawbonesSystem: "dnd5e", seed: 2, name: "elsewhere",
                                   origin: "https://foundry.elsewhere.example" });

@@ -114,6 +114,7 @@ const commands = {
     return typeof result?.setFlag === "function" ? "effect" : result;
   },
   setSetting: (key, value) => game.settings.set("sawbones", key, value),
+  getSetting: key => game.settings.get("sawbones", key),
   stopStream: () => api().stream?.stop(),
   async startStream() {
     api().stream.running = false;

@@ -8,7 +8,9 @@
 
 `id` is the log version of the action's last event. A client that reconnects with `Last-Event-ID`
 (EventSource does it by itself) gets every action after that version, each once; without it, the stream
-starts at the current version (`?after=0` replays the whole log). `event_documents` (event_docs.py) builds the
+starts at the current version (`?after=0` replays the whole log), and its first message says so: `id:` that
+version and no data, so that a client that loses the stream before any action came resumes from there (an
+EventSource keeps the id by itself; a client reading the stream by hand keeps it as it keeps the others'). `event_documents` (event_docs.py) builds the
 documents from the log alone, so any live layer can send them; an undo's `characters` are those of the
 undone action. The stream waits on the process's hub (hub.py): no database work while nothing changes.
 It is served as a bare ASGI endpoint before the app's routes (live.py); the route below declares it in
@@ -142,7 +144,8 @@ async def api_events(request: Request, campaign: str) -> live.Opened:
 
     try:
         head, docs = await run_in_threadpool(head_and_read, last)
-        first = [b"retry: 2000\n\n"] + said([(doc["version"], frame(doc)) for doc in docs]) + await catch_up(head)
+        opened = f"retry: 2000\nid: {start}\n\n" if resume is None else "retry: 2000\n\n"  # (the point it starts at)
+        first = [opened.encode()] + said([(doc["version"], frame(doc)) for doc in docs]) + await catch_up(head)
     except BaseException:
         hub.close(sub)
         raise

@@ -24,22 +24,29 @@ def for_people(events: Any) -> list[Any]:
 
 
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any,
-               rules: "Rules") -> list[dict[str, Any]]:
+               rules: "Rules", character: str | None = None) -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence (none for the
-    store's bookkeeping: people's views leave those out)."""
+    store's bookkeeping: people's views leave those out). `character`: sentences only for that character's events
+    (a player's view keeps no other; the others come back without text)."""
     from .sentence_parts import injury_names
     from .sentences import sentence
 
-    tail = service.store.events(campaign_id, after=max(0, head - limit))
-    undone = {action for _, action in service.store.undo_markers(campaign_id)}
-    known = injury_names(tail, state)
+    start = max(0, head - limit)
+    tail = service.store.events(campaign_id, after=start)
+    undone = {action for _, action in service.store.undo_markers(campaign_id, after=start)}  # (an undo before the
+    known = injury_names(tail, state)  # tail undid an action before it: the tail's actions are undone after it)
     named = [(str(e.data.get("character")), str(e.data["injury"])) for e in tail
              if e.type != "injury_gained" and isinstance(e.data, dict) and isinstance(e.data.get("injury"), str)]
     if any(key not in known for key in named) and head > limit:  # gone, and gained before the tail: read back
         known = {**injury_names(service.store.events(campaign_id, upto=head - limit)), **known}
+
+    def told(e: Any) -> bool:
+        return e.type not in BOOKKEEPING and (character is None or (isinstance(e.data, dict)
+                                                                    and e.data.get("character") == character))
+
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, known)}
+             "text": sentence({"type": e.type, "data": e.data}, state, rules, known) if told(e) else ""}
             for e in tail]  # (every stored event, its version for programs; the bookkeeping without a sentence)
 
 

@@ -130,7 +130,8 @@ def since_doc(service: Any, loaded: Any, character: Any, rules: Rules, unknown: 
     """This character's events after the version `since` (the last few when none is given), as lines."""
     state = loaded.state
     start = loaded.head - SINCE_LIMIT if since is None else max(since, loaded.head - SINCE_LIMIT)
-    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules)
+    events = log_view.log_events(service, loaded.campaign_id, loaded.head, loaded.head - max(0, start), state, rules,
+                                 character.id)
     lines = []
     for e in events:
         data = e["data"] if isinstance(e["data"], dict) else {}

@@ -35,8 +35,7 @@ class Batch:
     held: ExitStack = field(default_factory=ExitStack)  # the write lock, taken by the first write
     committed: list[Callable[[], None]] = field(default_factory=list)  # after the COMMIT, the lock still held
     released: list[Callable[[], None]] = field(default_factory=list)  # after the lock is given back
-    savepoints: int = 0
-    writes: int = 0  # writes made in the batch (each a SAVEPOINT)
+    savepoints: int = 0  # the SAVEPOINTs opened so far (each write's, named by its number)
 
 
 class Batches:

@@ -21,7 +21,7 @@ from ....adapters import locks
 T = TypeVar("T")
 
 LANE = 4  # threads per worker process that run GM actions (the writers' lane, see run_action) on PostgreSQL,
-LOCAL_LANE = 1  # on SQLite: its writes take the whole file in turn, more threads only wait for each other
+LOCAL_LANE = 1  # on SQLite: its writes take the whole file in turn; one thread commits the most actions together
 LANE_WAIT = 0.05  # seconds: the longest an action waits in the lane for a lock another writer holds
 BATCH_MOST = 16  # actions at most in one group commit (the write lock is held from its first write to its COMMIT)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -99,13 +99,36 @@ class SqliteEventStore(SqlEventStore):
     def writer_turn(self, campaign_id: int, deadline: float) -> Iterator[None]:
         """Hold the writer's turn on one campaign across load, decide and append: this process's threads first
         come, first served, then the campaign's lock shared with every other process (both bounded by deadline).
-        Other campaigns do not wait; each append still takes the whole file for its transaction (`_write`)."""
-        with locks.turns(("sqlite", self.db.real_path, campaign_id)).turn(deadline, self.where) as outermost:
-            if not outermost:
+        Other campaigns do not wait; each append still takes the whole file for its transaction (`_write`).
+
+        In a group commit the turn is kept until the batch's COMMIT, and a piece of work that wrote nothing yet
+        never waits for a turn that another writer holds: it commits what the batch wrote first, which gives
+        back every lock the batch held (group_commit.py)."""
+        batch = self.db.batches.current()
+        if batch is None:
+            with self._turn(campaign_id, deadline):
                 yield
-                return
-            with locks.campaign_lock(self.path, self.db.real_path, campaign_id, deadline):
-                yield
+            return
+        if not (batch.may_flush() and batch.held.enter_context(self._turn(campaign_id, time.monotonic(), wait=False))):
+            if batch.may_flush():
+                self.db.batches.flush(self.db)
+            batch.held.enter_context(self._turn(campaign_id, deadline))
+        yield  # (the turn kept until the batch's COMMIT)
+
+    @contextmanager
+    def _turn(self, campaign_id: int, deadline: float, wait: bool = True) -> Iterator[bool]:
+        """The campaign's turn (see writer_turn): yields True holding it; wait=False: False at once, holding
+        nothing, when another thread or process holds it."""
+        with ExitStack() as held:
+            try:
+                outermost = held.enter_context(locks.turns(("sqlite", self.db.real_path, campaign_id))
+                                               .turn(deadline, self.where))
+            except locks.Busy:
+                if wait:
+                    raise
+                outermost = None  # another thread's turn
+            yield outermost is not None and (not outermost or held.enter_context(
+                locks.campaign_lock(self.path, self.db.real_path, campaign_id, deadline, wait=wait)))
 
     def _new_campaign_id(self, conn: Conn) -> int:
         """Never reuse the id of a deleted campaign (caches are keyed by id)."""

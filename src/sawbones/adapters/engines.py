@@ -258,7 +258,7 @@ class Database:
         if batch is not None and (write or batch.conn is not None):  # a write of a group commit: a SAVEPOINT
             if batch.conn is None:
                 batch.pool, batch.conn = pool, self._begin(pool, "BEGIN IMMEDIATE")
-            with self.batches.savepoint(batch) as conn:
+            with self.batches.savepoint(batch, write) as conn:
                 yield conn
             return
         begin = "BEGIN IMMEDIATE" if write and self.backend == "sqlite" else "BEGIN"

@@ -11,7 +11,13 @@ writers' lane that has several GM actions queued runs them one after the other i
 - reads of the thread go to the batch's connection, so a piece of work sees what the ones before it wrote
   (two actions on one campaign in a row);
 - what must follow a durable write (telling the live streams, stamping the files) waits for the COMMIT:
-  `after_commit` runs it then, or at once outside a batch.
+  `after_commit` runs it then, or at once outside a batch;
+- a campaign's writer turn taken in a batch is kept until the COMMIT (the store's `writer_turn`): another
+  process never reads the campaign as it was before a write of the batch and decides on it;
+- a batch never waits for a turn that another writer holds (that writer may be waiting for the write lock or
+  a turn the batch holds: each would wait for the other until a deadline): it commits what it wrote first
+  (`flush`), gives every lock back, and goes on in a new transaction. `commits` counts its COMMITs, so that
+  the lane answers at once the work a flush made durable.
 
 Nothing of a batch is durable before its COMMIT; the lane answers none of its clients before then, so an
 acknowledged write survives a power cut as it does one COMMIT at a time. When the COMMIT fails, nothing of
@@ -32,10 +38,21 @@ class Batch:
 
     conn: Any = None  # the connection in the batch's transaction, once its first write began it
     pool: Any = None  # the pool it came from (it goes back there at the end)
-    held: ExitStack = field(default_factory=ExitStack)  # the write lock, taken by the first write
+    held: ExitStack = field(default_factory=ExitStack)  # the write lock (taken by the first write) and the turns
     committed: list[Callable[[], None]] = field(default_factory=list)  # after the COMMIT, the lock still held
     released: list[Callable[[], None]] = field(default_factory=list)  # after the lock is given back
     savepoints: int = 0  # the SAVEPOINTs opened so far (each write's, named by its number)
+    commits: int = 0  # the COMMITs made so far (a flush's, then the batch's last)
+    writes: int = 0  # the writes made so far
+    piece_from: int = 0  # `writes` when the piece of work under way began (begin_piece)
+
+    def begin_piece(self) -> None:
+        """A new piece of work (a GM action) begins: until it writes, what the batch wrote may be flushed."""
+        self.piece_from = self.writes
+
+    def may_flush(self) -> bool:
+        """The piece under way wrote nothing yet: a flush (Batches.flush) would commit whole pieces only."""
+        return self.writes == self.piece_from
 
 
 class Batches:
@@ -61,30 +78,48 @@ class Batches:
             return
         batch = self._local.batch = Batch()
         try:
-            try:
-                yield batch
-                if batch.conn is not None:
-                    batch.conn.raw.execute("COMMIT")
-            except BaseException:
-                if batch.conn is not None:
-                    batch.pool.checkin(batch.conn, db._rollback(batch.conn))
-                    batch.conn = None
-                raise
+            yield batch
+            self.flush(db)
+        except BaseException:
             if batch.conn is not None:
-                batch.pool.checkin(batch.conn, True)
+                batch.pool.checkin(batch.conn, db._rollback(batch.conn))
                 batch.conn = None
-            for then in batch.committed:
-                then()
+            batch.held.close()  # the write lock given back (also when the COMMIT failed)
+            raise
         finally:
             self._local.batch = None
-            batch.held.close()  # the write lock given back (also when the COMMIT failed)
-        for then in batch.released:
+
+    def flush(self, db: Any) -> None:
+        """Commit what this thread's batch wrote so far and give back every lock it holds (the write lock, the
+        campaigns' turns): the batch goes on, its next write in a new transaction. Outside a batch: nothing."""
+        batch = self.current()
+        if batch is None:
+            return
+        if batch.conn is not None:
+            try:
+                batch.conn.raw.execute("COMMIT")
+            except BaseException:
+                batch.pool.checkin(batch.conn, db._rollback(batch.conn))
+                batch.conn = None
+                raise
+            batch.pool.checkin(batch.conn, True)
+            batch.conn = None
+            batch.commits += 1
+        committed, released, batch.committed, batch.released = batch.committed, batch.released, [], []
+        try:
+            for then in committed:
+                then()
+        finally:
+            batch.held.close()  # the locks given back
+            batch.held = ExitStack()
+        for then in released:
             then()
 
     @contextmanager
-    def savepoint(self, batch: Batch) -> Iterator[Any]:
+    def savepoint(self, batch: Batch, write: bool) -> Iterator[Any]:
         """One write (or a read of several statements) inside the batch's transaction."""
         batch.savepoints += 1
+        batch.writes += write
         name = f"sawbones_{batch.savepoints}"
         raw = batch.conn.raw
         raw.execute(f"SAVEPOINT {name}")

@@ -369,22 +369,23 @@ CAMPAIGN_BYTES = 1 << 40  # campaign N's turn: the byte at CAMPAIGN_BYTES + N (f
 
 
 @contextmanager
-def campaign_lock(path: str, key: str, campaign_id: int, deadline: float) -> Iterator[None]:
+def campaign_lock(path: str, key: str, campaign_id: int, deadline: float, *, wait: bool = True) -> Iterator[bool]:
     """Hold this campaign's byte of `<path>-writer.lock` (an open-file-description lock, taken on a file opened
-    for this turn: threads of one process exclude each other too, and closing it lets go). Busy when the
-    deadline passes. Without such locks, or with a read-only lock file: the whole database, as a write takes it
-    (`database_lock` on `key`: this process's threads in turn first, so that a thread holding the file never
-    waits on one that waits for the file)."""
+    for this turn: threads of one process exclude each other too, and closing it lets go): yields True. Busy
+    when the deadline passes; wait=False: yields False at once, holding nothing, when another holds it. Without
+    such locks, or with a read-only lock file: the whole database, as a write takes it (`database_lock` on
+    `key`: this process's threads in turn first, so that a thread holding the file never waits on one that
+    waits for the file)."""
     try:
         import fcntl
 
         setlk, setlkw = fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW
     except (ImportError, AttributeError):  # (not Linux)
-        with database_lock(path, key, deadline):
-            yield
+        with database_lock(path, key, deadline, wait=wait) as free:
+            yield free
         return
     if path in ("", ":memory:"):
-        yield
+        yield True
         return
     fd = _open_lock(path)
     lock = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, CAMPAIGN_BYTES + campaign_id, 1, 0)
@@ -393,16 +394,20 @@ def campaign_lock(path: str, key: str, campaign_id: int, deadline: float) -> Ite
     except OSError as exc:
         if exc.errno == errno.EBADF:  # a read-only lock file: no write lock on it, the whole database instead
             os.close(fd)
-            with database_lock(path, key, deadline):
-                yield
+            with database_lock(path, key, deadline, wait=wait) as free:
+                yield free
             return
         if exc.errno not in (errno.EAGAIN, errno.EACCES):
             os.close(fd)
             raise _unusable(lock_path(path), exc) from None
+        if not wait:
+            os.close(fd)
+            yield False
+            return
         deadline, brief = _bound(deadline)
         if not _before(fd, deadline, lambda: fcntl.fcntl(fd, setlkw, lock), lambda: None):
             raise _gave_up(brief, path) from None
     try:
-        yield
+        yield True
     finally:
         os.close(fd)  # (lets go of the lock)

@@ -64,9 +64,17 @@ class LaneThread:
     def _together(self, batch: list[Work]) -> None:
         done: list[tuple[Future, bool, Any]] = []
         try:
-            with self._group_commit():  # type: ignore[misc]
+            with self._group_commit() as group:  # type: ignore[misc]
                 for work, future in batch:
-                    done.append((future, *_run(work, future)))
+                    commits = group.commits if group is not None else 0
+                    if group is not None:
+                        group.begin_piece()
+                    result = (future, *_run(work, future))
+                    if group is not None and group.commits > commits:  # a flush made the work before durable:
+                        for ready in done:  # answered now (group_commit.flush: another writer waited)
+                            _settle(*ready)
+                        done.clear()
+                    done.append(result)
         except BaseException as exc:  # the COMMIT failed: nothing of the batch was written
             for future, ok, value in done:
                 _settle(future, False, exc if ok else value)

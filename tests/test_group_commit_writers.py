@@ -93,3 +93,72 @@ def test_a_batch_never_waits_for_a_turn_held_by_a_writer_that_waits_for_the_batc
     assert other.wait(20) == 0, other.stderr.read()
     assert noted(path, "Alpha") == ["batch"]
     assert noted(path, "Beta") == ["other", "batch"]
+
+
+class _CommitFails:
+    """A connection whose next COMMIT fails, as one that cannot reach the disk (then it is itself again)."""
+
+    def __init__(self, conn) -> None:
+        self.conn, self.raw = conn, conn.raw
+
+    def execute(self, sql: str, *args):
+        if sql == "COMMIT":
+            self.conn.raw = self.raw
+            raise OSError("disk I/O error")
+        return self.raw.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.raw, name)
+
+
+def test_the_lane_answers_the_actions_a_flush_committed_at_once_and_fails_those_a_failed_flush_lost(table):
+    import threading
+
+    from sawbones.interfaces.web.http.writers_lane import LaneThread
+
+    path, service = table
+    db = Service.open(str(path)).store.db  # (the database the lane's services share)
+    lane = LaneThread("test-lane", lambda: Service.open(str(path)).group_commit())
+
+    queued: list = []
+
+    def batch_of(*works):
+        gate, started = threading.Event(), threading.Event()
+        blocker = lane.submit(lambda: (started.set(), gate.wait(10)))  # holds the thread while the others queue
+        assert started.wait(10)
+        queued[:] = [lane.submit(work) for work in works]
+        gate.set()
+        blocker.result(10)
+        return list(queued)
+
+    def act(name: str):
+        return lambda: Service.open(str(path)).act(name, note("lane"))[0].version
+
+    def flush(fail: bool):
+        def work():
+            batch = db.batches.current()
+            if fail:
+                batch.conn.raw = _CommitFails(batch.conn)
+            db.batches.flush(db)  # as writer_turn does when another writer holds a turn
+        return work
+
+    def then_act(name: str, seen: list):
+        def work():
+            seen.append(queued[0].done())  # the first piece is answered by then
+            return act(name)()
+        return work
+
+    seen: list[bool] = []
+    first, middle, last = batch_of(act("Alpha"), flush(False), then_act("Beta", seen))
+    assert first.result(10) and last.result(10) and middle.exception(10) is None
+    assert seen == [True]  # answered once the flush committed, not at the batch's end
+    assert noted(path, "Alpha") == ["lane"] and noted(path, "Beta") == ["lane"]
+
+    seen.clear()
+    first, middle, last = batch_of(act("Alpha"), flush(True), then_act("Beta", seen))
+    for future in (first, middle):  # the flush's COMMIT failed: Alpha's action was not written
+        with pytest.raises(OSError, match="disk I/O error"):
+            future.result(10)
+    assert last.result(10) and seen == [True]  # the batch went on in a new transaction
+    assert noted(path, "Alpha") == ["lane"] and noted(path, "Beta") == ["lane", "lane"]
+    assert Service.open(str(path)).store.check() == []

@@ -43,6 +43,7 @@ class Batch:
     released: list[Callable[[], None]] = field(default_factory=list)  # after the lock is given back
     savepoints: int = 0  # the SAVEPOINTs opened so far (each write's, named by its number)
     commits: int = 0  # the COMMITs made so far (a flush's, then the batch's last)
+    failure: BaseException | None = None  # why the last COMMIT that failed failed (its pieces' answer)
     writes: int = 0  # the writes made so far
     piece_from: int = 0  # `writes` when the piece of work under way began (begin_piece)
 
@@ -98,9 +99,12 @@ class Batches:
         if batch.conn is not None:
             try:
                 batch.conn.raw.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:  # nothing since the last COMMIT was written: its pieces get the error
                 batch.pool.checkin(batch.conn, db._rollback(batch.conn))
-                batch.conn = None
+                batch.conn, batch.failure = None, exc
+                batch.committed, batch.released = [], []
+                batch.held.close()
+                batch.held = ExitStack()
                 raise
             batch.pool.checkin(batch.conn, True)
             batch.conn = None

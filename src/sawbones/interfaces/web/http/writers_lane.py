@@ -62,27 +62,43 @@ class LaneThread:
                 self._together(batch)
 
     def _together(self, batch: list[Work]) -> None:
-        done: list[tuple[Future, bool, Any]] = []
+        done: list[tuple[Future, bool, Any]] = []  # run, not answered yet (not durable yet)
         try:
             with self._group_commit() as group:  # type: ignore[misc]
                 for work, future in batch:
-                    commits = group.commits if group is not None else 0
-                    if group is not None:
-                        group.begin_piece()
+                    seen = _begin_piece(group)
                     result = (future, *_run(work, future))
-                    if group is not None and group.commits > commits:  # a flush made the work before durable:
-                        for ready in done:  # answered now (group_commit.flush: another writer waited)
-                            _settle(*ready)
-                        done.clear()
+                    _answer_flushed(group, seen, done)
                     done.append(result)
-        except BaseException as exc:  # the COMMIT failed: nothing of the batch was written
+        except BaseException as exc:  # the COMMIT failed: nothing since the last one was written
             for future, ok, value in done:
                 _settle(future, False, exc if ok else value)
-            for _, future in batch[len(done):]:
+            for _, future in batch:  # (those not run yet; the others are answered already)
                 _settle(future, False, exc)
             return
         for future, ok, value in done:
             _settle(future, ok, value)
+
+
+def _begin_piece(group: Any) -> tuple[int, Any]:
+    """(group_commit.Batch, or None) A new piece of work begins: what the batch had committed and failed."""
+    if group is None:
+        return 0, None
+    group.begin_piece()
+    return group.commits, group.failure
+
+
+def _answer_flushed(group: Any, seen: tuple[int, Any], done: list[tuple[Future, bool, Any]]) -> None:
+    """When the piece that ran flushed the batch (another writer waited for a turn it held: group_commit.flush),
+    the work before it is answered now: done if that COMMIT was made, its error if it failed."""
+    if group is None or (group.commits, group.failure) == seen:
+        return
+    for future, ok, value in done:
+        if group.failure is not seen[1]:
+            _settle(future, False, group.failure)
+        else:
+            _settle(future, ok, value)
+    done.clear()
 
 
 def _run(work: Callable[[], Any], future: Future) -> tuple[bool, Any]:

@@ -7,6 +7,7 @@ Reads are guarded by a generous watchdog (a hang fails the test), never timed.""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
@@ -18,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 from pathlib import Path
 
 import httpx
@@ -215,6 +217,7 @@ def test_each_thread_lends_its_service_to_one_piece_of_work_at_a_time(monkeypatc
     class Made:
         def __init__(self):
             self.request = None
+            self.store = types.SimpleNamespace(names_read_once=contextlib.nullcontext)
             made.append(self)
 
         def close(self):

@@ -21,9 +21,10 @@ from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
-from ..message import Listed, msg
+from ..message import msg
 from . import integrity
 from .group_commit import after_commit
+from .campaign_ids import CampaignIds
 from .meta_records import MetaRecords
 from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, damaged_message, event_row, read_events,
                       snapshot_infos, undo_pairs)
@@ -124,6 +125,10 @@ class EventStore(ABC):
         """A context in which this thread's writes share one transaction and one COMMIT (SqlEventStore)."""
         return nullcontext()
 
+    def names_read_once(self) -> Any:
+        """A context in which a campaign's id is read once by its name (SqlEventStore: campaign_ids.py)."""
+        return nullcontext()
+
     @abstractmethod
     def close(self) -> None: ...
 
@@ -142,7 +147,7 @@ _INSERT_EVENT = ("INSERT INTO events (campaign_id, version, action, type, data, 
                  "created_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-class SqlEventStore(MetaRecords, EventStore):
+class SqlEventStore(CampaignIds, MetaRecords, EventStore):
     """The contract in SQL written once; the backends differ in connecting, locking and a few statements."""
 
     backend = "sql"
@@ -202,20 +207,9 @@ class SqlEventStore(MetaRecords, EventStore):
         return cid
 
     @_guarded
-    def campaign_id(self, name: str) -> int:
-        cid = self._value("SELECT id FROM campaigns WHERE name = ?", (name,))
-        if cid is None:
-            known = Listed(names, "") if (names := self.campaign_names()) else msg("none yet")
-            raise NotFound(msg("no campaign named {name} (campaigns: {known})", name=repr(name), known=known))
-        return int(cid)
-
-    @_guarded
-    def campaign_names(self) -> list[str]:
-        return [r[0] for r in self._rows("SELECT name FROM campaigns ORDER BY id") if isinstance(r[0], str)]
-
-    @_guarded
     def delete_campaign(self, name: str) -> None:
         cid = self.campaign_id(name)
+        self._forget_names()
         with self._write() as conn:
             for table in ("snapshots", "events"):
                 conn.execute(f"DELETE FROM {table} WHERE campaign_id = ?", (cid,))
@@ -226,6 +220,7 @@ class SqlEventStore(MetaRecords, EventStore):
                         content_version: str) -> None:
         """The campaign's row takes event["data"]["name"] and the event is appended, in one transaction."""
         name = event["data"]["name"]
+        self._forget_names()
         try:
             with self._write() as conn:
                 if conn.value("SELECT id FROM campaigns WHERE name = ?", (name,)) is not None:

@@ -100,7 +100,8 @@ def open_service(state: WebState) -> Iterator[Any]:
     service = spare if spare is not None else state.service_factory()
     state.kept.service = None
     try:
-        yield service
+        with service.store.names_read_once():  # (a campaign's id read once in this piece of work)
+            yield service
     except locks.WouldWait:  # nothing was done (run_action): the service is as good as it was
         _keep(state, service, spare)
         raise

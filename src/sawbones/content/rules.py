@@ -29,6 +29,13 @@ class Rules:
         found = entries.get(entry_id) if isinstance(entry_id, str) else None
         return found if found is not None else entries[self.resolve(section, entry_id)]
 
+    def find(self, section: str, typed: str) -> str | None:
+        """The id of the one entry this id or name means (as `resolve`), or None: nothing is said of it."""
+        if typed in self.sections[section]:
+            return typed
+        found = _spelled(self, section).get(fold(str(typed)).replace("-", " ").replace("_", " "), ())
+        return found[0] if len(found) == 1 else None
+
     def resolve(self, section: str, typed: str, values_of: str | None = None) -> str:
         """The id of the entry a GM typed: its id, or its name in either language as the screens show it (a
         spell's also under each system's title), case- and accent-blind ("tranchant", "Fievre des marais",
@@ -51,7 +58,8 @@ class Rules:
         if isinstance(typed, str) and typed in entries:
             return typed
         key = fold(str(typed)).replace("-", " ").replace("_", " ")
-        found = sorted({eid for eid, entry in entries.items() if key in _spellings(eid, entry)})
+        found = (sorted({eid for eid, entry in entries.items() if key in _spellings(eid, entry)}) if values_of
+                 else list(_spelled(self, section).get(key, ())))
         if len(found) == 1:
             return found[0]
         if found:
@@ -175,6 +183,26 @@ def _name(entry_id: str, entry: Any) -> Any:
 
 def _spellings(entry_id: str, entry: Any) -> set[str]:
     return {fold(x).replace("-", " ").replace("_", " ") for x in (entry_id, *_names(entry))}
+
+
+_SPELLED: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}  # (content version, section): spelling → ids
+
+
+def _spelled(rules: Rules, section: str) -> dict[str, tuple[str, ...]]:
+    """Each way a GM may spell an entry of the section (`_spellings`) → the ids spelled so, made once per content
+    version (folding every entry's names at each lookup cost 0.2 ms; the tables' index made 166 of them)."""
+    key = (rules.version, section)
+    found = _SPELLED.get(key)
+    if found is None:
+        spelled: dict[str, list[str]] = {}
+        for eid, entry in rules.sections[section].items():
+            for spelling in _spellings(eid, entry):
+                spelled.setdefault(spelling, []).append(eid)
+        found = {spelling: tuple(sorted(ids)) for spelling, ids in spelled.items()}
+        if len(_SPELLED) > 256:  # (a server whose packs keep changing)
+            _SPELLED.clear()
+        _SPELLED[key] = found
+    return found
 
 
 def _shown(entry_id: str, entry: Any) -> list[tuple[str, str]]:

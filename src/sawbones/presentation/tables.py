@@ -85,13 +85,8 @@ SECTION = {"damage_table": "damage_tables", "track": "tracks", "body_part": "bod
 
 
 def _named(rules: Rules, section: str, key: str) -> str:
-    """The id of the entry named `key` as a screen shows it, in either language (`Rules.resolve`), else `key`."""
-    from ..errors import SawbonesError
-
-    try:
-        return str(rules.resolve(section, key))
-    except SawbonesError:
-        return key
+    """The id of the entry named `key` as a screen shows it, in either language (`Rules.find`), else `key`."""
+    return rules.find(section, key) or key
 
 
 def ref(rules: Rules, kind: str, entry_id: str) -> str:

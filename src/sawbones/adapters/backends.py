@@ -177,6 +177,7 @@ class PostgresEventStore(SqlEventStore):
     backend = "postgresql"
 
     FOR_UPDATE = " FOR UPDATE"
+    CHARACTER = "(data::jsonb ->> 'character')"
 
     def __init__(self, url: str, where: str) -> None:
         self.url = url  # for libpq, password included (the live watcher connects with it)

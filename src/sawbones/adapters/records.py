@@ -90,9 +90,11 @@ def damaged_message(campaign: str, version: int, why: str | Message) -> Message:
                "backup, see docs/deployment.md", campaign=repr(campaign), version=version, why=why)
 
 
-def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = "") -> list[StoredEvent]:
+def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = "", every: bool = True,
+                ) -> list[StoredEvent]:
     """StoredEvents from rows (version, action, type, data, schema_version, content_version, created_at,
     checksum), each checked against its checksum; Damaged (naming campaign() and the event) otherwise.
+    `every`: the rows are every event after `after` (none missing between them); False: some of them.
 
     upcast: None, or fn(type, schema_version, data) -> (type, schema_version, data) for older shapes."""
     from json import loads
@@ -104,7 +106,7 @@ def read_events(rows: Any, after: int, upcast: Any, campaign: Any, where: str = 
     for *row, stored in rows:
         why = damage(tuple(row), stored)
         payload: Any = None
-        if why is None and row[0] != previous + 1:
+        if why is None and every and row[0] != previous + 1:
             why = msg("the log jumps from event {previous} to {next}", previous=previous, next=row[0])
             row[0] = previous + 1
         if why is None:

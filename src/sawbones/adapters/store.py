@@ -18,16 +18,16 @@ import json
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager, nullcontext
-from typing import Any, Callable, Iterable, Iterator, NoReturn, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import ConflictError, NotFound, UsageError
 from ..message import msg
 from . import integrity
 from .group_commit import after_commit
 from .campaign_ids import CampaignIds
+from .event_reads import EventReads
 from .meta_records import MetaRecords
-from .records import (Damaged, SnapshotInfo, StoredEvent, check_sequence, damaged_message, event_row, read_events,
-                      snapshot_infos, undo_pairs)
+from .records import Damaged, SnapshotInfo, StoredEvent, check_sequence, event_row, snapshot_infos, undo_pairs
 from . import upcast as _upcasting
 from .engines import Conn, Database, _forget, _guarded, _message, db_errors, is_integrity_error
 
@@ -87,8 +87,9 @@ class EventStore(ABC):
 
     @abstractmethod
     def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
-               upto: int | None = None) -> list[StoredEvent]:
-        """Events with after < version (<= upto), in order; upcast to the current shapes unless upcast=False.
+               upto: int | None = None, character: str | None = None) -> list[StoredEvent]:
+        """Events with after < version (<= upto), in order; upcast to the current shapes unless upcast=False;
+        `character`: only those whose data names that character (`"character": id`).
 
         Every event is checked against its checksum: Damaged (one line: campaign, event, how to recover)."""
 
@@ -141,13 +142,12 @@ class EventStore(ABC):
 Appended = Callable[[str, int, int, "list[tuple[Any, ...]]"], None]
 APPENDED: list[Appended] = []
 
-_EVENT_COLUMNS = "version, action, type, data, schema_version, content_version, created_at, checksum"
 _HEAD = "SELECT MAX(version) FROM events WHERE campaign_id = ?"
 _INSERT_EVENT = ("INSERT INTO events (campaign_id, version, action, type, data, schema_version, content_version, "
                  "created_at, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-class SqlEventStore(CampaignIds, MetaRecords, EventStore):
+class SqlEventStore(CampaignIds, EventReads, MetaRecords, EventStore):
     """The contract in SQL written once; the backends differ in connecting, locking and a few statements."""
 
     backend = "sql"
@@ -297,41 +297,6 @@ class SqlEventStore(CampaignIds, MetaRecords, EventStore):
     @_guarded
     def head(self, campaign_id: int) -> int:
         return int(self._value(_HEAD, (campaign_id,)) or 0)
-
-    @_guarded
-    def events(self, campaign_id: int, after: int = 0, *, upcast: bool = True,
-               upto: int | None = None) -> list[StoredEvent]:
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE campaign_id = ? AND version > ?"
-        params: tuple[Any, ...] = (campaign_id, after)
-        if upto is not None:
-            sql, params = sql + " AND version <= ?", params + (upto,)
-        try:
-            rows = self._rows(sql + " ORDER BY version", params)
-        except db_errors() as exc:
-            if "decode" not in _message(exc).lower():
-                raise
-            self._undecodable(campaign_id, after)  # SQLite text that is not UTF-8: Damaged, naming the event
-            raise  # (not reached: _undecodable always raises)
-        return read_events(rows, after, _upcasting.upcast if upcast else None, lambda: self._name(campaign_id), self.where)
-
-    def _name(self, campaign_id: int) -> str:
-        name = self._value("SELECT name FROM campaigns WHERE id = ?", (campaign_id,))
-        return str(name) if name is not None else f"#{campaign_id}"
-
-    def _undecodable(self, campaign_id: int, after: int) -> NoReturn:
-        """Damaged for the first event of the campaign (after `after`) whose text is not UTF-8."""
-        rows = self._rows(
-            "SELECT version, CAST(type AS BLOB), CAST(data AS BLOB), CAST(content_version AS BLOB) FROM events "
-            "WHERE campaign_id = ? AND version > ? ORDER BY version", (campaign_id, after))
-        for version, *texts in rows:
-            try:
-                for text in texts:
-                    bytes(text or b"").decode("utf-8")
-            except UnicodeDecodeError:
-                raise Damaged(damaged_message(self._name(campaign_id), int(version), msg("its text is not UTF-8")),
-                              self.where) from None
-        raise Damaged(msg("campaign {campaign}: an event is damaged (its text is not UTF-8); nothing was written. Restore "
-                          "your last backup, see docs/deployment.md", campaign=repr(self._name(campaign_id))), self.where)
 
     @_guarded
     def undo_markers(self, campaign_id: int, after: int = 0, upto: int | None = None) -> list[tuple[int, int]]:

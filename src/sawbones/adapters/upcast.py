@@ -28,6 +28,11 @@ Upcaster = Callable[[dict[str, Any]], "dict[str, Any] | tuple[str, dict[str, Any
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
+def registered() -> bool:
+    """Some event shape is upcast (a reader that filters stored data by a key must then filter after upcasting)."""
+    return bool(_UPCASTERS)
+
+
 def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     """Register fn(data) -> data | (type, data) turning a `from_version` event into `from_version + 1`."""
 

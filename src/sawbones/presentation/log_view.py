@@ -26,19 +26,19 @@ def for_people(events: Any) -> list[Any]:
 def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any,
                rules: "Rules", character: str | None = None) -> list[dict[str, Any]]:
     """The last `limit` stored events (read from the tail, not the whole log), each with its sentence (none for the
-    store's bookkeeping: people's views leave those out). `character`: sentences only for that character's events
-    (a player's view keeps no other; the others come back without text)."""
+    store's bookkeeping: people's views leave those out). `character`: only that character's events among them (a
+    player's view keeps no other)."""
     from .sentence_parts import injury_names
     from .sentences import sentence
 
     start = max(0, head - limit)
-    tail = service.store.events(campaign_id, after=start)
+    tail = service.store.events(campaign_id, after=start, character=character)
     undone = {action for _, action in service.store.undo_markers(campaign_id, after=start)}  # (an undo before the
     known = injury_names(tail, state)  # tail undid an action before it: the tail's actions are undone after it)
     named = [(str(e.data.get("character")), str(e.data["injury"])) for e in tail
              if e.type != "injury_gained" and isinstance(e.data, dict) and isinstance(e.data.get("injury"), str)]
     if any(key not in known for key in named) and head > limit:  # gone, and gained before the tail: read back
-        known = {**injury_names(service.store.events(campaign_id, upto=head - limit)), **known}
+        known = {**injury_names(service.store.events(campaign_id, upto=head - limit, character=character)), **known}
 
     def told(e: Any) -> bool:
         return e.type not in BOOKKEEPING and (character is None or (isinstance(e.data, dict)

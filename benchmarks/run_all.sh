@@ -18,5 +18,6 @@ echo; echo "## Costly odds under attack"; $py benchmarks/bench_costly.py
 echo; echo "## Contention"; $py benchmarks/bench_contention.py
 echo; echo "## Reads while GMs write"; $py benchmarks/bench_readers.py
 echo; echo "## Player view"; $py benchmarks/bench_player_view.py
+echo; echo "## What one read costs the server"; $py benchmarks/bench_read_cost.py
 echo; echo "## Live streams"; $py benchmarks/bench_live.py
 echo; echo "## Live delivery, in one process"; $py benchmarks/bench_deliver.py

@@ -19,13 +19,6 @@ def ev(character: str | None, n: int) -> dict:
     return {"type": "noted", "data": data}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path):
-    if request.param == "postgresql":
-        return request.getfixturevalue("pg_url")
-    return str(tmp_path / "store.db")
-
-
 @pytest.fixture
 def party(store_url):
     store = open_store(store_url)

@@ -162,3 +162,20 @@ def test_the_lane_answers_the_actions_a_flush_committed_at_once_and_fails_those_
     assert last.result(10) and seen == [True]  # the batch went on in a new transaction
     assert noted(path, "Alpha") == ["lane"] and noted(path, "Beta") == ["lane", "lane"]
     assert Service.open(str(path)).store.check() == []
+
+
+def test_a_piece_that_holds_a_turn_is_never_flushed_from_under_it(table):
+    """A flush gives back every lock the batch holds: a piece that took a turn (and may take another) would lose
+    it while it still decides; only a piece that holds none and wrote nothing may flush the batch."""
+    import time
+
+    path, service = table
+    store = Service.open(str(path)).store
+    alpha = store.campaign_id("Alpha")
+    with store.batch() as batch:
+        batch.begin_piece()
+        assert batch.may_flush()
+        with store.writer_turn(alpha, time.monotonic() + 5):
+            assert not batch.may_flush()
+        batch.begin_piece()
+        assert batch.may_flush()

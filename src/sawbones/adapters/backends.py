@@ -113,6 +113,7 @@ class SqliteEventStore(SqlEventStore):
             if batch.may_flush():
                 self.db.batches.flush(self.db)
             batch.held.enter_context(self._turn(campaign_id, deadline))
+        batch.piece_turns += 1
         yield  # (the turn kept until the batch's COMMIT)
 
     @contextmanager

@@ -46,14 +46,16 @@ class Batch:
     failure: BaseException | None = None  # why the last COMMIT that failed failed (its pieces' answer)
     writes: int = 0  # the writes made so far
     piece_from: int = 0  # `writes` when the piece of work under way began (begin_piece)
+    piece_turns: int = 0  # the writer turns the piece under way took (kept in `held`)
 
     def begin_piece(self) -> None:
-        """A new piece of work (a GM action) begins: until it writes, what the batch wrote may be flushed."""
-        self.piece_from = self.writes
+        """A new piece of work (a GM action) begins: until it writes or takes a turn, the batch may be flushed."""
+        self.piece_from, self.piece_turns = self.writes, 0
 
     def may_flush(self) -> bool:
-        """The piece under way wrote nothing yet: a flush (Batches.flush) would commit whole pieces only."""
-        return self.writes == self.piece_from
+        """The piece under way wrote nothing and holds no turn yet: a flush (Batches.flush), which gives back
+        every lock, would commit whole pieces only and take no turn from under the piece."""
+        return self.writes == self.piece_from and not self.piece_turns
 
 
 class Batches:

@@ -14,10 +14,11 @@ writers' lane that has several GM actions queued runs them one after the other i
   `after_commit` runs it then, or at once outside a batch;
 - a campaign's writer turn taken in a batch is kept until the COMMIT (the store's `writer_turn`): another
   process never reads the campaign as it was before a write of the batch and decides on it;
-- a batch never waits for a turn that another writer holds (that writer may be waiting for the write lock or
-  a turn the batch holds: each would wait for the other until a deadline): it commits what it wrote first
-  (`flush`), gives every lock back, and goes on in a new transaction. `commits` counts its COMMITs, so that
-  the lane answers at once the work a flush made durable.
+- a piece of work that has taken no turn and written nothing yet never waits for a turn that another writer
+  holds (that writer may be waiting for the write lock or a turn the batch holds: each would wait for the
+  other until a deadline): the batch commits what it wrote first (`flush`), gives every lock back, and goes
+  on in a new transaction. `commits` counts its COMMITs, so that the lane answers at once the work a flush
+  made durable. (A piece that took a turn waits as anywhere else: a flush would take its turn from it.)
 
 Nothing of a batch is durable before its COMMIT; the lane answers none of its clients before then, so an
 acknowledged write survives a power cut as it does one COMMIT at a time. When the COMMIT fails, nothing of

@@ -109,8 +109,9 @@ class SqliteEventStore(SqlEventStore):
             with self._turn(campaign_id, deadline):
                 yield
             return
-        if not (batch.may_flush() and batch.held.enter_context(self._turn(campaign_id, time.monotonic(), wait=False))):
-            if batch.may_flush():
+        taken = batch.may_flush() and batch.held.enter_context(self._turn(campaign_id, time.monotonic(), wait=False))
+        if not taken:
+            if batch.may_flush():  # another writer holds the turn, and may wait for a lock this batch holds
                 self.db.batches.flush(self.db)
             batch.held.enter_context(self._turn(campaign_id, deadline))
         batch.piece_turns += 1

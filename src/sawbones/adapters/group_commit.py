@@ -53,6 +53,17 @@ class Batch:
         """A new piece of work (a GM action) begins: until it writes or takes a turn, the batch may be flushed."""
         self.piece_from, self.piece_turns = self.writes, 0
 
+    def roll_back(self, db: Any) -> None:
+        """Roll back what the open transaction wrote (nothing of it was durable) and give its connection back."""
+        if self.conn is not None:
+            self.pool.checkin(self.conn, db._rollback(self.conn))
+            self.conn = None
+
+    def let_go(self) -> None:
+        """Give back every lock the batch holds (the write lock, the turns)."""
+        self.held.close()
+        self.held = ExitStack()
+
     def may_flush(self) -> bool:
         """The piece under way wrote nothing and holds no turn yet: a flush (Batches.flush), which gives back
         every lock, would commit whole pieces only and take no turn from under the piece."""
@@ -85,10 +96,8 @@ class Batches:
             yield batch
             self.flush(db)
         except BaseException:
-            if batch.conn is not None:
-                batch.pool.checkin(batch.conn, db._rollback(batch.conn))
-                batch.conn = None
-            batch.held.close()  # the write lock given back (also when the COMMIT failed)
+            batch.roll_back(db)
+            batch.let_go()  # (also when the COMMIT failed)
             raise
         finally:
             self._local.batch = None
@@ -103,11 +112,9 @@ class Batches:
             try:
                 batch.conn.raw.execute("COMMIT")
             except BaseException as exc:  # nothing since the last COMMIT was written: its pieces get the error
-                batch.pool.checkin(batch.conn, db._rollback(batch.conn))
-                batch.conn, batch.failure = None, exc
-                batch.committed, batch.released = [], []
-                batch.held.close()
-                batch.held = ExitStack()
+                batch.roll_back(db)
+                batch.failure, batch.committed, batch.released = exc, [], []
+                batch.let_go()
                 raise
             batch.pool.checkin(batch.conn, True)
             batch.conn = None
@@ -117,8 +124,7 @@ class Batches:
             for then in committed:
                 then()
         finally:
-            batch.held.close()  # the locks given back
-            batch.held = ExitStack()
+            batch.let_go()
         for then in released:
             then()
 

@@ -33,7 +33,7 @@ class Rules:
         """The id of the one entry this id or name means (as `resolve`), or None: nothing is said of it."""
         if typed in self.sections[section]:
             return typed
-        found = _spelled(self, section).get(fold(str(typed)).replace("-", " ").replace("_", " "), ())
+        found = _spelled(self, section).get(_folded(str(typed)), ())
         return found[0] if len(found) == 1 else None
 
     def resolve(self, section: str, typed: str, values_of: str | None = None) -> str:
@@ -57,7 +57,7 @@ class Rules:
             named = msg("option {option_id} value", option_id=option_id)
         if isinstance(typed, str) and typed in entries:
             return typed
-        key = fold(str(typed)).replace("-", " ").replace("_", " ")
+        key = _folded(str(typed))
         found = (sorted({eid for eid, entry in entries.items() if key in _spellings(eid, entry)}) if values_of
                  else list(_spelled(self, section).get(key, ())))
         if len(found) == 1:
@@ -181,8 +181,13 @@ def _name(entry_id: str, entry: Any) -> Any:
     return name if hasattr(name, "en") else entry_id
 
 
+def _folded(text: str) -> str:
+    """A spelling as lookups compare it: folded (`fold`), with dashes and underscores as spaces."""
+    return fold(text).replace("-", " ").replace("_", " ")
+
+
 def _spellings(entry_id: str, entry: Any) -> set[str]:
-    return {fold(x).replace("-", " ").replace("_", " ") for x in (entry_id, *_names(entry))}
+    return {_folded(x) for x in (entry_id, *_names(entry))}
 
 
 _SPELLED: dict[tuple[str, str], dict[str, tuple[str, ...]]] = {}  # (content version, section): spelling → ids
@@ -207,4 +212,4 @@ def _spelled(rules: Rules, section: str) -> dict[str, tuple[str, ...]]:
 
 def _shown(entry_id: str, entry: Any) -> list[tuple[str, str]]:
     """(folded, as shown) of an entry's id and names, for a "did you mean"."""
-    return [(fold(x).replace("-", " ").replace("_", " "), x) for x in (entry_id, *_names(entry))]
+    return [(_folded(x), x) for x in (entry_id, *_names(entry))]

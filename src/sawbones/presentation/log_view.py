@@ -39,15 +39,10 @@ def log_events(service: Any, campaign_id: int, head: int, limit: int, state: Any
              if e.type != "injury_gained" and isinstance(e.data, dict) and isinstance(e.data.get("injury"), str)]
     if any(key not in known for key in named) and head > limit:  # gone, and gained before the tail: read back
         known = {**injury_names(service.store.events(campaign_id, upto=head - limit, character=character)), **known}
-
-    def told(e: Any) -> bool:
-        return e.type not in BOOKKEEPING and (character is None or (isinstance(e.data, dict)
-                                                                    and e.data.get("character") == character))
-
     return [{"version": e.version, "action": e.action, "type": e.type, "data": e.data, "undone": e.action in undone,
              "schema_version": e.schema_version, "content_version": e.content_version,
-             "text": sentence({"type": e.type, "data": e.data}, state, rules, known) if told(e) else ""}
-            for e in tail]  # (every stored event, its version for programs; the bookkeeping without a sentence)
+             "text": "" if e.type in BOOKKEEPING else sentence({"type": e.type, "data": e.data}, state, rules, known)}
+            for e in tail]  # (every stored event read, its version for programs; the bookkeeping without a sentence)
 
 
 def log_doc(service: Any, campaign: str, limit: int) -> dict[str, Any]:
